@@ -1,0 +1,273 @@
+//! Playing cards shared by the card games: [`Card`], [`CardSet`] (one bit per card in a u64),
+//! parsing (`AS`, `as`, `10D`, `TD`, `XX` for a hidden card) and the shuffled [`Deck`].
+//!
+//! Layout: a card is `suit * 16 + rank`, rank 0..=12 for 2..A. A [`CardSet`] therefore holds one
+//! 13-bit rank mask per suit at bits `16 * suit ..`: flushes and rank masks are a shift and a mask.
+
+use rand::Rng;
+
+use crate::error::{Error, Result};
+
+pub const RANK_CHARS: &[u8; 13] = b"23456789TJQKA";
+pub const SUIT_CHARS: &[u8; 4] = b"cdhs";
+
+/// Rank 0..=12 (2..A).
+pub type Rank = u8;
+/// Suit 0..=3 (clubs, diamonds, hearts, spades).
+pub type Suit = u8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(u8);
+
+impl Card {
+    pub const fn new(rank: Rank, suit: Suit) -> Card {
+        assert!(rank < 13 && suit < 4);
+        Card(suit * 16 + rank)
+    }
+    pub const fn rank(self) -> Rank {
+        self.0 & 15
+    }
+    pub const fn suit(self) -> Suit {
+        self.0 >> 4
+    }
+    /// The bit index in a [`CardSet`] (0..64, not contiguous).
+    pub const fn bit(self) -> u32 {
+        self.0 as u32
+    }
+    /// A dense index 0..52 (rank * 4 + suit), for tables.
+    pub const fn index(self) -> usize {
+        self.rank() as usize * 4 + self.suit() as usize
+    }
+    pub const fn from_index(i: usize) -> Card {
+        Card::new((i / 4) as u8, (i % 4) as u8)
+    }
+
+    /// All 52 cards, in dense index order.
+    pub fn all() -> impl Iterator<Item = Card> {
+        (0..52).map(Card::from_index)
+    }
+
+    /// Parses one card: rank `2`-`9`, `10` or `T`, `J`, `Q`, `K`, `A`, then suit `c d h s`
+    /// (either case). `XX` is not a card: see [`parse_cards_or_hidden`].
+    pub fn parse(s: &str) -> Result<Card> {
+        let bad = || {
+            Error::input(format!(
+                "bad card `{s}`: expected a rank (2-9, 10 or T, J, Q, K, A) and a suit (C, D, H, S), e.g. AS or 10d"
+            ))
+        };
+        let upper = s.trim().to_ascii_uppercase();
+        let (rank_str, suit_str) = upper.split_at(upper.len().checked_sub(1).ok_or_else(bad)?);
+        let rank = match rank_str {
+            "10" | "T" => 8,
+            r if r.len() == 1 => {
+                RANK_CHARS.iter().position(|&c| c == r.as_bytes()[0]).ok_or_else(bad)? as u8
+            }
+            _ => return Err(bad()),
+        };
+        let suit_char = suit_str.as_bytes()[0].to_ascii_lowercase();
+        let suit = SUIT_CHARS.iter().position(|&c| c == suit_char).ok_or_else(bad)? as u8;
+        Ok(Card::new(rank, suit))
+    }
+
+    pub fn rank_char(self) -> char {
+        RANK_CHARS[self.rank() as usize] as char
+    }
+    pub fn suit_char(self) -> char {
+        SUIT_CHARS[self.suit() as usize] as char
+    }
+}
+
+/// `Ah`, `Tc`: the notation of hold'em tools (PHH, PokerKit).
+impl std::fmt::Display for Card {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.rank_char(), self.suit_char())
+    }
+}
+
+/// A set of cards, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CardSet(pub u64);
+
+impl CardSet {
+    pub const EMPTY: CardSet = CardSet(0);
+    /// All 52 cards.
+    pub const FULL: CardSet = CardSet(0x1fff_1fff_1fff_1fff);
+
+    pub const fn contains(self, c: Card) -> bool {
+        self.0 >> c.bit() & 1 == 1
+    }
+    pub fn insert(&mut self, c: Card) {
+        self.0 |= 1 << c.bit();
+    }
+    pub fn remove(&mut self, c: Card) {
+        self.0 &= !(1 << c.bit());
+    }
+    pub const fn with(self, c: Card) -> CardSet {
+        CardSet(self.0 | 1 << c.bit())
+    }
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub const fn union(self, o: CardSet) -> CardSet {
+        CardSet(self.0 | o.0)
+    }
+    pub const fn minus(self, o: CardSet) -> CardSet {
+        CardSet(self.0 & !o.0)
+    }
+    /// The 13-bit mask of the ranks held in `suit`.
+    pub const fn suit_mask(self, suit: Suit) -> u16 {
+        (self.0 >> (16 * suit as u32)) as u16 & 0x1fff
+    }
+    /// The ranks held in any suit.
+    pub const fn rank_mask(self) -> u16 {
+        (self.0 | self.0 >> 16 | self.0 >> 32 | self.0 >> 48) as u16 & 0x1fff
+    }
+    pub fn iter(self) -> impl Iterator<Item = Card> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                Card(b as u8)
+            })
+        })
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> CardSet {
+        let mut s = CardSet::EMPTY;
+        iter.into_iter().for_each(|c| s.insert(c));
+        s
+    }
+}
+
+/// Parses cards separated by spaces or commas, or written together (`AhKd`, `8S 10D`). Duplicates
+/// are an error.
+pub fn parse_cards(s: &str) -> Result<Vec<Card>> {
+    let cards: Vec<Option<Card>> = parse_cards_or_hidden(s)?;
+    cards
+        .into_iter()
+        .map(|c| c.ok_or_else(|| Error::input(format!("`{s}`: a hidden card (XX) is not allowed here"))))
+        .collect()
+}
+
+/// Like [`parse_cards`], but `XX` stands for a hidden card (`None`).
+pub fn parse_cards_or_hidden(s: &str) -> Result<Vec<Option<Card>>> {
+    let mut out = Vec::new();
+    let mut seen = CardSet::EMPTY;
+    for token in split_tokens(s) {
+        if token.eq_ignore_ascii_case("xx") {
+            out.push(None);
+            continue;
+        }
+        let card = Card::parse(&token)?;
+        if seen.contains(card) {
+            return Err(Error::input(format!("card {token} appears twice in `{s}`")));
+        }
+        seen.insert(card);
+        out.push(Some(card));
+    }
+    Ok(out)
+}
+
+/// Splits `8S 10D,AhKd` into `8S`, `10D`, `Ah`, `Kd`: a token ends at a suit letter.
+fn split_tokens(s: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut current = String::new();
+    for ch in s.chars() {
+        if ch.is_whitespace() || ch == ',' {
+            if !current.is_empty() {
+                tokens.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        current.push(ch);
+        let is_suit = matches!(ch.to_ascii_lowercase(), 'c' | 'd' | 'h' | 's');
+        let hidden = current.eq_ignore_ascii_case("xx");
+        if (is_suit && current.len() >= 2) || hidden {
+            tokens.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        tokens.push(current);
+    }
+    tokens
+}
+
+/// A 52-card deck in the order drawn from the deal stream.
+#[derive(Clone, Debug)]
+pub struct Deck {
+    cards: [Card; 52],
+    next: usize,
+}
+
+impl Deck {
+    /// A fully shuffled deck (Fisher-Yates), so the order never depends on what the players do.
+    pub fn shuffled(rng: &mut impl Rng) -> Deck {
+        let mut cards: [Card; 52] = std::array::from_fn(Card::from_index);
+        for i in (1..52).rev() {
+            let j = rng.random_range(0..=i);
+            cards.swap(i, j);
+        }
+        Deck { cards, next: 0 }
+    }
+    /// The next card. Panics past 52: engines never deal more than a deck holds.
+    pub fn draw(&mut self) -> Card {
+        let c = self.cards[self.next];
+        self.next += 1;
+        c
+    }
+    pub fn cards(&self) -> &[Card; 52] {
+        &self.cards
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn parses_both_tens_and_either_case() {
+        assert_eq!(Card::parse("10D").unwrap(), Card::parse("td").unwrap());
+        assert_eq!(Card::parse("As").unwrap(), Card::new(12, 3));
+        assert_eq!(Card::parse("2c").unwrap().to_string(), "2c");
+        for bad in ["", "1S", "AX", "10", "A", "11D", "AhKd"] {
+            assert!(Card::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn parses_lists_hidden_cards_and_rejects_duplicates() {
+        let cards = parse_cards_or_hidden("XX 3C 5D,4h6H").unwrap();
+        assert_eq!(cards.len(), 5);
+        assert_eq!(cards[0], None);
+        assert_eq!(parse_cards("8S 10D 10S 8H 8C").unwrap().len(), 5);
+        assert_eq!(parse_cards("AhAs").unwrap().len(), 2);
+        assert!(parse_cards("Ah Ah").unwrap_err().to_string().contains("twice"));
+        assert!(parse_cards("XX Ah").is_err());
+    }
+
+    #[test]
+    fn sets_and_masks() {
+        let s: CardSet = parse_cards("Ah Kh 2c").unwrap().into_iter().collect();
+        assert_eq!(s.len(), 3);
+        assert_eq!(s.suit_mask(2), 0b1_1000_0000_0000);
+        assert_eq!(s.rank_mask(), 0b1_1000_0000_0001);
+        assert_eq!(CardSet::FULL.len(), 52);
+        assert_eq!(CardSet::FULL.iter().count(), 52);
+        assert!(Card::all().all(|c| CardSet::FULL.contains(c) && Card::from_index(c.index()) == c));
+    }
+
+    #[test]
+    fn shuffle_is_a_permutation_fixed_by_the_seed() {
+        let a = Deck::shuffled(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3));
+        let b = Deck::shuffled(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3));
+        assert_eq!(a.cards(), b.cards());
+        assert_eq!(a.cards().iter().copied().collect::<CardSet>(), CardSet::FULL);
+    }
+}

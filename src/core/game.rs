@@ -1,0 +1,84 @@
+use std::fmt::Debug;
+
+use crate::core::seeds::{BotRng, DealRng};
+
+/// A seat at the table, `0..game.seats()`. Seat 0 is the first to act in the deal's order
+/// (black in gomoku, the dealer in mahjong, the button in hold'em).
+pub type Seat = usize;
+
+/// How a finished game ended for every seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// What each seat won (positive) or lost (negative), in the game's unit
+    /// (big blinds, chips, points; +1/0/-1 for win/draw/loss games).
+    pub payoff: Vec<f64>,
+    /// 1 = first; seats that tie share a place.
+    pub place: Vec<u32>,
+}
+
+impl Outcome {
+    /// Places from payoffs: the highest payoff is place 1, equal payoffs share a place.
+    pub fn from_payoffs(payoff: Vec<f64>) -> Outcome {
+        let place = payoff
+            .iter()
+            .map(|&p| 1 + payoff.iter().filter(|&&q| q > p).count() as u32)
+            .collect();
+        Outcome { payoff, place }
+    }
+}
+
+/// An action the rules do not allow here. The string says why, for the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalAction(pub String);
+
+impl std::fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The rules of one game with its table options fixed.
+///
+/// All chance is fixed in [`Game::deal`]: the deck, the wall or the opening are drawn from the deal
+/// stream before anyone acts, so the same seed gives every seat the same cards whatever the bots do.
+/// That is what makes duplicate (seat-rotated) replays possible. Simultaneous choices (mahjong claims
+/// on a discard) are asked seat by seat through [`Game::to_act`]; a view never shows another seat's
+/// pending answer.
+pub trait Game: Send + Sync + Sized + 'static {
+    /// Everything, including hidden cards and the wall.
+    type State: Send;
+    type Action: Clone + Debug + Send;
+    /// What one seat may see. Bots get nothing else.
+    type View<'a>;
+
+    /// Number of seats at this table.
+    fn seats(&self) -> usize;
+    /// A new game, all chance drawn from `rng`.
+    fn deal(&self, rng: &mut DealRng) -> Self::State;
+    /// The seat that must act now; `None` once the game is over.
+    fn to_act(&self, state: &Self::State) -> Option<Seat>;
+    /// The legal actions of the seat to act. Games with continuous choices (bet sizes) list a
+    /// representative set; `apply` is the judge of legality.
+    fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
+    /// What `seat` may see.
+    fn view<'a>(&self, state: &'a Self::State, seat: Seat) -> Self::View<'a>;
+    /// Play `action` for the seat to act. Must leave `state` unchanged on error.
+    fn apply(&self, state: &mut Self::State, action: &Self::Action) -> Result<(), IllegalAction>;
+    /// The result of a finished game.
+    fn outcome(&self, state: &Self::State) -> Outcome;
+    /// The result when `seat` forfeits (its bot panicked or answered an illegal action) in `state`.
+    /// The forfeiting seat must come out worst.
+    fn forfeit(&self, state: &Self::State, seat: Seat) -> Outcome;
+
+    /// Names of the game-specific columns of games.csv.
+    fn columns(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The values of [`Game::columns`] for one seat of a finished (or forfeited) game.
+    fn record(&self, _state: &Self::State, _seat: Seat, _out: &mut Vec<String>) {}
+}
+
+/// A player. It sees only its seat's view; its randomness comes from its own stream.
+pub trait Bot<G: Game>: Send {
+    fn act(&mut self, game: &G, view: &G::View<'_>, rng: &mut BotRng) -> G::Action;
+}

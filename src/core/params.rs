@@ -1,0 +1,181 @@
+//! Named, typed, documented parameters: bot parameters and game table options use the same
+//! mechanism, so `arena list` documents both and unknown keys are errors everywhere.
+
+use toml::{Table, Value};
+
+use crate::error::{Error, Result};
+
+/// One declared parameter. `default` is a TOML literal (`"15"`, `"0.7"`, `"[1, 2, 8]"`,
+/// `"\"freestyle\""`); its type is the parameter's type.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+impl ParamSpec {
+    pub const fn new(name: &'static str, default: &'static str, help: &'static str) -> ParamSpec {
+        ParamSpec { name, default, help }
+    }
+
+    fn default_value(&self) -> Value {
+        let doc: Table = toml::from_str(&format!("v = {}", self.default))
+            .unwrap_or_else(|e| panic!("bad default for parameter {}: {e}", self.name));
+        doc["v"].clone()
+    }
+}
+
+/// Parameter values checked against their specs, with every default filled in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    values: Table,
+}
+
+fn same_type(expected: &Value, got: &Value) -> bool {
+    match (expected, got) {
+        (Value::Float(_), Value::Integer(_)) => true,
+        (Value::Array(e), Value::Array(g)) => match e.first() {
+            Some(first) => g.iter().all(|v| same_type(first, v)),
+            None => true,
+        },
+        _ => std::mem::discriminant(expected) == std::mem::discriminant(got),
+    }
+}
+
+fn normalise(expected: &Value, got: Value) -> Value {
+    match (expected, got) {
+        (Value::Float(_), Value::Integer(i)) => Value::Float(i as f64),
+        (Value::Array(e), Value::Array(g)) => match e.first() {
+            Some(first) => Value::Array(g.into_iter().map(|v| normalise(first, v)).collect()),
+            None => Value::Array(g),
+        },
+        (_, v) => v,
+    }
+}
+
+impl Params {
+    /// Checks `given` against `specs`; `owner` names what the parameters belong to, for errors.
+    pub fn new(specs: &[ParamSpec], given: &Table, owner: &str) -> Result<Params> {
+        for key in given.keys() {
+            if !specs.iter().any(|s| s.name == key) {
+                let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+                return Err(Error::input(format!(
+                    "unknown parameter `{key}` for {owner} (known: {})",
+                    if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                )));
+            }
+        }
+        let mut values = Table::new();
+        for spec in specs {
+            let default = spec.default_value();
+            let value = match given.get(spec.name) {
+                Some(v) if same_type(&default, v) => normalise(&default, v.clone()),
+                Some(v) => {
+                    return Err(Error::input(format!(
+                        "parameter `{}` of {owner} must be {} like {}, not {}",
+                        spec.name,
+                        default.type_str(),
+                        spec.default,
+                        v
+                    )))
+                }
+                None => default,
+            };
+            values.insert(spec.name.to_string(), value);
+        }
+        Ok(Params { values })
+    }
+
+    /// All values, defaults included (written to the resolved config).
+    pub fn table(&self) -> &Table {
+        &self.values
+    }
+
+    fn get(&self, name: &str) -> &Value {
+        self.values
+            .get(name)
+            .unwrap_or_else(|| panic!("parameter `{name}` read but not declared"))
+    }
+
+    pub fn f64(&self, name: &str) -> f64 {
+        self.get(name).as_float().expect("declared float")
+    }
+
+    pub fn i64(&self, name: &str) -> i64 {
+        self.get(name).as_integer().expect("declared integer")
+    }
+
+    pub fn bool(&self, name: &str) -> bool {
+        self.get(name).as_bool().expect("declared bool")
+    }
+
+    pub fn str(&self, name: &str) -> &str {
+        self.get(name).as_str().expect("declared string")
+    }
+
+    pub fn f64s(&self, name: &str) -> Vec<f64> {
+        let array = self.get(name).as_array().expect("declared array");
+        array.iter().map(|v| v.as_float().expect("float array")).collect()
+    }
+
+    pub fn i64s(&self, name: &str) -> Vec<i64> {
+        let array = self.get(name).as_array().expect("declared array");
+        array.iter().map(|v| v.as_integer().expect("integer array")).collect()
+    }
+
+    /// An integer that must lie in `lo..=hi`.
+    pub fn int_in(&self, name: &str, lo: i64, hi: i64, owner: &str) -> Result<i64> {
+        let v = self.i64(name);
+        if (lo..=hi).contains(&v) {
+            Ok(v)
+        } else {
+            Err(Error::input(format!("parameter `{name}` of {owner} must be in {lo}..={hi}, not {v}")))
+        }
+    }
+
+    /// A string that must be one of `choices`.
+    pub fn choice<'a>(&'a self, name: &str, choices: &[&str], owner: &str) -> Result<&'a str> {
+        let v = self.str(name);
+        if choices.contains(&v) {
+            Ok(v)
+        } else {
+            Err(Error::input(format!(
+                "parameter `{name}` of {owner} must be one of {}, not \"{v}\"",
+                choices.join(", ")
+            )))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPECS: &[ParamSpec] = &[
+        ParamSpec::new("depth", "2", "search depth"),
+        ParamSpec::new("w", "[1.0, 2.0]", "weights"),
+        ParamSpec::new("rule", "\"freestyle\"", "rule"),
+    ];
+
+    fn table(s: &str) -> Table {
+        toml::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn defaults_fill_in_and_integers_widen_to_floats() {
+        let p = Params::new(SPECS, &table("w = [3, 4]"), "bot x").unwrap();
+        assert_eq!(p.i64("depth"), 2);
+        assert_eq!(p.f64s("w"), vec![3.0, 4.0]);
+        assert_eq!(p.str("rule"), "freestyle");
+    }
+
+    #[test]
+    fn unknown_keys_and_wrong_types_are_errors() {
+        let e = Params::new(SPECS, &table("deph = 3"), "bot x").unwrap_err();
+        assert!(e.to_string().contains("unknown parameter `deph` for bot x"), "{e}");
+        let e = Params::new(SPECS, &table("depth = \"3\""), "bot x").unwrap_err();
+        assert!(e.to_string().contains("must be integer"), "{e}");
+        assert!(Params::new(SPECS, &table("w = [1, \"a\"]"), "bot x").is_err());
+    }
+}

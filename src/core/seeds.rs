@@ -1,0 +1,89 @@
+//! Where every random number comes from.
+//!
+//! A run has one master seed. Each game gets independent ChaCha8 streams, keyed by
+//! `(master seed, pairing, game index, role)`:
+//!
+//! ```text
+//! mix(a, b)      = splitmix64(a ^ splitmix64(b))          (splitmix64: Steele, Lea & Flood 2014)
+//! deal_seed      = mix(mix(mix(master, pairing), deal), 0)
+//! bot_seed(seat) = mix(mix(mix(master, pairing), game), 1 + seat)
+//! stream         = ChaCha8Rng::seed_from_u64(seed)
+//! ```
+//!
+//! `deal` is the game index divided by the number of replays of each deal (1 unpaired, the number
+//! of seat rotations when paired), so every replay of a deal sees the same cards, wall or opening.
+//! The deal seed is written in games.csv: `seed_from_u64(seed)` alone replays the deal of a row.
+//! Nothing else (no clock, no thread-local generator, no hash-map order) feeds a game.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// The stream that draws a game's chance (deck, wall, opening).
+pub type DealRng = ChaCha8Rng;
+/// The stream of one seat's bot.
+pub type BotRng = ChaCha8Rng;
+
+/// SplitMix64's finaliser: a bijective, well-mixed 64-bit hash.
+pub const fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Combines a seed with one more key.
+pub const fn mix(seed: u64, key: u64) -> u64 {
+    splitmix64(seed ^ splitmix64(key))
+}
+
+/// The seeds of one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSeeds {
+    /// Seed of the deal stream (shared by every replay of the deal).
+    pub deal: u64,
+    /// `mix(mix(master, pairing), game)`: seat k's bot stream is `mix(bots, 1 + k)`.
+    pub bots: u64,
+}
+
+impl GameSeeds {
+    pub fn derive(master: u64, pairing: u64, game: u64, replays: u64) -> GameSeeds {
+        let table = mix(master, pairing);
+        GameSeeds {
+            deal: mix(mix(table, game / replays.max(1)), 0),
+            bots: mix(table, game),
+        }
+    }
+
+    pub fn deal_rng(&self) -> DealRng {
+        DealRng::seed_from_u64(self.deal)
+    }
+
+    pub fn bot_rng(&self, seat: usize) -> BotRng {
+        BotRng::seed_from_u64(mix(self.bots, 1 + seat as u64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replays_share_the_deal_but_not_the_bot_streams() {
+        let a = GameSeeds::derive(7, 0, 4, 2);
+        let b = GameSeeds::derive(7, 0, 5, 2);
+        let c = GameSeeds::derive(7, 0, 6, 2);
+        assert_eq!(a.deal, b.deal);
+        assert_ne!(a.deal, c.deal);
+        assert_ne!(a.bots, b.bots);
+        assert_ne!(GameSeeds::derive(7, 1, 4, 2).deal, a.deal);
+        assert_ne!(GameSeeds::derive(8, 0, 4, 2).deal, a.deal);
+    }
+
+    #[test]
+    fn derivation_is_stable() {
+        // Pinned: changing the derivation changes every published result.
+        let s = GameSeeds::derive(1, 0, 0, 1);
+        assert_eq!(s.deal, mix(mix(mix(1, 0), 0), 0));
+        assert_eq!(splitmix64(0), 0xe220_a839_7b1d_cdaf);
+    }
+}

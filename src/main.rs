@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(bot_arena::cli::main());
+}
