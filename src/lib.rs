@@ -4,6 +4,7 @@
 //! `games` holds one folder per game and the registry; `tournament` turns a config into jobs and
 //! runs them; `stats` is pure statistics; `report` writes CSV; `cli` is the command line.
 
+pub mod bench;
 pub mod cards;
 pub mod cli;
 pub mod core;

@@ -76,6 +76,11 @@ pub trait Game: Send + Sync + Sized + 'static {
     }
     /// The values of [`Game::columns`] for one seat of a finished (or forfeited) game.
     fn record(&self, _state: &Self::State, _seat: Seat, _out: &mut Vec<String>) {}
+    /// The whole game in its community's record format (PHH for poker), when asked for with
+    /// `--hand-history`. `None` when the game has no such format.
+    fn history(&self, _state: &Self::State) -> Option<String> {
+        None
+    }
 }
 
 /// A player. It sees only its seat's view; its randomness comes from its own stream.

@@ -33,6 +33,8 @@ pub struct GameRecord {
     pub status: Status,
     /// Indexed by seat.
     pub seats: Vec<SeatResult>,
+    /// The game record in its community's format, when asked for.
+    pub history: Option<String>,
 }
 
 thread_local! {
@@ -77,8 +79,8 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     result.map_err(|_| message.unwrap_or_else(|| "panic".to_string()))
 }
 
-/// Plays one game. `bots[seat]` plays `seat`.
-pub fn play_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSeeds) -> GameRecord {
+/// Plays one game. `bots[seat]` plays `seat`. `history`: also write the game record.
+pub fn play_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSeeds, history: bool) -> GameRecord {
     install_panic_hook();
     assert_eq!(bots.len(), game.seats(), "one bot per seat");
     let mut state = game.deal(&mut seeds.deal_rng());
@@ -114,5 +116,6 @@ pub fn play_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSe
             SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat], extra }
         })
         .collect();
-    GameRecord { seed: seeds.deal, moves, status, seats }
+    let history = if history { game.history(&state) } else { None };
+    GameRecord { seed: seeds.deal, moves, status, seats, history }
 }

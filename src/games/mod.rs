@@ -13,6 +13,13 @@ use crate::error::{Error, Result};
 
 pub mod gomoku;
 
+/// Every benchmark of `arena bench`, in the order printed.
+pub fn benches() -> Vec<crate::bench::Bench> {
+    let mut all = Vec::new();
+    all.extend(gomoku::benches());
+    all
+}
+
 /// Builds a fresh bot for each game (bots keep per-game state; parameters are parsed once).
 pub type BotFactory<G> = Arc<dyn Fn() -> Box<dyn Bot<G>> + Send + Sync>;
 
@@ -51,7 +58,8 @@ pub trait Table: Send + Sync {
     /// The game's own columns in games.csv.
     fn columns(&self) -> &'static [&'static str];
     /// Plays one game; `lineup[seat]` is the index of the bot in that seat.
-    fn play(&self, lineup: &[usize], seeds: &GameSeeds) -> GameRecord;
+    /// `history`: also produce the game record in its community's format.
+    fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord;
 }
 
 /// Bot kinds as `arena list` shows them.
@@ -88,9 +96,9 @@ impl<G: Game> Table for Match<G> {
     fn columns(&self) -> &'static [&'static str] {
         self.game.columns()
     }
-    fn play(&self, lineup: &[usize], seeds: &GameSeeds) -> GameRecord {
+    fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord {
         let mut bots: Vec<Box<dyn Bot<G>>> = lineup.iter().map(|&b| (self.bots[b])()).collect();
-        play_game(&self.game, &mut bots, seeds)
+        play_game(&self.game, &mut bots, seeds, history)
     }
 }
 

@@ -4,3 +4,8 @@ mod board;
 pub mod bots;
 
 pub use board::{Gomoku, Move, Rule, State};
+
+/// `arena bench gomoku`: filled in with the weights bot.
+pub fn benches() -> Vec<crate::bench::Bench> {
+    Vec::new()
+}
