@@ -1,1 +1,52 @@
-pub fn main() -> i32 { 0 }
+//! The command line: one file per subcommand. Every error becomes one line on stderr and exit
+//! code 2 (bad input or usage); a failed gate exits 1; an interrupted run 130.
+
+use clap::{Parser, Subcommand};
+
+mod bench;
+mod list;
+mod run;
+
+/// Deterministic, parallel tournaments between game-playing bots, with statistics you can trust.
+///
+/// Games: gomoku. `arena list` shows the games, their table options, their bots and every
+/// parameter. Same seed, same results, on any number of threads.
+#[derive(Parser, Debug)]
+#[command(name = "arena", version, about, long_about = None, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a tournament from a config file, or from --game and --bot flags.
+    Run(run::RunArgs),
+    /// List games, table options, bots and their parameters (with defaults and meaning).
+    List(list::ListArgs),
+    /// Measure throughput: one line per measure, `name value unit`.
+    Bench(bench::BenchArgs),
+}
+
+/// Exit codes.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FAIL: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Parses the command line, runs the command, returns the exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Run(args) => run::run(args),
+        Command::List(args) => list::list(args),
+        Command::Bench(args) => bench::bench(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_USAGE
+        }
+    }
+}

@@ -21,7 +21,10 @@ pub struct SeatResult {
 pub enum Status {
     Ok,
     /// `seat`'s bot panicked or answered an illegal action.
-    Forfeit { seat: Seat, reason: String },
+    Forfeit {
+        seat: Seat,
+        reason: String,
+    },
 }
 
 /// Everything a finished game reports.
@@ -80,7 +83,12 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// Plays one game. `bots[seat]` plays `seat`. `history`: also write the game record.
-pub fn play_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSeeds, history: bool) -> GameRecord {
+pub fn play_game<G: Game>(
+    game: &G,
+    bots: &mut [Box<dyn Bot<G>>],
+    seeds: &GameSeeds,
+    history: bool,
+) -> GameRecord {
     install_panic_hook();
     assert_eq!(bots.len(), game.seats(), "one bot per seat");
     let mut state = game.deal(&mut seeds.deal_rng());
@@ -113,9 +121,135 @@ pub fn play_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSe
         .map(|seat| {
             let mut extra = Vec::with_capacity(game.columns().len());
             game.record(&state, seat, &mut extra);
-            SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat], extra }
+            SeatResult {
+                payoff: outcome.payoff[seat],
+                place: outcome.place[seat],
+                extra,
+            }
         })
         .collect();
     let history = if history { game.history(&state) } else { None };
-    GameRecord { seed: seeds.deal, moves, status, seats, history }
+    GameRecord {
+        seed: seeds.deal,
+        moves,
+        status,
+        seats,
+        history,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{BotRng, DealRng, IllegalAction, Outcome};
+    use rand::Rng;
+
+    /// Two seats take turns saying a number; seat 0 must say an even number, seat 1 an odd one;
+    /// after four numbers the larger sum wins. The deal picks a bonus for seat 1.
+    struct Count;
+
+    struct CountState {
+        said: Vec<u32>,
+        bonus: u32,
+    }
+
+    impl Game for Count {
+        type State = CountState;
+        type Action = u32;
+        type View<'a> = &'a CountState;
+        fn seats(&self) -> usize {
+            2
+        }
+        fn deal(&self, rng: &mut DealRng) -> CountState {
+            CountState {
+                said: vec![],
+                bonus: rng.random_range(0..3),
+            }
+        }
+        fn to_act(&self, s: &CountState) -> Option<Seat> {
+            (s.said.len() < 4).then_some(s.said.len() % 2)
+        }
+        fn legal_actions(&self, s: &CountState, out: &mut Vec<u32>) {
+            out.extend((0..10).filter(|n| n % 2 == (s.said.len() % 2) as u32));
+        }
+        fn view<'a>(&self, s: &'a CountState, _seat: Seat) -> &'a CountState {
+            s
+        }
+        fn apply(&self, s: &mut CountState, a: &u32) -> Result<(), IllegalAction> {
+            if a % 2 != (s.said.len() % 2) as u32 {
+                return Err(IllegalAction(format!("{a} has the wrong parity")));
+            }
+            s.said.push(*a);
+            Ok(())
+        }
+        fn outcome(&self, s: &CountState) -> Outcome {
+            let sum = |seat: usize| s.said.iter().skip(seat).step_by(2).sum::<u32>() as f64;
+            let (a, b) = (sum(0), sum(1) + s.bonus as f64);
+            Outcome::from_payoffs(vec![(a - b).signum(), (b - a).signum()])
+        }
+        fn forfeit(&self, _s: &CountState, seat: Seat) -> Outcome {
+            Outcome::from_payoffs((0..2).map(|s| if s == seat { -1.0 } else { 1.0 }).collect())
+        }
+    }
+
+    enum Behaviour {
+        Legal,
+        Panics,
+        Cheats,
+    }
+
+    struct Player(Behaviour);
+
+    impl Bot<Count> for Player {
+        fn act(&mut self, _g: &Count, s: &&CountState, rng: &mut BotRng) -> u32 {
+            let parity = (s.said.len() % 2) as u32;
+            match self.0 {
+                Behaviour::Legal => 2 * rng.random_range(0..5) + parity,
+                Behaviour::Panics => panic!("bot bug"),
+                Behaviour::Cheats => 1 - parity,
+            }
+        }
+    }
+
+    fn play(a: Behaviour, b: Behaviour, seed: u64) -> GameRecord {
+        let mut bots: Vec<Box<dyn Bot<Count>>> = vec![Box::new(Player(a)), Box::new(Player(b))];
+        play_game(&Count, &mut bots, &GameSeeds::derive(seed, 0, 0, 1), false)
+    }
+
+    #[test]
+    fn a_panicking_bot_forfeits_and_the_record_says_why() {
+        let r = play(Behaviour::Legal, Behaviour::Panics, 1);
+        assert_eq!(
+            r.status,
+            Status::Forfeit {
+                seat: 1,
+                reason: "panic: bot bug".into()
+            }
+        );
+        assert_eq!((r.seats[0].place, r.seats[1].place), (1, 2));
+        assert_eq!(r.moves, 1);
+    }
+
+    #[test]
+    fn an_illegal_action_forfeits() {
+        let r = play(Behaviour::Cheats, Behaviour::Legal, 1);
+        match &r.status {
+            Status::Forfeit { seat: 0, reason } => {
+                assert!(reason.contains("wrong parity"), "{reason}")
+            }
+            other => panic!("expected a forfeit, got {other:?}"),
+        }
+        assert_eq!(r.seats[0].payoff, -1.0);
+        assert_eq!(r.moves, 0);
+    }
+
+    #[test]
+    fn legal_games_finish_and_are_reproducible() {
+        let a = play(Behaviour::Legal, Behaviour::Legal, 5);
+        assert_eq!(a.status, Status::Ok);
+        assert_eq!(a.moves, 4);
+        assert_eq!(a, play(Behaviour::Legal, Behaviour::Legal, 5));
+        // Payoffs of a two-seat zero-sum game cancel.
+        assert_eq!(a.seats[0].payoff + a.seats[1].payoff, 0.0);
+    }
 }

@@ -1,1 +1,7 @@
+//! From a config to records on disk: [`config`] (TOML, roster, validation), [`schedule`]
+//! (pairings, seat rotation, paired replays), [`runner`] (parallel, ordered, interruptible).
 
+pub mod config;
+pub mod roster;
+pub mod runner;
+pub mod schedule;

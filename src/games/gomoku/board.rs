@@ -63,16 +63,30 @@ const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 impl Gomoku {
     pub fn new(size: usize, rule: Rule, opening: usize) -> Gomoku {
-        Gomoku { size, rule, opening }
+        Gomoku {
+            size,
+            rule,
+            opening,
+        }
     }
 
     /// Length of the run of `colour` through (x, y) along one direction.
-    fn run_length(&self, s: &State, x: usize, y: usize, (dx, dy): (isize, isize), colour: u8) -> usize {
+    fn run_length(
+        &self,
+        s: &State,
+        x: usize,
+        y: usize,
+        (dx, dy): (isize, isize),
+        colour: u8,
+    ) -> usize {
         let n = self.size as isize;
         let mut len = 1;
         for sign in [1, -1] {
             let (mut cx, mut cy) = (x as isize + sign * dx, y as isize + sign * dy);
-            while (0..n).contains(&cx) && (0..n).contains(&cy) && s.board[(cy * n + cx) as usize] == colour {
+            while (0..n).contains(&cx)
+                && (0..n).contains(&cy)
+                && s.board[(cy * n + cx) as usize] == colour
+            {
                 len += 1;
                 cx += sign * dx;
                 cy += sign * dy;
@@ -107,9 +121,18 @@ impl Gomoku {
     /// it), alternating colours from black. Redrawn until no one has already won.
     fn opening_moves(&self, rng: &mut DealRng) -> Vec<Move> {
         let n = self.size;
-        let (lo, hi) = if n > 5 { (n / 2 - 2, n / 2 + 2) } else { (0, n - 1) };
+        let (lo, hi) = if n > 5 {
+            (n / 2 - 2, n / 2 + 2)
+        } else {
+            (0, n - 1)
+        };
         let mut cells: Vec<Move> = (lo..=hi)
-            .flat_map(|y| (lo..=hi).map(move |x| Move { x: x as u8, y: y as u8 }))
+            .flat_map(|y| {
+                (lo..=hi).map(move |x| Move {
+                    x: x as u8,
+                    y: y as u8,
+                })
+            })
             .collect();
         let k = self.opening.min(cells.len());
         for i in 0..k {
@@ -160,7 +183,10 @@ impl Game for Gomoku {
         }
         for (i, &c) in s.board.iter().enumerate() {
             if c == 0 {
-                out.push(Move { x: (i % self.size) as u8, y: (i / self.size) as u8 });
+                out.push(Move {
+                    x: (i % self.size) as u8,
+                    y: (i / self.size) as u8,
+                });
             }
         }
     }
@@ -172,7 +198,12 @@ impl Game for Gomoku {
     fn apply(&self, s: &mut State, m: &Move) -> Result<(), IllegalAction> {
         let (x, y) = (m.x as usize, m.y as usize);
         if x >= self.size || y >= self.size {
-            return Err(IllegalAction(format!("{},{} is off the {n}x{n} board", m.x, m.y, n = self.size)));
+            return Err(IllegalAction(format!(
+                "{},{} is off the {n}x{n} board",
+                m.x,
+                m.y,
+                n = self.size
+            )));
         }
         if s.cell(x, y) != 0 {
             return Err(IllegalAction(format!("{},{} is taken", m.x, m.y)));
@@ -186,7 +217,11 @@ impl Game for Gomoku {
 
     fn outcome(&self, s: &State) -> Outcome {
         match s.winner {
-            Some(w) => Outcome::from_payoffs((0..2).map(|seat| if seat == w { 1.0 } else { -1.0 }).collect()),
+            Some(w) => Outcome::from_payoffs(
+                (0..2)
+                    .map(|seat| if seat == w { 1.0 } else { -1.0 })
+                    .collect(),
+            ),
             None => Outcome::from_payoffs(vec![0.0, 0.0]),
         }
     }

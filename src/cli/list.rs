@@ -1,0 +1,70 @@
+use clap::Args;
+
+use crate::cli::EXIT_OK;
+use crate::core::ParamSpec;
+use crate::error::Result;
+use crate::games::{self, GameEntry};
+use crate::tournament::roster::Roster;
+
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// Only this game.
+    game: Option<String>,
+}
+
+fn params(out: &mut String, indent: &str, specs: &[ParamSpec]) {
+    let width = specs
+        .iter()
+        .map(|s| s.name.len() + s.default.len() + 3)
+        .max()
+        .unwrap_or(0);
+    for s in specs {
+        let head = format!("{} = {}", s.name, s.default);
+        out.push_str(&format!("{indent}{head:<width$}  {}\n", s.help));
+    }
+}
+
+fn describe(game: &dyn GameEntry) -> Result<String> {
+    let mut out = format!("{}: {}\n", game.name(), game.about());
+    let seats = game.seats();
+    out.push_str(&format!("  seats: {}..={}\n", seats.start(), seats.end()));
+    if !game.options().is_empty() {
+        out.push_str("  table options ([table] in a config):\n");
+        params(&mut out, "    ", game.options());
+    }
+    out.push_str("  bots:\n");
+    for bot in game.bots() {
+        out.push_str(&format!("    {}: {}\n", bot.name, bot.about));
+        params(&mut out, "      ", bot.params);
+    }
+    let roster = Roster::load(game.name())?;
+    if !roster.entries.is_empty() {
+        out.push_str(&format!("  roster (bots/{}.toml):\n", game.name()));
+        for (name, entry) in &roster.entries {
+            let params: Vec<String> = entry
+                .params
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
+            out.push_str(&format!(
+                "    {name}: {} ({}{}{})\n",
+                entry.about,
+                entry.kind,
+                if params.is_empty() { "" } else { "; " },
+                params.join(", ")
+            ));
+        }
+    }
+    Ok(out)
+}
+
+pub fn list(args: &ListArgs) -> Result<i32> {
+    match &args.game {
+        Some(name) => print!("{}", describe(games::find(name)?)?),
+        None => {
+            let all: Result<Vec<String>> = games::GAMES.iter().map(|g| describe(*g)).collect();
+            print!("{}", all?.join("\n"));
+        }
+    }
+    Ok(EXIT_OK)
+}

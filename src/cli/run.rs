@@ -1,0 +1,198 @@
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use clap::Args;
+
+use crate::cli::{EXIT_INTERRUPTED, EXIT_OK};
+use crate::error::{Error, Result};
+use crate::games;
+use crate::report::{BotSummary, GamesWriter, Tally};
+use crate::tournament::config::{Overrides, RunConfig, Source};
+use crate::tournament::roster::Roster;
+use crate::tournament::runner::{self, Flow, RunOptions};
+use crate::tournament::schedule::Schedule;
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  arena run configs/quickstart.toml\n  arena run configs/quickstart.toml --games 200 --seed 7 --threads 2\n  arena run --game gomoku --bot weights --bot random --games 1000 --paired"
+)]
+pub struct RunArgs {
+    /// Tournament config (TOML). Without one, give --game and --bot.
+    config: Option<PathBuf>,
+    /// Game to play when no config is given (see `arena list`).
+    #[arg(long, conflicts_with = "config")]
+    game: Option<String>,
+    /// A bot (roster name or kind) when no config is given; repeat for each bot.
+    #[arg(long = "bot", conflicts_with = "config")]
+    bots: Vec<String>,
+    /// Replay every deal with the bots rotated through the seats (no config only).
+    #[arg(long, conflicts_with = "config")]
+    paired: bool,
+    /// Seats at the table (no config only; default: the number of bots).
+    #[arg(long, conflicts_with = "config")]
+    seats: Option<i64>,
+    /// Games per pairing (overrides the config).
+    #[arg(long, allow_negative_numbers = true)]
+    games: Option<i64>,
+    /// Master seed, 0 to 2^63-1 (overrides the config).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(..=i64::MAX as u64))]
+    seed: Option<u64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Output folder (default: results/<config name>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Overwrite an existing output folder.
+    #[arg(long)]
+    force: bool,
+    /// No progress bar, no summary table; only the output folder is printed.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+impl RunArgs {
+    fn config(&self) -> Result<RunConfig> {
+        let overrides = Overrides {
+            games: self.games,
+            seed: self.seed,
+        };
+        if let Some(path) = &self.config {
+            return RunConfig::load(path, &overrides);
+        }
+        let game = self.game.as_deref().ok_or_else(|| {
+            Error::input(
+                "give a config file, or --game and at least one --bot (see `arena run --help`)",
+            )
+        })?;
+        if self.bots.is_empty() {
+            return Err(Error::input(
+                "give at least one --bot (see `arena list` for the bots)",
+            ));
+        }
+        // The flags are written as a config and parsed like one, so both paths check the same way.
+        let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
+        let bots: Vec<String> = self.bots.iter().map(|b| quote(b)).collect();
+        let mut text = format!(
+            "game = {}\ngames = {}\npaired = {}\nbots = [{}]\n",
+            quote(game),
+            self.games.unwrap_or(100),
+            self.paired,
+            bots.join(", ")
+        );
+        if let Some(seats) = self.seats {
+            text.push_str(&format!("seats = {seats}\n"));
+        }
+        let name = format!("{game}-{}", self.bots.join("-vs-"));
+        RunConfig::parse(
+            &Source {
+                path: "command line",
+                text: &text,
+            },
+            &name,
+            &overrides,
+            &Roster::load,
+        )
+    }
+}
+
+/// Creates the output folder; an existing, non-empty one needs `force`.
+fn prepare_out(dir: &Path, force: bool) -> Result<()> {
+    let occupied = dir
+        .read_dir()
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false);
+    if occupied && !force {
+        return Err(Error::input(format!(
+            "{} already holds a run; use --force to overwrite it or --out to choose another folder",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+}
+
+fn stop_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let handler_flag = flag.clone();
+    // Ctrl-C lets the games under way finish and keeps everything played. A handler can only be
+    // installed once per process; a second run in one process keeps the first.
+    let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
+    flag
+}
+
+pub fn run(args: &RunArgs) -> Result<i32> {
+    let cfg = args.config()?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&cfg.name));
+    prepare_out(&out, args.force)?;
+    let config_path = out.join("config.toml");
+    std::fs::write(&config_path, cfg.to_toml()).map_err(|e| Error::io(&config_path, e))?;
+
+    let entry = games::find(cfg.game)?;
+    let choices: Vec<_> = cfg.bots.iter().map(|b| b.choice.clone()).collect();
+    let table = entry.table(&cfg.table, cfg.seats, &choices)?;
+    let schedule = Schedule::new(cfg.bots.len(), cfg.seats, cfg.games, cfg.paired, cfg.seed);
+    let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
+
+    let games_path = out.join("games.csv");
+    let mut games_csv = GamesWriter::create(&games_path, table.columns())?;
+    let mut tallies = vec![Tally::default(); names.len()];
+    let threads = args
+        .threads
+        .map(usize::from)
+        .unwrap_or_else(rayon::current_num_threads);
+    let opts = RunOptions {
+        threads,
+        progress: !args.quiet && std::io::stderr().is_terminal(),
+        history: false,
+        stop: stop_flag(),
+    };
+    let end = runner::run(&schedule, table.as_ref(), &opts, &mut |job, record| {
+        let lineup = schedule.lineup(job);
+        games_csv.write(job, &lineup, &names, &record)?;
+        Tally::add_game(&mut tallies, &lineup, &record);
+        Ok(Flow::Continue)
+    })?;
+    games_csv.flush()?;
+
+    let rows: Vec<BotSummary> = tallies
+        .iter()
+        .zip(&names)
+        .map(|(t, n)| t.summary(n))
+        .collect();
+    BotSummary::write_csv(&rows, &out.join("summary.csv"))?;
+    if !args.quiet {
+        println!(
+            "{}: {} games of {} ({} pairing{}, seed {}){}",
+            cfg.name,
+            end.played,
+            cfg.game,
+            schedule.pairings.len(),
+            if schedule.pairings.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            cfg.seed,
+            if cfg.paired { ", paired" } else { "" }
+        );
+        print!("{}", BotSummary::table(&rows));
+    }
+    if end.interrupted {
+        eprintln!(
+            "interrupted after {} of {} games; what finished is kept",
+            end.played,
+            schedule.total()
+        );
+    }
+    println!("results: {}", out.display());
+    Ok(if end.interrupted {
+        EXIT_INTERRUPTED
+    } else {
+        EXIT_OK
+    })
+}

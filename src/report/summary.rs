@@ -1,0 +1,150 @@
+use std::path::Path;
+
+use crate::core::{GameRecord, Status};
+use crate::error::{Error, Result};
+use crate::report::num;
+use crate::stats::{wilson, MeanCi, Welford, Z95};
+
+/// One bot's running totals over every seat it played.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub forfeits: u64,
+    pub payoff: Welford,
+}
+
+/// One row of summary.csv.
+#[derive(Clone, Debug)]
+pub struct BotSummary {
+    pub bot: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub forfeits: u64,
+    /// (wins + draws / 2) / games.
+    pub score: f64,
+    pub win_rate: f64,
+    pub win_rate_lo: f64,
+    pub win_rate_hi: f64,
+    pub payoff: MeanCi,
+}
+
+pub const SUMMARY_COLUMNS: &[&str] = &[
+    "bot",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "forfeits",
+    "score",
+    "win_rate",
+    "win_rate_lo",
+    "win_rate_hi",
+    "mean_payoff",
+    "payoff_lo",
+    "payoff_hi",
+];
+
+impl Tally {
+    /// Adds every seat of `record`; `lineup[seat]` is the bot index.
+    ///
+    /// A seat wins when it alone has place 1, draws when it shares place 1, and loses otherwise.
+    pub fn add_game(tallies: &mut [Tally], lineup: &[usize], record: &GameRecord) {
+        let firsts = record.seats.iter().filter(|s| s.place == 1).count();
+        for (seat, result) in record.seats.iter().enumerate() {
+            let t = &mut tallies[lineup[seat]];
+            match (result.place, firsts) {
+                (1, 1) => t.wins += 1,
+                (1, _) => t.draws += 1,
+                _ => t.losses += 1,
+            }
+            if matches!(&record.status, Status::Forfeit { seat: s, .. } if *s == seat) {
+                t.forfeits += 1;
+            }
+            t.payoff.push(result.payoff);
+        }
+    }
+
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    pub fn summary(&self, bot: &str) -> BotSummary {
+        let games = self.games();
+        let n = games as f64;
+        let rate = |x: u64| if games == 0 { f64::NAN } else { x as f64 / n };
+        let w = wilson(self.wins as f64, n, Z95);
+        BotSummary {
+            bot: bot.to_string(),
+            games,
+            wins: self.wins,
+            draws: self.draws,
+            losses: self.losses,
+            forfeits: self.forfeits,
+            score: rate(2 * self.wins + self.draws) / 2.0,
+            win_rate: rate(self.wins),
+            win_rate_lo: w.lo,
+            win_rate_hi: w.hi,
+            payoff: self.payoff.ci(0.95),
+        }
+    }
+}
+
+impl BotSummary {
+    fn fields(&self) -> Vec<String> {
+        vec![
+            self.bot.clone(),
+            self.games.to_string(),
+            self.wins.to_string(),
+            self.draws.to_string(),
+            self.losses.to_string(),
+            self.forfeits.to_string(),
+            num(self.score),
+            num(self.win_rate),
+            num(self.win_rate_lo),
+            num(self.win_rate_hi),
+            num(self.payoff.mean),
+            num(self.payoff.lo),
+            num(self.payoff.hi),
+        ]
+    }
+
+    pub fn write_csv(rows: &[BotSummary], path: &Path) -> Result<()> {
+        let err = |e: csv::Error| Error::io(path, std::io::Error::other(e.to_string()));
+        let mut w = csv::Writer::from_path(path).map_err(err)?;
+        w.write_record(SUMMARY_COLUMNS).map_err(err)?;
+        for row in rows {
+            w.write_record(row.fields()).map_err(err)?;
+        }
+        w.flush().map_err(|e| Error::io(path, e))
+    }
+
+    /// The terminal table.
+    pub fn table(rows: &[BotSummary]) -> String {
+        let width = rows.iter().map(|r| r.bot.len()).max().unwrap_or(3).max(3);
+        let mut out = format!(
+            "{:<width$}  {:>7}  {:>7} {:>6} {:>7}  {:>22}  {:>30}\n",
+            "bot", "games", "wins", "draws", "losses", "win rate [95% CI]", "mean payoff [95% CI]"
+        );
+        for r in rows {
+            let rate = format!(
+                "{:.1}% [{:.1}, {:.1}]",
+                100.0 * r.win_rate,
+                100.0 * r.win_rate_lo,
+                100.0 * r.win_rate_hi
+            );
+            let payoff = format!(
+                "{:+.4} [{:+.4}, {:+.4}]",
+                r.payoff.mean, r.payoff.lo, r.payoff.hi
+            );
+            out.push_str(&format!(
+                "{:<width$}  {:>7}  {:>7} {:>6} {:>7}  {:>22}  {:>30}\n",
+                r.bot, r.games, r.wins, r.draws, r.losses, rate, payoff
+            ));
+        }
+        out
+    }
+}

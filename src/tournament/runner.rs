@@ -1,0 +1,132 @@
+//! The parallel runner: plays a [`Schedule`] on a rayon pool and hands each finished game to a
+//! sink in schedule order, so output is the same for any number of threads.
+//!
+//! Games are played in batches; a batch is played in parallel, then delivered in order. Memory is
+//! one batch of records, not the tournament. The batch grows while batches finish quickly (up to
+//! about a quarter second), so fast games amortise the hand-off and slow games still show
+//! progress. The stop flag (Ctrl-C, or a sink that has seen enough) is checked before every game;
+//! what finished before the first unplayed game is kept.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::core::GameRecord;
+use crate::error::{Error, Result};
+use crate::games::Table;
+use crate::tournament::schedule::{Job, Schedule};
+
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub threads: usize,
+    /// Draw a progress bar on stderr (only when it is a terminal).
+    pub progress: bool,
+    /// Ask games for their community-format record.
+    pub history: bool,
+    /// Set from outside (Ctrl-C) to stop after the games under way.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// What the sink wants after a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunEnd {
+    /// Games delivered to the sink.
+    pub played: u64,
+    /// Stopped by the stop flag before the schedule was done.
+    pub interrupted: bool,
+    /// Stopped because the sink said so.
+    pub stopped_by_sink: bool,
+}
+
+const MAX_BATCH_TIME: Duration = Duration::from_millis(250);
+
+fn progress_bar(total: u64, show: bool) -> ProgressBar {
+    let target = if show {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(total), target);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games  {per_sec}  ETA {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// Plays `schedule` on `table`, delivering records in schedule order to `sink`.
+pub fn run(
+    schedule: &Schedule,
+    table: &dyn Table,
+    opts: &RunOptions,
+    sink: &mut dyn FnMut(&Job, GameRecord) -> Result<Flow>,
+) -> Result<RunEnd> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
+    let total = schedule.total();
+    let bar = progress_bar(total, opts.progress);
+    let stop: &AtomicBool = &opts.stop;
+    let mut next = 0u64;
+    let mut batch = (opts.threads as u64 * 4).max(1);
+    let mut end = RunEnd {
+        played: 0,
+        interrupted: false,
+        stopped_by_sink: false,
+    };
+    while next < total {
+        let last = (next + batch).min(total);
+        let started = Instant::now();
+        let records: Vec<Option<(Job, GameRecord)>> = pool.install(|| {
+            (next..last)
+                .into_par_iter()
+                .map(|i| {
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    let job = schedule.job(i);
+                    let record = table.play(&schedule.lineup(&job), &job.seeds, opts.history);
+                    bar.inc(1);
+                    Some((job, record))
+                })
+                .collect()
+        });
+        for item in records {
+            let Some((job, record)) = item else {
+                end.interrupted = true;
+                break;
+            };
+            end.played += 1;
+            if sink(&job, record)? == Flow::Stop {
+                end.stopped_by_sink = true;
+                break;
+            }
+        }
+        if end.interrupted || end.stopped_by_sink {
+            break;
+        }
+        next = last;
+        if started.elapsed() < MAX_BATCH_TIME / 2 {
+            batch = (batch * 2).min(1 << 16);
+        }
+    }
+    if stop.load(Ordering::Relaxed) && end.played < total {
+        end.interrupted = true;
+    }
+    bar.finish_and_clear();
+    Ok(end)
+}
