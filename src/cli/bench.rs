@@ -5,7 +5,7 @@ use clap::Args;
 use crate::bench::BenchOptions;
 use crate::cli::EXIT_OK;
 use crate::error::{Error, Result};
-use crate::games;
+use crate::{games, tournament};
 
 #[derive(Args, Debug)]
 #[command(
@@ -37,12 +37,10 @@ pub fn bench(args: &BenchArgs) -> Result<i32> {
         budget: Duration::from_secs_f64(args.seconds),
     };
     let filter = args.filter.as_deref().unwrap_or("");
-    let chosen: Vec<_> = games::benches()
-        .into_iter()
-        .filter(|b| b.name.contains(filter))
-        .collect();
+    let all = || games::benches().into_iter().chain(tournament::bench::benches());
+    let chosen: Vec<_> = all().filter(|b| b.name.contains(filter)).collect();
     if chosen.is_empty() {
-        let names: Vec<&str> = games::benches().iter().map(|b| b.name).collect();
+        let names: Vec<&str> = all().map(|b| b.name).collect();
         return Err(Error::input(format!(
             "no benchmark matches `{filter}` (have: {})",
             names.join(", ")
