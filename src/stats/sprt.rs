@@ -256,13 +256,33 @@ pub fn secular(w: &[f64], c: &[f64]) -> Option<f64> {
     Some(x)
 }
 
+/// The fitted probabilities pᵢ = wᵢ / (1 + x·cᵢ) at a root x of the secular equation.
+///
+/// When a hypothesis is far from the data, x lies near a pole −1/cₖ and one denominator 1 + x·cₖ is
+/// tiny; it then carries only the digits x has left beyond the pole, so that cell's pₖ (which can be
+/// large, e.g. ½ for a cell observed 1e-9 of the time) loses relative precision. The other cells are
+/// well conditioned, so we take pₖ = 1 − Σ_{i≠k} pᵢ instead whenever that is the more accurate of
+/// the two (its absolute error is a few ulps of 1; the direct one is about pₖ·|x·cₖ|/(1 + x·cₖ) ulps).
+fn fitted(w: &[f64], c: &[f64], x: f64) -> Vec<f64> {
+    let mut p: Vec<f64> = w.iter().zip(c).map(|(wi, ci)| wi / (1.0 + x * ci)).collect();
+    let k = (0..c.len())
+        .min_by(|&i, &j| (1.0 + x * c[i]).total_cmp(&(1.0 + x * c[j])))
+        .unwrap_or(0);
+    let dk = 1.0 + x * c[k];
+    if p[k] * (x * c[k]).abs() > dk {
+        let rest: f64 = p.iter().enumerate().filter(|&(i, _)| i != k).map(|(_, pi)| pi).sum();
+        p[k] = (1.0 - rest).max(0.0);
+    }
+    p
+}
+
 /// The distribution over `scores` closest in likelihood to `phat` (maximizing Σ p̂ᵢ ln pᵢ) with
 /// expected score `s`: the constraint Σ pᵢ (aᵢ − s) = 0 is linear, so pᵢ = p̂ᵢ / (1 + x (aᵢ − s)) with x
 /// from the secular equation.
 pub fn mle_with_mean(scores: &[f64], phat: &[f64], s: f64) -> Option<Vec<f64>> {
     let c: Vec<f64> = scores.iter().map(|a| a - s).collect();
     let x = secular(phat, &c)?;
-    Some(phat.iter().zip(&c).map(|(p, ci)| p / (1.0 + x * ci)).collect())
+    Some(fitted(phat, &c, x))
 }
 
 /// The distribution over `scores` closest in likelihood to `phat` with t-value (μ − r)/σ = t.
@@ -294,12 +314,9 @@ pub fn mle_with_t_value(scores: &[f64], phat: &[f64], r: f64, t: f64) -> Option<
             *ci = a - r - t * sigma * (1.0 + ((mu - a) / sigma).powi(2)) / 2.0;
         }
         let x = secular(phat, &c)?;
-        let mut change: f64 = 0.0;
-        for ((pi, ph), ci) in p.iter_mut().zip(phat).zip(&c) {
-            let new = ph / (1.0 + x * ci);
-            change = change.max((new - *pi).abs());
-            *pi = new;
-        }
+        let next = fitted(phat, &c, x);
+        let change = p.iter().zip(&next).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        p = next;
         if change <= 4.0 * f64::EPSILON {
             break;
         }
@@ -402,6 +419,49 @@ mod tests {
             assert!(none.is_finite() && none.abs() < 1e-3, "{none}");
             let none = s.llr_tri(&Trinomial::default());
             assert!(none.is_finite() && none.abs() < 1e-3, "{none}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any counts (including zeros and lopsided ones) and any valid hypotheses give a finite LLR,
+        /// and the fitted distributions meet their constraints.
+        #[test]
+        fn llr_is_finite_for_any_counts(
+            counts in proptest::array::uniform5(proptest::prop_oneof![proptest::strategy::Just(0u64), 0u64..20, 0u64..1_000_000]),
+            e0 in -200.0f64..199.0,
+            width in 0.1f64..50.0,
+            penta in proptest::bool::ANY,
+            logistic in proptest::bool::ANY,
+        ) {
+            let model = if logistic { SprtModel::Logistic } else { SprtModel::Normalized };
+            let e1 = (e0 + width).min(200.0);
+            let s = Sprt::new(e0, e1, 0.05, 0.05, model).unwrap();
+            let llr = if penta {
+                s.llr_penta(&Pentanomial(counts))
+            } else {
+                s.llr_tri(&Trinomial { losses: counts[0], draws: counts[1], wins: counts[2] })
+            };
+            proptest::prop_assert!(llr.is_finite(), "{:?} {} {} {:?} {}", counts, e0, e1, model, penta);
+            // The fits behind it: right total, right mean (logistic) or t-value (normalized).
+            let (scores, cells): (&[f64], &[u64]) =
+                if penta { (&PENTA_SCORES, &counts) } else { (&TRI_SCORES, &counts[..3]) };
+            let reg: Vec<f64> = cells.iter().map(|&c| if c == 0 { ZERO_COUNT } else { c as f64 }).collect();
+            let n: f64 = reg.iter().sum();
+            let phat: Vec<f64> = reg.iter().map(|c| c / n).collect();
+            for elo in [e0, e1] {
+                let t = elo / NELO_PER_T * if penta { 2f64.sqrt() } else { 1.0 };
+                let p = if logistic {
+                    mle_with_mean(scores, &phat, score_from_elo(elo))
+                } else {
+                    mle_with_t_value(scores, &phat, 0.5, t)
+                }
+                .unwrap();
+                let mu: f64 = p.iter().zip(scores).map(|(p, a)| p * a).sum();
+                let sd = p.iter().zip(scores).map(|(p, a)| p * (a - mu).powi(2)).sum::<f64>().sqrt();
+                proptest::prop_assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+                let miss = if logistic { mu - score_from_elo(elo) } else { (mu - 0.5) / sd - t };
+                proptest::prop_assert!(miss.abs() < 1e-9, "{:?} {} {:?}: {}", counts, elo, model, miss);
+            }
         }
     }
 }
