@@ -1,72 +1,24 @@
-//! TEMPORARY stand-in until the stats branch lands (same API).
-pub const Z95: f64 = 1.959963984540054;
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Interval {
-    pub lo: f64,
-    pub hi: f64,
-}
-pub fn wilson(successes: f64, n: f64, z: f64) -> Interval {
-    if n <= 0.0 {
-        return Interval { lo: 0.0, hi: 1.0 };
-    }
-    let p = successes / n;
-    let d = 1.0 + z * z / n;
-    let c = (p + z * z / (2.0 * n)) / d;
-    let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
-    Interval {
-        lo: c - h,
-        hi: c + h,
-    }
-}
-#[derive(Clone, Debug, Default)]
-pub struct Welford {
-    n: u64,
-    mean: f64,
-    m2: f64,
-}
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MeanCi {
-    pub n: u64,
-    pub mean: f64,
-    pub sd: f64,
-    pub lo: f64,
-    pub hi: f64,
-}
-impl Welford {
-    pub fn push(&mut self, x: f64) {
-        self.n += 1;
-        let d = x - self.mean;
-        self.mean += d / self.n as f64;
-        self.m2 += d * (x - self.mean);
-    }
-    pub fn n(&self) -> u64 {
-        self.n
-    }
-    pub fn mean(&self) -> f64 {
-        self.mean
-    }
-    pub fn variance(&self) -> f64 {
-        if self.n < 2 {
-            0.0
-        } else {
-            self.m2 / (self.n - 1) as f64
-        }
-    }
-    pub fn ci(&self, level: f64) -> MeanCi {
-        use statrs::distribution::{ContinuousCDF, StudentsT};
-        let sd = self.variance().sqrt();
-        let h = if self.n < 2 {
-            0.0
-        } else {
-            let t = StudentsT::new(0.0, 1.0, (self.n - 1) as f64).unwrap();
-            t.inverse_cdf(0.5 + level / 2.0) * sd / (self.n as f64).sqrt()
-        };
-        MeanCi {
-            n: self.n,
-            mean: self.mean,
-            sd,
-            lo: self.mean - h,
-            hi: self.mean + h,
-        }
-    }
-}
+//! Pure statistics for comparing bots: no I/O, no randomness, no game knowledge.
+//!
+//! - [`interval`]: Wilson interval for a proportion; online mean/variance ([`Welford`]) with a
+//!   Student-t interval ([`MeanCi`]) for payoffs and paired payoff differences.
+//! - [`elo`]: Elo with its 95% ±, normalized Elo (nElo) and likelihood of superiority (LOS) from
+//!   trinomial (per game) or pentanomial (per pair) counts.
+//! - [`sprt`]: the generalized SPRT (logistic and normalized models), Wald's bounds, decisions.
+//! - [`calc`]: the `arena stats` calculator (counts on the command line → report).
+//!
+//! The definitions are those of fishtest and fastchess; tests/stats_vectors.rs reproduces
+//! shared/vectors/statistics.md, and tests/stats_honesty.rs checks by simulation that the 95%
+//! intervals cover the truth 95% of the time and that the SPRT's false-positive rate stays at α.
+
+pub mod calc;
+pub mod elo;
+pub mod interval;
+pub mod sprt;
+
+pub use elo::{
+    elo_from_score, estimate, score_from_elo, EloEstimate, Outcome, Pentanomial, Trinomial, NELO_PER_T, PENTA_SCORES,
+    TRI_SCORES,
+};
+pub use interval::{normal_cdf, normal_quantile, t_quantile, wilson, Interval, MeanCi, Welford, Z95};
+pub use sprt::{Sprt, SprtDecision, SprtModel};

@@ -1,0 +1,217 @@
+//! `arena stats`: the calculator for match counts given on the command line.
+//!
+//! ```text
+//! $ arena stats --penta 12,60,140,75,13 --elo0 0 --elo1 5
+//! pairs     300 (600 games): LL 12, LD 60, WL+DD 140, WD 75, WW 13
+//! score     0.52167 ± 0.01765 (95%)
+//! Elo       +15.06 ± 12.30 (95% interval [+2.79, +27.38])
+//! nElo      +27.54 ± 22.63
+//! LOS       99.19 %
+//! SPRT      normalized [0, 5] nElo, alpha 0.05, beta 0.05
+//! LLR       0.952138 (bounds -2.944439, +2.944439)
+//! decision  continue
+//! ```
+//!
+//! `--tri L,D,W` takes per-game counts instead (each game an independent observation). The counts
+//! are those of the first bot ("A"): a positive Elo means A is stronger. The lead's CLI can also build
+//! [`Counts`] from a run folder and call [`report`].
+
+use super::elo::{Pentanomial, Trinomial};
+use super::sprt::{Sprt, SprtModel};
+use crate::error::{Error, Result};
+
+/// Elo, nElo, LOS and (with --elo0/--elo1) the SPRT of match counts.
+#[derive(clap::Args, Debug)]
+pub struct StatsArgs {
+    /// Pair counts of the first bot, in the order LL,LD,WL+DD,WD,WW (pairs scoring 0, 1/4, 1/2, 3/4, 1;
+    /// a pair is two games with the seats swapped)
+    #[arg(long, value_name = "LL,LD,WLDD,WD,WW")]
+    pub penta: Option<String>,
+    /// Game counts of the first bot, in the order L,D,W (losses, draws, wins); use --penta for
+    /// paired games
+    #[arg(long, value_name = "L,D,W")]
+    pub tri: Option<String>,
+    /// SPRT: H0 value (Elo or nElo, see --model); needs --elo1
+    #[arg(long, allow_hyphen_values = true)]
+    pub elo0: Option<f64>,
+    /// SPRT: H1 value (Elo or nElo, see --model); needs --elo0
+    #[arg(long, allow_hyphen_values = true)]
+    pub elo1: Option<f64>,
+    /// SPRT: false-positive rate (accepting H1 when H0 holds)
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// SPRT: false-negative rate (accepting H0 when H1 holds)
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// SPRT model: "normalized" (elo0/elo1 in nElo) or "logistic" (in Elo)
+    #[arg(long, default_value = "normalized", value_name = "normalized|logistic")]
+    pub model: String,
+}
+
+/// Match counts of the first bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counts {
+    Tri(Trinomial),
+    Penta(Pentanomial),
+}
+
+/// Runs the calculator: the report to print, or a one-line input error.
+pub fn run(args: &StatsArgs) -> Result<String> {
+    let counts = parse_counts(args)?;
+    let sprt = parse_sprt(args)?;
+    Ok(report(&counts, sprt.as_ref()))
+}
+
+/// The counts from --penta or --tri (exactly one).
+pub fn parse_counts(args: &StatsArgs) -> Result<Counts> {
+    match (&args.penta, &args.tri) {
+        (Some(p), None) => {
+            let c = parse_list::<5>(p, "--penta", "LL,LD,WL+DD,WD,WW")?;
+            Ok(Counts::Penta(Pentanomial(c)))
+        }
+        (None, Some(t)) => {
+            let [losses, draws, wins] = parse_list::<3>(t, "--tri", "L,D,W")?;
+            Ok(Counts::Tri(Trinomial { losses, draws, wins }))
+        }
+        (Some(_), Some(_)) => Err(Error::input("give either --penta or --tri, not both")),
+        (None, None) => Err(Error::input(
+            "give the counts: --penta LL,LD,WL+DD,WD,WW or --tri L,D,W",
+        )),
+    }
+}
+
+/// The SPRT when --elo0 and --elo1 are given (both or neither).
+pub fn parse_sprt(args: &StatsArgs) -> Result<Option<Sprt>> {
+    let model: SprtModel = args.model.parse()?;
+    match (args.elo0, args.elo1) {
+        (Some(e0), Some(e1)) => Sprt::new(e0, e1, args.alpha, args.beta, model).map(Some),
+        (None, None) => Ok(None),
+        _ => Err(Error::input("give both --elo0 and --elo1 for an SPRT")),
+    }
+}
+
+fn parse_list<const K: usize>(text: &str, flag: &str, order: &str) -> Result<[u64; K]> {
+    let bad = || Error::input(format!("{flag} needs {K} non-negative integers {order}, got '{text}'"));
+    let mut out = [0u64; K];
+    let mut parts = text.split(',');
+    for slot in out.iter_mut() {
+        *slot = parts.next().and_then(|s| s.trim().parse().ok()).ok_or_else(bad)?;
+    }
+    if parts.next().is_some() {
+        return Err(bad());
+    }
+    Ok(out)
+}
+
+/// The readable report of counts (and an SPRT if given).
+pub fn report(counts: &Counts, sprt: Option<&Sprt>) -> String {
+    let (head, e, llr) = match counts {
+        Counts::Penta(p) => {
+            let [ll, ld, wl, wd, ww] = p.0;
+            let head = format!(
+                "pairs     {} ({} games): LL {ll}, LD {ld}, WL+DD {wl}, WD {wd}, WW {ww}",
+                p.pairs(),
+                p.games()
+            );
+            (head, p.estimate(), sprt.map(|s| s.llr_penta(p)))
+        }
+        Counts::Tri(t) => {
+            let head = format!("games     {}: W {}, D {}, L {}", t.games(), t.wins, t.draws, t.losses);
+            (head, t.estimate(), sprt.map(|s| s.llr_tri(t)))
+        }
+    };
+    let mut out = vec![head];
+    let i = e.elo_interval();
+    out.push(format!(
+        "score     {:.5} ± {:.5} (95%)",
+        e.score,
+        e.score_interval().half_width()
+    ));
+    out.push(format!(
+        "Elo       {:+.2} ± {:.2} (95% interval [{:+.2}, {:+.2}])",
+        e.elo, e.elo_err, i.lo, i.hi
+    ));
+    out.push(format!("nElo      {:+.2} ± {:.2}", e.nelo, e.nelo_err));
+    out.push(format!("LOS       {:.2} %", 100.0 * e.los));
+    if let (Some(s), Some(llr)) = (sprt, llr) {
+        let unit = match s.model {
+            SprtModel::Normalized => "nElo",
+            SprtModel::Logistic => "Elo",
+        };
+        let (lower, upper) = s.bounds();
+        out.push(format!(
+            "SPRT      {} [{}, {}] {unit}, alpha {}, beta {}",
+            s.model, s.elo0, s.elo1, s.alpha, s.beta
+        ));
+        out.push(format!("LLR       {llr:.6} (bounds {lower:.6}, {upper:+.6})"));
+        let decision = match s.decision(llr) {
+            super::SprtDecision::AcceptH0 => format!("H0 accepted (difference at most {})", s.elo0),
+            super::SprtDecision::AcceptH1 => {
+                format!("H1 accepted (difference at least {})", s.elo1)
+            }
+            super::SprtDecision::Continue => "continue".to_string(),
+        };
+        out.push(format!("decision  {decision}"));
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    struct Cli {
+        #[command(flatten)]
+        args: StatsArgs,
+    }
+
+    fn run_line(line: &str) -> Result<String> {
+        let cli = Cli::try_parse_from(std::iter::once("stats").chain(line.split_whitespace()))
+            .map_err(|e| Error::input(e.to_string()))?;
+        run(&cli.args)
+    }
+
+    #[test]
+    fn penta_report_with_sprt() {
+        let out = run_line("--penta 365,16618,36229,16974,390 --elo0 0 --elo1 2").unwrap();
+        assert!(out.contains("pairs     70576 (141152 games)"), "{out}");
+        assert!(out.contains("LLR       2.250368 "), "{out}");
+        assert!(out.contains("Elo       +1.00 ± 0.92"), "{out}");
+        assert!(out.contains("LOS       98.31 %"), "{out}");
+        assert!(out.contains("decision  continue"), "{out}");
+    }
+
+    #[test]
+    fn tri_report_negative_hypothesis_and_logistic() {
+        let out = run_line("--tri 10650,20431,10871 --elo0 -1.75 --elo1 0.25").unwrap();
+        assert!(out.contains("LLR       2.297500 "), "{out}");
+        assert!(out.contains("games     41952: W 10871, D 20431, L 10650"), "{out}");
+        let out = run_line("--penta 10789,19328,33806,19402,10543 --elo0 -3 --elo1 1 --model logistic").unwrap();
+        assert!(out.contains("LLR       2.131068 "), "{out}");
+        let out = run_line("--penta 0,0,0,100,1000 --elo0 0 --elo1 5 --alpha 0.01 --beta 0.01").unwrap();
+        assert!(out.contains("H1 accepted"), "{out}");
+        let out = run_line("--tri 5,1,0").unwrap();
+        assert!(!out.contains("LLR"), "{out}");
+    }
+
+    #[test]
+    fn bad_input_is_one_clear_line() {
+        for line in [
+            "--penta 1,2,3,4",
+            "--penta 1,2,3,4,5,6",
+            "--penta 1,2,x,4,5",
+            "--tri 1,-2,3",
+            "--tri 1,2,3 --penta 1,2,3,4,5",
+            "--elo0 0 --elo1 5",
+            "--tri 1,2,3 --elo0 0",
+            "--tri 1,2,3 --elo0 5 --elo1 0",
+            "--tri 1,2,3 --elo0 0 --elo1 5 --model bayes",
+            "--tri 1,2,3 --elo0 0 --elo1 5 --alpha 0",
+        ] {
+            let err = run_line(line).unwrap_err().to_string();
+            assert!(!err.is_empty() && !err.contains('\n'), "{line}: {err}");
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! Elo, normalized Elo (nElo) and LOS from trinomial (per game) and pentanomial (per pair) counts,
+//! with the definitions fishtest and fastchess use (see shared/vectors/statistics.md).
+//!
+//! Every estimate works on a discrete distribution of observation scores: a game scores 0, ½, 1
+//! (loss, draw, win); a pair of games with the seats swapped scores the mean of its two games,
+//! 0, ¼, ½, ¾, 1. From the observed frequencies we take the mean score s and the population variance
+//! σ² (the variance of the empirical distribution, denominator N, as those tools do), and the
+//! standard error of the mean se = σ/√N with N the number of observations. Scoring a pair as one
+//! observation is what makes paired games honest: the two games of a pair share a deal, so they are
+//! not independent, but distinct pairs are.
+
+use super::interval::{normal_cdf, Interval, Z95};
+
+/// 800 / ln 10: converts a t-value (mean excess score over its per-game standard deviation) to
+/// normalized Elo. It is the slope of the logistic Elo curve at s = ½ (400/ln 10 · 1/(s(1 − s)) = 1600/ln 10)
+/// times the standard deviation ½ of a drawless game, so nElo ≈ Elo for drawless play.
+pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
+
+/// Elo difference for an expected score `s`: 400·log10(s / (1 − s)), the inverse of the logistic
+/// curve s = 1 / (1 + 10^(−elo/400)). −∞ at s = 0, +∞ at s = 1 (s is clamped to [0, 1]).
+pub fn elo_from_score(s: f64) -> f64 {
+    let s = s.clamp(0.0, 1.0);
+    400.0 * (s / (1.0 - s)).log10()
+}
+
+/// Expected score for an Elo difference: 1 / (1 + 10^(−elo/400)).
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The result of one game for the bot being measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl Outcome {
+    /// Score in half points: loss 0, draw 1, win 2.
+    pub fn half_points(self) -> usize {
+        match self {
+            Outcome::Loss => 0,
+            Outcome::Draw => 1,
+            Outcome::Win => 2,
+        }
+    }
+}
+
+/// Per-game counts (losses, draws, wins) of the bot being measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Trinomial {
+    pub losses: u64,
+    pub draws: u64,
+    pub wins: u64,
+}
+
+/// Game scores of the trinomial cells, in the order of [`Trinomial::counts`].
+pub const TRI_SCORES: [f64; 3] = [0.0, 0.5, 1.0];
+
+/// Pair scores of the pentanomial cells, in the order of [`Pentanomial`].
+pub const PENTA_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+impl Trinomial {
+    pub fn add(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Loss => self.losses += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::Win => self.wins += 1,
+        }
+    }
+
+    /// Counts in score order (L, D, W), matching [`TRI_SCORES`].
+    pub fn counts(&self) -> [u64; 3] {
+        [self.losses, self.draws, self.wins]
+    }
+
+    pub fn games(&self) -> u64 {
+        self.losses + self.draws + self.wins
+    }
+
+    /// Elo, nElo and LOS treating every game as an independent observation.
+    pub fn estimate(&self) -> EloEstimate {
+        estimate(&TRI_SCORES, &self.counts(), 1)
+    }
+}
+
+/// Per-pair counts of two games with the seats swapped, cells (LL, LD, WL+DD, WD, WW): the pair's
+/// score is 0, ¼, ½, ¾, 1. Order within a pair does not matter (LD = DL); WL and DD share the ½ cell
+/// because they score the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial(pub [u64; 5]);
+
+impl Pentanomial {
+    /// Adds the pair made of two games' outcomes.
+    pub fn add_pair(&mut self, first: Outcome, second: Outcome) {
+        self.0[first.half_points() + second.half_points()] += 1;
+    }
+
+    pub fn pairs(&self) -> u64 {
+        self.0.iter().sum()
+    }
+
+    pub fn games(&self) -> u64 {
+        2 * self.pairs()
+    }
+
+    /// Elo, nElo and LOS treating every pair as one observation.
+    pub fn estimate(&self) -> EloEstimate {
+        estimate(&PENTA_SCORES, &self.0, 2)
+    }
+}
+
+/// Elo figures of a match. All "±" are half widths of 95% intervals (z = [`Z95`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    /// Observations: games (trinomial) or pairs (pentanomial).
+    pub n: u64,
+    /// Games played.
+    pub games: u64,
+    /// Mean score per game, 0..1.
+    pub score: f64,
+    /// Standard error of `score` (per observation: per pair for pentanomial).
+    pub se: f64,
+    /// Elo difference from `score`.
+    pub elo: f64,
+    /// Half the width of [elo(score − z·se), elo(score + z·se)].
+    pub elo_err: f64,
+    /// Normalized Elo: (score − ½)/σ_game · 800/ln 10.
+    pub nelo: f64,
+    pub nelo_err: f64,
+    /// Likelihood of superiority, Φ((score − ½)/se), as a fraction 0..1.
+    pub los: f64,
+}
+
+impl EloEstimate {
+    /// The 95% interval of the mean score, clamped to [0, 1].
+    pub fn score_interval(&self) -> Interval {
+        Interval {
+            lo: (self.score - Z95 * self.se).max(0.0),
+            hi: (self.score + Z95 * self.se).min(1.0),
+        }
+    }
+
+    /// The 95% Elo interval [elo(score − z·se), elo(score + z·se)]; it is not symmetric around
+    /// `elo` (the logistic curve bends), so a gate on "Elo lower bound" should use `lo` rather than
+    /// `elo − elo_err`. Infinite ends where the score interval reaches 0 or 1.
+    pub fn elo_interval(&self) -> Interval {
+        let s = self.score_interval();
+        if self.se == 0.0 && self.n > 0 {
+            // Zero variance: the normal approximation gives no interval (see `estimate`).
+            return Interval {
+                lo: f64::NEG_INFINITY,
+                hi: f64::INFINITY,
+            };
+        }
+        Interval {
+            lo: elo_from_score(s.lo),
+            hi: elo_from_score(s.hi),
+        }
+    }
+}
+
+/// Elo figures from counts over observation scores in [0, 1], each observation being the mean of
+/// `games_per_obs` games (1 for single games, 2 for pairs).
+///
+/// Formulas (fishtest/fastchess): s = Σ pᵢ·aᵢ, σ² = Σ pᵢ·(aᵢ − s)², se = σ/√N;
+/// elo = elo(s); elo_err = (elo(s + z·se) − elo(s − z·se))/2; LOS = Φ((s − ½)/se);
+/// nElo = (s − ½)/σ_game · 800/ln 10 with σ_game = σ·√games_per_obs, nelo_err = z·se/σ_game · 800/ln 10.
+/// σ_game is the per-game deviation an observation of that many independent games would imply (a
+/// mean of k independent games has variance σ_game²/k); it puts paired and unpaired nElo on the same
+/// per-game scale. These reproduce every row of statistics.md.
+///
+/// Edge cases (never NaN, never a panic):
+/// - no observations: score ½, elo 0, nelo 0, los ½, se, elo_err and nelo_err +∞ (nothing is known);
+/// - all observations equal (σ = 0: all won, all lost, all drawn, all pairs WL/DD...): the normal
+///   approximation has no width, so instead of a falsely exact "± 0" the errors are +∞; elo is
+///   ±∞ for all won/lost (the score is 1 or 0), nelo is ±∞ when s ≠ ½ and 0 when s = ½, and los is
+///   1, 0 or ½ by the sign of s − ½ (the limit of Φ);
+/// - otherwise elo_err is +∞ whenever the score interval reaches 0 or 1 (e.g. 9 wins of 10).
+pub fn estimate(scores: &[f64], counts: &[u64], games_per_obs: u64) -> EloEstimate {
+    debug_assert_eq!(scores.len(), counts.len());
+    let n: u64 = counts.iter().sum();
+    let games = n * games_per_obs;
+    if n == 0 {
+        let inf = f64::INFINITY;
+        return EloEstimate {
+            n,
+            games,
+            score: 0.5,
+            se: inf,
+            elo: 0.0,
+            elo_err: inf,
+            nelo: 0.0,
+            nelo_err: inf,
+            los: 0.5,
+        };
+    }
+    let nf = n as f64;
+    let freq = || scores.iter().zip(counts).map(|(&a, &c)| (a, c as f64 / nf));
+    let score = freq().map(|(a, p)| p * a).sum::<f64>().clamp(0.0, 1.0);
+    let var = freq().map(|(a, p)| p * (a - score).powi(2)).sum::<f64>();
+    let sd = var.sqrt();
+    let se = sd / nf.sqrt();
+    let excess = score - 0.5;
+    let elo = elo_from_score(score);
+    if se == 0.0 {
+        // All observations equal: report the limits of nElo and LOS, and no usable error.
+        let (nelo, los) = if excess > 0.0 {
+            (f64::INFINITY, 1.0)
+        } else if excess < 0.0 {
+            (f64::NEG_INFINITY, 0.0)
+        } else {
+            (0.0, 0.5)
+        };
+        let inf = f64::INFINITY;
+        return EloEstimate {
+            n,
+            games,
+            score,
+            se,
+            elo,
+            elo_err: inf,
+            nelo,
+            nelo_err: inf,
+            los,
+        };
+    }
+    let lo = elo_from_score(score - Z95 * se);
+    let hi = elo_from_score(score + Z95 * se);
+    let sd_game = sd * (games_per_obs as f64).sqrt();
+    EloEstimate {
+        n,
+        games,
+        score,
+        se,
+        elo,
+        elo_err: (hi - lo) / 2.0,
+        nelo: excess / sd_game * NELO_PER_T,
+        nelo_err: Z95 * se / sd_game * NELO_PER_T,
+        los: normal_cdf(excess / se),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_nan(e: &EloEstimate) -> bool {
+        [e.score, e.se, e.elo, e.elo_err, e.nelo, e.nelo_err, e.los]
+            .iter()
+            .all(|x| !x.is_nan())
+    }
+
+    #[test]
+    fn elo_score_roundtrip() {
+        for elo in [-800.0, -100.0, -1.0, 0.0, 0.5, 35.0, 400.0] {
+            assert!((elo_from_score(score_from_elo(elo)) - elo).abs() < 1e-9);
+        }
+        assert_eq!(score_from_elo(400.0), 10.0 / 11.0);
+        assert_eq!(elo_from_score(1.0), f64::INFINITY);
+        assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn no_games() {
+        for e in [Trinomial::default().estimate(), Pentanomial::default().estimate()] {
+            assert!(no_nan(&e), "{e:?}");
+            assert_eq!((e.n, e.score, e.elo, e.nelo, e.los), (0, 0.5, 0.0, 0.0, 0.5));
+            assert!(e.elo_err.is_infinite() && e.nelo_err.is_infinite());
+            assert_eq!(
+                e.elo_interval(),
+                Interval {
+                    lo: f64::NEG_INFINITY,
+                    hi: f64::INFINITY
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn all_won_all_lost_all_drawn() {
+        let won = Trinomial {
+            losses: 0,
+            draws: 0,
+            wins: 50,
+        }
+        .estimate();
+        assert!(no_nan(&won), "{won:?}");
+        assert_eq!(
+            (won.score, won.elo, won.nelo, won.los),
+            (1.0, f64::INFINITY, f64::INFINITY, 1.0)
+        );
+        assert!(won.elo_err.is_infinite() && won.nelo_err.is_infinite());
+        assert_eq!(won.elo_interval().hi, f64::INFINITY);
+
+        let lost = Pentanomial([7, 0, 0, 0, 0]).estimate();
+        assert!(no_nan(&lost), "{lost:?}");
+        assert_eq!(
+            (lost.score, lost.elo, lost.nelo, lost.los),
+            (0.0, f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0)
+        );
+        assert_eq!(lost.games, 14);
+
+        for drawn in [
+            Trinomial {
+                losses: 0,
+                draws: 9,
+                wins: 0,
+            }
+            .estimate(),
+            Pentanomial([0, 0, 9, 0, 0]).estimate(),
+        ] {
+            assert!(no_nan(&drawn), "{drawn:?}");
+            assert_eq!((drawn.score, drawn.elo, drawn.nelo, drawn.los), (0.5, 0.0, 0.0, 0.5));
+            assert!(drawn.elo_err.is_infinite() && drawn.nelo_err.is_infinite());
+        }
+    }
+
+    #[test]
+    fn interval_reaching_one_gives_infinite_error() {
+        let e = Trinomial {
+            losses: 1,
+            draws: 0,
+            wins: 9,
+        }
+        .estimate();
+        assert!(no_nan(&e));
+        assert!(e.elo.is_finite() && e.elo_err.is_infinite());
+        assert!(e.elo_interval().lo.is_finite() && e.elo_interval().hi.is_infinite());
+    }
+
+    #[test]
+    fn pairing_the_same_games_differently() {
+        // 100 pairs WL: as pairs, zero variance (every pair scores ½); the same 200 games as
+        // independent games have the maximal variance of a drawless match.
+        let paired = Pentanomial([0, 0, 100, 0, 0]).estimate();
+        let unpaired = Trinomial {
+            losses: 100,
+            draws: 0,
+            wins: 100,
+        }
+        .estimate();
+        assert_eq!(paired.games, unpaired.games);
+        assert_eq!(paired.score, unpaired.score);
+        assert!(unpaired.elo_err.is_finite() && (unpaired.se - 0.5 / 200f64.sqrt()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn symmetric_counts_mirror() {
+        let a = Pentanomial([3, 10, 20, 14, 5]).estimate();
+        let b = Pentanomial([5, 14, 20, 10, 3]).estimate();
+        assert!((a.elo + b.elo).abs() < 1e-9 && (a.elo_err - b.elo_err).abs() < 1e-9);
+        assert!((a.nelo + b.nelo).abs() < 1e-9 && (a.los + b.los - 1.0).abs() < 1e-12);
+        let i = a.elo_interval();
+        assert!(i.lo < a.elo && a.elo < i.hi && (i.half_width() - a.elo_err).abs() < 1e-9);
+    }
+}

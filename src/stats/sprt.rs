@@ -1,0 +1,467 @@
+//! Sequential probability ratio test (SPRT) on match results, by the generalized SPRT that fishtest
+//! uses (see shared/vectors/statistics.md for the definitions and reference values).
+//!
+//! The observations are scores on a few cells (0, ½, 1 per game, or 0, ¼, ½, ¾, 1 per pair) with
+//! observed frequencies p̂. Each hypothesis fixes one number of the unknown distribution (the expected
+//! score for the logistic model, the t-value (s − ½)/σ for the normalized model) and leaves the rest
+//! free; the generalized SPRT replaces "the" distribution under each hypothesis by the one that is
+//! most likely given the data, p⁰ and p¹, and uses
+//!
+//!   LLR = N · Σᵢ p̂ᵢ (ln p¹ᵢ − ln p⁰ᵢ),
+//!
+//! the log of the likelihood ratio of the whole sample (N observations) under the two fitted
+//! distributions. Wald's bounds ln(β/(1 − α)) and ln((1 − β)/α) then keep the error rates near α and β.
+//!
+//! Both constrained maximum-likelihood problems reduce to the "secular equation" of a multinomial
+//! with one linear constraint Σ pᵢ cᵢ = 0: the Lagrange conditions give pᵢ = p̂ᵢ / (1 + x·cᵢ) where the
+//! multiplier x solves Σ p̂ᵢ cᵢ / (1 + x·cᵢ) = 0 (this also makes Σ pᵢ = 1). [`secular`] solves it to
+//! machine precision.
+
+use super::elo::{score_from_elo, Pentanomial, Trinomial, NELO_PER_T, PENTA_SCORES, TRI_SCORES};
+use crate::error::{Error, Result};
+
+/// A count of zero is replaced by this before computing the LLR (as fishtest does), so every cell
+/// keeps a positive probability and the logarithms stay finite.
+pub const ZERO_COUNT: f64 = 1e-3;
+
+/// How the hypotheses elo0 and elo1 are expressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtModel {
+    /// Logistic Elo: a hypothesis fixes the expected score 1 / (1 + 10^(−elo/400)).
+    Logistic,
+    /// Normalized Elo: a hypothesis fixes (s − ½)/σ_game = nelo / (800/ln 10); it does not depend on
+    /// the draw rate, which makes the expected test length predictable (fishtest's default).
+    Normalized,
+}
+
+impl SprtModel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SprtModel::Logistic => "logistic",
+            SprtModel::Normalized => "normalized",
+        }
+    }
+}
+
+impl std::fmt::Display for SprtModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for SprtModel {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<SprtModel> {
+        match s {
+            "logistic" => Ok(SprtModel::Logistic),
+            "normalized" => Ok(SprtModel::Normalized),
+            _ => Err(Error::input(format!(
+                "unknown SPRT model '{s}' (expected 'normalized' or 'logistic')"
+            ))),
+        }
+    }
+}
+
+/// The state of a sequential test after looking at the LLR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtDecision {
+    /// LLR at or below the lower bound: the difference is at most elo0.
+    AcceptH0,
+    /// LLR at or above the upper bound: the difference is at least elo1.
+    AcceptH1,
+    /// Between the bounds: play more games.
+    Continue,
+}
+
+impl SprtDecision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SprtDecision::AcceptH0 => "H0",
+            SprtDecision::AcceptH1 => "H1",
+            SprtDecision::Continue => "continue",
+        }
+    }
+}
+
+impl std::fmt::Display for SprtDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An SPRT of H0: difference = elo0 against H1: difference = elo1 (Elo or nElo by `model`), with
+/// false-positive rate `alpha` (accepting H1 when H0 holds) and false-negative rate `beta`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub model: SprtModel,
+}
+
+/// Largest |elo0|, |elo1| accepted: beyond this the hypotheses are not about close matches and the
+/// normalized fit is no longer guaranteed (a t-value of about 1 per game).
+pub const MAX_HYPOTHESIS: f64 = 200.0;
+
+impl Sprt {
+    /// Checks the parameters: finite, elo0 < elo1, both within ±[`MAX_HYPOTHESIS`], 0 < α, β and
+    /// α + β < 1 (so that the lower bound is below 0 and the upper above).
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: SprtModel) -> Result<Sprt> {
+        if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+            return Err(Error::input(format!(
+                "SPRT needs elo0 < elo1, got elo0 = {elo0}, elo1 = {elo1}"
+            )));
+        }
+        if elo0.abs() > MAX_HYPOTHESIS || elo1.abs() > MAX_HYPOTHESIS {
+            return Err(Error::input(format!(
+                "SPRT hypotheses must lie within ±{MAX_HYPOTHESIS}, got [{elo0}, {elo1}]"
+            )));
+        }
+        if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
+            return Err(Error::input(format!(
+                "SPRT needs alpha > 0, beta > 0 and alpha + beta < 1, got alpha = {alpha}, beta = {beta}"
+            )));
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+            model,
+        })
+    }
+
+    /// Wald's bounds (lower, upper) = (ln(β/(1 − α)), ln((1 − β)/α)).
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The decision for a log-likelihood ratio.
+    pub fn decision(&self, llr: f64) -> SprtDecision {
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            SprtDecision::AcceptH1
+        } else if llr <= lower {
+            SprtDecision::AcceptH0
+        } else {
+            SprtDecision::Continue
+        }
+    }
+
+    /// LLR of per-game trinomial counts.
+    pub fn llr_tri(&self, t: &Trinomial) -> f64 {
+        self.llr_grouped(&TRI_SCORES, &t.counts(), 1)
+    }
+
+    /// LLR of pentanomial pair counts (each pair one observation of two games).
+    pub fn llr_penta(&self, p: &Pentanomial) -> f64 {
+        self.llr_grouped(&PENTA_SCORES, &p.0, 2)
+    }
+
+    /// LLR of counts over observation scores in [0, 1], each observation being one game.
+    pub fn llr(&self, scores: &[f64], counts: &[u64]) -> f64 {
+        self.llr_grouped(scores, counts, 1)
+    }
+
+    /// LLR of counts over observation scores in [0, 1], each observation being the mean score of
+    /// `games_per_obs` games (2 for pairs). This only matters for the normalized model: nElo is
+    /// defined per game, and a mean of k independent games has k times less variance, so the
+    /// hypothesis t-value per observation is √k times the per-game one (fishtest's √2 for pairs).
+    ///
+    /// Returns NaN only if a hypothesis cannot be fitted, which [`Sprt::new`]'s limits rule out for
+    /// scores spanning 0..1.
+    pub fn llr_grouped(&self, scores: &[f64], counts: &[u64], games_per_obs: u64) -> f64 {
+        assert_eq!(scores.len(), counts.len(), "one count per score");
+        // Regularize: zero cells get ZERO_COUNT, and N is the regularized total (as fishtest).
+        let regular: Vec<f64> = counts
+            .iter()
+            .map(|&c| if c == 0 { ZERO_COUNT } else { c as f64 })
+            .collect();
+        let n: f64 = regular.iter().sum();
+        let phat: Vec<f64> = regular.iter().map(|c| c / n).collect();
+        let fit = |elo: f64| match self.model {
+            SprtModel::Logistic => mle_with_mean(scores, &phat, score_from_elo(elo)),
+            SprtModel::Normalized => {
+                let t = elo / NELO_PER_T * (games_per_obs as f64).sqrt();
+                mle_with_t_value(scores, &phat, 0.5, t)
+            }
+        };
+        match (fit(self.elo0), fit(self.elo1)) {
+            (Some(p0), Some(p1)) => {
+                n * phat
+                    .iter()
+                    .zip(p0.iter().zip(&p1))
+                    .map(|(h, (a, b))| h * (b.ln() - a.ln()))
+                    .sum::<f64>()
+            }
+            _ => f64::NAN,
+        }
+    }
+}
+
+/// Solves the secular equation f(x) = Σ wᵢ cᵢ / (1 + x·cᵢ) = 0 for positive weights w, on the
+/// interval (−1/max c, −1/min c) where every 1 + x·cᵢ > 0 (so the fitted probabilities stay positive).
+/// f falls strictly (f' = −Σ wᵢ cᵢ² / (1 + x·cᵢ)² < 0) from +∞ to −∞ across it, so the root is unique;
+/// it exists only if the cᵢ take both signs (None otherwise).
+///
+/// Newton's method safeguarded by bisection: Newton converges quadratically near the root, and the
+/// bracket [lo, hi] (f(lo) > 0 > f(hi)) catches its steps when they would leave the interval near the
+/// poles. It stops when a step no longer changes any 1 + x·cᵢ by more than a rounding error, i.e. the
+/// fitted probabilities are exact to machine precision.
+pub fn secular(w: &[f64], c: &[f64]) -> Option<f64> {
+    let cmin = c.iter().copied().fold(f64::INFINITY, f64::min);
+    let cmax = c.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !(cmin < 0.0 && cmax > 0.0) {
+        return None;
+    }
+    let (mut lo, mut hi) = (-1.0 / cmax, -1.0 / cmin);
+    let scale = cmax.max(-cmin);
+    // f and f' at x, and the smallest denominator (how close x is to a pole).
+    let eval = |x: f64| {
+        let (mut f, mut df, mut dmin) = (0.0, 0.0, f64::INFINITY);
+        for (wi, ci) in w.iter().zip(c) {
+            let d = 1.0 + x * ci;
+            f += wi * ci / d;
+            df -= wi * ci * ci / (d * d);
+            dmin = dmin.min(d);
+        }
+        (f, df, dmin)
+    };
+    let mut x = 0.0; // inside (lo, hi) since lo < 0 < hi
+    for _ in 0..200 {
+        let (f, df, dmin) = eval(x);
+        if f == 0.0 {
+            return Some(x);
+        }
+        if f > 0.0 {
+            lo = x;
+        } else {
+            hi = x;
+        }
+        let newton = x - f / df;
+        let next = if newton > lo && newton < hi {
+            newton
+        } else {
+            0.5 * (lo + hi)
+        };
+        if (next - x).abs() * scale <= f64::EPSILON * dmin || next == x {
+            return Some(next);
+        }
+        x = next;
+    }
+    Some(x)
+}
+
+/// The fitted probabilities pᵢ = wᵢ / (1 + x·cᵢ) at a root x of the secular equation.
+///
+/// When a hypothesis is far from the data, x lies near a pole −1/cₖ and one denominator 1 + x·cₖ is
+/// tiny; it then carries only the digits x has left beyond the pole, so that cell's pₖ (which can be
+/// large, e.g. ½ for a cell observed 1e-9 of the time) loses relative precision. The other cells are
+/// well conditioned, so we take pₖ = 1 − Σ_{i≠k} pᵢ instead whenever that is the more accurate of
+/// the two (its absolute error is a few ulps of 1; the direct one is about pₖ·|x·cₖ|/(1 + x·cₖ) ulps).
+fn fitted(w: &[f64], c: &[f64], x: f64) -> Vec<f64> {
+    let mut p: Vec<f64> = w.iter().zip(c).map(|(wi, ci)| wi / (1.0 + x * ci)).collect();
+    let k = (0..c.len())
+        .min_by(|&i, &j| (1.0 + x * c[i]).total_cmp(&(1.0 + x * c[j])))
+        .unwrap_or(0);
+    let dk = 1.0 + x * c[k];
+    if p[k] * (x * c[k]).abs() > dk {
+        let rest: f64 = p.iter().enumerate().filter(|&(i, _)| i != k).map(|(_, pi)| pi).sum();
+        p[k] = (1.0 - rest).max(0.0);
+    }
+    p
+}
+
+/// The distribution over `scores` closest in likelihood to `phat` (maximizing Σ p̂ᵢ ln pᵢ) with
+/// expected score `s`: the constraint Σ pᵢ (aᵢ − s) = 0 is linear, so pᵢ = p̂ᵢ / (1 + x (aᵢ − s)) with x
+/// from the secular equation.
+pub fn mle_with_mean(scores: &[f64], phat: &[f64], s: f64) -> Option<Vec<f64>> {
+    let c: Vec<f64> = scores.iter().map(|a| a - s).collect();
+    let x = secular(phat, &c)?;
+    Some(fitted(phat, &c, x))
+}
+
+/// The distribution over `scores` closest in likelihood to `phat` with t-value (μ − r)/σ = t.
+///
+/// The constraint μ − r − t·σ = 0 is not linear in p, but its gradient is: ∂/∂pᵢ of μ − t·σ is
+/// aᵢ − t·(aᵢ − μ)²/(2σ), and adding the constant-free part of the constraint gives the
+/// per-cell coefficients cᵢ = aᵢ − r − t·σ·(1 + ((μ − aᵢ)/σ)²)/2 (they satisfy Σ pᵢ cᵢ = μ − r − t·σ).
+/// The Lagrange conditions are then those of a linear constraint with these cᵢ, evaluated at the
+/// solution's own μ and σ. As fishtest does, start from the uniform distribution and iterate:
+/// take μ, σ of the current p, solve the secular equation for the cᵢ, update p. It converges in a
+/// few rounds (fishtest stops after at most 10 rounds or a change below 1e-9; we iterate until the
+/// change is at rounding level, which moves the reference LLRs by about 1e-11).
+pub fn mle_with_t_value(scores: &[f64], phat: &[f64], r: f64, t: f64) -> Option<Vec<f64>> {
+    let k = scores.len();
+    let mut p = vec![1.0 / k as f64; k];
+    let mut c = vec![0.0; k];
+    for _ in 0..100 {
+        let mu: f64 = p.iter().zip(scores).map(|(pi, a)| pi * a).sum();
+        let sigma = p
+            .iter()
+            .zip(scores)
+            .map(|(pi, a)| pi * (a - mu).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        if sigma <= 0.0 || !sigma.is_finite() {
+            return None;
+        }
+        for (ci, a) in c.iter_mut().zip(scores) {
+            *ci = a - r - t * sigma * (1.0 + ((mu - a) / sigma).powi(2)) / 2.0;
+        }
+        let x = secular(phat, &c)?;
+        let next = fitted(phat, &c, x);
+        let change = p.iter().zip(&next).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        p = next;
+        if change <= 4.0 * f64::EPSILON {
+            break;
+        }
+    }
+    Some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_are_walds() {
+        let s = Sprt::new(0.0, 5.0, 0.05, 0.05, SprtModel::Normalized).unwrap();
+        let (lo, hi) = s.bounds();
+        assert!((lo - (0.05f64 / 0.95).ln()).abs() < 1e-15 && (hi - 19f64.ln()).abs() < 1e-15);
+        assert!((hi - 2.944_438_979_166_44).abs() < 1e-12);
+        assert_eq!(s.decision(hi), SprtDecision::AcceptH1);
+        assert_eq!(s.decision(lo), SprtDecision::AcceptH0);
+        assert_eq!(s.decision(0.0), SprtDecision::Continue);
+        let s = Sprt::new(0.0, 5.0, 0.1, 0.2, SprtModel::Logistic).unwrap();
+        assert!((s.bounds().0 - (0.2f64 / 0.9).ln()).abs() < 1e-15 && (s.bounds().1 - 8f64.ln()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn new_rejects_bad_parameters() {
+        use SprtModel::*;
+        assert!(Sprt::new(5.0, 0.0, 0.05, 0.05, Normalized).is_err());
+        assert!(Sprt::new(0.0, 0.0, 0.05, 0.05, Normalized).is_err());
+        assert!(Sprt::new(0.0, f64::NAN, 0.05, 0.05, Logistic).is_err());
+        assert!(Sprt::new(0.0, 5.0, 0.0, 0.05, Logistic).is_err());
+        assert!(Sprt::new(0.0, 5.0, 0.5, 0.5, Logistic).is_err());
+        assert!(Sprt::new(0.0, 500.0, 0.05, 0.05, Logistic).is_err());
+        assert_eq!("logistic".parse::<SprtModel>().unwrap(), Logistic);
+        assert!("bayes".parse::<SprtModel>().is_err());
+    }
+
+    /// f of the secular equation, for checking roots.
+    fn secular_f(w: &[f64], c: &[f64], x: f64) -> f64 {
+        w.iter().zip(c).map(|(w, c)| w * c / (1.0 + x * c)).sum()
+    }
+
+    #[test]
+    fn secular_root_is_exact() {
+        let cases: [(&[f64], &[f64]); 4] = [
+            (&[0.2, 0.5, 0.3], &[-0.52, -0.02, 0.48]),
+            // Roots close to a pole: a tiny weight on the only negative (positive) cell, as when a
+            // zero count is regularized to 1e-3 out of many games.
+            (&[1e-9, 0.5, 0.5], &[-1.0, 0.3, 0.7]),
+            (&[0.5, 0.5 - 1e-9, 1e-9], &[-0.3, -0.2, 0.6]),
+            // Root exactly 0: the weights already satisfy the constraint.
+            (&[0.25, 0.5, 0.25], &[-0.5, 0.0, 0.5]),
+        ];
+        for (w, c) in cases {
+            let x = secular(w, c).unwrap();
+            // Machine precision: the sign of f changes within two ulps of x (f falls in x).
+            let (below, above) = (x.next_down().next_down(), x.next_up().next_up());
+            assert!(
+                secular_f(w, c, below) >= 0.0 && secular_f(w, c, above) <= 0.0,
+                "{w:?} {c:?}: {x}"
+            );
+            assert!(c.iter().all(|ci| 1.0 + x * ci > 0.0));
+        }
+        assert!(secular(&[0.2, 0.5, 0.3], &[0.1, 0.2, 0.3]).is_none());
+    }
+
+    #[test]
+    fn fitted_distributions_meet_their_constraints() {
+        let phat = [0.05, 0.2, 0.45, 0.22, 0.08];
+        let p = mle_with_mean(&PENTA_SCORES, &phat, 0.53).unwrap();
+        let (sum, mean) = moments(&p);
+        assert!((sum - 1.0).abs() < 1e-14 && (mean.0 - 0.53).abs() < 1e-14);
+        let p = mle_with_t_value(&PENTA_SCORES, &phat, 0.5, 0.07).unwrap();
+        let (sum, (mu, sd)) = moments(&p);
+        assert!(
+            (sum - 1.0).abs() < 1e-14 && ((mu - 0.5) / sd - 0.07).abs() < 1e-12,
+            "{mu} {sd}"
+        );
+    }
+
+    fn moments(p: &[f64]) -> (f64, (f64, f64)) {
+        let mu: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * a).sum();
+        let var: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * (a - mu).powi(2)).sum();
+        (p.iter().sum(), (mu, var.sqrt()))
+    }
+
+    #[test]
+    fn llr_is_antisymmetric_in_the_hypotheses_and_zero_without_games() {
+        for model in [SprtModel::Logistic, SprtModel::Normalized] {
+            let s = Sprt::new(0.0, 5.0, 0.05, 0.05, model).unwrap();
+            let p = Pentanomial([30, 200, 450, 210, 40]);
+            let swapped = Sprt {
+                elo0: 5.0,
+                elo1: 0.0,
+                ..s
+            };
+            assert!((s.llr_penta(&p) + swapped.llr_penta(&p)).abs() < 1e-9);
+            // No games: all cells are ZERO_COUNT, N = 0.005: the LLR is finite and negligible.
+            let none = s.llr_penta(&Pentanomial::default());
+            assert!(none.is_finite() && none.abs() < 1e-3, "{none}");
+            let none = s.llr_tri(&Trinomial::default());
+            assert!(none.is_finite() && none.abs() < 1e-3, "{none}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any counts (including zeros and lopsided ones) and any valid hypotheses give a finite LLR,
+        /// and the fitted distributions meet their constraints.
+        #[test]
+        fn llr_is_finite_for_any_counts(
+            counts in proptest::array::uniform5(proptest::prop_oneof![proptest::strategy::Just(0u64), 0u64..20, 0u64..1_000_000]),
+            e0 in -200.0f64..199.0,
+            width in 0.1f64..50.0,
+            penta in proptest::bool::ANY,
+            logistic in proptest::bool::ANY,
+        ) {
+            let model = if logistic { SprtModel::Logistic } else { SprtModel::Normalized };
+            let e1 = (e0 + width).min(200.0);
+            let s = Sprt::new(e0, e1, 0.05, 0.05, model).unwrap();
+            let llr = if penta {
+                s.llr_penta(&Pentanomial(counts))
+            } else {
+                s.llr_tri(&Trinomial { losses: counts[0], draws: counts[1], wins: counts[2] })
+            };
+            proptest::prop_assert!(llr.is_finite(), "{:?} {} {} {:?} {}", counts, e0, e1, model, penta);
+            // The fits behind it: right total, right mean (logistic) or t-value (normalized).
+            let (scores, cells): (&[f64], &[u64]) =
+                if penta { (&PENTA_SCORES, &counts) } else { (&TRI_SCORES, &counts[..3]) };
+            let reg: Vec<f64> = cells.iter().map(|&c| if c == 0 { ZERO_COUNT } else { c as f64 }).collect();
+            let n: f64 = reg.iter().sum();
+            let phat: Vec<f64> = reg.iter().map(|c| c / n).collect();
+            for elo in [e0, e1] {
+                let t = elo / NELO_PER_T * if penta { 2f64.sqrt() } else { 1.0 };
+                let p = if logistic {
+                    mle_with_mean(scores, &phat, score_from_elo(elo))
+                } else {
+                    mle_with_t_value(scores, &phat, 0.5, t)
+                }
+                .unwrap();
+                let mu: f64 = p.iter().zip(scores).map(|(p, a)| p * a).sum();
+                let sd = p.iter().zip(scores).map(|(p, a)| p * (a - mu).powi(2)).sum::<f64>().sqrt();
+                proptest::prop_assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+                let miss = if logistic { mu - score_from_elo(elo) } else { (mu - 0.5) / sd - t };
+                proptest::prop_assert!(miss.abs() < 1e-9, "{:?} {} {:?}: {}", counts, elo, model, miss);
+            }
+        }
+    }
+}
