@@ -110,5 +110,8 @@ fn generic_llr_matches_conveniences() {
         wins: 10871,
     };
     let sprt = Sprt::new(-1.75, 0.25, 0.05, 0.05, SprtModel::Normalized).unwrap();
-    assert_eq!(sprt.llr(&bot_arena::stats::TRI_SCORES, &t.counts()), sprt.llr_tri(&t));
+    assert_eq!(
+        sprt.llr(&bot_arena::stats::TRI_SCORES, &t.counts()),
+        sprt.llr_tri(&t)
+    );
 }

@@ -37,7 +37,11 @@ pub fn bench(args: &BenchArgs) -> Result<i32> {
         budget: Duration::from_secs_f64(args.seconds),
     };
     let filter = args.filter.as_deref().unwrap_or("");
-    let all = || games::benches().into_iter().chain(tournament::bench::benches());
+    let all = || {
+        games::benches()
+            .into_iter()
+            .chain(tournament::bench::benches())
+    };
     let chosen: Vec<_> = all().filter(|b| b.name.contains(filter)).collect();
     if chosen.is_empty() {
         let names: Vec<&str> = all().map(|b| b.name).collect();

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod list;
 mod run;
+mod stats;
 
 /// Deterministic, parallel tournaments between game-playing bots, with statistics you can trust.
 ///
@@ -26,6 +27,8 @@ enum Command {
     List(list::ListArgs),
     /// Measure throughput: one line per measure, `name value unit`.
     Bench(bench::BenchArgs),
+    /// Elo, nElo, LOS and SPRT from match counts or from a run folder.
+    Stats(stats::StatsCmd),
 }
 
 /// Exit codes.
@@ -41,6 +44,7 @@ pub fn main() -> i32 {
         Command::Run(args) => run::run(args),
         Command::List(args) => list::list(args),
         Command::Bench(args) => bench::bench(args),
+        Command::Stats(args) => stats::stats(args),
     };
     match result {
         Ok(code) => code,

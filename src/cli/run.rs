@@ -7,12 +7,11 @@ use clap::Args;
 
 use crate::cli::{EXIT_INTERRUPTED, EXIT_OK};
 use crate::error::{Error, Result};
-use crate::games;
-use crate::report::{BotSummary, GamesWriter, Tally};
+use crate::report::BotSummary;
 use crate::tournament::config::{Overrides, RunConfig, Source};
+use crate::tournament::execute::{execute, prepare_dir};
 use crate::tournament::roster::Roster;
-use crate::tournament::runner::{self, Flow, RunOptions};
-use crate::tournament::schedule::Schedule;
+use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
 #[command(
@@ -98,21 +97,6 @@ impl RunArgs {
     }
 }
 
-/// Creates the output folder; an existing, non-empty one needs `force`.
-fn prepare_out(dir: &Path, force: bool) -> Result<()> {
-    let occupied = dir
-        .read_dir()
-        .map(|mut d| d.next().is_some())
-        .unwrap_or(false);
-    if occupied && !force {
-        return Err(Error::input(format!(
-            "{} already holds a run; use --force to overwrite it or --out to choose another folder",
-            dir.display()
-        )));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
-}
-
 fn stop_flag() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     let handler_flag = flag.clone();
@@ -128,59 +112,40 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         .out
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&cfg.name));
-    prepare_out(&out, args.force)?;
-    let config_path = out.join("config.toml");
-    std::fs::write(&config_path, cfg.to_toml()).map_err(|e| Error::io(&config_path, e))?;
-
-    let entry = games::find(cfg.game)?;
-    let choices: Vec<_> = cfg.bots.iter().map(|b| b.choice.clone()).collect();
-    let table = entry.table(&cfg.table, cfg.seats, &choices)?;
-    let schedule = Schedule::new(cfg.bots.len(), cfg.seats, cfg.games, cfg.paired, cfg.seed);
-    let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
-
-    let games_path = out.join("games.csv");
-    let mut games_csv = GamesWriter::create(&games_path, table.columns())?;
-    let mut tallies = vec![Tally::default(); names.len()];
-    let threads = args
-        .threads
-        .map(usize::from)
-        .unwrap_or_else(rayon::current_num_threads);
+    prepare_dir(&out, args.force)?;
     let opts = RunOptions {
-        threads,
+        threads: args
+            .threads
+            .map(usize::from)
+            .unwrap_or_else(rayon::current_num_threads),
         progress: !args.quiet && std::io::stderr().is_terminal(),
         history: false,
         stop: stop_flag(),
     };
-    let end = runner::run(&schedule, table.as_ref(), &opts, &mut |job, record| {
-        let lineup = schedule.lineup(job);
-        games_csv.write(job, &lineup, &names, &record)?;
-        Tally::add_game(&mut tallies, &lineup, &record);
-        Ok(Flow::Continue)
-    })?;
-    games_csv.flush()?;
-
-    let rows: Vec<BotSummary> = tallies
-        .iter()
-        .zip(&names)
-        .map(|(t, n)| t.summary(n))
-        .collect();
-    BotSummary::write_csv(&rows, &out.join("summary.csv"))?;
+    let report = execute(&cfg, &opts, &out)?;
+    let (end, schedule) = (&report.end, &report.schedule);
     if !args.quiet {
+        let pairings = schedule.pairings.len();
         println!(
-            "{}: {} games of {} ({} pairing{}, seed {}){}",
+            "{}: {} games of {} ({pairings} pairing{}, seed {}){}",
             cfg.name,
             end.played,
             cfg.game,
-            schedule.pairings.len(),
-            if schedule.pairings.len() == 1 {
-                ""
-            } else {
-                "s"
-            },
+            if pairings == 1 { "" } else { "s" },
             cfg.seed,
             if cfg.paired { ", paired" } else { "" }
         );
-        print!("{}", BotSummary::table(&rows));
+        print!("{}", BotSummary::table(&report.bots));
+        for m in &report.matches {
+            print!("{}", m.describe());
+        }
+    }
+    if end.stopped_by_sink {
+        println!(
+            "SPRT decided after {} of {} games",
+            end.played,
+            schedule.total()
+        );
     }
     if end.interrupted {
         eprintln!(

@@ -2,9 +2,11 @@
 //! `summary.csv` (one row per bot), plus the terminal table.
 
 mod games;
+mod matches;
 mod summary;
 
 pub use games::GamesWriter;
+pub use matches::{MatchRow, MatchTally, SprtResult};
 pub use summary::{BotSummary, Tally};
 
 /// Formats a derived statistic for CSV: fixed six decimals (stable across platforms), `inf`

@@ -264,9 +264,15 @@ mod tests {
 
     #[test]
     fn no_games() {
-        for e in [Trinomial::default().estimate(), Pentanomial::default().estimate()] {
+        for e in [
+            Trinomial::default().estimate(),
+            Pentanomial::default().estimate(),
+        ] {
             assert!(no_nan(&e), "{e:?}");
-            assert_eq!((e.n, e.score, e.elo, e.nelo, e.los), (0, 0.5, 0.0, 0.0, 0.5));
+            assert_eq!(
+                (e.n, e.score, e.elo, e.nelo, e.los),
+                (0, 0.5, 0.0, 0.0, 0.5)
+            );
             assert!(e.elo_err.is_infinite() && e.nelo_err.is_infinite());
             assert_eq!(
                 e.elo_interval(),
@@ -312,7 +318,10 @@ mod tests {
             Pentanomial([0, 0, 9, 0, 0]).estimate(),
         ] {
             assert!(no_nan(&drawn), "{drawn:?}");
-            assert_eq!((drawn.score, drawn.elo, drawn.nelo, drawn.los), (0.5, 0.0, 0.0, 0.5));
+            assert_eq!(
+                (drawn.score, drawn.elo, drawn.nelo, drawn.los),
+                (0.5, 0.0, 0.0, 0.5)
+            );
             assert!(drawn.elo_err.is_infinite() && drawn.nelo_err.is_infinite());
         }
     }

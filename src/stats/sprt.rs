@@ -264,13 +264,22 @@ pub fn secular(w: &[f64], c: &[f64]) -> Option<f64> {
 /// well conditioned, so we take pₖ = 1 − Σ_{i≠k} pᵢ instead whenever that is the more accurate of
 /// the two (its absolute error is a few ulps of 1; the direct one is about pₖ·|x·cₖ|/(1 + x·cₖ) ulps).
 fn fitted(w: &[f64], c: &[f64], x: f64) -> Vec<f64> {
-    let mut p: Vec<f64> = w.iter().zip(c).map(|(wi, ci)| wi / (1.0 + x * ci)).collect();
+    let mut p: Vec<f64> = w
+        .iter()
+        .zip(c)
+        .map(|(wi, ci)| wi / (1.0 + x * ci))
+        .collect();
     let k = (0..c.len())
         .min_by(|&i, &j| (1.0 + x * c[i]).total_cmp(&(1.0 + x * c[j])))
         .unwrap_or(0);
     let dk = 1.0 + x * c[k];
     if p[k] * (x * c[k]).abs() > dk {
-        let rest: f64 = p.iter().enumerate().filter(|&(i, _)| i != k).map(|(_, pi)| pi).sum();
+        let rest: f64 = p
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != k)
+            .map(|(_, pi)| pi)
+            .sum();
         p[k] = (1.0 - rest).max(0.0);
     }
     p
@@ -315,7 +324,11 @@ pub fn mle_with_t_value(scores: &[f64], phat: &[f64], r: f64, t: f64) -> Option<
         }
         let x = secular(phat, &c)?;
         let next = fitted(phat, &c, x);
-        let change = p.iter().zip(&next).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        let change = p
+            .iter()
+            .zip(&next)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
         p = next;
         if change <= 4.0 * f64::EPSILON {
             break;
@@ -338,7 +351,10 @@ mod tests {
         assert_eq!(s.decision(lo), SprtDecision::AcceptH0);
         assert_eq!(s.decision(0.0), SprtDecision::Continue);
         let s = Sprt::new(0.0, 5.0, 0.1, 0.2, SprtModel::Logistic).unwrap();
-        assert!((s.bounds().0 - (0.2f64 / 0.9).ln()).abs() < 1e-15 && (s.bounds().1 - 8f64.ln()).abs() < 1e-15);
+        assert!(
+            (s.bounds().0 - (0.2f64 / 0.9).ln()).abs() < 1e-15
+                && (s.bounds().1 - 8f64.ln()).abs() < 1e-15
+        );
     }
 
     #[test]
@@ -399,7 +415,11 @@ mod tests {
 
     fn moments(p: &[f64]) -> (f64, (f64, f64)) {
         let mu: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * a).sum();
-        let var: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * (a - mu).powi(2)).sum();
+        let var: f64 = p
+            .iter()
+            .zip(PENTA_SCORES)
+            .map(|(p, a)| p * (a - mu).powi(2))
+            .sum();
         (p.iter().sum(), (mu, var.sqrt()))
     }
 

@@ -13,6 +13,7 @@ use toml::{Spanned, Table, Value};
 use crate::core::Params;
 use crate::error::{Error, Result};
 use crate::games::{self, BotChoice, GameEntry};
+use crate::stats::{Sprt, SprtModel};
 use crate::tournament::roster::Roster;
 
 /// The file as written.
@@ -27,12 +28,35 @@ struct ConfigFile {
     #[serde(default)]
     paired: bool,
     seats: Option<Spanned<i64>>,
+    sprt: Option<Spanned<SprtFile>>,
     bots: Spanned<Vec<Spanned<Value>>>,
     table: Option<Spanned<Table>>,
 }
 
 fn default_seed() -> Spanned<i64> {
     Spanned::new(0..0, 1)
+}
+
+/// `[sprt]`: stop as soon as the test decides.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SprtFile {
+    elo0: f64,
+    elo1: f64,
+    #[serde(default = "default_error_rate")]
+    alpha: f64,
+    #[serde(default = "default_error_rate")]
+    beta: f64,
+    #[serde(default = "default_model")]
+    model: String,
+}
+
+fn default_error_rate() -> f64 {
+    0.05
+}
+
+fn default_model() -> String {
+    "normalized".into()
 }
 
 /// A bot as the user names it: a roster entry or bot kind, or an inline table.
@@ -66,6 +90,8 @@ pub struct RunConfig {
     pub seats: usize,
     pub table: Params,
     pub bots: Vec<BotSpec>,
+    /// Stop the run when this test decides (two bots only).
+    pub sprt: Option<Sprt>,
 }
 
 /// Where a config came from, to locate errors.
@@ -190,7 +216,23 @@ impl RunConfig {
                 .table(&table, seats, std::slice::from_ref(&bot.choice))
                 .map_err(|e| src.error_at(&value.span(), e))?;
         }
+        let sprt = match &file.sprt {
+            None => None,
+            Some(spanned) => {
+                let at = |e| src.error_at(&spanned.span(), e);
+                let f = spanned.get_ref();
+                let model: SprtModel = f.model.parse().map_err(at)?;
+                if bots.len() != 2 {
+                    return Err(at(Error::input(format!(
+                        "[sprt] needs exactly two bots, not {}",
+                        bots.len()
+                    ))));
+                }
+                Some(Sprt::new(f.elo0, f.elo1, f.alpha, f.beta, model).map_err(at)?)
+            }
+        };
         Ok(RunConfig {
+            sprt,
             name: file.name.unwrap_or_else(|| default_name.to_string()),
             game: entry.name(),
             games: games as u64,
@@ -227,6 +269,15 @@ impl RunConfig {
             .collect();
         doc.insert("bots".into(), Value::Array(bots));
         doc.insert("table".into(), Value::Table(self.table.table().clone()));
+        if let Some(sprt) = &self.sprt {
+            let mut t = Table::new();
+            t.insert("elo0".into(), Value::Float(sprt.elo0));
+            t.insert("elo1".into(), Value::Float(sprt.elo1));
+            t.insert("alpha".into(), Value::Float(sprt.alpha));
+            t.insert("beta".into(), Value::Float(sprt.beta));
+            t.insert("model".into(), Value::String(sprt.model.to_string()));
+            doc.insert("sprt".into(), Value::Table(t));
+        }
         let mut out = String::from("# Resolved by bot-arena: every bot and parameter explicit.\n");
         out.push_str(&toml::to_string(&doc).expect("a config serialises"));
         out

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod config;
+pub mod execute;
 pub mod roster;
 pub mod runner;
 pub mod schedule;

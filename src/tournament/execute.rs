@@ -1,0 +1,95 @@
+//! Executes a resolved config into a run folder: config.toml, games.csv (streamed in game order),
+//! summary.csv and, for pairings of two bots, match.csv; stops early when an SPRT decides.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::games;
+use crate::report::{BotSummary, GamesWriter, MatchRow, MatchTally, Tally};
+use crate::stats::SprtDecision;
+use crate::tournament::config::RunConfig;
+use crate::tournament::runner::{self, Flow, RunEnd, RunOptions};
+use crate::tournament::schedule::Schedule;
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    pub end: RunEnd,
+    pub schedule: Schedule,
+    pub bots: Vec<BotSummary>,
+    pub matches: Vec<MatchRow>,
+}
+
+/// Creates `dir` for a run; a folder that already holds files needs `force`.
+pub fn prepare_dir(dir: &Path, force: bool) -> Result<()> {
+    let occupied = dir
+        .read_dir()
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false);
+    if occupied && !force {
+        return Err(Error::input(format!(
+            "{} already holds a run; use --force to overwrite it or --out to choose another folder",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+}
+
+/// Plays `cfg` and writes its files into `dir` (which must exist).
+pub fn execute(cfg: &RunConfig, opts: &RunOptions, dir: &Path) -> Result<RunReport> {
+    let config_path = dir.join("config.toml");
+    std::fs::write(&config_path, cfg.to_toml()).map_err(|e| Error::io(&config_path, e))?;
+
+    let entry = games::find(cfg.game)?;
+    let choices: Vec<_> = cfg.bots.iter().map(|b| b.choice.clone()).collect();
+    let table = entry.table(&cfg.table, cfg.seats, &choices)?;
+    let schedule = Schedule::new(cfg.bots.len(), cfg.seats, cfg.games, cfg.paired, cfg.seed);
+    let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
+
+    let mut games_csv = GamesWriter::create(&dir.join("games.csv"), table.columns())?;
+    let mut tallies = vec![Tally::default(); names.len()];
+    let mut matches: Vec<Option<MatchTally>> = schedule
+        .pairings
+        .iter()
+        .map(|p| MatchTally::for_table(&p.table, schedule.replays))
+        .collect();
+    let end = runner::run(&schedule, table.as_ref(), opts, &mut |job, record| {
+        let lineup = schedule.lineup(job);
+        games_csv.write(job, &lineup, &names, &record)?;
+        Tally::add_game(&mut tallies, &lineup, &record);
+        let Some(tally) = matches[job.pairing].as_mut() else {
+            return Ok(Flow::Continue);
+        };
+        // The SPRT is looked at after every whole observation (pair or rotation), in game order:
+        // the same config stops at the same game on any number of threads.
+        let completed = tally.add(job.game, &lineup, &record);
+        match &cfg.sprt {
+            Some(sprt) if completed && sprt.decision(tally.llr(sprt)) != SprtDecision::Continue => {
+                Ok(Flow::Stop)
+            }
+            _ => Ok(Flow::Continue),
+        }
+    })?;
+    games_csv.flush()?;
+
+    let bots: Vec<BotSummary> = tallies
+        .iter()
+        .zip(&names)
+        .map(|(t, n)| t.summary(n))
+        .collect();
+    BotSummary::write_csv(&bots, &dir.join("summary.csv"))?;
+    let matches: Vec<MatchRow> = matches
+        .iter()
+        .flatten()
+        .map(|m| m.row(&names, cfg.sprt.as_ref()))
+        .collect();
+    if !matches.is_empty() {
+        MatchRow::write_csv(&matches, &dir.join("match.csv"))?;
+    }
+    Ok(RunReport {
+        end,
+        schedule,
+        bots,
+        matches,
+    })
+}
