@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod gate;
 mod list;
 mod run;
 mod stats;
@@ -27,6 +28,8 @@ enum Command {
     List(list::ListArgs),
     /// Measure throughput: one line per measure, `name value unit`.
     Bench(bench::BenchArgs),
+    /// Check bot strength against named expectations; exit 1 when one fails (for CI).
+    Gate(gate::GateArgs),
     /// Elo, nElo, LOS and SPRT from match counts or from a run folder.
     Stats(stats::StatsCmd),
 }
@@ -45,6 +48,7 @@ pub fn main() -> i32 {
         Command::List(args) => list::list(args),
         Command::Bench(args) => bench::bench(args),
         Command::Stats(args) => stats::stats(args),
+        Command::Gate(args) => gate::gate(args),
     };
     match result {
         Ok(code) => code,
