@@ -3,12 +3,12 @@
 //! ```text
 //! $ arena stats --penta 12,60,140,75,13 --elo0 0 --elo1 5
 //! pairs     300 (600 games): LL 12, LD 60, WL+DD 140, WD 75, WW 13
-//! score     0.52167 ± 0.01765 (95%)
-//! Elo       +15.06 ± 12.30 (95% interval [+2.79, +27.38])
-//! nElo      +27.54 ± 22.63
-//! LOS       99.19 %
+//! score     0.51417 (95% interval [0.48918, 0.53915])
+//! Elo       +9.85 ± 17.39 (95% interval [-7.52, +27.26])
+//! nElo      +15.76 ± 27.80
+//! LOS       86.68 %
 //! SPRT      normalized [0, 5] nElo, alpha 0.05, beta 0.05
-//! LLR       0.952138 (bounds -2.944439, +2.944439)
+//! LLR       0.327990 (bounds -2.944439, +2.944439)
 //! decision  continue
 //! ```
 //!
@@ -140,9 +140,8 @@ pub fn report(counts: &Counts, sprt: Option<&Sprt>) -> String {
     let mut out = vec![head];
     let i = e.elo_interval();
     out.push(format!(
-        "score     {:.5} ± {:.5} (95%)",
-        e.score,
-        e.score_interval().half_width()
+        "score     {:.5} (95% interval [{:.5}, {:.5}])",
+        e.score, e.score_ci.lo, e.score_ci.hi
     ));
     out.push(format!(
         "Elo       {:+.2} ± {:.2} (95% interval [{:+.2}, {:+.2}])",
@@ -190,6 +189,21 @@ mod tests {
         let cli = Cli::try_parse_from(std::iter::once("stats").chain(line.split_whitespace()))
             .map_err(|e| Error::input(e.to_string()))?;
         run(&cli.args)
+    }
+
+    /// The example of the module doc, verbatim.
+    #[test]
+    fn doc_example_is_current() {
+        let doc = include_str!("calc.rs");
+        let example: Vec<&str> = doc
+            .lines()
+            .skip_while(|l| !l.starts_with("//! $ arena stats"))
+            .skip(1)
+            .take_while(|l| *l != "//! ```")
+            .map(|l| &l[4..])
+            .collect();
+        let out = run_line("--penta 12,60,140,75,13 --elo0 0 --elo1 5").unwrap();
+        assert_eq!(out, example.join("\n"));
     }
 
     #[test]

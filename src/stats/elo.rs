@@ -9,7 +9,7 @@
 //! observation is what makes paired games honest: the two games of a pair share a deal, so they are
 //! not independent, but distinct pairs are.
 
-use super::interval::{normal_cdf, Interval, Z95};
+use super::interval::{normal_cdf, wilson, Interval, Z95};
 
 /// 800 / ln 10: converts a t-value (mean excess score over its per-game standard deviation) to
 /// normalized Elo. It is the slope of the logistic Elo curve at s = ½ (400/ln 10 · 1/(s(1 − s)) = 1600/ln 10)
@@ -120,11 +120,15 @@ pub struct EloEstimate {
     pub games: u64,
     /// Mean score per game, 0..1.
     pub score: f64,
-    /// Standard error of `score` (per observation: per pair for pentanomial).
+    /// Standard error of `score` (per observation: per pair for pentanomial); 0 when all
+    /// observations are equal, +∞ with none.
     pub se: f64,
+    /// 95% interval of the mean score: [score − z·se, score + z·se] clamped to [0, 1] (see
+    /// [`estimate`] for the zero-variance case).
+    pub score_ci: Interval,
     /// Elo difference from `score`.
     pub elo: f64,
-    /// Half the width of [elo(score − z·se), elo(score + z·se)].
+    /// Half the width of the Elo interval [elo(score_ci.lo), elo(score_ci.hi)].
     pub elo_err: f64,
     /// Normalized Elo: (score − ½)/σ_game · 800/ln 10.
     pub nelo: f64,
@@ -134,29 +138,13 @@ pub struct EloEstimate {
 }
 
 impl EloEstimate {
-    /// The 95% interval of the mean score, clamped to [0, 1].
-    pub fn score_interval(&self) -> Interval {
-        Interval {
-            lo: (self.score - Z95 * self.se).max(0.0),
-            hi: (self.score + Z95 * self.se).min(1.0),
-        }
-    }
-
-    /// The 95% Elo interval [elo(score − z·se), elo(score + z·se)]; it is not symmetric around
+    /// The 95% Elo interval [elo(score − z·se), elo(score + z·se)]. It is not symmetric around
     /// `elo` (the logistic curve bends), so a gate on "Elo lower bound" should use `lo` rather than
-    /// `elo − elo_err`. Infinite ends where the score interval reaches 0 or 1.
+    /// `elo − elo_err`. An end is infinite where the score interval reaches 0 or 1.
     pub fn elo_interval(&self) -> Interval {
-        let s = self.score_interval();
-        if self.se == 0.0 && self.n > 0 {
-            // Zero variance: the normal approximation gives no interval (see `estimate`).
-            return Interval {
-                lo: f64::NEG_INFINITY,
-                hi: f64::INFINITY,
-            };
-        }
         Interval {
-            lo: elo_from_score(s.lo),
-            hi: elo_from_score(s.hi),
+            lo: elo_from_score(self.score_ci.lo),
+            hi: elo_from_score(self.score_ci.hi),
         }
     }
 }
@@ -172,28 +160,36 @@ impl EloEstimate {
 /// per-game scale. These reproduce every row of statistics.md.
 ///
 /// Edge cases (never NaN, never a panic):
-/// - no observations: score ½, elo 0, nelo 0, los ½, se, elo_err and nelo_err +∞ (nothing is known);
-/// - all observations equal (σ = 0: all won, all lost, all drawn, all pairs WL/DD...): the normal
-///   approximation has no width, so instead of a falsely exact "± 0" the errors are +∞; elo is
-///   ±∞ for all won/lost (the score is 1 or 0), nelo is ±∞ when s ≠ ½ and 0 when s = ½, and los is
-///   1, 0 or ½ by the sign of s − ½ (the limit of Φ);
-/// - otherwise elo_err is +∞ whenever the score interval reaches 0 or 1 (e.g. 9 wins of 10).
+/// - no observations: score ½, elo 0, nelo 0, los ½; se, elo_err and nelo_err +∞, score_ci [0, 1]
+///   (nothing is known);
+/// - all observations equal (σ = 0: all won, all lost, all drawn, every pair WL/DD...): the normal
+///   interval would be a falsely exact "± 0". The score interval is then the Wilson interval of
+///   the score (n observations, "successes" = score·n): a score in [0, 1] with mean μ has variance
+///   at most μ(1 − μ), the Bernoulli variance Wilson assumes, so this is conservative. Hence all won
+///   gives elo +∞, a finite Elo lower bound and elo_err +∞ (the upper end is +∞); all drawn gives
+///   elo 0 with a finite ±. nElo has no scale without σ: nelo is ±∞ when s ≠ ½ and 0 when s = ½,
+///   nelo_err +∞. los is 1, 0 or ½ by the sign of s − ½ (the limit of Φ).
+/// - otherwise elo_err is +∞ whenever the score interval reaches 0 or 1 (e.g. 9 wins of 10), as the
+///   Elo of a score of 0 or 1 is infinite.
 pub fn estimate(scores: &[f64], counts: &[u64], games_per_obs: u64) -> EloEstimate {
     debug_assert_eq!(scores.len(), counts.len());
     let n: u64 = counts.iter().sum();
     let games = n * games_per_obs;
+    let inf = f64::INFINITY;
     if n == 0 {
-        let inf = f64::INFINITY;
+        let score_ci = Interval { lo: 0.0, hi: 1.0 };
+        let (score, elo, nelo, los) = (0.5, 0.0, 0.0, 0.5);
         return EloEstimate {
             n,
             games,
-            score: 0.5,
+            score,
             se: inf,
-            elo: 0.0,
+            score_ci,
+            elo,
             elo_err: inf,
-            nelo: 0.0,
+            nelo,
             nelo_err: inf,
-            los: 0.5,
+            los,
         };
     }
     let nf = n as f64;
@@ -204,38 +200,43 @@ pub fn estimate(scores: &[f64], counts: &[u64], games_per_obs: u64) -> EloEstima
     let se = sd / nf.sqrt();
     let excess = score - 0.5;
     let elo = elo_from_score(score);
+    let half_width = |ci: Interval| (elo_from_score(ci.hi) - elo_from_score(ci.lo)) / 2.0;
     if se == 0.0 {
-        // All observations equal: report the limits of nElo and LOS, and no usable error.
+        let score_ci = wilson(score * nf, nf, Z95);
         let (nelo, los) = if excess > 0.0 {
-            (f64::INFINITY, 1.0)
+            (inf, 1.0)
         } else if excess < 0.0 {
-            (f64::NEG_INFINITY, 0.0)
+            (-inf, 0.0)
         } else {
             (0.0, 0.5)
         };
-        let inf = f64::INFINITY;
+        let elo_err = half_width(score_ci);
         return EloEstimate {
             n,
             games,
             score,
             se,
+            score_ci,
             elo,
-            elo_err: inf,
+            elo_err,
             nelo,
             nelo_err: inf,
             los,
         };
     }
-    let lo = elo_from_score(score - Z95 * se);
-    let hi = elo_from_score(score + Z95 * se);
+    let score_ci = Interval {
+        lo: (score - Z95 * se).max(0.0),
+        hi: (score + Z95 * se).min(1.0),
+    };
     let sd_game = sd * (games_per_obs as f64).sqrt();
     EloEstimate {
         n,
         games,
         score,
         se,
+        score_ci,
         elo,
-        elo_err: (hi - lo) / 2.0,
+        elo_err: half_width(score_ci),
         nelo: excess / sd_game * NELO_PER_T,
         nelo_err: Z95 * se / sd_game * NELO_PER_T,
         los: normal_cdf(excess / se),
@@ -264,16 +265,11 @@ mod tests {
 
     #[test]
     fn no_games() {
-        for e in [
-            Trinomial::default().estimate(),
-            Pentanomial::default().estimate(),
-        ] {
+        for e in [Trinomial::default().estimate(), Pentanomial::default().estimate()] {
             assert!(no_nan(&e), "{e:?}");
-            assert_eq!(
-                (e.n, e.score, e.elo, e.nelo, e.los),
-                (0, 0.5, 0.0, 0.0, 0.5)
-            );
+            assert_eq!((e.n, e.score, e.elo, e.nelo, e.los), (0, 0.5, 0.0, 0.0, 0.5));
             assert!(e.elo_err.is_infinite() && e.nelo_err.is_infinite());
+            assert_eq!(e.score_ci, Interval { lo: 0.0, hi: 1.0 });
             assert_eq!(
                 e.elo_interval(),
                 Interval {
@@ -298,7 +294,14 @@ mod tests {
             (1.0, f64::INFINITY, f64::INFINITY, 1.0)
         );
         assert!(won.elo_err.is_infinite() && won.nelo_err.is_infinite());
-        assert_eq!(won.elo_interval().hi, f64::INFINITY);
+        // Wilson's lower bound for 50/50 is n/(n + z²) = 0.92865: Elo ≥ 445.8, a usable gate figure.
+        let i = won.elo_interval();
+        assert_eq!(i.hi, f64::INFINITY);
+        let wl = 50.0 / (50.0 + Z95 * Z95);
+        assert!(
+            (i.lo - 400.0 * (wl / (1.0 - wl)).log10()).abs() < 1e-9 && i.lo > 445.0,
+            "{i:?}"
+        );
 
         let lost = Pentanomial([7, 0, 0, 0, 0]).estimate();
         assert!(no_nan(&lost), "{lost:?}");
@@ -306,23 +309,28 @@ mod tests {
             (lost.score, lost.elo, lost.nelo, lost.los),
             (0.0, f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0)
         );
-        assert_eq!(lost.games, 14);
+        assert_eq!((lost.games, lost.elo_interval().lo), (14, f64::NEG_INFINITY));
+        assert!(lost.elo_interval().hi.is_finite());
 
-        for drawn in [
-            Trinomial {
-                losses: 0,
-                draws: 9,
-                wins: 0,
-            }
-            .estimate(),
-            Pentanomial([0, 0, 9, 0, 0]).estimate(),
+        for (drawn, n) in [
+            (
+                Trinomial {
+                    losses: 0,
+                    draws: 9,
+                    wins: 0,
+                }
+                .estimate(),
+                9.0,
+            ),
+            (Pentanomial([0, 0, 9, 0, 0]).estimate(), 9.0),
         ] {
             assert!(no_nan(&drawn), "{drawn:?}");
-            assert_eq!(
-                (drawn.score, drawn.elo, drawn.nelo, drawn.los),
-                (0.5, 0.0, 0.0, 0.5)
-            );
-            assert!(drawn.elo_err.is_infinite() && drawn.nelo_err.is_infinite());
+            assert_eq!((drawn.score, drawn.elo, drawn.nelo, drawn.los), (0.5, 0.0, 0.0, 0.5));
+            assert!(drawn.nelo_err.is_infinite());
+            // Wilson at ½: half width z/(1 + z²/n)·√(1/4n + z²/4n²), symmetric in Elo.
+            let h = Z95 / (1.0 + Z95 * Z95 / n) * (0.25 / n + Z95 * Z95 / (4.0 * n * n)).sqrt();
+            let want = 400.0 * ((0.5 + h) / (0.5 - h)).log10();
+            assert!((drawn.elo_err - want).abs() < 1e-9, "{} {want}", drawn.elo_err);
         }
     }
 

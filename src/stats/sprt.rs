@@ -413,6 +413,45 @@ mod tests {
         );
     }
 
+    /// Hypotheses far from the data put a fitted cell next to a pole of the secular equation (e.g.
+    /// all games won, a zero count regularized to 1e-3, and H0 = 0: the fit moves half the mass to a
+    /// cell observed 1e-9 of the time). The fits still meet their constraints to rounding level.
+    #[test]
+    fn fits_far_from_the_data_are_exact() {
+        for counts in [
+            [0u64, 0, 210],
+            [0, 0, 1_000_000],
+            [0, 1_000_000, 0],
+            [0, 5, 1_000_000],
+            [1_000_000, 0, 0],
+        ] {
+            let reg: Vec<f64> = counts
+                .iter()
+                .map(|&c| if c == 0 { ZERO_COUNT } else { c as f64 })
+                .collect();
+            let n: f64 = reg.iter().sum();
+            let phat: Vec<f64> = reg.iter().map(|c| c / n).collect();
+            for t in [0.0, 0.01, -0.3] {
+                let p = mle_with_t_value(&TRI_SCORES, &phat, 0.5, t).unwrap();
+                let mu: f64 = p.iter().zip(TRI_SCORES).map(|(p, a)| p * a).sum();
+                let sd = p
+                    .iter()
+                    .zip(TRI_SCORES)
+                    .map(|(p, a)| p * (a - mu).powi(2))
+                    .sum::<f64>()
+                    .sqrt();
+                assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-14, "{counts:?} {t}: {p:?}");
+                assert!(((mu - 0.5) / sd - t).abs() < 1e-11, "{counts:?} {t}: {p:?}");
+            }
+            let p = mle_with_mean(&TRI_SCORES, &phat, 0.5).unwrap();
+            let mu: f64 = p.iter().zip(TRI_SCORES).map(|(p, a)| p * a).sum();
+            assert!(
+                (p.iter().sum::<f64>() - 1.0).abs() < 1e-14 && (mu - 0.5).abs() < 1e-14,
+                "{counts:?}: {p:?}"
+            );
+        }
+    }
+
     fn moments(p: &[f64]) -> (f64, (f64, f64)) {
         let mu: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * a).sum();
         let var: f64 = p
