@@ -1,0 +1,23 @@
+//! Hold'em bots: the source's RR mapping (`rr`) and the simple baselines the source tests it against.
+
+mod rr;
+mod simple;
+
+use crate::games::BotKind;
+
+use super::Holdem;
+
+pub use rr::{RrBot, RrConfig};
+
+pub static KINDS: &[BotKind<Holdem>] = &[
+    rr::KIND,
+    simple::ALWAYS_CALL,
+    simple::ALWAYS_RAISE,
+    simple::ALL_IN,
+    simple::RANDOM,
+];
+
+/// An always-call bot (for benches and tests).
+pub fn always_call() -> simple::AlwaysCall {
+    simple::AlwaysCall
+}
