@@ -373,8 +373,8 @@ impl Holdem {
         }
     }
 
-    /// Awards the pots: side pots by all-in level, ties split with odd chips to the first winners
-    /// clockwise from the button. Then the next hand (sng) or the end.
+    /// Awards the pots: side pots by all-in level, ties split with the odd chips to the first
+    /// winner clockwise from the button (as PokerKit does). Then the next hand (sng) or the end.
     fn settle(&self, s: &mut State) {
         s.street = 4;
         let contesting = s.contesting();
@@ -402,13 +402,14 @@ impl Holdem {
                 let best = eligible.clone().map(|i| value[i]).max().unwrap();
                 let winners = eligible.filter(|&i| value[i] == best).fold(0u16, |m, i| m | bit(i));
                 let k = winners.count_ones();
+                // Equal shares; the odd chips all go to the first winner left of the button.
                 let mut odd = pot % k;
                 let mut seat = s.button;
                 for _ in 0..s.n {
                     seat = (seat + 1) % s.n;
                     if winners & bit(seat) != 0 {
-                        s.stack[seat] += pot / k + (odd > 0) as Chips;
-                        odd = odd.saturating_sub(1);
+                        s.stack[seat] += pot / k + odd;
+                        odd = 0;
                     }
                 }
                 prev = level;

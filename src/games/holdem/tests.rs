@@ -134,6 +134,20 @@ fn four_way_all_in_side_pots_with_a_split() {
 }
 
 #[test]
+fn all_odd_chips_go_to_the_first_winner_left_of_the_button() {
+    // A royal flush on the board: every hand still in ties.
+    let g = table(4);
+    let mut s = g.deal_cards(&deck(&["2h3d", "4h4d", "4s4c", "5h5d"], "Tc Jc Qc Kc Ac"), &[10_000; 4]);
+    let c = Action::CheckCall;
+    play(&g, &mut s, &[(3, c), (0, c), (1, c), (2, c)]);
+    play(&g, &mut s, &[(1, Action::RaiseTo(100)), (2, c), (3, c), (0, Action::Fold)]);
+    play(&g, &mut s, &[(1, c), (2, c), (3, c), (1, c), (2, c), (3, c)]);
+    assert!(s.over);
+    // 700 / 3 = 233 rest 1: the small blind, first left of the button, gets the odd chip.
+    assert_eq!(&s.stack[..4], &[9_900, 10_034, 10_033, 10_033]);
+}
+
+#[test]
 fn odd_chips_go_to_the_first_winner_left_of_the_button() {
     let g = table(3);
     // Seats 1 and 2 tie (a board straight); seat 0 folds after the blinds.
@@ -313,4 +327,37 @@ fn holdem_bench_figures() {
             println!("{} {:.4e} {}", m.name, m.value, m.unit);
         }
     }
+}
+
+/// Writes sample hand histories (cash hands of 2-10 seats with random, all-in and always-call
+/// bots, some with antes and odd stacks) for `scripts/holdem_phh_check.py` to replay in PokerKit:
+/// `HOLDEM_PHH_DIR=target/phh cargo test --release -- --ignored write_phh_samples`
+#[test]
+#[ignore]
+fn write_phh_samples() {
+    use crate::core::{play_game, Bot, GameSeeds};
+    let dir = std::env::var("HOLDEM_PHH_DIR").unwrap_or_else(|_| "target/phh".into());
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut count = 0;
+    for i in 0..2000u64 {
+        let seats = 2 + (i % 9) as usize;
+        let mut g = Holdem::new(seats, 50, 100, 100 * (5 + (i % 7) as u32 * 20));
+        if i % 3 == 0 {
+            g.blinds.ante = 10 + (i % 13) as u32;
+        }
+        let mut bots: Vec<Box<dyn Bot<Holdem>>> = (0..seats)
+            .map(|k| -> Box<dyn Bot<Holdem>> {
+                match (i as usize + k) % 4 {
+                    0 => Box::new(super::bots::always_call()),
+                    1 | 2 => Box::new(super::bots::random()),
+                    _ => Box::new(super::bots::all_in()),
+                }
+            })
+            .collect();
+        let record = play_game(&g, &mut bots, &GameSeeds::derive(99, 0, i, 1), true);
+        assert_eq!(record.status, crate::core::Status::Ok);
+        std::fs::write(format!("{dir}/{i:05}.phh"), record.history.unwrap()).unwrap();
+        count += 1;
+    }
+    println!("wrote {count} hands to {dir}");
 }

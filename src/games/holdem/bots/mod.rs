@@ -16,3 +16,13 @@ pub static KINDS: &[BotKind<Holdem>] =
 pub fn always_call() -> simple::AlwaysCall {
     simple::AlwaysCall
 }
+
+/// A uniformly random bot (for tests).
+pub fn random() -> simple::RandomBot {
+    simple::RandomBot
+}
+
+/// An all-in bot (for tests).
+pub fn all_in() -> simple::AllIn {
+    simple::AllIn
+}
