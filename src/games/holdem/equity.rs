@@ -127,9 +127,17 @@ pub fn monte_carlo(hero: [Card; 2], board: &[Card], opponents: Opponents, trials
     let hero_base = base.join(hand_of(&hero));
     let (mut wins, mut ties, mut share) = (0u64, 0u64, 0f64);
     for _ in 0..trials {
-        for i in 0..need {
-            let j = i + rng.below((n_live - i) as u32) as usize;
+        // Partial Fisher-Yates, two cards per 64-bit draw (each half by multiply-high).
+        let mut i = 0;
+        while i < need {
+            let r = rng.next_u64();
+            let j = i + (((r >> 32) * (n_live - i) as u64) >> 32) as usize;
             live.swap(i, j);
+            if i + 1 < need {
+                let j = i + 1 + (((r & 0xffff_ffff) * (n_live - i - 1) as u64) >> 32) as usize;
+                live.swap(i + 1, j);
+            }
+            i += 2;
         }
         let extra = hand_of(&live[..missing]);
         let me = hero_base.join(extra).value();
@@ -163,12 +171,37 @@ pub fn monte_carlo(hero: [Card; 2], board: &[Card], opponents: Opponents, trials
     Equity { win: wins as f64 / t, tie: ties as f64 / t, equity: share / t, samples: trials }
 }
 
-/// Hand strength (HS): the source's Monte Carlo estimate against `opponents` random hands.
+/// Hand strength (HS): the source's Monte Carlo estimate against `opponents` random hands. When
+/// enumerating every case is no more work than the trials (one opponent on the river: 990 hands),
+/// the exact value is returned instead: the same quantity without the sampling noise.
 pub fn hand_strength(hero: [Card; 2], board: &[Card], opponents: usize, trials: u64, rng: &mut FastRng) -> f64 {
     if opponents == 0 {
         return 1.0;
     }
+    if board.len() == 5 && opponents == 1 && 45 * 44 / 2 <= trials {
+        return river_vs_random(hero, board).equity;
+    }
     monte_carlo(hero, board, Opponents::Random(opponents), trials, rng).equity
+}
+
+/// Exact equity on a complete board against one opponent holding any two unseen cards.
+pub fn river_vs_random(hero: [Card; 2], board: &[Card]) -> Equity {
+    assert_eq!(board.len(), 5);
+    let dead: CardSet = hero.iter().chain(board).copied().collect();
+    let (live, n) = live_cards(dead);
+    let base = hand_of(board);
+    let me = base.join(hand_of(&hero)).value();
+    let mut tally = [0u64; 3]; // loss, tie, win
+    enumerate(&live[..n], 2, base, &mut |opp| {
+        tally[(me.cmp(&opp.value()) as i8 + 1) as usize] += 1;
+    });
+    let t = tally.iter().sum::<u64>() as f64;
+    Equity {
+        win: tally[2] as f64 / t,
+        tie: tally[1] as f64 / t,
+        equity: (tally[2] as f64 + tally[1] as f64 / 2.0) / t,
+        samples: t as u64,
+    }
 }
 
 #[cfg(test)]
@@ -214,6 +247,16 @@ mod tests {
         let exact = exact_heads_up(two("AhKh"), two("QsQc"), &board).equity;
         let mc = monte_carlo(two("AhKh"), &board, Opponents::Known(two("QsQc")), 200_000, &mut rng).equity;
         assert!((exact - mc).abs() < 0.004, "{exact} {mc}");
+    }
+
+    #[test]
+    fn river_enumeration_matches_monte_carlo() {
+        let board = parse_cards("Qh 7h 2c 9d 3s").unwrap();
+        let exact = river_vs_random(two("AhQd"), &board);
+        assert_eq!(exact.samples, 990);
+        let mc = monte_carlo(two("AhQd"), &board, Opponents::Random(1), 400_000, &mut FastRng::new(2));
+        assert!((exact.equity - mc.equity).abs() < 0.003, "{exact:?} {mc:?}");
+        assert_eq!(hand_strength(two("AhQd"), &board, 1, 1000, &mut FastRng::new(1)), exact.equity);
     }
 
     #[test]

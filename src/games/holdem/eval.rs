@@ -75,9 +75,22 @@ const FLUSH_BITS: u64 = 0x8888 << 32;
 const SHIFT: u32 = 12;
 const MASK: u32 = (1 << SHIFT) - 1;
 
+/// Each card's key, indexed by the card's byte (suit * 16 + rank): its rank key plus one in its
+/// suit's nibble. A constant, so adding a card needs no table lookup through the `OnceLock`.
+const CARD_KEYS: [u64; 64] = {
+    let mut keys = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (suit, rank) = (i / 16, i % 16);
+        if rank < 13 {
+            keys[i] = RANK_KEYS[rank] as u64 | 1 << (32 + 4 * suit);
+        }
+        i += 1;
+    }
+    keys
+};
+
 struct Tables {
-    /// Indexed by the card's byte (suit * 16 + rank).
-    card_key: [u64; 64],
     flush: Vec<HandValue>,
     offsets: Vec<u32>,
     values: Vec<HandValue>,
@@ -115,7 +128,7 @@ impl Hand {
 
     #[inline(always)]
     pub fn plus(self, c: Card) -> Hand {
-        Hand { key: self.key + tables().card_key[c.bit() as usize], cards: self.cards | 1 << c.bit() }
+        Hand { key: self.key + CARD_KEYS[c.bit() as usize], cards: self.cards | 1 << c.bit() }
     }
 
     /// Adds every card of `cs`.
@@ -162,14 +175,18 @@ pub fn eval(cards: &[Card]) -> HandValue {
 /// Seven cards, the showdown case.
 #[inline]
 pub fn eval7(cards: &[Card; 7]) -> HandValue {
+    let key = cards.iter().fold(SUIT_START, |k, &c| k + CARD_KEYS[c.bit() as usize]);
     let t = tables();
-    let mut key = SUIT_START;
-    let mut set = 0u64;
-    for &c in cards {
-        key += t.card_key[c.bit() as usize];
-        set |= 1 << c.bit();
+    let flush = key & FLUSH_BITS;
+    if flush != 0 {
+        // Rare (about 3 % of seven-card hands): only now collect the suit's ranks.
+        let suit = (flush.trailing_zeros() - 35) / 4;
+        let mask = cards.iter().filter(|c| c.suit() as u32 == suit).fold(0usize, |m, c| m | 1 << c.rank());
+        t.flush[mask]
+    } else {
+        let k = key as u32;
+        t.values[(t.offsets[(k >> SHIFT) as usize] + (k & MASK)) as usize]
     }
-    Hand { key, cards: set }.value()
 }
 
 /// The category of a value.
@@ -291,11 +308,6 @@ fn build() -> Tables {
     let classes = plain::classes();
     let class_of = |key: u32| -> HandValue { classes.binary_search(&key).expect("a five-card key") as HandValue + 1 };
 
-    let mut card_key = [0u64; 64];
-    for c in Card::all() {
-        card_key[c.bit() as usize] = RANK_KEYS[c.rank() as usize] as u64 | 1 << (32 + 4 * c.suit() as u32);
-    }
-
     let mut flush = vec![0 as HandValue; 8192];
     for (mask, slot) in flush.iter_mut().enumerate() {
         if (5..=7).contains(&mask.count_ones()) {
@@ -319,7 +331,7 @@ fn build() -> Tables {
         let first = classes.iter().position(|&k| k >> 20 == cat as u32).expect("every category occurs");
         floor[cat as usize] = first as HandValue + 1;
     }
-    Tables { card_key, flush, offsets, values, floor }
+    Tables { flush, offsets, values, floor }
 }
 
 /// Row-displacement perfect hash (Tarjan and Yao): the keys of row `key >> SHIFT` keep their column
