@@ -371,3 +371,65 @@ fn write_phh_samples() {
     }
     println!("wrote {count} hands to {dir}");
 }
+
+/// Duplicate cash hands: every deal is played once per rotation of `bots` through the seats.
+/// Returns each bot's bb/100 and the half-width of its 95% interval (deals as the independent units).
+fn duplicate(seats: usize, bots: &[&str], deals: u64) -> Vec<(f64, f64)> {
+    use crate::core::{play_game, GameSeeds};
+    use crate::games::GameDef;
+    let g = table(seats);
+    let kinds = Holdem::bot_kinds();
+    let factories: Vec<_> = bots
+        .iter()
+        .map(|name| {
+            let kind = kinds.iter().find(|k| k.name == *name).unwrap();
+            let params = crate::core::Params::new(kind.params, &Default::default(), name).unwrap();
+            (kind.make)(&params, &g).unwrap()
+        })
+        .collect();
+    let n = bots.len();
+    let mut per_deal = vec![Vec::with_capacity(deals as usize); n];
+    for d in 0..deals {
+        let mut sums = vec![0.0; n];
+        for r in 0..seats {
+            let game_index = d * seats as u64 + r as u64;
+            // Bot b sits in seat (b + r) % seats.
+            let lineup: Vec<usize> = (0..seats).map(|seat| (seat + seats - r) % seats % n).collect();
+            let mut players: Vec<_> = lineup.iter().map(|&b| factories[b]()).collect();
+            let rec = play_game(&g, &mut players, &GameSeeds::derive(1, 0, game_index, seats as u64), false);
+            for (seat, &b) in lineup.iter().enumerate() {
+                sums[b] += rec.seats[seat].payoff;
+            }
+        }
+        for b in 0..n {
+            // bb per hand played by this bot in the deal's rotations.
+            per_deal[b].push(sums[b] / (seats / n) as f64 / seats as f64);
+        }
+    }
+    per_deal
+        .iter()
+        .map(|xs| {
+            let m = xs.iter().sum::<f64>() / xs.len() as f64;
+            let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64;
+            (100.0 * m, 100.0 * 1.96 * (var / xs.len() as f64).sqrt())
+        })
+        .collect()
+}
+
+/// The acceptance estimate: rr against always-call and random heads-up over 20,000 duplicate
+/// hands each, and rr at a six-seat table with the simple bots:
+/// `cargo test --release -- --ignored --nocapture rr_beats_the_simple_bots`
+#[test]
+#[ignore]
+fn rr_beats_the_simple_bots() {
+    for opponent in ["always-call", "random"] {
+        let r = duplicate(2, &["rr", opponent], 10_000);
+        println!("rr vs {opponent}: {:.1} ± {:.1} bb/100 (20,000 duplicate hands)", r[0].0, r[0].1);
+        assert!(r[0].0 - r[0].1 > 0.0, "rr must beat {opponent}");
+    }
+    let names = ["rr", "always-call", "always-raise", "all-in", "random", "rr"];
+    let r = duplicate(6, &names, 1_000);
+    for (name, (m, h)) in names.iter().zip(&r) {
+        println!("6-max {name}: {m:.1} ± {h:.1} bb/100 (6,000 hands)");
+    }
+}
