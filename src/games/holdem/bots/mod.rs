@@ -1,0 +1,28 @@
+//! Hold'em bots: the source's RR mapping (`rr`) and the simple baselines the source tests it against.
+
+mod rr;
+mod simple;
+
+use crate::games::BotKind;
+
+use super::Holdem;
+
+pub use rr::{RrBot, RrConfig};
+
+pub static KINDS: &[BotKind<Holdem>] =
+    &[rr::KIND, simple::ALWAYS_CALL, simple::ALWAYS_RAISE, simple::ALL_IN, simple::RANDOM];
+
+/// An always-call bot (for benches and tests).
+pub fn always_call() -> simple::AlwaysCall {
+    simple::AlwaysCall
+}
+
+/// A uniformly random bot (for tests).
+pub fn random() -> simple::RandomBot {
+    simple::RandomBot
+}
+
+/// An all-in bot (for tests).
+pub fn all_in() -> simple::AllIn {
+    simple::AllIn
+}

@@ -1,0 +1,154 @@
+//! The source's bot: hand strength (HS) by Monte Carlo against the opponents still in, pot odds,
+//! rate of return RR = HS / pot odds, and a fold/call/raise table by RR, with chip protection.
+//! Every number is a parameter (rules/holdem.md, "The seed's bot").
+
+use rand::Rng;
+
+use crate::cards::Card;
+use crate::core::{Bot, BotRng, ParamSpec, Params};
+use crate::error::{Error, Result};
+use crate::games::{factory, BotKind};
+
+use super::super::equity::{hand_strength, FastRng};
+use super::super::{Action, Chips, Holdem, View};
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec::new("trials", "1000", "Monte Carlo trials for hand strength"),
+    ParamSpec::new(
+        "thresholds",
+        "[0.8, 1.0, 1.3]",
+        "RR bounds of the table's rows (RR < first: row 1, ...; ≥ last: last row)",
+    ),
+    ParamSpec::new("fold", "[0.95, 0.80, 0.0, 0.0]", "fold probability per row"),
+    ParamSpec::new("call", "[0.0, 0.05, 0.60, 0.30]", "call probability per row (raise = the rest)"),
+    ParamSpec::new(
+        "raise_pot",
+        "1.0",
+        "raise size as a fraction of the pot after calling (1.0 = pot-sized), capped by the stack",
+    ),
+    ParamSpec::new("protect_bb", "4.0", "chip protection: fold if stack - to_call < this many big blinds ..."),
+    ParamSpec::new("protect_hs", "0.5", "... and HS is below this"),
+];
+
+pub const KIND: BotKind<Holdem> = BotKind {
+    name: "rr",
+    about: "the source's RR mapping: Monte Carlo hand strength / pot odds → fold/call/raise table",
+    params: PARAMS,
+    make: |p, _| {
+        let cfg = RrConfig::from_params(p)?;
+        Ok(factory(move || RrBot::new(cfg.clone())))
+    },
+};
+
+#[derive(Clone, Debug)]
+pub struct RrConfig {
+    pub trials: u64,
+    pub thresholds: Vec<f64>,
+    pub fold: Vec<f64>,
+    pub call: Vec<f64>,
+    pub raise_pot: f64,
+    pub protect_bb: f64,
+    pub protect_hs: f64,
+}
+
+impl RrConfig {
+    pub fn from_params(p: &Params) -> Result<RrConfig> {
+        let cfg = RrConfig {
+            trials: p.int_in("trials", 1, 10_000_000, "bot rr")? as u64,
+            thresholds: p.f64s("thresholds"),
+            fold: p.f64s("fold"),
+            call: p.f64s("call"),
+            raise_pot: p.f64("raise_pot"),
+            protect_bb: p.f64("protect_bb"),
+            protect_hs: p.f64("protect_hs"),
+        };
+        let rows = cfg.thresholds.len() + 1;
+        if cfg.fold.len() != rows || cfg.call.len() != rows {
+            return Err(Error::input(format!(
+                "bot rr: `fold` and `call` need {rows} entries (one more than `thresholds`)"
+            )));
+        }
+        if cfg.fold.iter().zip(&cfg.call).any(|(f, c)| *f < 0.0 || *c < 0.0 || f + c > 1.0 + 1e-9) {
+            return Err(Error::input("bot rr: fold and call probabilities must be ≥ 0 and sum to at most 1 per row"));
+        }
+        if cfg.thresholds.windows(2).any(|w| w[0] > w[1]) {
+            return Err(Error::input("bot rr: `thresholds` must be increasing"));
+        }
+        if cfg.raise_pot.is_nan() || cfg.raise_pot <= 0.0 {
+            return Err(Error::input("bot rr: `raise_pot` must be positive"));
+        }
+        Ok(cfg)
+    }
+
+    pub fn default_config() -> RrConfig {
+        RrConfig::from_params(&Params::new(PARAMS, &Default::default(), "bot rr").unwrap()).unwrap()
+    }
+}
+
+/// What HS depends on: hole cards, board length (the board only grows), opponents still in.
+type HsKey = ([Card; 2], usize, usize);
+
+pub struct RrBot {
+    cfg: RrConfig,
+    /// HS of the last decision: the same hole cards, board and number of opponents reuse it.
+    cache: Option<(HsKey, f64)>,
+}
+
+impl RrBot {
+    pub fn new(cfg: RrConfig) -> RrBot {
+        RrBot { cfg, cache: None }
+    }
+
+    fn hs(&mut self, v: &View<'_>, rng: &mut BotRng) -> f64 {
+        let key = (v.hole(), v.board().len(), v.opponents_in());
+        match self.cache {
+            Some((k, hs)) if k == key => hs,
+            _ => {
+                let mut fast = FastRng::from_rng(rng);
+                let hs = hand_strength(v.hole(), v.board(), key.2, self.cfg.trials, &mut fast);
+                self.cache = Some((key, hs));
+                hs
+            }
+        }
+    }
+
+    /// The raise-to amount: `raise_pot` × (pot after calling) on top of the bet to match, within
+    /// the legal bounds.
+    fn raise_to(&self, v: &View<'_>, (min, max): (Chips, Chips)) -> Chips {
+        let pot_after_call = (v.pot() + v.to_call()) as f64;
+        let want = v.current_bet() as f64 + self.cfg.raise_pot * pot_after_call;
+        (want.round() as Chips).clamp(min, max)
+    }
+}
+
+impl Bot<Holdem> for RrBot {
+    fn act(&mut self, _: &Holdem, v: &View<'_>, rng: &mut BotRng) -> Action {
+        let hs = self.hs(v, rng);
+        let to_call = v.to_call();
+        let seat = v.seat();
+        let bounds = v.raise_bounds();
+        let fold_or_check = if to_call == 0 { Action::CheckCall } else { Action::Fold };
+        // Chip protection: a short stack does not gamble with a weak hand.
+        let left = v.stack(seat) as f64 - to_call as f64;
+        if left < self.cfg.protect_bb * v.blinds().big as f64 && hs < self.cfg.protect_hs {
+            return fold_or_check;
+        }
+        // With nothing owed, the bot's own standard bet stands in for the amount to call.
+        let amount = match (to_call, bounds) {
+            (0, Some(b)) => self.raise_to(v, b) - v.bet(seat),
+            (0, None) => v.blinds().big,
+            (c, _) => c,
+        } as f64;
+        let pot_odds = amount / (amount + v.pot() as f64);
+        let rr = hs / pot_odds;
+        let row = self.cfg.thresholds.iter().take_while(|&&t| rr >= t).count();
+        let r: f64 = rng.random();
+        if r < self.cfg.fold[row] {
+            fold_or_check
+        } else if r < self.cfg.fold[row] + self.cfg.call[row] {
+            Action::CheckCall
+        } else {
+            bounds.map_or(Action::CheckCall, |b| Action::RaiseTo(self.raise_to(v, b)))
+        }
+    }
+}
