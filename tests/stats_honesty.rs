@@ -10,7 +10,8 @@
 
 use bot_arena::stats::sprt::mle_with_t_value;
 use bot_arena::stats::{
-    elo_from_score, Outcome, Pentanomial, Sprt, SprtDecision, SprtModel, Trinomial, Welford, NELO_PER_T, PENTA_SCORES,
+    elo_from_score, Outcome, Pentanomial, Sprt, SprtDecision, SprtModel, Trinomial, Welford,
+    NELO_PER_T, PENTA_SCORES,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -87,7 +88,10 @@ fn assert_coverage(what: &str, covered: usize) {
 /// the true Elo difference: 0 for equal players, and elo(0.6) for a stronger A.
 #[test]
 fn coverage_trinomial() {
-    for (name, p) in [("equal, 40% draws", [0.3, 0.4, 0.3]), ("A scores 0.6", [0.2, 0.4, 0.4])] {
+    for (name, p) in [
+        ("equal, 40% draws", [0.3, 0.4, 0.3]),
+        ("A scores 0.6", [0.2, 0.4, 0.4]),
+    ] {
         let truth = elo_from_score(mean_score(&p));
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let covered = (0..MATCHES)
@@ -170,7 +174,13 @@ fn coverage_t_interval_payoff_difference() {
 
 /// Runs sequential tests on pairs drawn from the pentanomial distribution `truth`, looking at the LLR
 /// every `batch` pairs (as the harness does), until a decision; returns how many accepted H1.
-fn sprt_runs_penta(sprt: &Sprt, truth: &[f64], runs: usize, batch: usize, seed: u64) -> (usize, f64) {
+fn sprt_runs_penta(
+    sprt: &Sprt,
+    truth: &[f64],
+    runs: usize,
+    batch: usize,
+    seed: u64,
+) -> (usize, f64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut h1, mut pairs_total) = (0, 0u64);
     for _ in 0..runs {
@@ -275,6 +285,10 @@ fn sprt_error_rates_logistic_trinomial() {
 /// nElo of a pentanomial distribution: (μ − ½)/(√2·σ_pair) · 800/ln 10.
 fn true_nelo_penta(p: &[f64]) -> f64 {
     let mu: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * a).sum();
-    let var: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * (a - mu).powi(2)).sum();
+    let var: f64 = p
+        .iter()
+        .zip(PENTA_SCORES)
+        .map(|(p, a)| p * (a - mu).powi(2))
+        .sum();
     (mu - 0.5) / (2.0 * var).sqrt() * NELO_PER_T
 }

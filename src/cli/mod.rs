@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod advise;
 mod bench;
 mod gate;
 mod list;
@@ -11,7 +12,7 @@ mod stats;
 
 /// Deterministic, parallel tournaments between game-playing bots, with statistics you can trust.
 ///
-/// Games: gomoku. `arena list` shows the games, their table options, their bots and every
+/// Games: gomoku, holdem. `arena list` shows the games, their table options, their bots and every
 /// parameter. Same seed, same results, on any number of threads.
 #[derive(Parser, Debug)]
 #[command(name = "arena", version, about, long_about = None, max_term_width = 100)]
@@ -28,6 +29,9 @@ enum Command {
     List(list::ListArgs),
     /// Measure throughput: one line per measure, `name value unit`.
     Bench(bench::BenchArgs),
+    /// The documents' advisers: what a hand is worth and what to do with it.
+    #[command(subcommand)]
+    Advise(advise::AdviseCmd),
     /// Check bot strength against named expectations; exit 1 when one fails (for CI).
     Gate(gate::GateArgs),
     /// Elo, nElo, LOS and SPRT from match counts or from a run folder.
@@ -49,6 +53,7 @@ pub fn main() -> i32 {
         Command::Bench(args) => bench::bench(args),
         Command::Stats(args) => stats::stats(args),
         Command::Gate(args) => gate::gate(args),
+        Command::Advise(cmd) => advise::advise(cmd),
     };
     match result {
         Ok(code) => code,

@@ -47,6 +47,10 @@ pub struct RunArgs {
     /// Overwrite an existing output folder.
     #[arg(long)]
     force: bool,
+    /// Also write every game's record in its community's format into <out>/history/
+    /// (hold'em: PHH hand histories that PokerKit replays).
+    #[arg(long)]
+    hand_history: bool,
     /// No progress bar, no summary table; only the output folder is printed.
     #[arg(long, short)]
     quiet: bool,
@@ -119,7 +123,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
             .map(usize::from)
             .unwrap_or_else(rayon::current_num_threads),
         progress: !args.quiet && std::io::stderr().is_terminal(),
-        history: false,
+        history: args.hand_history,
         stop: stop_flag(),
     };
     let report = execute(&cfg, &opts, &out)?;

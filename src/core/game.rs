@@ -81,6 +81,10 @@ pub trait Game: Send + Sync + Sized + 'static {
     fn history(&self, _state: &Self::State) -> Option<String> {
         None
     }
+    /// The file extension of [`Game::history`] records (`phh` for one poker hand).
+    fn history_extension(&self) -> &'static str {
+        "txt"
+    }
 }
 
 /// A player. It sees only its seat's view; its randomness comes from its own stream.

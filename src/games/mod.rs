@@ -59,6 +59,8 @@ pub trait Table: Send + Sync {
     fn seats(&self) -> usize;
     /// The game's own columns in games.csv.
     fn columns(&self) -> &'static [&'static str];
+    /// The file extension of the game's records (`--hand-history`).
+    fn history_extension(&self) -> &'static str;
     /// Plays one game; `lineup[seat]` is the index of the bot in that seat.
     /// `history`: also produce the game record in its community's format.
     fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord;
@@ -97,6 +99,9 @@ impl<G: Game> Table for Match<G> {
     }
     fn columns(&self) -> &'static [&'static str] {
         self.game.columns()
+    }
+    fn history_extension(&self) -> &'static str {
+        self.game.history_extension()
     }
     fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord {
         let mut bots: Vec<Box<dyn Bot<G>>> = lineup.iter().map(|&b| (self.bots[b])()).collect();
@@ -152,8 +157,10 @@ impl<G: GameDef> GameEntry for Registered<G> {
 }
 
 /// Every game, in the order `arena list` shows them.
-pub static GAMES: &[&dyn GameEntry] =
-    &[&Registered::<gomoku::Gomoku>(PhantomData), &Registered::<holdem::Holdem>(PhantomData)];
+pub static GAMES: &[&dyn GameEntry] = &[
+    &Registered::<gomoku::Gomoku>(PhantomData),
+    &Registered::<holdem::Holdem>(PhantomData),
+];
 
 /// The game called `name`.
 pub fn find(name: &str) -> Result<&'static dyn GameEntry> {

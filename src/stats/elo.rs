@@ -265,9 +265,15 @@ mod tests {
 
     #[test]
     fn no_games() {
-        for e in [Trinomial::default().estimate(), Pentanomial::default().estimate()] {
+        for e in [
+            Trinomial::default().estimate(),
+            Pentanomial::default().estimate(),
+        ] {
             assert!(no_nan(&e), "{e:?}");
-            assert_eq!((e.n, e.score, e.elo, e.nelo, e.los), (0, 0.5, 0.0, 0.0, 0.5));
+            assert_eq!(
+                (e.n, e.score, e.elo, e.nelo, e.los),
+                (0, 0.5, 0.0, 0.0, 0.5)
+            );
             assert!(e.elo_err.is_infinite() && e.nelo_err.is_infinite());
             assert_eq!(e.score_ci, Interval { lo: 0.0, hi: 1.0 });
             assert_eq!(
@@ -309,7 +315,10 @@ mod tests {
             (lost.score, lost.elo, lost.nelo, lost.los),
             (0.0, f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0)
         );
-        assert_eq!((lost.games, lost.elo_interval().lo), (14, f64::NEG_INFINITY));
+        assert_eq!(
+            (lost.games, lost.elo_interval().lo),
+            (14, f64::NEG_INFINITY)
+        );
         assert!(lost.elo_interval().hi.is_finite());
 
         for (drawn, n) in [
@@ -325,12 +334,19 @@ mod tests {
             (Pentanomial([0, 0, 9, 0, 0]).estimate(), 9.0),
         ] {
             assert!(no_nan(&drawn), "{drawn:?}");
-            assert_eq!((drawn.score, drawn.elo, drawn.nelo, drawn.los), (0.5, 0.0, 0.0, 0.5));
+            assert_eq!(
+                (drawn.score, drawn.elo, drawn.nelo, drawn.los),
+                (0.5, 0.0, 0.0, 0.5)
+            );
             assert!(drawn.nelo_err.is_infinite());
             // Wilson at ½: half width z/(1 + z²/n)·√(1/4n + z²/4n²), symmetric in Elo.
             let h = Z95 / (1.0 + Z95 * Z95 / n) * (0.25 / n + Z95 * Z95 / (4.0 * n * n)).sqrt();
             let want = 400.0 * ((0.5 + h) / (0.5 - h)).log10();
-            assert!((drawn.elo_err - want).abs() < 1e-9, "{} {want}", drawn.elo_err);
+            assert!(
+                (drawn.elo_err - want).abs() < 1e-9,
+                "{} {want}",
+                drawn.elo_err
+            );
         }
     }
 

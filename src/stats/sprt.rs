@@ -440,7 +440,10 @@ mod tests {
                     .map(|(p, a)| p * (a - mu).powi(2))
                     .sum::<f64>()
                     .sqrt();
-                assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-14, "{counts:?} {t}: {p:?}");
+                assert!(
+                    (p.iter().sum::<f64>() - 1.0).abs() < 1e-14,
+                    "{counts:?} {t}: {p:?}"
+                );
                 assert!(((mu - 0.5) / sd - t).abs() < 1e-11, "{counts:?} {t}: {p:?}");
             }
             let p = mle_with_mean(&TRI_SCORES, &phat, 0.5).unwrap();

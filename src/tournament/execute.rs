@@ -1,5 +1,6 @@
 //! Executes a resolved config into a run folder: config.toml, games.csv (streamed in game order),
-//! summary.csv and, for pairings of two bots, match.csv; stops early when an SPRT decides.
+//! summary.csv and, for pairings of two bots, match.csv; with `history`, one record file per game
+//! in history/ (`<pairing>-<game>.<ext>`); stops early when an SPRT decides.
 
 use std::path::Path;
 
@@ -47,6 +48,10 @@ pub fn execute(cfg: &RunConfig, opts: &RunOptions, dir: &Path) -> Result<RunRepo
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
 
     let mut games_csv = GamesWriter::create(&dir.join("games.csv"), table.columns())?;
+    let history_dir = dir.join("history");
+    if opts.history {
+        std::fs::create_dir_all(&history_dir).map_err(|e| Error::io(&history_dir, e))?;
+    }
     let mut tallies = vec![Tally::default(); names.len()];
     let mut matches: Vec<Option<MatchTally>> = schedule
         .pairings
@@ -56,6 +61,15 @@ pub fn execute(cfg: &RunConfig, opts: &RunOptions, dir: &Path) -> Result<RunRepo
     let end = runner::run(&schedule, table.as_ref(), opts, &mut |job, record| {
         let lineup = schedule.lineup(job);
         games_csv.write(job, &lineup, &names, &record)?;
+        if let Some(text) = &record.history {
+            let path = history_dir.join(format!(
+                "{}-{}.{}",
+                job.pairing,
+                job.game,
+                table.history_extension()
+            ));
+            std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        }
         Tally::add_game(&mut tallies, &lineup, &record);
         let Some(tally) = matches[job.pairing].as_mut() else {
             return Ok(Flow::Continue);

@@ -36,6 +36,7 @@ pub struct Roster {
 fn built_in(game: &str) -> &'static str {
     match game {
         "gomoku" => include_str!("../../bots/gomoku.toml"),
+        "holdem" => include_str!("../../bots/holdem.toml"),
         _ => "",
     }
 }
