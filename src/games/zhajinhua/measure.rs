@@ -46,11 +46,13 @@ pub fn chips_per_hand(seats: usize, hero: &str, villain: &str, deals: u64, maste
 #[test]
 #[ignore]
 fn ev_against_the_baselines() {
+    // ZJH_SEED: another master seed, to check that the figures are not one seed's luck.
+    let master: u64 = std::env::var("ZJH_SEED").map_or(1, |s| s.parse().unwrap());
     let mut failures = Vec::new();
     for seats in [3, 4, 6] {
         for hero in ["ev", "ev-adaptive"] {
             for villain in ["always-call", "random", "threshold"] {
-                let (mean, half) = chips_per_hand(seats, hero, villain, 20_000, 1);
+                let (mean, half) = chips_per_hand(seats, hero, villain, 20_000, master);
                 println!("{seats} seats  {hero:<12} vs {villain:<12} {mean:+8.3} +- {half:.3} chips/hand");
                 if hero == "ev" && mean - half <= 0.0 {
                     failures.push(format!("{seats} seats ev vs {villain}: {mean:+.3} +- {half:.3}"));
@@ -68,5 +70,36 @@ fn ev_adaptive_against_ev() {
     for seats in [2, 3, 6] {
         let (mean, half) = chips_per_hand(seats, "ev-adaptive", "ev", 20_000, 2);
         println!("{seats} seats  ev-adaptive vs ev  {mean:+8.3} +- {half:.3} chips/hand");
+    }
+}
+
+/// A breakdown of the hero's chips by its hand category and how its hand ended, to see where a
+/// bot wins and loses:
+/// `cargo test --release -- --ignored --nocapture zhajinhua::measure::breakdown`
+#[test]
+#[ignore]
+fn breakdown() {
+    // ZJH_SEATS, ZJH_HERO, ZJH_VILLAIN choose the table (default: 3 seats, ev against threshold).
+    let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let seats: usize = env("ZJH_SEATS", "3").parse().unwrap();
+    let (hero, villain) = (env("ZJH_HERO", "ev"), env("ZJH_VILLAIN", "threshold"));
+    let (hero, villain) = (hero.as_str(), villain.as_str());
+    let game = Zhajinhua::with_seats(seats);
+    let (h, v) = (bot(&game, hero), bot(&game, villain));
+    let mut table: std::collections::BTreeMap<String, (u32, f64)> = Default::default();
+    for g in 0..60_000u64 {
+        let hero_seat = (g % seats as u64) as usize;
+        let mut bots: Vec<Box<dyn Bot<Zhajinhua>>> =
+            (0..seats).map(|s| if s == hero_seat { h() } else { v() }).collect();
+        let r = play_game(&game, &mut bots, &GameSeeds::derive(3, 0, g, 1), false);
+        let x = &r.seats[hero_seat];
+        let key =
+            format!("{:<14} looked={:<5} folded={:<5} showdown={}", x.extra[1], x.extra[2], x.extra[3], x.extra[5]);
+        let e = table.entry(key).or_default();
+        e.0 += 1;
+        e.1 += x.payoff;
+    }
+    for (k, (n, sum)) in table {
+        println!("{k}  n={n:6}  total={sum:+9.0}  mean={:+.2}", sum / n as f64);
     }
 }

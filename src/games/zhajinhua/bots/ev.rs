@@ -30,15 +30,27 @@ use super::super::winprob::{equity_table, heads_up};
 use super::belief::{Belief, Likelihoods};
 
 pub const EV_PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("horizon", "3", "rounds of calling that a call or a raise is priced as committing to"),
+    ParamSpec::new("horizon", "3.0", "rounds of calling that a call or a raise is priced as committing to"),
     ParamSpec::new("raise_margin", "1.0", "chips by which a raise's EV must beat the call's"),
+    ParamSpec::new("raise_min_p", "0.85", "the least win probability against all seats still in at which it raises"),
     ParamSpec::new("look_bias", "0.0", "chips added to the EV of looking (positive: looks sooner)"),
+    ParamSpec::new(
+        "seen_call_weight",
+        "0.0",
+        "how far a seen seat's future calls count as money to win (0: it keeps calling only when its hand is good)",
+    ),
 ];
 
 pub const ADAPTIVE_PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("horizon", "3", "rounds of calling that a call or a raise is priced as committing to"),
+    ParamSpec::new("horizon", "3.0", "rounds of calling that a call or a raise is priced as committing to"),
     ParamSpec::new("raise_margin", "1.0", "chips by which a raise's EV must beat the call's"),
+    ParamSpec::new("raise_min_p", "0.85", "the least win probability against all seats still in at which it raises"),
     ParamSpec::new("look_bias", "0.0", "chips added to the EV of looking (positive: looks sooner)"),
+    ParamSpec::new(
+        "seen_call_weight",
+        "0.0",
+        "how far a seen seat's future calls count as money to win (0: it keeps calling only when its hand is good)",
+    ),
     ParamSpec::new("call_mid", "0.4", "heads-up equity at which a seen seat is as likely to call as not"),
     ParamSpec::new("raise_mid", "0.7", "heads-up equity at which a seen seat is as likely to raise as not"),
     ParamSpec::new("width", "0.1", "softness of those two logistic likelihoods (equity units)"),
@@ -62,7 +74,9 @@ pub const EV_ADAPTIVE: BotKind<Zhajinhua> = BotKind {
 pub struct EvConfig {
     pub horizon: f64,
     pub raise_margin: f64,
+    pub raise_min_p: f64,
     pub look_bias: f64,
+    pub seen_call_weight: f64,
     /// `Some` for ev-adaptive.
     pub adaptive: Option<Likelihoods>,
 }
@@ -78,7 +92,14 @@ fn make(p: &Params, game: &Zhajinhua, adaptive: bool) -> Result<BotFactory<Zhaji
         raise_mid: p.f64("raise_mid"),
         width: p.f64("width").max(1e-3),
     });
-    let cfg = EvConfig { horizon, raise_margin: p.f64("raise_margin"), look_bias: p.f64("look_bias"), adaptive };
+    let cfg = EvConfig {
+        horizon,
+        raise_margin: p.f64("raise_margin"),
+        raise_min_p: p.f64("raise_min_p"),
+        look_bias: p.f64("look_bias"),
+        seen_call_weight: p.f64("seen_call_weight"),
+        adaptive,
+    };
     tables(game.special_235); // build the tables once, before the games run in parallel
     Ok(factory(move || EvBot::new(cfg.clone())))
 }
@@ -202,10 +223,19 @@ impl EvBot {
         let pot = p.pot as f64;
         let stack = p.stack[me] as f64;
         let rounds_left = (game.round_cap + 1).saturating_sub(p.round).max(1) as f64;
-        let h = self.cfg.horizon.min(rounds_left);
-        // Per stake unit: what I pay, and what the others who can still pay put in.
+        // A call commits to `horizon` rounds; to the rest of the hand when there is no one this
+        // seat may ever ask to compare (a blind seat facing only seen seats): then the only ways
+        // out are the cap and folding.
+        let can_end = opponents().any(|j| game.blind_may_compare_seen || p.seen[me] || !p.seen[j]);
+        let h = if can_end { self.cfg.horizon.min(rounds_left) } else { rounds_left };
+        // Per stake unit: what I pay, and what the others who can still pay put in. A blind seat
+        // calls whatever it holds, so its calls are money to win; a seen seat goes on calling when
+        // its hand is good, so its calls are weighted by `seen_call_weight`.
         let my_mult = game.multiplier(p, me) as f64;
-        let their_mult: f64 = opponents().filter(|&j| p.can_act(j)).map(|j| game.multiplier(p, j) as f64).sum();
+        let their_mult: f64 = opponents()
+            .filter(|&j| p.can_act(j))
+            .map(|j| if p.seen[j] { self.cfg.seen_call_weight * game.seen_multiplier as f64 } else { 1.0 })
+            .sum();
         let p_all: f64 = if view.cards.is_some() {
             opponents().map(|j| odds.p[j]).product()
         } else if self.cfg.adaptive.is_some() {
@@ -227,7 +257,10 @@ impl EvBot {
         };
         let call = committed(stake);
         consider(Action::Call, call);
-        for &to in game.stakes.iter().filter(|&&to| to > p.stake && to * game.multiplier(p, me) <= p.stack[me]) {
+        let may_raise = p_all >= self.cfg.raise_min_p;
+        for &to in
+            game.stakes.iter().filter(|&&to| may_raise && to > p.stake && to * game.multiplier(p, me) <= p.stack[me])
+        {
             consider(Action::Raise(to), committed(to as f64) - self.cfg.raise_margin);
         }
         let price = (stake * my_mult).min(stack);
@@ -274,7 +307,14 @@ mod tests {
             raise_mid: p.f64("raise_mid"),
             width: p.f64("width"),
         });
-        EvBot::new(EvConfig { horizon: 3.0, raise_margin: 1.0, look_bias: 0.0, adaptive: lk })
+        EvBot::new(EvConfig {
+            horizon: 3.0,
+            raise_margin: 1.0,
+            raise_min_p: 0.85,
+            look_bias: 0.0,
+            seen_call_weight: 0.0,
+            adaptive: lk,
+        })
     }
 
     #[test]
