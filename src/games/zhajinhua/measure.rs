@@ -13,9 +13,17 @@ use crate::games::{BotFactory, GameDef};
 
 use super::Zhajinhua;
 
-fn bot(game: &Zhajinhua, kind: &str) -> BotFactory<Zhajinhua> {
+/// A bot kind with its defaults, or a variant of bots/zhajinhua.toml.
+fn bot(game: &Zhajinhua, name: &str) -> BotFactory<Zhajinhua> {
+    let roster: toml::Table = toml::from_str(super::ROSTER).unwrap();
+    let (kind, params) = match roster.get(name) {
+        Some(v) => {
+            (v["kind"].as_str().unwrap(), v.get("params").and_then(|p| p.as_table()).cloned().unwrap_or_default())
+        }
+        None => (name, toml::Table::new()),
+    };
     let k = Zhajinhua::bot_kinds().iter().find(|k| k.name == kind).expect("known bot");
-    (k.make)(&Params::new(k.params, &toml::Table::new(), kind).unwrap(), game).unwrap()
+    (k.make)(&Params::new(k.params, &params, name).unwrap(), game).unwrap()
 }
 
 /// Mean chips per hand of `hero` (one seat) against `villain` (every other seat) and the 95%
@@ -67,7 +75,7 @@ fn ev_against_the_baselines() {
 #[test]
 #[ignore]
 fn ev_adaptive_against_ev() {
-    for seats in [2, 3, 6] {
+    for seats in [2, 3, 4, 6] {
         let (mean, half) = chips_per_hand(seats, "ev-adaptive", "ev", 20_000, 2);
         println!("{seats} seats  ev-adaptive vs ev  {mean:+8.3} +- {half:.3} chips/hand");
     }
@@ -101,5 +109,18 @@ fn breakdown() {
     }
     for (k, (n, sum)) in table {
         println!("{k}  n={n:6}  total={sum:+9.0}  mean={:+.2}", sum / n as f64);
+    }
+}
+
+/// The roster variants against the baselines:
+/// `cargo test --release -- --ignored --nocapture zhajinhua::measure::variants`
+#[test]
+#[ignore]
+fn variants() {
+    for hero in ["ev-short", "ev-aggressive", "ev-naive", "ev-adaptive-soft"] {
+        for villain in ["always-call", "random", "threshold"] {
+            let (mean, half) = chips_per_hand(3, hero, villain, 10_000, 3);
+            println!("3 seats  {hero:<16} vs {villain:<12} {mean:+8.3} +- {half:.3} chips/hand");
+        }
     }
 }

@@ -30,7 +30,7 @@ use super::super::winprob::{equity_table, heads_up};
 use super::belief::{Belief, Likelihoods};
 
 pub const EV_PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("horizon", "3.0", "rounds of calling that a call or a raise is priced as committing to"),
+    ParamSpec::new("horizon", "6.0", "rounds of calling that a call or a raise is priced as committing to"),
     ParamSpec::new("raise_margin", "1.0", "chips by which a raise's EV must beat the call's"),
     ParamSpec::new("raise_min_p", "0.85", "the least win probability against all seats still in at which it raises"),
     ParamSpec::new("look_bias", "0.0", "chips added to the EV of looking (positive: looks sooner)"),
@@ -42,7 +42,7 @@ pub const EV_PARAMS: &[ParamSpec] = &[
 ];
 
 pub const ADAPTIVE_PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("horizon", "3.0", "rounds of calling that a call or a raise is priced as committing to"),
+    ParamSpec::new("horizon", "6.0", "rounds of calling that a call or a raise is priced as committing to"),
     ParamSpec::new("raise_margin", "1.0", "chips by which a raise's EV must beat the call's"),
     ParamSpec::new("raise_min_p", "0.85", "the least win probability against all seats still in at which it raises"),
     ParamSpec::new("look_bias", "0.0", "chips added to the EV of looking (positive: looks sooner)"),
