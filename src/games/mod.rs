@@ -13,12 +13,14 @@ use crate::error::{Error, Result};
 
 pub mod gomoku;
 pub mod holdem;
+pub mod zhajinhua;
 
 /// Every benchmark of `arena bench`, in the order printed.
 pub fn benches() -> Vec<crate::bench::Bench> {
     let mut all = Vec::new();
     all.extend(gomoku::benches());
     all.extend(holdem::benches());
+    all.extend(zhajinhua::benches());
     all
 }
 
@@ -160,6 +162,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
 pub static GAMES: &[&dyn GameEntry] = &[
     &Registered::<gomoku::Gomoku>(PhantomData),
     &Registered::<holdem::Holdem>(PhantomData),
+    &Registered::<zhajinhua::Zhajinhua>(PhantomData),
 ];
 
 /// The game called `name`.

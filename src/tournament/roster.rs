@@ -37,6 +37,7 @@ fn built_in(game: &str) -> &'static str {
     match game {
         "gomoku" => include_str!("../../bots/gomoku.toml"),
         "holdem" => include_str!("../../bots/holdem.toml"),
+        "zhajinhua" => include_str!("../../bots/zhajinhua.toml"),
         _ => "",
     }
 }
