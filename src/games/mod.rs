@@ -12,11 +12,13 @@ use crate::core::{play_game, Bot, Game, GameRecord, GameSeeds, ParamSpec, Params
 use crate::error::{Error, Result};
 
 pub mod gomoku;
+pub mod mahjong;
 
 /// Every benchmark of `arena bench`, in the order printed.
 pub fn benches() -> Vec<crate::bench::Bench> {
     let mut all = Vec::new();
     all.extend(gomoku::benches());
+    all.extend(mahjong::benches());
     all
 }
 
@@ -118,20 +120,30 @@ impl<G: GameDef> GameEntry for Registered<G> {
     fn bots(&self) -> Vec<BotListing> {
         G::bot_kinds()
             .iter()
-            .map(|k| BotListing { name: k.name, about: k.about, params: k.params })
+            .map(|k| BotListing {
+                name: k.name,
+                about: k.about,
+                params: k.params,
+            })
             .collect()
     }
     fn bot_params(&self, kind: &str) -> Option<&'static [ParamSpec]> {
-        G::bot_kinds().iter().find(|k| k.name == kind).map(|k| k.params)
+        G::bot_kinds()
+            .iter()
+            .find(|k| k.name == kind)
+            .map(|k| k.params)
     }
     fn table(&self, options: &Params, seats: usize, bots: &[BotChoice]) -> Result<Arc<dyn Table>> {
         let game = G::from_options(options, seats)?;
         let bots = bots
             .iter()
             .map(|choice| {
-                let kind = G::bot_kinds().iter().find(|k| k.name == choice.kind).ok_or_else(|| {
-                    Error::input(format!("game {} has no bot `{}`", G::NAME, choice.kind))
-                })?;
+                let kind = G::bot_kinds()
+                    .iter()
+                    .find(|k| k.name == choice.kind)
+                    .ok_or_else(|| {
+                        Error::input(format!("game {} has no bot `{}`", G::NAME, choice.kind))
+                    })?;
                 (kind.make)(&choice.params, &game)
             })
             .collect::<Result<Vec<_>>>()?;
@@ -144,13 +156,22 @@ pub static GAMES: &[&dyn GameEntry] = &[&Registered::<gomoku::Gomoku>(PhantomDat
 
 /// The game called `name`.
 pub fn find(name: &str) -> Result<&'static dyn GameEntry> {
-    GAMES.iter().copied().find(|g| g.name() == name).ok_or_else(|| {
-        let known: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
-        Error::input(format!("unknown game `{name}` (known: {})", known.join(", ")))
-    })
+    GAMES
+        .iter()
+        .copied()
+        .find(|g| g.name() == name)
+        .ok_or_else(|| {
+            let known: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
+            Error::input(format!(
+                "unknown game `{name}` (known: {})",
+                known.join(", ")
+            ))
+        })
 }
 
 /// Wraps a bot constructor as a factory: `factory(move || MyBot::new(cfg.clone()))`.
-pub fn factory<G: Game, B: Bot<G> + 'static>(make: impl Fn() -> B + Send + Sync + 'static) -> BotFactory<G> {
+pub fn factory<G: Game, B: Bot<G> + 'static>(
+    make: impl Fn() -> B + Send + Sync + 'static,
+) -> BotFactory<G> {
     Arc::new(move || Box::new(make()) as Box<dyn Bot<G>>)
 }
