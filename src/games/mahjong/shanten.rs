@@ -23,18 +23,56 @@ type Costs = u64;
 
 const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 const NIBBLES: usize = 10;
+
 const ALL_PAIR0: u16 = 0b01_0101_0101;
 
+/// Max standing tiles of one suit in a hand (a 14-tile hand of one suit).
+const MAX_SUIT_TILES: usize = 14;
+const INF: u8 = 30;
+
+/// The costs of one group (a suit or the honors), unpacked: `need[p][m]` = tiles needed for `m`
+/// sets plus `p` pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Group {
+    need: [[u8; 5]; 2],
+}
+
 struct Tables {
-    suit: Vec<Costs>,
-    honors: Vec<Costs>,
+    /// Suit vectors by base-5 index: index into `groups` (u16, so the table is 3.9 MB).
+    suit: Vec<u16>,
+    /// Honor vectors by base-5 index: index into `groups`.
+    honors: Vec<u16>,
+    /// The distinct cost vectors (a few thousand: small enough to stay in cache).
+    groups: Vec<Group>,
 }
 
 fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
-    T.get_or_init(|| Tables {
-        suit: build(9, true),
-        honors: build(7, false),
+    T.get_or_init(|| {
+        let mut groups = Vec::new();
+        let mut ids = std::collections::HashMap::new();
+        let mut class = |c: Costs| -> u16 {
+            *ids.entry(c).or_insert_with(|| {
+                let mut g = Group {
+                    need: [[INF; 5]; 2],
+                };
+                for m in 0..5 {
+                    for p in 0..2 {
+                        let v = nibble(c, m * 2 + p);
+                        g.need[p][m] = if v >= 15 { INF } else { v };
+                    }
+                }
+                groups.push(g);
+                (groups.len() - 1) as u16
+            })
+        };
+        let suit = build(9, true).into_iter().map(&mut class).collect();
+        let honors = build(7, false).into_iter().map(&mut class).collect();
+        Tables {
+            suit,
+            honors,
+            groups,
+        }
     })
 }
 
@@ -110,70 +148,76 @@ fn build(len: usize, chows: bool) -> Vec<Costs> {
     cost
 }
 
-fn suit_index(counts: &Counts, s: usize) -> usize {
+/// The group of suit `s` and its tile count.
+fn suit_group<'a>(t: &'a Tables, counts: &Counts, s: usize) -> (&'a Group, usize) {
     let c = &counts[s * 9..s * 9 + 9];
-    let mut idx = 0;
+    let (mut idx, mut sum) = (0usize, 0usize);
     for r in (0..9).rev() {
         idx = idx * 5 + c[r] as usize;
+        sum += c[r] as usize;
     }
-    idx
+    if sum > MAX_SUIT_TILES {
+        // Not a hand (more than 14 standing tiles of a suit): nothing completes it.
+        return (&IMPOSSIBLE, sum);
+    }
+    (&t.groups[t.suit[idx] as usize], sum)
 }
 
-fn honor_index(counts: &Counts) -> usize {
+static IMPOSSIBLE: Group = Group {
+    need: [[INF; 5]; 2],
+};
+
+fn honor_group<'a>(t: &'a Tables, counts: &Counts) -> (&'a Group, usize) {
     let c = &counts[27..34];
-    let mut idx = 0;
+    let (mut idx, mut sum) = (0, 0);
     for r in (0..7).rev() {
         idx = idx * 5 + c[r] as usize;
+        sum += c[r] as usize;
     }
-    idx
+    (&t.groups[t.honors[idx] as usize], sum)
 }
 
-/// Min-plus combination of two groups' costs.
-fn combine(a: Costs, b: Costs) -> Costs {
-    let mut out = [15u8; NIBBLES];
-    for m1 in 0..5 {
-        for p1 in 0..2 {
-            let ca = nibble(a, m1 * 2 + p1);
-            if ca >= 15 {
-                continue;
-            }
-            for m2 in 0..5 - m1 {
-                for p2 in 0..2 - p1 {
-                    let v = ca + nibble(b, m2 * 2 + p2);
-                    let k = (m1 + m2) * 2 + p1 + p2;
-                    if v < out[k] {
-                        out[k] = v;
-                    }
-                }
-            }
+/// Min-plus combination of two groups.
+fn combine(a: &Group, b: &Group, upto: usize) -> Group {
+    let mut out = Group {
+        need: [[INF; 5]; 2],
+    };
+    for m in 0..=upto {
+        let (mut no_pair, mut pair) = (INF, INF);
+        for i in 0..=m {
+            let j = m - i;
+            no_pair = no_pair.min(a.need[0][i] + b.need[0][j]);
+            pair = pair
+                .min(a.need[0][i] + b.need[1][j])
+                .min(a.need[1][i] + b.need[0][j]);
         }
+        out.need[0][m] = no_pair.min(INF);
+        out.need[1][m] = pair.min(INF);
     }
-    out.iter()
-        .enumerate()
-        .fold(0, |e, (k, &v)| e | ((v.min(15) as u64) << (4 * k)))
+    out
 }
 
 /// Only the (sets, pair) target of the last combination is needed.
-fn combine_target(a: Costs, b: Costs, sets: usize) -> u8 {
-    let mut best = 15u8;
-    for m1 in 0..=sets {
-        let m2 = sets - m1;
-        let with_pair_a = nibble(a, m1 * 2 + 1) + nibble(b, m2 * 2);
-        let with_pair_b = nibble(a, m1 * 2) + nibble(b, m2 * 2 + 1);
-        best = best.min(with_pair_a).min(with_pair_b);
+fn combine_target(a: &Group, b: &Group, sets: usize) -> u8 {
+    let mut best = INF;
+    for i in 0..=sets {
+        let j = sets - i;
+        best = best
+            .min(a.need[1][i] + b.need[0][j])
+            .min(a.need[0][i] + b.need[1][j]);
     }
     best
 }
 
 /// Tiles the standing tiles `counts` still need for `sets` sets and a pair.
-/// All counts must be at most 4.
+/// Counts must be at most 4 and a suit at most 14 tiles (any hand).
 pub fn standard_distance(counts: &Counts, sets: usize) -> u8 {
     let t = tables();
-    let m = t.suit[suit_index(counts, 0)];
-    let s = t.suit[suit_index(counts, 1)];
-    let p = t.suit[suit_index(counts, 2)];
-    let h = t.honors[honor_index(counts)];
-    combine_target(combine(combine(m, s), p), h, sets)
+    let (m, _) = suit_group(t, counts, 0);
+    let (s, _) = suit_group(t, counts, 1);
+    let (p, _) = suit_group(t, counts, 2);
+    let (h, _) = honor_group(t, counts);
+    combine_target(&combine(&combine(m, s, sets), p, sets), h, sets)
 }
 
 /// Standard shape: `declared` sets already declared.
@@ -242,12 +286,18 @@ pub fn shanten_honors_knitted(counts: &Counts) -> i8 {
 
 /// Knitted straight + one set + a pair (at most one declared set).
 pub fn shanten_knitted_straight(counts: &Counts, declared: usize, bound: i8) -> i8 {
+    let held = KNITTED.map(|k| held(counts, &k));
+    knitted_straight(counts, declared, bound, &held)
+}
+
+/// The knitted straight's shanten if below `bound` (else `bound`); `held[k]` = kinds of straight
+/// `k` in the hand.
+fn knitted_straight(counts: &Counts, declared: usize, bound: i8, held: &[u8; 6]) -> i8 {
     if declared > 1 {
-        return i8::MAX;
+        return bound;
     }
     let mut best = bound;
-    for k in &KNITTED {
-        let h = held(counts, k);
+    for (k, &h) in KNITTED.iter().zip(held) {
         // At least 9 - h tiles are missing from the straight itself.
         if 9 - h as i8 > best {
             continue;
@@ -266,18 +316,54 @@ pub fn shanten_knitted_straight(counts: &Counts, declared: usize, bound: i8) -> 
 
 /// Minimum over every winning shape.
 pub fn shanten(counts: &Counts, declared: usize) -> i8 {
-    let mut s = shanten_standard(counts, declared);
+    let mut best = shanten_standard(counts, declared);
+    if declared > 1 {
+        return best;
+    }
+    // One pass for the special shapes: kinds held, pairs (four of a kind = two), odd counts.
+    let (mut present, mut pairs, mut odd, mut orphan_pair) = (0u64, 0u8, 0u8, false);
+    for (t, &c) in counts.iter().enumerate() {
+        present |= ((c > 0) as u64) << t;
+        pairs += c / 2;
+        odd += c & 1;
+        orphan_pair |= c >= 2 && ORPHANS_MASK >> t & 1 == 1;
+    }
+    let knitted_held = KNITTED_MASKS.map(|k| (present & k).count_ones() as u8);
     if declared == 0 {
-        s = s
-            .min(shanten_seven_pairs(counts))
-            .min(shanten_thirteen_orphans(counts))
-            .min(shanten_honors_knitted(counts));
+        let need = 7 - pairs.min(7);
+        let seven_pairs = (need + need.saturating_sub(odd)) as i8 - 1;
+        let orphans = 13 - (present & ORPHANS_MASK).count_ones() as i8 - orphan_pair as i8;
+        let honors = (present & HONOR_MASK).count_ones() as u8;
+        let knitted = knitted_held.iter().max().copied().unwrap_or(0);
+        let honors_knitted = (14 - (knitted + honors).min(14)) as i8 - 1;
+        best = best.min(seven_pairs).min(orphans).min(honors_knitted);
     }
-    if declared <= 1 {
-        s = s.min(shanten_knitted_straight(counts, declared, s));
-    }
-    s
+    knitted_straight(counts, declared, best, &knitted_held)
 }
+
+const ORPHANS_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < 13 {
+        m |= 1 << ORPHANS[i];
+        i += 1;
+    }
+    m
+};
+const HONOR_MASK: u64 = 0x7F << 27;
+const KNITTED_MASKS: [u64; 6] = {
+    let mut out = [0u64; 6];
+    let mut k = 0;
+    while k < 6 {
+        let mut i = 0;
+        while i < 9 {
+            out[k] |= 1 << KNITTED[k][i];
+            i += 1;
+        }
+        k += 1;
+    }
+    out
+};
 
 /// The kinds that lower the shanten of a 3n+1 hand, each with the copies still unseen
 /// (4 − in hand − `visible`), and the current shanten.
@@ -309,8 +395,95 @@ pub fn is_complete_standard(counts: &Counts) -> bool {
         let mut c = *counts;
         return decomposes(&mut c, true);
     }
-    let n: usize = counts.iter().map(|&c| c as usize).sum();
-    n % 3 == 2 && standard_distance(counts, (n - 2) / 3) == 0
+    // Each group on its own: sets only, or (exactly one group) sets and the pair.
+    let t = tables();
+    let groups = [
+        suit_group(t, counts, 0),
+        suit_group(t, counts, 1),
+        suit_group(t, counts, 2),
+        honor_group(t, counts),
+    ];
+    let mut pairs = 0;
+    for (g, n) in groups {
+        if n > MAX_SUIT_TILES {
+            return false;
+        }
+        let ok = match n % 3 {
+            0 => g.need[0][n / 3] == 0,
+            2 => {
+                pairs += 1;
+                g.need[1][n / 3] == 0
+            }
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    pairs == 1
+}
+
+/// The kinds `t` (within `candidates`, a 34-bit mask) such that `counts` plus `t` is a complete
+/// standard hand. Only the suit of `t` changes, so each candidate costs one table lookup.
+pub fn standard_waits(counts: &Counts, candidates: u64) -> u64 {
+    let t = tables();
+    // Per group: base-5 index, tile count, and whether it is fine as sets only / with the pair.
+    let mut idx = [0usize; 4];
+    let mut n = [0usize; 4];
+    for g in 0..4 {
+        let (lo, len) = if g < 3 { (g * 9, 9) } else { (27, 7) };
+        for r in (0..len).rev() {
+            idx[g] = idx[g] * 5 + counts[lo + r] as usize;
+            n[g] += counts[lo + r] as usize;
+        }
+    }
+    let group = |g: usize, i: usize| -> &Group {
+        if g < 3 {
+            &t.groups[t.suit[i] as usize]
+        } else {
+            &t.groups[t.honors[i] as usize]
+        }
+    };
+    // 0 = sets only, 1 = sets and the pair, 2 = neither.
+    let status = |grp: &Group, n: usize| -> u8 {
+        if n > MAX_SUIT_TILES {
+            return 2;
+        }
+        match n % 3 {
+            0 if grp.need[0][n / 3] == 0 => 0,
+            2 if grp.need[1][n / 3] == 0 => 1,
+            _ => 2,
+        }
+    };
+    let st: [u8; 4] = std::array::from_fn(|g| status(group(g, idx[g]), n[g]));
+    let mut waits = 0u64;
+    let mut rest = candidates;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if counts[k] >= 4 {
+            let mut c = *counts;
+            c[k] += 1;
+            if decomposes(&mut c, true) {
+                waits |= 1 << k;
+            }
+            continue;
+        }
+        let (g, r) = if k < 27 { (k / 9, k % 9) } else { (3, k - 27) };
+        let new = status(group(g, idx[g] + POW5[r]), n[g] + 1);
+        let mut pairs = (new == 1) as u8;
+        let mut ok = new != 2;
+        for (o, &s) in st.iter().enumerate() {
+            if o != g {
+                ok &= s != 2;
+                pairs += (s == 1) as u8;
+            }
+        }
+        if ok && pairs == 1 {
+            waits |= 1 << k;
+        }
+    }
+    waits
 }
 
 /// Plain recursive check (lowest tile first), used only for out-of-range counts.
@@ -500,6 +673,37 @@ mod tests {
         let kinds: Vec<Tile> = eff.iter().map(|e| e.0).collect();
         assert_eq!(kinds, vec![27, 31]);
         assert!(eff.iter().all(|e| e.1 == 2));
+    }
+
+    #[test]
+    fn all_shapes_is_the_minimum_of_each_shape() {
+        let mut rng = ChaCha8Rng::seed_from_u64(10);
+        let kinds: Vec<Tile> = (0..KINDS as u8).collect();
+        for i in 0..2000 {
+            let c = random_hand(&mut rng, 13 + i % 2, &kinds);
+            let want = shanten_standard(&c, 0)
+                .min(shanten_seven_pairs(&c))
+                .min(shanten_thirteen_orphans(&c))
+                .min(shanten_honors_knitted(&c))
+                .min(shanten_knitted_straight(&c, 0, i8::MAX));
+            assert_eq!(shanten(&c, 0), want, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn waits_agree_with_completeness() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let kinds: Vec<Tile> = (0..9).chain(27..30).collect();
+        for _ in 0..2000 {
+            let c = random_hand(&mut rng, 13, &kinds);
+            let waits = standard_waits(&c, (1u64 << KINDS) - 1);
+            for t in 0..KINDS {
+                let mut d = c;
+                d[t] += 1;
+                let mut e = d;
+                assert_eq!(waits >> t & 1 == 1, decomposes(&mut e, true), "{c:?} + {t}");
+            }
+        }
     }
 
     #[test]

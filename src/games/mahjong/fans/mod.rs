@@ -667,19 +667,7 @@ fn is_unique_wait(standing: &Counts, n: usize, win: Tile) -> bool {
         let m = (held >> (9 * s)) & 0x1FF;
         near |= ((m | m << 1 | m << 2 | m >> 1 | m >> 2) & 0x1FF) << (9 * s);
     }
-    let mut rest = near & !waits;
-    while rest != 0 {
-        let t = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        c[t] += 1;
-        if super::shanten::is_complete_standard(&c) {
-            waits |= 1 << t;
-        }
-        c[t] -= 1;
-        if waits.count_ones() > 1 {
-            return false;
-        }
-    }
+    waits |= super::shanten::standard_waits(&c, near & !waits);
     waits.count_ones() == 1
 }
 
