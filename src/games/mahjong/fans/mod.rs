@@ -17,7 +17,7 @@ mod special;
 
 use super::tiles::{Counts, Meld, MeldKind, Tile, KINDS};
 
-/// Every fan, in the reference's order (its output order).
+/// Every fan, in the reference's order (its output order; `pymahjonggb` lists its extra fan last).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Fan {
@@ -75,7 +75,6 @@ pub enum Fan {
     MeldedHand,
     TwoConcealedKongs,
     TwoDragonsPungs,
-    ConcealedKongAndMeldedKong,
     OutsideHand,
     FullyConcealedHand,
     TwoMeldedKongs,
@@ -103,6 +102,8 @@ pub enum Fan {
     SingleWait,
     SelfDrawn,
     FlowerTiles,
+    /// Not an official fan: the reference's extra, listed last as it lists it.
+    ConcealedKongAndMeldedKong,
 }
 
 pub const FAN_COUNT: usize = 82;
@@ -163,7 +164,6 @@ pub const FANS: [(&str, u8); FAN_COUNT] = [
     ("Melded Hand", 6),
     ("Two Concealed Kongs", 6),
     ("Two Dragons Pungs", 6),
-    ("Concealed Kong and Melded Kong", 5),
     ("Outside Hand", 4),
     ("Fully Concealed Hand", 4),
     ("Two Melded Kongs", 4),
@@ -191,6 +191,7 @@ pub const FANS: [(&str, u8); FAN_COUNT] = [
     ("Single Wait", 1),
     ("Self-Drawn", 1),
     ("Flower Tiles", 1),
+    ("Concealed Kong and Melded Kong", 5),
 ];
 
 impl Fan {
