@@ -152,7 +152,10 @@ impl<G: GameDef> GameEntry for Registered<G> {
 }
 
 /// Every game, in the order `arena list` shows them.
-pub static GAMES: &[&dyn GameEntry] = &[&Registered::<gomoku::Gomoku>(PhantomData)];
+pub static GAMES: &[&dyn GameEntry] = &[
+    &Registered::<gomoku::Gomoku>(PhantomData),
+    &Registered::<mahjong::Mahjong>(PhantomData),
+];
 
 /// The game called `name`.
 pub fn find(name: &str) -> Result<&'static dyn GameEntry> {

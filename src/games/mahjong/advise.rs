@@ -181,8 +181,8 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<String> {
     // 14 tiles, not a win: every distinct discard.
     writeln!(out, "shanten: {s}").unwrap();
     // (shanten after, effective copies, discard, effective tiles)
-    type Option = (i8, u32, Tile, Vec<(Tile, u8)>);
-    let mut options: Vec<Option> = Vec::new();
+    type Choice = (i8, u32, Tile, Vec<(Tile, u8)>);
+    let mut options: Vec<Choice> = Vec::new();
     for t in 0..KINDS {
         if standing[t] == 0 {
             continue;

@@ -24,6 +24,10 @@ pub fn benches() -> Vec<Bench> {
             name: "mahjong.shanten_standard_per_s",
             run: shanten_standard_per_s,
         },
+        Bench {
+            name: "mahjong.greedy_hands_per_s",
+            run: greedy_hands_per_s,
+        },
     ]
 }
 
@@ -168,6 +172,31 @@ fn shanten_standard_per_s(o: &BenchOptions) -> Vec<Measure> {
     });
     vec![Measure {
         name: "mahjong.shanten_standard_per_s".into(),
+        value,
+        unit: "hands/s",
+    }]
+}
+
+/// Whole hands, four greedy bots, 8-fan minimum, fans scored on every win.
+fn greedy_hands_per_s(o: &BenchOptions) -> Vec<Measure> {
+    use crate::core::{play_game, Bot, GameSeeds};
+    warm_up();
+    let game = super::Mahjong::new(8);
+    let mut game_no = 0u64;
+    let value = throughput(o.budget, 20, || {
+        let mut moves = 0;
+        for _ in 0..20 {
+            let mut bots: Vec<Box<dyn Bot<super::Mahjong>>> = (0..4)
+                .map(|_| Box::new(super::bots::GreedyBot) as Box<dyn Bot<super::Mahjong>>)
+                .collect();
+            let seeds = GameSeeds::derive(1, 0, game_no, 1);
+            game_no += 1;
+            moves += play_game(&game, &mut bots, &seeds, false).moves;
+        }
+        moves
+    });
+    vec![Measure {
+        name: "mahjong.greedy_hands_per_s".into(),
         value,
         unit: "hands/s",
     }]
