@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 pub mod gomoku;
 pub mod holdem;
 pub mod zhajinhua;
+pub mod mahjong;
 
 /// Every benchmark of `arena bench`, in the order printed.
 pub fn benches() -> Vec<crate::bench::Bench> {
@@ -21,6 +22,7 @@ pub fn benches() -> Vec<crate::bench::Bench> {
     all.extend(gomoku::benches());
     all.extend(holdem::benches());
     all.extend(zhajinhua::benches());
+    all.extend(mahjong::benches());
     all
 }
 
@@ -163,6 +165,7 @@ pub static GAMES: &[&dyn GameEntry] = &[
     &Registered::<gomoku::Gomoku>(PhantomData),
     &Registered::<holdem::Holdem>(PhantomData),
     &Registered::<zhajinhua::Zhajinhua>(PhantomData),
+    &Registered::<mahjong::Mahjong>(PhantomData),
 ];
 
 /// The game called `name`.

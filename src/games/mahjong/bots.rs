@@ -1,0 +1,124 @@
+//! Baselines: `random` (any legal discard, never claims except a win) and `greedy` (discards to
+//! minimise shanten, ties by effective tiles still unseen; claims a set when that lowers its
+//! shanten; always wins when allowed).
+
+use rand::Rng;
+
+use super::engine::{Action, Mahjong, PhaseView, View};
+use super::shanten::{effective_tiles, shanten};
+use super::tiles::{Counts, Tile, KINDS};
+use crate::core::{Bot, BotRng};
+use crate::games::{factory, BotKind};
+
+pub static BOT_KINDS: &[BotKind<Mahjong>] = &[
+    BotKind {
+        name: "random",
+        about: "any legal discard, uniformly; never claims except a win",
+        params: &[],
+        make: |_, _| Ok(factory(|| RandomBot)),
+    },
+    BotKind {
+        name: "greedy",
+        about: "discards to minimise shanten (ties: most effective tiles unseen); claims when it lowers shanten",
+        params: &[],
+        make: |_, _| Ok(factory(|| GreedyBot)),
+    },
+];
+
+pub struct RandomBot;
+
+impl Bot<Mahjong> for RandomBot {
+    fn act(&mut self, _game: &Mahjong, v: &View<'_>, rng: &mut BotRng) -> Action {
+        if v.legal.contains(&Action::Win) {
+            return Action::Win;
+        }
+        let discards: Vec<&Action> = v
+            .legal
+            .iter()
+            .filter(|a| matches!(a, Action::Discard(_)))
+            .collect();
+        if discards.is_empty() {
+            return Action::Pass;
+        }
+        *discards[rng.random_range(0..discards.len())]
+    }
+}
+
+pub struct GreedyBot;
+
+/// Tiles this seat has not seen: 4 − own hand − visible elsewhere.
+fn visible(v: &View<'_>) -> Counts {
+    *v.seen
+}
+
+/// The discard leaving the lowest shanten, then the most unseen effective tiles (lowest kind on
+/// a tie), with that shanten.
+pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8) {
+    let mut shantens = [i8::MAX; KINDS];
+    let mut c = *hand;
+    for t in 0..KINDS {
+        if hand[t] > 0 {
+            c[t] -= 1;
+            shantens[t] = shanten(&c, declared);
+            c[t] += 1;
+        }
+    }
+    let best = *shantens.iter().min().unwrap();
+    let ties: Vec<usize> = (0..KINDS).filter(|&t| shantens[t] == best).collect();
+    if ties.len() == 1 {
+        return (ties[0] as Tile, best);
+    }
+    let mut choice = (ties[0], 0u32);
+    for &t in &ties {
+        c[t] -= 1;
+        let mut seen = *seen;
+        seen[t] += 1;
+        let (_, eff) = effective_tiles(&c, declared, &seen);
+        c[t] += 1;
+        let n: u32 = eff.iter().map(|e| e.1 as u32).sum();
+        if n > choice.1 {
+            choice = (t, n);
+        }
+    }
+    (choice.0 as Tile, best)
+}
+
+impl Bot<Mahjong> for GreedyBot {
+    fn act(&mut self, _game: &Mahjong, v: &View<'_>, _rng: &mut BotRng) -> Action {
+        if v.legal.contains(&Action::Win) {
+            return Action::Win;
+        }
+        let declared = v.melds[v.seat].len();
+        match v.phase {
+            PhaseView::Turn { .. } => {
+                Action::Discard(best_discard(v.hand, declared, &visible(v)).0)
+            }
+            PhaseView::RobKong { .. } => Action::Pass,
+            PhaseView::Claim { tile, .. } => {
+                let now = shanten(v.hand, declared);
+                let mut best = (Action::Pass, now);
+                for a in &v.legal {
+                    let mut h = *v.hand;
+                    let t = tile as usize;
+                    let after = match *a {
+                        Action::Pung => {
+                            h[t] -= 2;
+                            best_discard(&h, declared + 1, v.seen).1
+                        }
+                        Action::Chow(low) => {
+                            for x in (low..low + 3).filter(|&x| x != tile) {
+                                h[x as usize] -= 1;
+                            }
+                            best_discard(&h, declared + 1, v.seen).1
+                        }
+                        _ => continue,
+                    };
+                    if after < best.1 {
+                        best = (*a, after);
+                    }
+                }
+                best.0
+            }
+        }
+    }
+}

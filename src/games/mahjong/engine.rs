@@ -1,0 +1,785 @@
+//! The MCR table: 4 seats, 136 tiles, one hand per game (seat 0 is the dealer, East; the
+//! prevalent wind is East). The wall is shuffled from the deal seed before play; replacement tiles
+//! after a kong come from its far end.
+//!
+//! A turn: the seat holds 3n+2 tiles and declares a self-drawn win, a concealed or added kong,
+//! or discards. A discard is offered to the other seats one by one in turn order (each answers
+//! pass / win / pung / kong / chow; seats with nothing to claim are not asked); then a win beats
+//! pung/kong beats chow, and among several winners the first in turn order after the discarder
+//! takes it (one winner). An added kong may be robbed by a seat that can win on it.
+//! A win needs `min_fans` fans (flowers not counted; flowers are not in this wall).
+//! Payments: self-drawn, each other seat pays fans + 8; on a discard, the discarder pays fans + 8
+//! and the other two pay 8. An exhausted wall is a draw: nobody pays.
+
+use rand::seq::SliceRandom;
+
+use super::fans::{score, WinContext, WinningHand};
+use super::shanten::is_complete_standard;
+use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, KINDS};
+use crate::core::{DealRng, Game, IllegalAction, Outcome, Params, Seat};
+use crate::error::Result;
+
+pub const SEATS: usize = 4;
+
+/// What a seat may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Discard(Tile),
+    /// Self-drawn win on the turn, or a win on the offered discard / robbed kong.
+    Win,
+    ConcealedKong(Tile),
+    AddedKong(Tile),
+    Pass,
+    Pung,
+    /// An exposed kong on a discard.
+    Kong,
+    /// A chow whose lowest tile is given (seat on the discarder's right only).
+    Chow(Tile),
+}
+
+/// What the table is waiting for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// `seat` holds 3n+2 tiles. `drawn`: the tile just drawn (None after a claim: discard only).
+    Turn {
+        seat: Seat,
+        drawn: Option<Tile>,
+        after_kong: bool,
+    },
+    /// `tile` discarded by `from`; `asking` = the seat whose answer is awaited.
+    Claims {
+        from: Seat,
+        tile: Tile,
+        asking: Seat,
+        answers: [Action; SEATS],
+    },
+    /// `seat` adds `tile` to its pung; `asking` may rob it.
+    RobKong {
+        seat: Seat,
+        tile: Tile,
+        asking: Seat,
+        answers: [Action; SEATS],
+    },
+    Over,
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    wall: Vec<Tile>,
+    /// Next live tile (front); replacements come from `end - 1`.
+    next: usize,
+    end: usize,
+    pub hands: [Counts; SEATS],
+    pub melds: [Vec<Meld>; SEATS],
+    pub discards: [Vec<Tile>; SEATS],
+    /// Tiles every seat can see: discards still on the table and declared sets.
+    pub seen: Counts,
+    pub phase: Phase,
+    pub winner: Option<Seat>,
+    pub fans: u32,
+    pub payoff: [i32; SEATS],
+}
+
+/// The table options.
+#[derive(Clone, Debug)]
+pub struct Mahjong {
+    pub min_fans: u32,
+}
+
+/// What one seat sees.
+pub struct View<'a> {
+    pub seat: Seat,
+    pub hand: &'a Counts,
+    pub melds: &'a [Vec<Meld>; SEATS],
+    pub discards: &'a [Vec<Tile>; SEATS],
+    pub seen: &'a Counts,
+    pub phase: PhaseView,
+    pub wall_left: usize,
+    pub legal: Vec<Action>,
+}
+
+/// The phase without the other seats' pending answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhaseView {
+    Turn { drawn: Option<Tile> },
+    Claim { from: Seat, tile: Tile },
+    RobKong { from: Seat, tile: Tile },
+}
+
+fn next_seat(s: Seat, k: usize) -> Seat {
+    (s + k) % SEATS
+}
+
+impl Mahjong {
+    pub fn new(min_fans: u32) -> Mahjong {
+        Mahjong { min_fans }
+    }
+
+    fn live_left(s: &State) -> usize {
+        s.end - s.next
+    }
+
+    /// Fans of `seat` winning on `tile` (already counted in its hand when self-drawn).
+    fn win_fans(
+        &self,
+        s: &State,
+        seat: Seat,
+        tile: Tile,
+        self_drawn: bool,
+        kong: bool,
+    ) -> Option<u32> {
+        let mut concealed = s.hands[seat];
+        if self_drawn {
+            concealed[tile as usize] -= 1;
+        }
+        let mut with = concealed;
+        with[tile as usize] += 1;
+        // Quick reject before the full calculator: not a standard hand nor a special shape.
+        if !is_complete_standard(&with) && super::shanten::shanten(&with, s.melds[seat].len()) != -1
+        {
+            return None;
+        }
+        // Copies visible elsewhere (discards, every declared set), not counting a discarded
+        // winning tile itself: three means this is the last one.
+        let visible = s.seen[tile as usize] - (!self_drawn && !kong) as u8;
+        let ctx = WinContext {
+            self_drawn,
+            fourth_tile: visible == 3,
+            kong_related: kong,
+            last_wall_tile: Self::live_left(s) == 0,
+            flowers: 0,
+            seat_wind: seat as u8,
+            prevalent_wind: 0,
+        };
+        let h = WinningHand {
+            melds: &s.melds[seat],
+            concealed: &concealed,
+            win_tile: tile,
+        };
+        let sc = score(&h, &ctx)?;
+        (sc.total >= self.min_fans).then_some(sc.total)
+    }
+
+    /// The actions `seat` may take now (empty when it is not asked).
+    pub fn legal_for(&self, s: &State, out: &mut Vec<Action>) {
+        out.clear();
+        match &s.phase {
+            Phase::Turn {
+                seat,
+                drawn,
+                after_kong,
+            } => {
+                let seat = *seat;
+                let hand = &s.hands[seat];
+                if let Some(t) = drawn {
+                    if self.win_fans(s, seat, *t, true, *after_kong).is_some() {
+                        out.push(Action::Win);
+                    }
+                    if Self::live_left(s) > 0 {
+                        for (k, &n) in hand.iter().enumerate() {
+                            if n == 4 {
+                                out.push(Action::ConcealedKong(k as Tile));
+                            }
+                        }
+                        for m in &s.melds[seat] {
+                            if m.kind == MeldKind::Pung && hand[m.tile as usize] > 0 {
+                                out.push(Action::AddedKong(m.tile));
+                            }
+                        }
+                    }
+                }
+                for (k, &n) in hand.iter().enumerate() {
+                    if n > 0 {
+                        out.push(Action::Discard(k as Tile));
+                    }
+                }
+            }
+            Phase::Claims {
+                from, tile, asking, ..
+            } => {
+                out.extend(self.claims(s, *from, *tile, *asking));
+            }
+            Phase::RobKong { tile, asking, .. } => {
+                out.push(Action::Pass);
+                if self.win_fans(s, *asking, *tile, false, true).is_some() {
+                    out.push(Action::Win);
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Pass and the claims `seat` may make on `tile` discarded by `from`.
+    fn claims(&self, s: &State, from: Seat, tile: Tile, seat: Seat) -> Vec<Action> {
+        let mut out = vec![Action::Pass];
+        let h = &s.hands[seat];
+        let t = tile as usize;
+        if self.win_fans(s, seat, tile, false, false).is_some() {
+            out.push(Action::Win);
+        }
+        if Self::live_left(s) > 0 {
+            if h[t] >= 2 {
+                out.push(Action::Pung);
+            }
+            if h[t] == 3 {
+                out.push(Action::Kong);
+            }
+            if seat == next_seat(from, 1) && t < 27 {
+                let r = t % 9;
+                for low in r.saturating_sub(2)..=r.min(6) {
+                    let base = t - r + low;
+                    let ok = (base..base + 3).all(|x| x == t || h[x] > 0);
+                    if ok {
+                        out.push(Action::Chow(base as Tile));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The next seat after `after` (in turn order, before returning to `stop`) that has a claim.
+    fn next_asked(&self, s: &State, from: Seat, tile: Tile, after: Seat) -> Option<Seat> {
+        let mut seat = next_seat(after, 1);
+        while seat != from {
+            if self.claims(s, from, tile, seat).len() > 1 {
+                return Some(seat);
+            }
+            seat = next_seat(seat, 1);
+        }
+        None
+    }
+
+    fn next_robber(&self, s: &State, seat: Seat, tile: Tile, after: Seat) -> Option<Seat> {
+        let mut k = next_seat(after, 1);
+        while k != seat {
+            if self.win_fans(s, k, tile, false, true).is_some() {
+                return Some(k);
+            }
+            k = next_seat(k, 1);
+        }
+        None
+    }
+
+    fn draw(&self, s: &mut State, seat: Seat, replacement: bool) {
+        if Self::live_left(s) == 0 {
+            s.phase = Phase::Over;
+            return;
+        }
+        let t = if replacement {
+            s.end -= 1;
+            s.wall[s.end]
+        } else {
+            s.next += 1;
+            s.wall[s.next - 1]
+        };
+        s.hands[seat][t as usize] += 1;
+        s.phase = Phase::Turn {
+            seat,
+            drawn: Some(t),
+            after_kong: replacement,
+        };
+    }
+
+    fn settle(&self, s: &mut State, winner: Seat, fans: u32, payer: Option<Seat>) {
+        let f = fans as i32;
+        for k in 0..SEATS {
+            if k == winner {
+                continue;
+            }
+            let pay = match payer {
+                None => f + 8,
+                Some(p) if p == k => f + 8,
+                Some(_) => 8,
+            };
+            s.payoff[k] -= pay;
+            s.payoff[winner] += pay;
+        }
+        s.winner = Some(winner);
+        s.fans = fans;
+        s.phase = Phase::Over;
+    }
+
+    /// All answers to a discard are in: apply the strongest claim or move on.
+    fn resolve_claims(&self, s: &mut State, from: Seat, tile: Tile, answers: [Action; SEATS]) {
+        let order = [1, 2, 3].map(|k| next_seat(from, k));
+        if let Some(&w) = order.iter().find(|&&k| answers[k] == Action::Win) {
+            let fans = self
+                .win_fans(s, w, tile, false, false)
+                .expect("checked when claimed");
+            s.discards[from].pop();
+            s.hands[w][tile as usize] += 1;
+            self.settle(s, w, fans, Some(from));
+            return;
+        }
+        // The claimed tile leaves the discards for the set; the other tiles come from the hand.
+        let take = |s: &mut State, seat: Seat, meld: Meld| {
+            s.discards[from].pop();
+            let mut claimed = false;
+            for x in meld.tiles() {
+                if x == tile && !claimed {
+                    claimed = true;
+                    continue;
+                }
+                s.hands[seat][x as usize] -= 1;
+                s.seen[x as usize] += 1;
+            }
+            s.melds[seat].push(meld);
+        };
+        if let Some(&k) = order
+            .iter()
+            .find(|&&k| matches!(answers[k], Action::Pung | Action::Kong))
+        {
+            let kong = answers[k] == Action::Kong;
+            let kind = if kong { MeldKind::Kong } else { MeldKind::Pung };
+            take(s, k, Meld { kind, tile });
+            if kong {
+                self.draw(s, k, true);
+            } else {
+                s.phase = Phase::Turn {
+                    seat: k,
+                    drawn: None,
+                    after_kong: false,
+                };
+            }
+            return;
+        }
+        let right = order[0];
+        if let Action::Chow(low) = answers[right] {
+            take(
+                s,
+                right,
+                Meld {
+                    kind: MeldKind::Chow,
+                    tile: low,
+                },
+            );
+            s.phase = Phase::Turn {
+                seat: right,
+                drawn: None,
+                after_kong: false,
+            };
+            return;
+        }
+        self.draw(s, next_seat(from, 1), false);
+    }
+}
+
+impl Game for Mahjong {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+
+    fn seats(&self) -> usize {
+        SEATS
+    }
+
+    fn deal(&self, rng: &mut DealRng) -> State {
+        let mut wall: Vec<Tile> = (0..KINDS as u8).flat_map(|t| [t; 4]).collect();
+        wall.shuffle(rng);
+        let mut s = State {
+            end: wall.len(),
+            wall,
+            next: 0,
+            hands: [[0; KINDS]; SEATS],
+            melds: Default::default(),
+            discards: Default::default(),
+            seen: [0; KINDS],
+            phase: Phase::Over,
+            winner: None,
+            fans: 0,
+            payoff: [0; SEATS],
+        };
+        for seat in 0..SEATS {
+            for _ in 0..13 {
+                let t = s.wall[s.next];
+                s.next += 1;
+                s.hands[seat][t as usize] += 1;
+            }
+        }
+        self.draw(&mut s, 0, false);
+        s
+    }
+
+    fn to_act(&self, s: &State) -> Option<Seat> {
+        match &s.phase {
+            Phase::Turn { seat, .. } => Some(*seat),
+            Phase::Claims { asking, .. } | Phase::RobKong { asking, .. } => Some(*asking),
+            Phase::Over => None,
+        }
+    }
+
+    fn legal_actions(&self, s: &State, out: &mut Vec<Action>) {
+        self.legal_for(s, out);
+    }
+
+    fn view<'a>(&self, s: &'a State, seat: Seat) -> View<'a> {
+        let phase = match &s.phase {
+            Phase::Turn { drawn, .. } => PhaseView::Turn { drawn: *drawn },
+            Phase::Claims { from, tile, .. } => PhaseView::Claim {
+                from: *from,
+                tile: *tile,
+            },
+            Phase::RobKong { seat, tile, .. } => PhaseView::RobKong {
+                from: *seat,
+                tile: *tile,
+            },
+            Phase::Over => PhaseView::Turn { drawn: None },
+        };
+        let mut legal = Vec::new();
+        if self.to_act(s) == Some(seat) {
+            self.legal_for(s, &mut legal);
+        }
+        View {
+            seat,
+            hand: &s.hands[seat],
+            melds: &s.melds,
+            discards: &s.discards,
+            seen: &s.seen,
+            phase,
+            wall_left: Self::live_left(s),
+            legal,
+        }
+    }
+
+    fn apply(&self, s: &mut State, a: &Action) -> std::result::Result<(), IllegalAction> {
+        let mut legal = Vec::new();
+        self.legal_for(s, &mut legal);
+        if !legal.contains(a) {
+            return Err(IllegalAction(format!(
+                "{a:?} is not legal in {:?}",
+                s.phase
+            )));
+        }
+        match s.phase.clone() {
+            Phase::Turn {
+                seat,
+                drawn,
+                after_kong,
+            } => match *a {
+                Action::Win => {
+                    let t = drawn.expect("a win needs the drawn tile");
+                    let fans = self.win_fans(s, seat, t, true, after_kong).expect("legal");
+                    self.settle(s, seat, fans, None);
+                }
+                Action::Discard(t) => {
+                    s.hands[seat][t as usize] -= 1;
+                    s.discards[seat].push(t);
+                    s.seen[t as usize] += 1;
+                    match self.next_asked(s, seat, t, seat) {
+                        Some(k) => {
+                            s.phase = Phase::Claims {
+                                from: seat,
+                                tile: t,
+                                asking: k,
+                                answers: [Action::Pass; SEATS],
+                            }
+                        }
+                        None => self.draw(s, next_seat(seat, 1), false),
+                    }
+                }
+                Action::ConcealedKong(t) => {
+                    s.hands[seat][t as usize] -= 4;
+                    s.melds[seat].push(Meld {
+                        kind: MeldKind::ConcealedKong,
+                        tile: t,
+                    });
+                    self.draw(s, seat, true);
+                }
+                Action::AddedKong(t) => match self.next_robber(s, seat, t, seat) {
+                    Some(k) => {
+                        s.phase = Phase::RobKong {
+                            seat,
+                            tile: t,
+                            asking: k,
+                            answers: [Action::Pass; SEATS],
+                        }
+                    }
+                    None => self.finish_added_kong(s, seat, t),
+                },
+                _ => unreachable!("checked against the legal actions"),
+            },
+            Phase::Claims {
+                from,
+                tile,
+                asking,
+                mut answers,
+            } => {
+                answers[asking] = *a;
+                match self.next_asked(s, from, tile, asking) {
+                    Some(k) => {
+                        s.phase = Phase::Claims {
+                            from,
+                            tile,
+                            asking: k,
+                            answers,
+                        }
+                    }
+                    None => self.resolve_claims(s, from, tile, answers),
+                }
+            }
+            Phase::RobKong {
+                seat,
+                tile,
+                asking,
+                mut answers,
+            } => {
+                answers[asking] = *a;
+                match self.next_robber(s, seat, tile, asking) {
+                    Some(k) => {
+                        s.phase = Phase::RobKong {
+                            seat,
+                            tile,
+                            asking: k,
+                            answers,
+                        }
+                    }
+                    None => {
+                        let order = [1, 2, 3].map(|k| next_seat(seat, k));
+                        if let Some(&w) = order.iter().find(|&&k| answers[k] == Action::Win) {
+                            let fans = self.win_fans(s, w, tile, false, true).expect("checked");
+                            s.hands[seat][tile as usize] -= 1;
+                            s.hands[w][tile as usize] += 1;
+                            self.settle(s, w, fans, Some(seat));
+                        } else {
+                            self.finish_added_kong(s, seat, tile);
+                        }
+                    }
+                }
+            }
+            Phase::Over => unreachable!("no legal action when over"),
+        }
+        Ok(())
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        Outcome::from_payoffs(s.payoff.iter().map(|&p| p as f64).collect())
+    }
+
+    fn forfeit(&self, _s: &State, seat: Seat) -> Outcome {
+        // The forfeiting seat pays the largest possible self-drawn loss to each other seat.
+        let mut pay = vec![0.0; SEATS];
+        for (k, p) in pay.iter_mut().enumerate() {
+            *p = if k == seat { -3.0 * 96.0 } else { 96.0 };
+        }
+        Outcome::from_payoffs(pay)
+    }
+
+    fn columns(&self) -> &'static [&'static str] {
+        &["won", "fans", "dealt_in"]
+    }
+
+    fn record(&self, s: &State, seat: Seat, out: &mut Vec<String>) {
+        let won = s.winner == Some(seat);
+        let dealt_in = s.winner.is_some() && !won && s.payoff[seat] < -8;
+        out.push((won as u8).to_string());
+        out.push(if won {
+            s.fans.to_string()
+        } else {
+            String::new()
+        });
+        out.push((dealt_in as u8).to_string());
+    }
+}
+
+impl Mahjong {
+    fn finish_added_kong(&self, s: &mut State, seat: Seat, t: Tile) {
+        s.hands[seat][t as usize] -= 1;
+        s.seen[t as usize] += 1;
+        if let Some(m) = s.melds[seat]
+            .iter_mut()
+            .find(|m| m.kind == MeldKind::Pung && m.tile == t)
+        {
+            m.kind = MeldKind::Kong;
+        }
+        self.draw(s, seat, true);
+    }
+}
+
+impl crate::games::GameDef for Mahjong {
+    const NAME: &'static str = "mahjong";
+    const ABOUT: &'static str =
+        "Chinese Official (MCR) mahjong, one hand of four seats (source: a mahjong AI patent)";
+    const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
+    const OPTIONS: &'static [crate::core::ParamSpec] = &[crate::core::ParamSpec::new(
+        "min_fans",
+        "8",
+        "fans a win needs (flowers excluded); 0 = no minimum",
+    )];
+
+    fn from_options(p: &Params, _seats: usize) -> Result<Mahjong> {
+        Ok(Mahjong::new(p.int_in("min_fans", 0, 88, "mahjong")? as u32))
+    }
+
+    fn bot_kinds() -> &'static [crate::games::BotKind<Mahjong>] {
+        super::bots::BOT_KINDS
+    }
+}
+
+/// Short text of an action, for records and messages.
+pub fn action_text(a: &Action) -> String {
+    match a {
+        Action::Discard(t) => format!("discard {}", tile_name(*t)),
+        Action::ConcealedKong(t) => format!("concealed kong {}", tile_name(*t)),
+        Action::AddedKong(t) => format!("added kong {}", tile_name(*t)),
+        Action::Chow(t) => format!("chow from {}", tile_name(*t)),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Bot, GameSeeds};
+    use crate::games::mahjong::bots::{GreedyBot, RandomBot};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// Every tile is in exactly one place, and every hand has a legal size.
+    fn check_invariants(s: &State) {
+        let mut count = [0u32; KINDS];
+        for t in &s.wall[s.next..s.end] {
+            count[*t as usize] += 1;
+        }
+        for seat in 0..SEATS {
+            for (c, &n) in count.iter_mut().zip(&s.hands[seat]) {
+                *c += n as u32;
+            }
+            for m in &s.melds[seat] {
+                for t in m.tiles() {
+                    count[t as usize] += 1;
+                }
+            }
+            for &t in &s.discards[seat] {
+                count[t as usize] += 1;
+            }
+            let size: usize =
+                s.hands[seat].iter().map(|&c| c as usize).sum::<usize>() + 3 * s.melds[seat].len();
+            let turn = matches!(s.phase, Phase::Turn { seat: t, .. } if t == seat);
+            let winner = s.winner == Some(seat);
+            assert_eq!(
+                size,
+                if turn || winner { 14 } else { 13 },
+                "seat {seat} in {:?}",
+                s.phase
+            );
+        }
+        assert!(
+            count.iter().all(|&c| c == 4),
+            "136 tiles conserved: {count:?}"
+        );
+    }
+
+    fn play(game: &Mahjong, seed: u64, greedy: [bool; 4]) -> State {
+        let seeds = GameSeeds::derive(seed, 0, 0, 1);
+        let mut s = game.deal(&mut seeds.deal_rng());
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut steps = 0;
+        while let Some(seat) = game.to_act(&s) {
+            check_invariants(&s);
+            let v = game.view(&s, seat);
+            assert!(!v.legal.is_empty(), "the seat to act has an action");
+            let a = if greedy[seat] {
+                GreedyBot.act(game, &v, &mut rng)
+            } else {
+                RandomBot.act(game, &v, &mut rng)
+            };
+            // An illegal action is refused and leaves the state as it was.
+            let before = format!("{s:?}");
+            assert!(
+                game.apply(&mut s, &Action::ConcealedKong(33)).is_err() || s.hands[seat][33] == 0
+            );
+            if format!("{s:?}") != before {
+                panic!("state changed by a refused action");
+            }
+            game.apply(&mut s, &a).unwrap();
+            steps += 1;
+            assert!(steps < 1000);
+        }
+        check_invariants(&s);
+        s
+    }
+
+    #[test]
+    fn random_and_greedy_hands_conserve_tiles_and_points() {
+        let game = Mahjong::new(8);
+        let mut wins = 0;
+        for seed in 0..60 {
+            let greedy = [seed % 2 == 0, true, seed % 3 == 0, false];
+            let s = play(&game, seed, greedy);
+            assert_eq!(s.payoff.iter().sum::<i32>(), 0);
+            if let Some(w) = s.winner {
+                wins += 1;
+                assert!(s.fans >= 8);
+                assert!(s.payoff[w] > 0);
+            } else {
+                assert!(s.payoff.iter().all(|&p| p == 0));
+            }
+        }
+        // Without a minimum, greedy bots win most hands.
+        let game = Mahjong::new(0);
+        let mut free_wins = 0;
+        for seed in 0..40 {
+            free_wins += play(&game, seed, [true; 4]).winner.is_some() as u32;
+        }
+        assert!(free_wins > 20, "{free_wins} of 40");
+        let _ = wins;
+    }
+
+    #[test]
+    fn same_seed_same_wall() {
+        let game = Mahjong::new(8);
+        let a = play(&game, 5, [true; 4]);
+        let b = play(&game, 5, [true; 4]);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+
+    #[test]
+    fn chow_only_from_the_left_and_win_beats_pung() {
+        let game = Mahjong::new(0);
+        let seeds = GameSeeds::derive(1, 0, 0, 1);
+        let mut s = game.deal(&mut seeds.deal_rng());
+        // Seat 0 discards 5m; seat 1 can chow, seat 2 can pung, seat 3 can win.
+        s.hands = [[0; KINDS]; SEATS];
+        let set = |h: &mut Counts, tiles: &[Tile]| tiles.iter().for_each(|&t| h[t as usize] += 1);
+        set(
+            &mut s.hands[0],
+            &[4, 9, 10, 11, 12, 13, 14, 15, 16, 17, 27, 27, 27, 28],
+        );
+        set(
+            &mut s.hands[1],
+            &[3, 5, 18, 19, 20, 21, 22, 23, 24, 25, 26, 29, 29],
+        );
+        set(
+            &mut s.hands[2],
+            &[4, 4, 18, 19, 20, 21, 22, 23, 24, 25, 26, 30, 30],
+        );
+        // 123m 678m 123s 66s + 4m 6m: waits on 5m.
+        set(
+            &mut s.hands[3],
+            &[0, 1, 2, 5, 6, 7, 9, 10, 11, 14, 14, 3, 5],
+        );
+        s.phase = Phase::Turn {
+            seat: 0,
+            drawn: None,
+            after_kong: false,
+        };
+        let mut legal = Vec::new();
+        game.apply(&mut s, &Action::Discard(4)).unwrap();
+        assert_eq!(game.to_act(&s), Some(1));
+        game.legal_actions(&s, &mut legal);
+        assert!(legal.contains(&Action::Chow(3)));
+        game.apply(&mut s, &Action::Chow(3)).unwrap();
+        assert_eq!(game.to_act(&s), Some(2));
+        game.legal_actions(&s, &mut legal);
+        assert!(
+            legal.contains(&Action::Pung) && !legal.iter().any(|a| matches!(a, Action::Chow(_)))
+        );
+        game.apply(&mut s, &Action::Pung).unwrap();
+        assert_eq!(game.to_act(&s), Some(3));
+        game.apply(&mut s, &Action::Win).unwrap();
+        assert_eq!(s.winner, Some(3));
+        assert_eq!(s.payoff.iter().sum::<i32>(), 0);
+        assert!(s.payoff[0] < -8 && s.payoff[1] == -8 && s.payoff[2] == -8);
+    }
+}

@@ -1,0 +1,225 @@
+//! The fan calculator against the reference vectors and hand-written rare hands.
+
+use super::*;
+use crate::games::mahjong::tiles::{parse_tile, Hand, Meld};
+
+#[derive(serde::Deserialize)]
+struct VecMeld {
+    #[serde(rename = "type")]
+    kind: String,
+    tiles: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct VecFan {
+    name_en: String,
+    count: u32,
+}
+
+#[derive(serde::Deserialize)]
+struct Vector {
+    id: u64,
+    compact: String,
+    melds: Vec<VecMeld>,
+    concealed: Vec<String>,
+    win_tile: String,
+    self_drawn: bool,
+    fourth_tile: bool,
+    kong_related: bool,
+    last_wall_tile: bool,
+    flowers: u8,
+    seat_wind: String,
+    prevalent_wind: String,
+    fans: Vec<VecFan>,
+    total: u32,
+}
+
+fn wind(s: &str) -> u8 {
+    ["E", "S", "W", "N"].iter().position(|w| *w == s).unwrap() as u8
+}
+
+fn load() -> Vec<Vector> {
+    let text = include_str!("../../../../tests/data/mcr_fans_sample.jsonl");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn hand_of(v: &Vector) -> Hand {
+    let melds: Vec<Meld> = v
+        .melds
+        .iter()
+        .map(|m| {
+            let tiles: Vec<Tile> = m.tiles.iter().map(|t| parse_tile(t).unwrap()).collect();
+            Meld::from_tiles(&tiles, m.kind == "concealed_kong").unwrap()
+        })
+        .collect();
+    let concealed: Vec<Tile> = v.concealed.iter().map(|t| parse_tile(t).unwrap()).collect();
+    Hand::from_parts(melds, &concealed, Some(parse_tile(&v.win_tile).unwrap())).unwrap()
+}
+
+fn ctx_of(v: &Vector) -> WinContext {
+    WinContext {
+        self_drawn: v.self_drawn,
+        fourth_tile: v.fourth_tile,
+        kong_related: v.kong_related,
+        last_wall_tile: v.last_wall_tile,
+        flowers: v.flowers,
+        seat_wind: wind(&v.seat_wind),
+        prevalent_wind: wind(&v.prevalent_wind),
+    }
+}
+
+fn fan_list(s: &Score) -> Vec<(String, u32)> {
+    let mut v: Vec<(String, u32)> = s
+        .table
+        .fans()
+        .map(|(f, n)| (f.name().to_string(), n))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn fan_enum_is_dense_and_names_are_unique() {
+    for (i, f) in Fan::ALL.iter().enumerate() {
+        assert_eq!(*f as usize, i);
+        assert_eq!(Fan::from_name(f.name()), Some(*f));
+    }
+    assert_eq!(
+        FANS.iter()
+            .filter(|f| f.0 != "Concealed Kong and Melded Kong")
+            .count(),
+        81
+    );
+}
+
+#[test]
+fn every_reference_vector_agrees() {
+    let vectors = load();
+    assert_eq!(vectors.len(), 196);
+    let mut bad = Vec::new();
+    for v in &vectors {
+        let hand = hand_of(v);
+        assert_eq!(hand.to_string(), v.compact, "printing of {}", v.id);
+        assert_eq!(
+            Hand::parse(&v.compact).unwrap(),
+            hand,
+            "parsing of {}",
+            v.id
+        );
+        let wh = WinningHand {
+            melds: &hand.melds,
+            concealed: &hand.concealed,
+            win_tile: hand.win_tile.unwrap(),
+        };
+        let got = score(&wh, &ctx_of(v));
+        let mut want: Vec<(String, u32)> = v
+            .fans
+            .iter()
+            .map(|f| (f.name_en.clone(), f.count))
+            .collect();
+        want.sort();
+        match got {
+            Some(s) if s.total == v.total && fan_list(&s) == want => {}
+            Some(s) => bad.push(format!(
+                "#{} {}: got {} {:?}, want {} {:?}",
+                v.id,
+                v.compact,
+                s.total,
+                fan_list(&s),
+                v.total,
+                want
+            )),
+            None => bad.push(format!("#{} {}: not a win", v.id, v.compact)),
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} of 196 disagree:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// Scores `compact` with a discard win (or self-drawn), seat and prevalent wind East.
+fn fans(compact: &str, self_drawn: bool) -> (u32, Vec<(String, u32)>) {
+    let h = Hand::parse(compact).unwrap();
+    let wh = WinningHand {
+        melds: &h.melds,
+        concealed: &h.concealed,
+        win_tile: h.win_tile.unwrap(),
+    };
+    let ctx = WinContext {
+        self_drawn,
+        seat_wind: 1,
+        prevalent_wind: 2,
+        ..Default::default()
+    };
+    let s = score(&wh, &ctx).expect("a winning hand");
+    (
+        s.total,
+        s.table
+            .fans()
+            .map(|(f, n)| (f.name().to_string(), n))
+            .collect(),
+    )
+}
+
+fn names(list: &[(String, u32)]) -> Vec<&str> {
+    list.iter().map(|(n, _)| n.as_str()).collect()
+}
+
+#[test]
+fn rare_fans_by_hand() {
+    // Nine Gates on 5m: the reference adds Two Concealed Pungs and Pung of Terminals or Honors.
+    let (total, list) = fans("1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m 9m 9m | 5m", false);
+    assert_eq!(
+        names(&list),
+        [
+            "Nine Gates",
+            "Two Concealed Pungs",
+            "Pung of Terminals or Honors"
+        ]
+    );
+    assert_eq!(total, 88 + 2 + 1);
+    // Chicken Hand: three suits, an honor pair, a two-sided wait, melded, nothing else.
+    let (total, list) = fans("[2m3m4m] [6s7s8s] [7p7p7p] 4s 5s E E | 6s", false);
+    assert_eq!(names(&list), ["Chicken Hand"]);
+    assert_eq!(total, 8);
+    // Big Four Winds: no pung, wind or all-pungs fans on top.
+    let (_, list) = fans("E E E S S S W W W N N N 5m | 5m", false);
+    assert_eq!(list[0].0, "Big Four Winds");
+    assert!(!names(&list).contains(&"All Pungs") && !names(&list).contains(&"Prevalent Wind"));
+    // Big Three Dragons.
+    let (_, list) = fans("C C C F F F P P P 1m 2m 3m 9s | 9s", false);
+    assert_eq!(list[0].0, "Big Three Dragons");
+    assert!(!names(&list).contains(&"Dragon Pung") && !names(&list).contains(&"Two Dragons Pungs"));
+    // All Green, no Half Flush.
+    let (_, list) = fans("2s 3s 4s 2s 3s 4s 6s 6s 6s F F F 8s | 8s", false);
+    assert_eq!(list[0].0, "All Green");
+    assert!(!names(&list).contains(&"Half Flush"));
+    // Four Kongs, no Single Wait.
+    let (_, list) = fans("[1m1m1m1m] [EEEE] [5p5p5p5p] [9s9s9s9s] 3m | 3m", false);
+    assert_eq!(list[0].0, "Four Kongs");
+    assert!(!names(&list).contains(&"Single Wait"));
+    // Seven Shifted Pairs (2..8 adds All Simples), no Seven Pairs / Full Flush.
+    let (_, list) = fans("2p 2p 3p 3p 4p 4p 5p 5p 6p 6p 7p 7p 8p | 8p", false);
+    assert_eq!(names(&list), ["Seven Shifted Pairs", "All Simples"]);
+    // Thirteen Orphans.
+    let (total, list) = fans("1m 9m 1s 9s 1p 9p E S W N C F P | P", true);
+    assert_eq!(names(&list), ["Thirteen Orphans", "Self-Drawn"]);
+    assert_eq!(total, 89);
+}
+
+#[test]
+fn not_a_winning_hand() {
+    let h = Hand::parse("1m 2m 4m 4p 5p 6p 7s 8s 9s E E C C | C").unwrap();
+    let wh = WinningHand {
+        melds: &h.melds,
+        concealed: &h.concealed,
+        win_tile: h.win_tile.unwrap(),
+    };
+    assert!(score(&wh, &WinContext::default()).is_none());
+}

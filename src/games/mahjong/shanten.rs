@@ -1,0 +1,719 @@
+//! Shanten (向听数): how many tiles a hand is from ready; −1 = complete.
+//!
+//! Defined exactly: `shanten = d − 1`, where `d` is the fewest tiles the hand must still get so
+//! that it contains a complete hand (extra tiles are discarded), with at most 4 copies of a kind
+//! among the hand's standing tiles. The same definition serves 13- and 14-tile hands.
+//!
+//! Standard shape, table-driven: for every count vector of one suit (5^9 of them) a table built
+//! once holds, for each target of `m` sets (0..=4) with or without the pair, the fewest tiles the
+//! suit needs to contain such sets ("replacement number"). The honors use the same table over their
+//! 7 kinds (pungs only). A hand is then four lookups and a min-plus combination over the suits,
+//! which is exact (not the blocks-formula approximation) because a target splits by suit.
+//! Seven pairs (four of a kind counts as two pairs, as in MCR), thirteen orphans, honors and
+//! knitted tiles and the knitted straight (+ one set + pair, using the same table for the rest)
+//! are closed formulas. Declared sets lower the number of sets needed; the special shapes need a
+//! concealed hand (the knitted straight allows one declared set).
+
+use std::sync::OnceLock;
+
+use super::tiles::{Counts, Tile, KINDS};
+
+/// Nibble `m*2 + p` of an entry: tiles needed for `m` sets plus `p` pairs (15 = impossible).
+type Costs = u64;
+
+const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
+const NIBBLES: usize = 10;
+
+const ALL_PAIR0: u16 = 0b01_0101_0101;
+
+/// Max standing tiles of one suit in a hand (a 14-tile hand of one suit).
+const MAX_SUIT_TILES: usize = 14;
+const INF: u8 = 30;
+
+/// The costs of one group (a suit or the honors), unpacked: `need[p][m]` = tiles needed for `m`
+/// sets plus `p` pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Group {
+    need: [[u8; 5]; 2],
+}
+
+struct Tables {
+    /// Suit vectors by base-5 index: index into `groups` (u16, so the table is 3.9 MB).
+    suit: Vec<u16>,
+    /// Honor vectors by base-5 index: index into `groups`.
+    honors: Vec<u16>,
+    /// The distinct cost vectors (a few thousand: small enough to stay in cache).
+    groups: Vec<Group>,
+}
+
+fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut groups = Vec::new();
+        let mut ids = std::collections::HashMap::new();
+        let mut class = |c: Costs| -> u16 {
+            *ids.entry(c).or_insert_with(|| {
+                let mut g = Group {
+                    need: [[INF; 5]; 2],
+                };
+                for m in 0..5 {
+                    for p in 0..2 {
+                        let v = nibble(c, m * 2 + p);
+                        g.need[p][m] = if v >= 15 { INF } else { v };
+                    }
+                }
+                groups.push(g);
+                (groups.len() - 1) as u16
+            })
+        };
+        let suit = build(9, true).into_iter().map(&mut class).collect();
+        let honors = build(7, false).into_iter().map(&mut class).collect();
+        Tables {
+            suit,
+            honors,
+            groups,
+        }
+    })
+}
+
+/// Forces the tables to be built (benches call it before timing).
+pub fn warm_up() {
+    tables();
+}
+
+fn nibble(c: Costs, k: usize) -> u8 {
+    ((c >> (4 * k)) & 15) as u8
+}
+
+/// Builds the replacement-number table over `len` kinds (base-5 indices).
+fn build(len: usize, chows: bool) -> Vec<Costs> {
+    let n = POW5[len];
+    // 1. Which targets (m sets, p pairs) the vector already contains: closure under adding a set,
+    //    a pair, or a stray tile to a smaller vector.
+    let mut contains = vec![0u16; n];
+    let mut digits = [0usize; 9];
+    for idx in 0..n {
+        if idx > 0 {
+            let mut i = 0;
+            while digits[i] == 4 {
+                digits[i] = 0;
+                i += 1;
+            }
+            digits[i] += 1;
+        }
+        let mut mask = 1u16;
+        for i in 0..len {
+            let c = digits[i];
+            if c >= 1 {
+                mask |= contains[idx - POW5[i]];
+            }
+            if c >= 2 {
+                mask |= (contains[idx - 2 * POW5[i]] & ALL_PAIR0) << 1;
+            }
+            if c >= 3 {
+                mask |= (contains[idx - 3 * POW5[i]] << 2) & 0x3FF;
+            }
+            if chows && i + 2 < len && c >= 1 && digits[i + 1] >= 1 && digits[i + 2] >= 1 {
+                mask |= (contains[idx - POW5[i] - POW5[i + 1] - POW5[i + 2]] << 2) & 0x3FF;
+            }
+        }
+        contains[idx] = mask;
+    }
+    // 2. Distance: 0 when contained, else one tile more than the best vector with one more tile.
+    let mut cost = vec![0u64; n];
+    for idx in (0..n).rev() {
+        let mut best = [15u8; NIBBLES];
+        let mut rest = idx;
+        for i in 0..len {
+            let c = rest % 5;
+            rest /= 5;
+            if c < 4 {
+                let nb = cost[idx + POW5[i]];
+                for (k, b) in best.iter_mut().enumerate() {
+                    *b = (*b).min(nibble(nb, k));
+                }
+            }
+        }
+        let mut entry = 0u64;
+        for (k, &b) in best.iter().enumerate() {
+            let v = if contains[idx] >> k & 1 == 1 {
+                0
+            } else {
+                (b + 1).min(15)
+            };
+            entry |= (v as u64) << (4 * k);
+        }
+        cost[idx] = entry;
+    }
+    cost
+}
+
+/// The group of suit `s` and its tile count.
+fn suit_group<'a>(t: &'a Tables, counts: &Counts, s: usize) -> (&'a Group, usize) {
+    let c = &counts[s * 9..s * 9 + 9];
+    let (mut idx, mut sum) = (0usize, 0usize);
+    for r in (0..9).rev() {
+        idx = idx * 5 + c[r] as usize;
+        sum += c[r] as usize;
+    }
+    if sum > MAX_SUIT_TILES {
+        // Not a hand (more than 14 standing tiles of a suit): nothing completes it.
+        return (&IMPOSSIBLE, sum);
+    }
+    (&t.groups[t.suit[idx] as usize], sum)
+}
+
+static IMPOSSIBLE: Group = Group {
+    need: [[INF; 5]; 2],
+};
+
+fn honor_group<'a>(t: &'a Tables, counts: &Counts) -> (&'a Group, usize) {
+    let c = &counts[27..34];
+    let (mut idx, mut sum) = (0, 0);
+    for r in (0..7).rev() {
+        idx = idx * 5 + c[r] as usize;
+        sum += c[r] as usize;
+    }
+    (&t.groups[t.honors[idx] as usize], sum)
+}
+
+/// Min-plus combination of two groups.
+fn combine(a: &Group, b: &Group, upto: usize) -> Group {
+    let mut out = Group {
+        need: [[INF; 5]; 2],
+    };
+    for m in 0..=upto {
+        let (mut no_pair, mut pair) = (INF, INF);
+        for i in 0..=m {
+            let j = m - i;
+            no_pair = no_pair.min(a.need[0][i] + b.need[0][j]);
+            pair = pair
+                .min(a.need[0][i] + b.need[1][j])
+                .min(a.need[1][i] + b.need[0][j]);
+        }
+        out.need[0][m] = no_pair.min(INF);
+        out.need[1][m] = pair.min(INF);
+    }
+    out
+}
+
+/// Only the (sets, pair) target of the last combination is needed.
+fn combine_target(a: &Group, b: &Group, sets: usize) -> u8 {
+    let mut best = INF;
+    for i in 0..=sets {
+        let j = sets - i;
+        best = best
+            .min(a.need[1][i] + b.need[0][j])
+            .min(a.need[0][i] + b.need[1][j]);
+    }
+    best
+}
+
+/// Tiles the standing tiles `counts` still need for `sets` sets and a pair.
+/// Counts must be at most 4 and a suit at most 14 tiles (any hand).
+pub fn standard_distance(counts: &Counts, sets: usize) -> u8 {
+    let t = tables();
+    let (m, _) = suit_group(t, counts, 0);
+    let (s, _) = suit_group(t, counts, 1);
+    let (p, _) = suit_group(t, counts, 2);
+    let (h, _) = honor_group(t, counts);
+    combine_target(&combine(&combine(m, s, sets), p, sets), h, sets)
+}
+
+/// Standard shape: `declared` sets already declared.
+pub fn shanten_standard(counts: &Counts, declared: usize) -> i8 {
+    standard_distance(counts, 4 - declared) as i8 - 1
+}
+
+pub fn shanten_seven_pairs(counts: &Counts) -> i8 {
+    let mut pairs = 0u8;
+    let mut singles = 0u8;
+    for &c in counts.iter() {
+        pairs += c / 2;
+        singles += c & 1;
+    }
+    let need = 7 - pairs.min(7);
+    (need + need.saturating_sub(singles)) as i8 - 1
+}
+
+const ORPHANS: [Tile; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
+
+pub fn shanten_thirteen_orphans(counts: &Counts) -> i8 {
+    let distinct = ORPHANS.iter().filter(|&&t| counts[t as usize] > 0).count() as i8;
+    let pair = ORPHANS.iter().any(|&t| counts[t as usize] >= 2) as i8;
+    13 - distinct - pair
+}
+
+/// The six knitted straights: suits (m, s, p) take ranks 147, 258, 369 in some order.
+pub const KNITTED: [[Tile; 9]; 6] = {
+    let orders = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut out = [[0u8; 9]; 6];
+    let mut k = 0;
+    while k < 6 {
+        let mut s = 0;
+        while s < 3 {
+            let start = orders[k][s];
+            let mut j = 0;
+            while j < 3 {
+                out[k][s * 3 + j] = (s * 9 + start + 3 * j) as u8;
+                j += 1;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+fn held(counts: &Counts, tiles: &[Tile]) -> u8 {
+    tiles.iter().filter(|&&t| counts[t as usize] > 0).count() as u8
+}
+
+/// Lesser / greater honors and knitted tiles: 14 distinct tiles of one knitted straight and the
+/// seven honors.
+pub fn shanten_honors_knitted(counts: &Counts) -> i8 {
+    let honors = (27..34).filter(|&t| counts[t] > 0).count() as u8;
+    let best = KNITTED.iter().map(|k| held(counts, k)).max().unwrap_or(0);
+    (14 - (best + honors).min(14)) as i8 - 1
+}
+
+/// Knitted straight + one set + a pair (at most one declared set).
+pub fn shanten_knitted_straight(counts: &Counts, declared: usize, bound: i8) -> i8 {
+    let held = KNITTED.map(|k| held(counts, &k));
+    knitted_straight(counts, declared, bound, &held)
+}
+
+/// The knitted straight's shanten if below `bound` (else `bound`); `held[k]` = kinds of straight
+/// `k` in the hand.
+fn knitted_straight(counts: &Counts, declared: usize, bound: i8, held: &[u8; 6]) -> i8 {
+    if declared > 1 {
+        return bound;
+    }
+    let mut best = bound;
+    for (k, &h) in KNITTED.iter().zip(held) {
+        // At least 9 - h tiles are missing from the straight itself.
+        if 9 - h as i8 > best {
+            continue;
+        }
+        let mut rest = *counts;
+        for &t in k {
+            if rest[t as usize] > 0 {
+                rest[t as usize] -= 1;
+            }
+        }
+        let d = (9 - h) + standard_distance(&rest, 1 - declared);
+        best = best.min(d as i8 - 1);
+    }
+    best
+}
+
+/// Minimum over every winning shape.
+pub fn shanten(counts: &Counts, declared: usize) -> i8 {
+    let mut best = shanten_standard(counts, declared);
+    if declared > 1 {
+        return best;
+    }
+    // One pass for the special shapes: kinds held, pairs (four of a kind = two), odd counts.
+    let (mut present, mut pairs, mut odd, mut orphan_pair) = (0u64, 0u8, 0u8, false);
+    for (t, &c) in counts.iter().enumerate() {
+        present |= ((c > 0) as u64) << t;
+        pairs += c / 2;
+        odd += c & 1;
+        orphan_pair |= c >= 2 && ORPHANS_MASK >> t & 1 == 1;
+    }
+    let knitted_held = KNITTED_MASKS.map(|k| (present & k).count_ones() as u8);
+    if declared == 0 {
+        let need = 7 - pairs.min(7);
+        let seven_pairs = (need + need.saturating_sub(odd)) as i8 - 1;
+        let orphans = 13 - (present & ORPHANS_MASK).count_ones() as i8 - orphan_pair as i8;
+        let honors = (present & HONOR_MASK).count_ones() as u8;
+        let knitted = knitted_held.iter().max().copied().unwrap_or(0);
+        let honors_knitted = (14 - (knitted + honors).min(14)) as i8 - 1;
+        best = best.min(seven_pairs).min(orphans).min(honors_knitted);
+    }
+    knitted_straight(counts, declared, best, &knitted_held)
+}
+
+const ORPHANS_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < 13 {
+        m |= 1 << ORPHANS[i];
+        i += 1;
+    }
+    m
+};
+const HONOR_MASK: u64 = 0x7F << 27;
+const KNITTED_MASKS: [u64; 6] = {
+    let mut out = [0u64; 6];
+    let mut k = 0;
+    while k < 6 {
+        let mut i = 0;
+        while i < 9 {
+            out[k] |= 1 << KNITTED[k][i];
+            i += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// The kinds that lower the shanten of a 3n+1 hand, each with the copies still unseen
+/// (4 − in hand − `visible`), and the current shanten.
+pub fn effective_tiles(
+    counts: &Counts,
+    declared: usize,
+    visible: &Counts,
+) -> (i8, Vec<(Tile, u8)>) {
+    let base = shanten(counts, declared);
+    let mut out = Vec::new();
+    let mut c = *counts;
+    for t in 0..KINDS {
+        if c[t] >= 4 {
+            continue;
+        }
+        c[t] += 1;
+        if shanten(&c, declared) < base {
+            out.push((t as Tile, 4u8.saturating_sub(counts[t] + visible[t])));
+        }
+        c[t] -= 1;
+    }
+    (base, out)
+}
+
+/// Whether the standing tiles (3n+2 of them) form sets and one pair. Counts may reach 5 (the
+/// reference counts a wait on a kind the hand already holds four of); those go to a slow path.
+pub fn is_complete_standard(counts: &Counts) -> bool {
+    if counts.iter().any(|&c| c > 4) {
+        let mut c = *counts;
+        return decomposes(&mut c, true);
+    }
+    // Each group on its own: sets only, or (exactly one group) sets and the pair.
+    let t = tables();
+    let groups = [
+        suit_group(t, counts, 0),
+        suit_group(t, counts, 1),
+        suit_group(t, counts, 2),
+        honor_group(t, counts),
+    ];
+    let mut pairs = 0;
+    for (g, n) in groups {
+        if n > MAX_SUIT_TILES {
+            return false;
+        }
+        let ok = match n % 3 {
+            0 => g.need[0][n / 3] == 0,
+            2 => {
+                pairs += 1;
+                g.need[1][n / 3] == 0
+            }
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    pairs == 1
+}
+
+/// The kinds `t` (within `candidates`, a 34-bit mask) such that `counts` plus `t` is a complete
+/// standard hand. Only the suit of `t` changes, so each candidate costs one table lookup.
+pub fn standard_waits(counts: &Counts, candidates: u64) -> u64 {
+    let t = tables();
+    // Per group: base-5 index, tile count, and whether it is fine as sets only / with the pair.
+    let mut idx = [0usize; 4];
+    let mut n = [0usize; 4];
+    for g in 0..4 {
+        let (lo, len) = if g < 3 { (g * 9, 9) } else { (27, 7) };
+        for r in (0..len).rev() {
+            idx[g] = idx[g] * 5 + counts[lo + r] as usize;
+            n[g] += counts[lo + r] as usize;
+        }
+    }
+    let group = |g: usize, i: usize| -> &Group {
+        if g < 3 {
+            &t.groups[t.suit[i] as usize]
+        } else {
+            &t.groups[t.honors[i] as usize]
+        }
+    };
+    // 0 = sets only, 1 = sets and the pair, 2 = neither.
+    let status = |grp: &Group, n: usize| -> u8 {
+        if n > MAX_SUIT_TILES {
+            return 2;
+        }
+        match n % 3 {
+            0 if grp.need[0][n / 3] == 0 => 0,
+            2 if grp.need[1][n / 3] == 0 => 1,
+            _ => 2,
+        }
+    };
+    let st: [u8; 4] = std::array::from_fn(|g| status(group(g, idx[g]), n[g]));
+    let mut waits = 0u64;
+    let mut rest = candidates;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if counts[k] >= 4 {
+            let mut c = *counts;
+            c[k] += 1;
+            if decomposes(&mut c, true) {
+                waits |= 1 << k;
+            }
+            continue;
+        }
+        let (g, r) = if k < 27 { (k / 9, k % 9) } else { (3, k - 27) };
+        let new = status(group(g, idx[g] + POW5[r]), n[g] + 1);
+        let mut pairs = (new == 1) as u8;
+        let mut ok = new != 2;
+        for (o, &s) in st.iter().enumerate() {
+            if o != g {
+                ok &= s != 2;
+                pairs += (s == 1) as u8;
+            }
+        }
+        if ok && pairs == 1 {
+            waits |= 1 << k;
+        }
+    }
+    waits
+}
+
+/// Plain recursive check (lowest tile first), used only for out-of-range counts.
+fn decomposes(c: &mut Counts, pair: bool) -> bool {
+    let Some(t) = (0..KINDS).find(|&t| c[t] > 0) else {
+        return !pair;
+    };
+    if pair && c[t] >= 2 {
+        c[t] -= 2;
+        let ok = decomposes(c, false);
+        c[t] += 2;
+        if ok {
+            return true;
+        }
+    }
+    if c[t] >= 3 {
+        c[t] -= 3;
+        let ok = decomposes(c, pair);
+        c[t] += 3;
+        if ok {
+            return true;
+        }
+    }
+    if t < 27 && t % 9 <= 6 && c[t + 1] > 0 && c[t + 2] > 0 {
+        c[t] -= 1;
+        c[t + 1] -= 1;
+        c[t + 2] -= 1;
+        let ok = decomposes(c, pair);
+        c[t] += 1;
+        c[t + 1] += 1;
+        c[t + 2] += 1;
+        return ok;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tiles::Hand;
+    use super::*;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn counts(s: &str) -> (Counts, usize) {
+        let h = Hand::parse(s).unwrap();
+        (h.standing_with_win(), h.melds.len())
+    }
+
+    #[test]
+    fn known_hands() {
+        let (c, m) = counts("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C | C");
+        assert_eq!(shanten(&c, m), -1);
+        let (c, m) = counts("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C");
+        assert_eq!(shanten(&c, m), 0);
+        let (c, _) = counts("1m 9m 1s 9s 1p 9p E S W N C F P");
+        assert_eq!(shanten_thirteen_orphans(&c), 0);
+        assert_eq!(shanten(&c, 0), 0);
+        let (c, _) = counts("1m 4m 7m 2s 5s 8s 3p 6p 9p E S W N");
+        assert_eq!(shanten_honors_knitted(&c), 0);
+        let (c, _) = counts("1m 1m 2m 2m 3m 3m 5p 5p 7p 7p E E C");
+        assert_eq!(shanten_seven_pairs(&c), 0);
+        // Four of a kind is two pairs in MCR.
+        let (c, _) = counts("1m 1m 1m 1m 3m 3m 5p 5p 7p 7p E E C");
+        assert_eq!(shanten_seven_pairs(&c), 0);
+        // Knitted straight + set + pair, one tile short.
+        let (c, _) = counts("1m 4m 7m 2s 5s 8s 3p 6p 9p E E C C");
+        assert_eq!(shanten_knitted_straight(&c, 0, i8::MAX), 0);
+        // With declared sets: 1 set + pair from 4 tiles.
+        let (c, m) = counts("[1m2m3m] [4p5p6p] [7s8s9s] E E C C");
+        assert_eq!(shanten(&c, m), 0);
+        // The four-copies case: holding 1111m, a single wait on 1m is impossible.
+        let (c, m) = counts("1m 1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m 9m");
+        assert!(shanten_standard(&c, m) >= 0);
+    }
+
+    /// Independent brute force for the standard shape: every choice of sets (each sharing a kind
+    /// with the hand, or a fresh set costing 3) and a pair, at most 4 copies of a kind.
+    fn brute_standard(counts: &Counts, sets: usize) -> i8 {
+        let mut blocks: Vec<[u8; 3]> = Vec::new();
+        for t in 0..KINDS {
+            blocks.push([t as u8; 3]);
+            if t < 27 && t % 9 <= 6 {
+                blocks.push([t as u8, t as u8 + 1, t as u8 + 2]);
+            }
+        }
+        let useful: Vec<[u8; 3]> = blocks
+            .into_iter()
+            .filter(|b| b.iter().any(|&t| counts[t as usize] > 0))
+            .collect();
+        fn rec(
+            useful: &[[u8; 3]],
+            from: usize,
+            left: usize,
+            target: &mut [u8; KINDS],
+            counts: &Counts,
+            best: &mut u8,
+        ) {
+            // Every remaining set may also be a fresh one (3 tiles), then the pair.
+            let used: u8 = (0..KINDS)
+                .map(|t| target[t].saturating_sub(counts[t]))
+                .sum();
+            let fresh = 3 * left as u8;
+            for p in 0..KINDS {
+                if target[p] + 2 <= 4 {
+                    let need = (target[p] + 2).saturating_sub(counts[p])
+                        - target[p].saturating_sub(counts[p]);
+                    *best = (*best).min(used + fresh + need);
+                }
+            }
+            if left == 0 {
+                return;
+            }
+            for i in from..useful.len() {
+                let b = useful[i];
+                if b.iter()
+                    .all(|&t| target[t as usize] < 4 - (b[0] == b[1]) as u8 * 2)
+                {
+                    for &t in &b {
+                        target[t as usize] += 1;
+                    }
+                    rec(useful, i, left - 1, target, counts, best);
+                    for &t in &b {
+                        target[t as usize] -= 1;
+                    }
+                }
+            }
+        }
+        let mut best = u8::MAX;
+        rec(&useful, 0, sets, &mut [0; KINDS], counts, &mut best);
+        best as i8 - 1
+    }
+
+    fn random_hand(rng: &mut ChaCha8Rng, n: usize, kinds: &[Tile]) -> Counts {
+        let mut wall: Vec<Tile> = kinds.iter().flat_map(|&t| [t; 4]).collect();
+        wall.shuffle(rng);
+        let mut c = [0u8; KINDS];
+        for &t in &wall[..n] {
+            c[t as usize] += 1;
+        }
+        c
+    }
+
+    #[test]
+    fn standard_table_matches_brute_force() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let all: Vec<Tile> = (0..KINDS as u8).collect();
+        let one_suit: Vec<Tile> = (0..9).collect();
+        let two_suits: Vec<Tile> = (0..18).collect();
+        for i in 0..300 {
+            let kinds = [&all, &one_suit, &two_suits][i % 3];
+            let declared = i % 5 % 3; // 0, 1 or 2 declared sets
+            let n = 13 - 3 * declared + (i % 2);
+            let c = random_hand(&mut rng, n, kinds);
+            assert_eq!(
+                shanten_standard(&c, declared),
+                brute_standard(&c, 4 - declared),
+                "{c:?} declared {declared}"
+            );
+        }
+    }
+
+    #[test]
+    fn seven_pairs_matches_brute_force() {
+        // Brute force: pick which kinds form the 7 pairs (4 of a kind = 2 pairs), greedily cheapest.
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let kinds: Vec<Tile> = (0..12).collect();
+        for _ in 0..300 {
+            let c = random_hand(&mut rng, 13, &kinds);
+            // cost of the k-th pair of a kind: tiles missing for 2k copies, minus for 2(k-1).
+            let mut steps: Vec<u8> = Vec::new();
+            for &have in c.iter() {
+                steps.push(2u8.saturating_sub(have));
+                steps.push(4u8.saturating_sub(have) - 2u8.saturating_sub(have));
+            }
+            steps.sort_unstable();
+            let d: u8 = steps[..7].iter().sum();
+            assert_eq!(shanten_seven_pairs(&c), d as i8 - 1, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn effective_tiles_lower_shanten() {
+        let (c, m) = counts("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C");
+        let (s, eff) = effective_tiles(&c, m, &[0; KINDS]);
+        assert_eq!(s, 0);
+        let kinds: Vec<Tile> = eff.iter().map(|e| e.0).collect();
+        assert_eq!(kinds, vec![27, 31]);
+        assert!(eff.iter().all(|e| e.1 == 2));
+    }
+
+    #[test]
+    fn all_shapes_is_the_minimum_of_each_shape() {
+        let mut rng = ChaCha8Rng::seed_from_u64(10);
+        let kinds: Vec<Tile> = (0..KINDS as u8).collect();
+        for i in 0..2000 {
+            let c = random_hand(&mut rng, 13 + i % 2, &kinds);
+            let want = shanten_standard(&c, 0)
+                .min(shanten_seven_pairs(&c))
+                .min(shanten_thirteen_orphans(&c))
+                .min(shanten_honors_knitted(&c))
+                .min(shanten_knitted_straight(&c, 0, i8::MAX));
+            assert_eq!(shanten(&c, 0), want, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn waits_agree_with_completeness() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let kinds: Vec<Tile> = (0..9).chain(27..30).collect();
+        for _ in 0..2000 {
+            let c = random_hand(&mut rng, 13, &kinds);
+            let waits = standard_waits(&c, (1u64 << KINDS) - 1);
+            for t in 0..KINDS {
+                let mut d = c;
+                d[t] += 1;
+                let mut e = d;
+                assert_eq!(waits >> t & 1 == 1, decomposes(&mut e, true), "{c:?} + {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn completeness_agrees_with_recursion() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let kinds: Vec<Tile> = (0..9).chain(27..29).collect();
+        for _ in 0..2000 {
+            let c = random_hand(&mut rng, 14, &kinds);
+            let mut d = c;
+            assert_eq!(is_complete_standard(&c), decomposes(&mut d, true));
+        }
+    }
+}
