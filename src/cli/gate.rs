@@ -11,7 +11,7 @@
 //! bot = "weights"                              # the bot judged (default: the config's first)
 //! win_rate_lo = 0.95        # its Wilson 95% lower bound of the win rate is at least this
 //! payoff_lo = 0.0           # its mean payoff's 95% lower bound is at least this
-//! elo_lo = 100.0            # Elo - elo_err against the other bot is at least this (two bots)
+//! elo_lo = 100.0            # the lower end of its Elo 95% interval against the other bot (two bots)
 //! sprt = { elo0 = 0, elo1 = 50, model = "logistic" }   # the SPRT accepts H1 (two bots); the
 //!                           # run stops when it decides, and the other criteria see those games
 //! baseline = "../results/baselines/gomoku.csv"  # a stored summary.csv: the bot's score is at
@@ -237,11 +237,10 @@ fn judge(
         -1.0
     };
     if let (Some(x), Some(r)) = (e.elo_lo, row) {
-        checks.push(at_least(
-            &format!("{judged} Elo lower bound"),
-            sign * r.elo.elo - r.elo.elo_err,
-            x,
-        ));
+        // The Elo interval is asymmetric: use its real lower end (from the judged side).
+        let interval = r.elo.elo_interval();
+        let lo = if sign > 0.0 { interval.lo } else { -interval.hi };
+        checks.push(at_least(&format!("{judged} Elo lower bound"), lo, x));
     }
     if let (Some(_), Some(r)) = (&e.sprt, row) {
         let s = r.sprt.as_ref().expect("the run had the SPRT");
