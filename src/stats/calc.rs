@@ -17,7 +17,7 @@
 //! [`Counts`] from a run folder and call [`report`].
 
 use super::elo::{Pentanomial, Trinomial};
-use super::sprt::{Sprt, SprtModel};
+use super::sprt::{Sprt, SprtDecision, SprtModel};
 use crate::error::{Error, Result};
 
 /// Elo, nElo, LOS and (with --elo0/--elo1) the SPRT of match counts.
@@ -142,13 +142,12 @@ pub fn report(counts: &Counts, sprt: Option<&Sprt>) -> String {
             "SPRT      {} [{}, {}] {unit}, alpha {}, beta {}",
             s.model, s.elo0, s.elo1, s.alpha, s.beta
         ));
-        out.push(format!("LLR       {llr:.6} (bounds {lower:.6}, {upper:+.6})"));
+        // `+ 0.0` turns a negative zero into 0 so that it does not print as "-0.000000".
+        out.push(format!("LLR       {:.6} (bounds {lower:.6}, {upper:+.6})", llr + 0.0));
         let decision = match s.decision(llr) {
-            super::SprtDecision::AcceptH0 => format!("H0 accepted (difference at most {})", s.elo0),
-            super::SprtDecision::AcceptH1 => {
-                format!("H1 accepted (difference at least {})", s.elo1)
-            }
-            super::SprtDecision::Continue => "continue".to_string(),
+            SprtDecision::AcceptH0 => format!("H0 accepted (the data favour {} over {} {unit})", s.elo0, s.elo1),
+            SprtDecision::AcceptH1 => format!("H1 accepted (the data favour {} over {} {unit})", s.elo1, s.elo0),
+            SprtDecision::Continue => "continue".to_string(),
         };
         out.push(format!("decision  {decision}"));
     }
@@ -205,7 +204,17 @@ mod tests {
         let out = run_line("--penta 10789,19328,33806,19402,10543 --elo0 -3 --elo1 1 --model logistic").unwrap();
         assert!(out.contains("LLR       2.131068 "), "{out}");
         let out = run_line("--penta 0,0,0,100,1000 --elo0 0 --elo1 5 --alpha 0.01 --beta 0.01").unwrap();
-        assert!(out.contains("H1 accepted"), "{out}");
+        assert!(
+            out.contains("decision  H1 accepted (the data favour 5 over 0 nElo)"),
+            "{out}"
+        );
+        let out = run_line("--tri 900,1200,750 --elo0 0 --elo1 5 --model logistic").unwrap();
+        assert!(
+            out.contains("decision  H0 accepted (the data favour 0 over 5 Elo)"),
+            "{out}"
+        );
+        let out = run_line("--tri 0,0,0 --elo0 0 --elo1 5").unwrap();
+        assert!(out.contains("LLR       0.000000 "), "{out}");
         let out = run_line("--tri 5,1,0").unwrap();
         assert!(!out.contains("LLR"), "{out}");
     }
