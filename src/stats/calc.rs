@@ -17,7 +17,7 @@
 //! [`Counts`] from a run folder and call [`report`].
 
 use super::elo::{Pentanomial, Trinomial};
-use super::sprt::{Sprt, SprtModel};
+use super::sprt::{Sprt, SprtDecision, SprtModel};
 use crate::error::{Error, Result};
 
 /// Elo, nElo, LOS and (with --elo0/--elo1) the SPRT of match counts.
@@ -71,11 +71,7 @@ pub fn parse_counts(args: &StatsArgs) -> Result<Counts> {
         }
         (None, Some(t)) => {
             let [losses, draws, wins] = parse_list::<3>(t, "--tri", "L,D,W")?;
-            Ok(Counts::Tri(Trinomial {
-                losses,
-                draws,
-                wins,
-            }))
+            Ok(Counts::Tri(Trinomial { losses, draws, wins }))
         }
         (Some(_), Some(_)) => Err(Error::input("give either --penta or --tri, not both")),
         (None, None) => Err(Error::input(
@@ -95,18 +91,11 @@ pub fn parse_sprt(args: &StatsArgs) -> Result<Option<Sprt>> {
 }
 
 fn parse_list<const K: usize>(text: &str, flag: &str, order: &str) -> Result<[u64; K]> {
-    let bad = || {
-        Error::input(format!(
-            "{flag} needs {K} non-negative integers {order}, got '{text}'"
-        ))
-    };
+    let bad = || Error::input(format!("{flag} needs {K} non-negative integers {order}, got '{text}'"));
     let mut out = [0u64; K];
     let mut parts = text.split(',');
     for slot in out.iter_mut() {
-        *slot = parts
-            .next()
-            .and_then(|s| s.trim().parse().ok())
-            .ok_or_else(bad)?;
+        *slot = parts.next().and_then(|s| s.trim().parse().ok()).ok_or_else(bad)?;
     }
     if parts.next().is_some() {
         return Err(bad());
@@ -127,13 +116,7 @@ pub fn report(counts: &Counts, sprt: Option<&Sprt>) -> String {
             (head, p.estimate(), sprt.map(|s| s.llr_penta(p)))
         }
         Counts::Tri(t) => {
-            let head = format!(
-                "games     {}: W {}, D {}, L {}",
-                t.games(),
-                t.wins,
-                t.draws,
-                t.losses
-            );
+            let head = format!("games     {}: W {}, D {}, L {}", t.games(), t.wins, t.draws, t.losses);
             (head, t.estimate(), sprt.map(|s| s.llr_tri(t)))
         }
     };
@@ -159,15 +142,11 @@ pub fn report(counts: &Counts, sprt: Option<&Sprt>) -> String {
             "SPRT      {} [{}, {}] {unit}, alpha {}, beta {}",
             s.model, s.elo0, s.elo1, s.alpha, s.beta
         ));
-        out.push(format!(
-            "LLR       {llr:.6} (bounds {lower:.6}, {upper:+.6})"
-        ));
+        out.push(format!("LLR       {llr:.6} (bounds {lower:.6}, {upper:+.6})"));
         let decision = match s.decision(llr) {
-            super::SprtDecision::AcceptH0 => format!("H0 accepted (difference at most {})", s.elo0),
-            super::SprtDecision::AcceptH1 => {
-                format!("H1 accepted (difference at least {})", s.elo1)
-            }
-            super::SprtDecision::Continue => "continue".to_string(),
+            SprtDecision::AcceptH0 => format!("H0 accepted (the data favour {} over {} {unit})", s.elo0, s.elo1),
+            SprtDecision::AcceptH1 => format!("H1 accepted (the data favour {} over {} {unit})", s.elo1, s.elo0),
+            SprtDecision::Continue => "continue".to_string(),
         };
         out.push(format!("decision  {decision}"));
     }
@@ -220,17 +199,19 @@ mod tests {
     fn tri_report_negative_hypothesis_and_logistic() {
         let out = run_line("--tri 10650,20431,10871 --elo0 -1.75 --elo1 0.25").unwrap();
         assert!(out.contains("LLR       2.297500 "), "{out}");
+        assert!(out.contains("games     41952: W 10871, D 20431, L 10650"), "{out}");
+        let out = run_line("--penta 10789,19328,33806,19402,10543 --elo0 -3 --elo1 1 --model logistic").unwrap();
+        assert!(out.contains("LLR       2.131068 "), "{out}");
+        let out = run_line("--penta 0,0,0,100,1000 --elo0 0 --elo1 5 --alpha 0.01 --beta 0.01").unwrap();
         assert!(
-            out.contains("games     41952: W 10871, D 20431, L 10650"),
+            out.contains("decision  H1 accepted (the data favour 5 over 0 nElo)"),
             "{out}"
         );
-        let out =
-            run_line("--penta 10789,19328,33806,19402,10543 --elo0 -3 --elo1 1 --model logistic")
-                .unwrap();
-        assert!(out.contains("LLR       2.131068 "), "{out}");
-        let out =
-            run_line("--penta 0,0,0,100,1000 --elo0 0 --elo1 5 --alpha 0.01 --beta 0.01").unwrap();
-        assert!(out.contains("H1 accepted"), "{out}");
+        let out = run_line("--tri 900,1200,750 --elo0 0 --elo1 5 --model logistic").unwrap();
+        assert!(
+            out.contains("decision  H0 accepted (the data favour 0 over 5 Elo)"),
+            "{out}"
+        );
         let out = run_line("--tri 5,1,0").unwrap();
         assert!(!out.contains("LLR"), "{out}");
     }

@@ -24,8 +24,10 @@ use crate::error::{Error, Result};
 /// keeps a positive probability and the logarithms stay finite.
 pub const ZERO_COUNT: f64 = 1e-3;
 
-/// How the hypotheses elo0 and elo1 are expressed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the hypotheses elo0 and elo1 are expressed. Reads from config files as "logistic" /
+/// "normalized" (serde) or from strings with `parse`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum SprtModel {
     /// Logistic Elo: a hypothesis fixes the expected score 1 / (1 + 10^(−elo/400)).
     Logistic,
@@ -100,8 +102,9 @@ pub struct Sprt {
     pub model: SprtModel,
 }
 
-/// Largest |elo0|, |elo1| accepted: beyond this the hypotheses are not about close matches and the
-/// normalized fit is no longer guaranteed (a t-value of about 1 per game).
+/// Largest |elo0|, |elo1| accepted. Engine testing uses hypotheses of a few Elo; far beyond, the
+/// normalized fixed-point fit approaches t-values near 1 per observation where its convergence is not
+/// established. Within this range both fits are property-tested on any counts.
 pub const MAX_HYPOTHESIS: f64 = 200.0;
 
 impl Sprt {
@@ -172,8 +175,8 @@ impl Sprt {
     /// defined per game, and a mean of k independent games has k times less variance, so the
     /// hypothesis t-value per observation is √k times the per-game one (fishtest's √2 for pairs).
     ///
-    /// Returns NaN only if a hypothesis cannot be fitted, which [`Sprt::new`]'s limits rule out for
-    /// scores spanning 0..1.
+    /// Returns NaN only if a hypothesis cannot be fitted; with [`Sprt::new`]'s limits this does not
+    /// happen for the trinomial and pentanomial cells (property test `llr_is_finite_for_any_counts`).
     pub fn llr_grouped(&self, scores: &[f64], counts: &[u64], games_per_obs: u64) -> f64 {
         assert_eq!(scores.len(), counts.len(), "one count per score");
         // Regularize: zero cells get ZERO_COUNT, and N is the regularized total (as fishtest).
@@ -296,10 +299,11 @@ pub fn mle_with_mean(scores: &[f64], phat: &[f64], s: f64) -> Option<Vec<f64>> {
 
 /// The distribution over `scores` closest in likelihood to `phat` with t-value (μ − r)/σ = t.
 ///
-/// The constraint μ − r − t·σ = 0 is not linear in p, but its gradient is: ∂/∂pᵢ of μ − t·σ is
-/// aᵢ − t·(aᵢ − μ)²/(2σ), and adding the constant-free part of the constraint gives the
-/// per-cell coefficients cᵢ = aᵢ − r − t·σ·(1 + ((μ − aᵢ)/σ)²)/2 (they satisfy Σ pᵢ cᵢ = μ − r − t·σ).
-/// The Lagrange conditions are then those of a linear constraint with these cᵢ, evaluated at the
+/// The constraint g(p) = μ − r − t·σ = 0 is not linear in p. Its gradient is
+/// ∂g/∂pᵢ = aᵢ − t·((aᵢ − μ)² − μ²)/(2σ) (from σ² = Σ pⱼaⱼ² − μ²); a constant added to every cell
+/// is absorbed by the normalization multiplier, so we may use cᵢ = aᵢ − r − t·σ·(1 + ((μ − aᵢ)/σ)²)/2,
+/// the shift chosen so that Σ pᵢ cᵢ = g(p). The Lagrange conditions are then those of the linear
+/// constraint Σ pᵢ cᵢ = 0 (so pᵢ = p̂ᵢ/(1 + x·cᵢ)), with the cᵢ evaluated at the
 /// solution's own μ and σ. As fishtest does, start from the uniform distribution and iterate:
 /// take μ, σ of the current p, solve the secular equation for the cᵢ, update p. It converges in a
 /// few rounds (fishtest stops after at most 10 rounds or a change below 1e-9; we iterate until the
@@ -368,6 +372,13 @@ mod tests {
         assert!(Sprt::new(0.0, 500.0, 0.05, 0.05, Logistic).is_err());
         assert_eq!("logistic".parse::<SprtModel>().unwrap(), Logistic);
         assert!("bayes".parse::<SprtModel>().is_err());
+        #[derive(serde::Deserialize)]
+        struct Table {
+            model: SprtModel,
+        }
+        let t: Table = toml::from_str("model = \"normalized\"").unwrap();
+        assert_eq!(t.model, Normalized);
+        assert!(toml::from_str::<Table>("model = \"Normal\"").is_err());
     }
 
     /// f of the secular equation, for checking roots.
