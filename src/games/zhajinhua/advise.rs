@@ -7,10 +7,20 @@
 //! strength:  7344 (0x1cb0: category 1, ranks c b 0; ranks 0-c = 2-A)
 //! win:       91.14% against 1 random hand (tie 0.02%, exact over all 18424 hands)
 //!
+//! $ arena advise zhajinhua --hand "AS AH KD" --opponents 2
+//! win:       83.08% against 2 random hands (exact over all pairs of hands)     (other lines as above)
+//!
 //! $ arena advise zhajinhua --hand "AS AH KD" --opponents 3
-//! ...
-//! win:       76.43% against 3 random hands (Monte Carlo, 200000 deals, standard error 0.09%)
+//! win:       75.86% against 3 random hands (Monte Carlo, 200000 deals, standard error 0.10%)
+//!
+//! $ arena advise zhajinhua --hand "2s 3d 5c" --special-235
+//! hand:      2s 3d 5c
+//! category:  high card (高牌), 5-3-2 high card
+//! strength:  784 (0x0310: category 0, ranks 3 1 0; ranks 0-c = 2-A)
+//! win:       0.23% against 1 random hand (tie 0.14%, exact over all 18424 hands)
 //! ```
+//! Options: `--opponents N` (1-5, default 1), `--special-235`, `--samples N` (Monte Carlo deals,
+//! default 200000), `--seed N` (default 1).
 //! One opponent is exact (card removal included), two are exact (inclusion-exclusion counts), three
 //! or more are a Monte Carlo estimate with its standard error (seeded, so the output is repeatable).
 //! A win is beating every opponent outright; `--special-235` applies the 2-3-5 rule.

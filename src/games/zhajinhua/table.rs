@@ -692,6 +692,12 @@ mod tests {
                     prop_assert!(game.blind_may_compare_seen || before.seen[seat] || !before.seen[t]);
                 }
                 check_invariants(&game, &s);
+                for i in 0..seats {
+                    // A view shows a seat's own cards once it has looked, and nobody else's ever.
+                    let v = game.view(&s, i);
+                    prop_assert_eq!(v.cards.is_some(), s.public.seen[i]);
+                    prop_assert!(v.cards.is_none_or(|c| c == s.hands[i]));
+                }
             }
             if game.to_act(&s).is_none() {
                 prop_assert_eq!(s.payout[..seats].iter().sum::<i64>(), s.public.pot);

@@ -2,10 +2,16 @@
 //!
 //! The bot estimates P, its probability of winning against the seats still in, and takes the
 //! action with the highest expected chip value (chips already in the pot are sunk, so folding is 0):
-//! - call: `P * (pot + H * (my call + the others' calls)) - H * my call`, where a call commits to
-//!   `H` = `horizon` more rounds of everyone calling (the rules file's "over the remaining round",
-//!   stretched so that calling along with a weak hand is priced as what it is: paying every round);
-//! - raise to a rung L: the same with the stake L (taken when it beats the call by `raise_margin`);
+//! - call: `P * (pot + H * (my call + the others' calls)) - H * my call`. The rules file's "over
+//!   the remaining round" is stretched to `H` = `horizon` rounds (default 6), so that calling along
+//!   with a middling hand is priced as what it is, paying every round; a blind seat that may compare
+//!   no one (all others seen) is committed to the rest of the hand.
+//! - the others' calls: a blind seat calls whatever it holds, so its money is there to be won; a
+//!   seen seat goes on only when it likes its hand, so its calls count `seen_call_weight` (0).
+//!   Counting them in full (the `ev-naive` roster variant) loses about 13 chips a hand to
+//!   `threshold`, which calls with pairs and better only.
+//! - raise to a rung L: the same with the stake L, only when P >= `raise_min_p` and it beats the
+//!   call by `raise_margin` chips;
 //! - compare with seat j: `q_j * P_rest * (pot + c) - c`, q_j the probability of beating j outright
 //!   (the asker loses ties), P_rest that of beating the others;
 //! - look (a blind seat only): the expected value of the seen decision over the hands it might
@@ -14,9 +20,9 @@
 //!
 //! P against k opponents is the product of per-opponent probabilities. For `ev` each is the exact
 //! heads-up equity (card removal included, [`super::super::winprob`]); the product ignores the
-//! opponents' removal of each other's cards, which moves P by well under 0.01 (tested against Monte
-//! Carlo in `winprob`'s tests and below). `ev-adaptive` reweights each opponent's hand distribution
-//! by its actions ([`super::belief`]).
+//! opponents' removal of each other's cards, which moves P by under 0.01 (checked against Monte
+//! Carlo below). `ev-adaptive` reweights each opponent's hand distribution by its actions
+//! ([`super::belief`]).
 
 use std::sync::OnceLock;
 
