@@ -246,8 +246,11 @@ impl OrderCheck {
         self.acted |= 1 << seat;
         if after.street != before.street && !after.over {
             // The old round closed: nobody able still owed an action.
-            for i in 0..before.n {
-                if i != seat && Self::able(after, i) {
+            // (A seat left alone with chips behind and nothing to call has no decision.)
+            let able: Vec<usize> = (0..before.n).filter(|&i| Self::able(after, i)).collect();
+            let alone_and_even = able.len() == 1 && before.bet[able[0]] >= before.current_bet.min(before.bet[seat]);
+            for &i in &able {
+                if i != seat && !alone_and_even {
                     assert!(self.acted >> i & 1 == 1, "round ended before seat {i} acted");
                 }
             }
@@ -369,7 +372,27 @@ fn write_phh_samples() {
         std::fs::write(format!("{dir}/{i:05}.phh"), record.history.unwrap()).unwrap();
         count += 1;
     }
-    println!("wrote {count} hands to {dir}");
+    // Sit-and-gos: short stacks posting partial blinds, rising blinds and antes, seats going out.
+    for i in 0..100u64 {
+        let seats = 2 + (i % 5) as usize;
+        let mut g = Holdem::new(seats, 50, 100, 1_000 + 37 * i as u32);
+        g.format = Format::Sng;
+        g.blind_every = 3;
+        g.blinds.ante = (i % 2) as u32 * 5;
+        let mut bots: Vec<Box<dyn Bot<Holdem>>> = (0..seats)
+            .map(|k| -> Box<dyn Bot<Holdem>> {
+                if (i as usize + k) % 2 == 0 {
+                    Box::new(super::bots::always_call())
+                } else {
+                    Box::new(super::bots::random())
+                }
+            })
+            .collect();
+        let record = play_game(&g, &mut bots, &GameSeeds::derive(98, 0, i, 1), true);
+        assert_eq!(record.status, crate::core::Status::Ok);
+        std::fs::write(format!("{dir}/sng{i:03}.phhs"), record.history.unwrap()).unwrap();
+    }
+    println!("wrote {count} hands and 100 sit-and-gos to {dir}");
 }
 
 /// Duplicate cash hands: every deal is played once per rotation of `bots` through the seats.
