@@ -381,7 +381,7 @@ fn write_phh_samples() {
         g.blinds.ante = (i % 2) as u32 * 5;
         let mut bots: Vec<Box<dyn Bot<Holdem>>> = (0..seats)
             .map(|k| -> Box<dyn Bot<Holdem>> {
-                if (i as usize + k) % 2 == 0 {
+                if (i as usize + k).is_multiple_of(2) {
                     Box::new(super::bots::always_call())
                 } else {
                     Box::new(super::bots::random())
