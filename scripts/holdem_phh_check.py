@@ -15,21 +15,32 @@ from pokerkit import HandHistory
 
 def check(path):
     with open(path, 'rb') as f:
-        hh = HandHistory.load(f)
+        if path.endswith('.phhs'):
+            hands = list(HandHistory.load_all(f))
+        else:
+            hands = [HandHistory.load(f)]
+    for i, hh in enumerate(hands):
+        problem = check_hand(hh)
+        if problem:
+            return f'{path} hand {i + 1}: {problem}'
+    return None
+
+
+def check_hand(hh):
     state = None
     for state in hh:
         pass
     got = list(state.stacks)
     if got != list(hh.finishing_stacks):
-        return f'{path}: PokerKit ends with {got}, file says {hh.finishing_stacks}'
+        return f'PokerKit ends with {got}, file says {hh.finishing_stacks}'
     if state.status:
-        return f'{path}: PokerKit says the hand is not over'
+        return 'PokerKit says the hand is not over'
     return None
 
 
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else 'target/phh'
-    files = sorted(glob.glob(f'{folder}/*.phh'))
+    files = sorted(glob.glob(f'{folder}/*.phh') + glob.glob(f'{folder}/*.phhs'))
     bad = 0
     for path in files:
         try:
@@ -40,7 +51,7 @@ def main():
             bad += 1
             if bad <= 10:
                 print(problem)
-    print(f'{len(files) - bad}/{len(files)} hands replay to the same finishing stacks')
+    print(f'{len(files) - bad}/{len(files)} files (.phh: one hand, .phhs: a sit-and-go) replay to the same finishing stacks')
     sys.exit(1 if bad or not files else 0)
 
 

@@ -352,6 +352,11 @@ impl Holdem {
             }
         }
         s.acted_at[seat] = s.current_bet;
+        // The last seat able to bet, owing nothing, has no decision left: everyone else is all-in
+        // (PokerKit agrees: no "option" for a big blind whose opponents are all-in).
+        if s.able().count_ones() == 1 && s.to_call(s.able().trailing_zeros() as usize) == 0 {
+            s.pending = 0;
+        }
         if s.contesting().count_ones() == 1 {
             s.pending = 0;
             self.settle(s);

@@ -100,8 +100,9 @@ impl RrConfig {
     }
 }
 
-/// What HS depends on: hole cards, board length (the board only grows), opponents still in.
-type HsKey = ([Card; 2], usize, usize);
+/// What HS depends on: the hand (sng plays many), hole cards, board length (the board only grows
+/// within a hand), opponents still in.
+type HsKey = (u32, [Card; 2], usize, usize);
 
 pub struct RrBot {
     cfg: RrConfig,
@@ -115,12 +116,12 @@ impl RrBot {
     }
 
     fn hs(&mut self, v: &View<'_>, rng: &mut BotRng) -> f64 {
-        let key = (v.hole(), v.board().len(), v.opponents_in());
+        let key = (v.hand_no(), v.hole(), v.board().len(), v.opponents_in());
         match self.cache {
             Some((k, hs)) if k == key => hs,
             _ => {
                 let mut fast = FastRng::from_rng(rng);
-                let hs = hand_strength(v.hole(), v.board(), key.2, self.cfg.trials, &mut fast);
+                let hs = hand_strength(v.hole(), v.board(), key.3, self.cfg.trials, &mut fast);
                 self.cache = Some((key, hs));
                 hs
             }
@@ -169,5 +170,82 @@ impl Bot<Holdem> for RrBot {
         } else {
             bounds.map_or(Action::CheckCall, |b| Action::RaiseTo(self.raise_to(v, b)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::cards::{parse_cards, CardSet};
+    use crate::core::Game;
+
+    fn deck(holes: &[&str]) -> [Card; 52] {
+        let mut front: Vec<Card> = holes.iter().flat_map(|h| parse_cards(h).unwrap()).collect();
+        let used: CardSet = front.iter().copied().collect();
+        front.extend(Card::all().filter(|c| !used.contains(*c)));
+        front.try_into().unwrap()
+    }
+
+    /// Heads-up, rr in the big blind with 350 chips facing the button's all-in.
+    fn facing_all_in(hole: &str) -> Action {
+        let g = Holdem::new(2, 50, 100, 10_000);
+        let mut s = g.deal_cards(&deck(&["AsKs", hole]), &[10_000, 350]);
+        g.apply(&mut s, &Action::RaiseTo(10_000)).unwrap();
+        let mut bot = RrBot::new(RrConfig::default_config());
+        bot.act(&g, &g.view(&s, 1), &mut BotRng::seed_from_u64(1))
+    }
+
+    #[test]
+    fn chip_protection_folds_weak_short_hands_and_strong_hands_call() {
+        assert_eq!(facing_all_in("7c2d"), Action::Fold);
+        for seed in 0..20 {
+            let g = Holdem::new(2, 50, 100, 10_000);
+            let mut s = g.deal_cards(&deck(&["9h8h", "AhAd"]), &[10_000, 350]);
+            g.apply(&mut s, &Action::RaiseTo(10_000)).unwrap();
+            let mut bot = RrBot::new(RrConfig::default_config());
+            let a = bot.act(&g, &g.view(&s, 1), &mut BotRng::seed_from_u64(seed));
+            assert_eq!(a, Action::CheckCall, "aces call an all-in (raising is not possible)");
+        }
+    }
+
+    #[test]
+    fn never_folds_when_checking_is_free() {
+        // A table that always wants to fold: with nothing owed it must check.
+        let mut cfg = RrConfig::default_config();
+        cfg.fold = vec![1.0; 4];
+        cfg.call = vec![0.0; 4];
+        let g = Holdem::new(2, 50, 100, 10_000);
+        let mut s = g.deal_cards(&deck(&["7c2d", "AhAd"]), &[10_000, 10_000]);
+        g.apply(&mut s, &Action::CheckCall).unwrap();
+        let mut bot = RrBot::new(cfg);
+        let a = bot.act(&g, &g.view(&s, 1), &mut BotRng::seed_from_u64(3));
+        assert_eq!(a, Action::CheckCall);
+    }
+
+    #[test]
+    fn raises_are_pot_sized_and_within_bounds() {
+        let mut cfg = RrConfig::default_config();
+        cfg.fold = vec![0.0; 4];
+        cfg.call = vec![0.0; 4];
+        let g = Holdem::new(2, 50, 100, 10_000);
+        let s = g.deal_cards(&deck(&["AhAd", "7c2d"]), &[10_000, 10_000]);
+        let mut bot = RrBot::new(cfg.clone());
+        // Button: 50 to call into a pot of 150: pot after calling 200, raise to 100 + 200.
+        assert_eq!(bot.act(&g, &g.view(&s, 0), &mut BotRng::seed_from_u64(1)), Action::RaiseTo(300));
+        cfg.raise_pot = 100.0;
+        let mut bot = RrBot::new(cfg);
+        assert_eq!(bot.act(&g, &g.view(&s, 0), &mut BotRng::seed_from_u64(1)), Action::RaiseTo(10_000));
+    }
+
+    #[test]
+    fn bad_parameters_are_refused() {
+        let spec = |s: &str| Params::new(PARAMS, &toml::from_str(s).unwrap(), "bot rr").unwrap();
+        assert!(RrConfig::from_params(&spec("fold = [0.5, 0.5]")).is_err());
+        assert!(RrConfig::from_params(&spec("fold = [0.9, 0.9, 0.9, 0.9]")).is_err());
+        assert!(RrConfig::from_params(&spec("thresholds = [1.0, 0.8, 1.3]")).is_err());
+        assert!(RrConfig::from_params(&spec("raise_pot = 0.0")).is_err());
+        assert!(RrConfig::from_params(&spec("trials = 200")).is_ok());
     }
 }
