@@ -79,6 +79,14 @@ pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8)
     (choice.0 as Tile, best)
 }
 
+/// The lowest shanten reachable by one discard.
+fn min_after_discard(hand: &Counts, declared: usize) -> i8 {
+    shanten_each(hand, declared, false)
+        .into_iter()
+        .min()
+        .unwrap_or(i8::MAX)
+}
+
 impl Bot<Mahjong> for GreedyBot {
     fn act(&mut self, _game: &Mahjong, v: &View<'_>, _rng: &mut BotRng) -> Action {
         if v.legal.contains(&Action::Win) {
@@ -99,13 +107,13 @@ impl Bot<Mahjong> for GreedyBot {
                     let after = match *a {
                         Action::Pung => {
                             h[t] -= 2;
-                            best_discard(&h, declared + 1, v.seen).1
+                            min_after_discard(&h, declared + 1)
                         }
                         Action::Chow(low) => {
                             for x in (low..low + 3).filter(|&x| x != tile) {
                                 h[x as usize] -= 1;
                             }
-                            best_discard(&h, declared + 1, v.seen).1
+                            min_after_discard(&h, declared + 1)
                         }
                         _ => continue,
                     };

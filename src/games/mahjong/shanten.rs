@@ -402,11 +402,12 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
     }
     // The other three groups combined, for each group.
     let [a, b, c, d] = groups.map(|g| g.0);
+    let (ab, cd) = (combine(a, b, sets), combine(c, d, sets));
     let others = [
-        combine(&combine(b, c, sets), d, sets),
-        combine(&combine(a, c, sets), d, sets),
-        combine(&combine(a, b, sets), d, sets),
-        combine(&combine(a, b, sets), c, sets),
+        combine(b, &cd, sets),
+        combine(a, &cd, sets),
+        combine(&ab, d, sets),
+        combine(&ab, c, sets),
     ];
     // Statistics of the special shapes.
     let (mut present, mut pairs, mut odd, mut orphan_pairs) = (0u64, 0i32, 0i32, 0i32);
@@ -416,6 +417,26 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
         odd += (c & 1) as i32;
         orphan_pairs += (c >= 2 && ORPHANS_MASK >> k & 1 == 1) as i32;
     }
+    // A lower bound of the special shapes for every hand one tile away: one tile changes a
+    // shape's distance by at most one (and removing a tile never lowers it). Kinds whose standard
+    // shanten is already at or below it skip the special shapes.
+    let special_floor = if declared <= 1 {
+        let held = KNITTED_MASKS.map(|m| (present & m).count_ones() as i8);
+        let knitted_floor = 8 - held.iter().max().copied().unwrap_or(0);
+        let mut floor = knitted_floor;
+        if declared == 0 {
+            let need = 7 - pairs.min(7);
+            let seven_pairs = (need + (need - odd).max(0)) as i8 - 1;
+            let orphans =
+                13 - (present & ORPHANS_MASK).count_ones() as i8 - (orphan_pairs > 0) as i8;
+            let honors = (present & HONOR_MASK).count_ones() as i8;
+            let honors_knitted = 13 - (held.iter().max().copied().unwrap_or(0) + honors).min(14);
+            floor = floor.min(seven_pairs).min(orphans).min(honors_knitted);
+        }
+        floor - add as i8
+    } else {
+        i8::MAX
+    };
     let mut out = [i8::MAX; KINDS];
     for k in 0..KINDS {
         let c = counts[k];
@@ -442,7 +463,7 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
             &t.groups[t.suit[i] as usize]
         };
         let mut best = combine_target(&others[g], grp, sets) as i8 - 1;
-        if declared <= 1 {
+        if declared <= 1 && best > special_floor {
             let bit = 1u64 << k;
             let p = if nc > 0 {
                 present | bit
