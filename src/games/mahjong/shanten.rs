@@ -178,11 +178,12 @@ fn honor_group<'a>(t: &'a Tables, counts: &Counts) -> (&'a Group, usize) {
 }
 
 /// Min-plus combination of two groups.
-fn combine(a: &Group, b: &Group, upto: usize) -> Group {
+fn combine(a: &Group, b: &Group) -> Group {
     let mut out = Group {
         need: [[INF; 5]; 2],
     };
-    for m in 0..=upto {
+    // All five set counts (no runtime bound): straight-line code the compiler unrolls.
+    for m in 0..5 {
         let (mut no_pair, mut pair) = (INF, INF);
         for i in 0..=m {
             let j = m - i;
@@ -217,7 +218,7 @@ pub fn standard_distance(counts: &Counts, sets: usize) -> u8 {
     let (s, _) = suit_group(t, counts, 1);
     let (p, _) = suit_group(t, counts, 2);
     let (h, _) = honor_group(t, counts);
-    combine_target(&combine(&combine(m, s, sets), p, sets), h, sets)
+    combine_target(&combine(&combine(m, s), p), h, sets)
 }
 
 /// Standard shape: `declared` sets already declared.
@@ -402,12 +403,12 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
     }
     // The other three groups combined, for each group.
     let [a, b, c, d] = groups.map(|g| g.0);
-    let (ab, cd) = (combine(a, b, sets), combine(c, d, sets));
+    let (ab, cd) = (combine(a, b), combine(c, d));
     let others = [
-        combine(b, &cd, sets),
-        combine(a, &cd, sets),
-        combine(&ab, d, sets),
-        combine(&ab, c, sets),
+        combine(b, &cd),
+        combine(a, &cd),
+        combine(&ab, d),
+        combine(&ab, c),
     ];
     // Statistics of the special shapes.
     let (mut present, mut pairs, mut odd, mut orphan_pairs) = (0u64, 0i32, 0i32, 0i32);
