@@ -5,7 +5,7 @@
 use rand::Rng;
 
 use super::engine::{Action, Mahjong, PhaseView, View};
-use super::shanten::{effective_tiles, shanten};
+use super::shanten::{shanten, shanten_each};
 use super::tiles::{Counts, Tile, KINDS};
 use crate::core::{Bot, BotRng};
 use crate::games::{factory, BotKind};
@@ -54,15 +54,8 @@ fn visible(v: &View<'_>) -> Counts {
 /// The discard leaving the lowest shanten, then the most unseen effective tiles (lowest kind on
 /// a tie), with that shanten.
 pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8) {
-    let mut shantens = [i8::MAX; KINDS];
+    let shantens = shanten_each(hand, declared, false);
     let mut c = *hand;
-    for t in 0..KINDS {
-        if hand[t] > 0 {
-            c[t] -= 1;
-            shantens[t] = shanten(&c, declared);
-            c[t] += 1;
-        }
-    }
     let best = *shantens.iter().min().unwrap();
     let ties: Vec<usize> = (0..KINDS).filter(|&t| shantens[t] == best).collect();
     if ties.len() == 1 {
@@ -71,16 +64,27 @@ pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8)
     let mut choice = (ties[0], 0u32);
     for &t in &ties {
         c[t] -= 1;
-        let mut seen = *seen;
-        seen[t] += 1;
-        let (_, eff) = effective_tiles(&c, declared, &seen);
+        // Effective tiles of the hand after this discard: draws that lower `best`, counted by
+        // the copies this seat has not seen (the discard itself is seen from then on).
+        let after = shanten_each(&c, declared, true);
+        let n: u32 = (0..KINDS)
+            .filter(|&k| after[k] < best)
+            .map(|k| 4u32.saturating_sub(c[k] as u32 + seen[k] as u32 + (k == t) as u32))
+            .sum();
         c[t] += 1;
-        let n: u32 = eff.iter().map(|e| e.1 as u32).sum();
         if n > choice.1 {
             choice = (t, n);
         }
     }
     (choice.0 as Tile, best)
+}
+
+/// The lowest shanten reachable by one discard.
+fn min_after_discard(hand: &Counts, declared: usize) -> i8 {
+    shanten_each(hand, declared, false)
+        .into_iter()
+        .min()
+        .unwrap_or(i8::MAX)
 }
 
 impl Bot<Mahjong> for GreedyBot {
@@ -103,13 +107,13 @@ impl Bot<Mahjong> for GreedyBot {
                     let after = match *a {
                         Action::Pung => {
                             h[t] -= 2;
-                            best_discard(&h, declared + 1, v.seen).1
+                            min_after_discard(&h, declared + 1)
                         }
                         Action::Chow(low) => {
                             for x in (low..low + 3).filter(|&x| x != tile) {
                                 h[x as usize] -= 1;
                             }
-                            best_discard(&h, declared + 1, v.seen).1
+                            min_after_discard(&h, declared + 1)
                         }
                         _ => continue,
                     };

@@ -178,11 +178,12 @@ fn honor_group<'a>(t: &'a Tables, counts: &Counts) -> (&'a Group, usize) {
 }
 
 /// Min-plus combination of two groups.
-fn combine(a: &Group, b: &Group, upto: usize) -> Group {
+fn combine(a: &Group, b: &Group) -> Group {
     let mut out = Group {
         need: [[INF; 5]; 2],
     };
-    for m in 0..=upto {
+    // All five set counts (no runtime bound): straight-line code the compiler unrolls.
+    for m in 0..5 {
         let (mut no_pair, mut pair) = (INF, INF);
         for i in 0..=m {
             let j = m - i;
@@ -217,7 +218,7 @@ pub fn standard_distance(counts: &Counts, sets: usize) -> u8 {
     let (s, _) = suit_group(t, counts, 1);
     let (p, _) = suit_group(t, counts, 2);
     let (h, _) = honor_group(t, counts);
-    combine_target(&combine(&combine(m, s, sets), p, sets), h, sets)
+    combine_target(&combine(&combine(m, s), p), h, sets)
 }
 
 /// Standard shape: `declared` sets already declared.
@@ -373,19 +374,131 @@ pub fn effective_tiles(
     visible: &Counts,
 ) -> (i8, Vec<(Tile, u8)>) {
     let base = shanten(counts, declared);
-    let mut out = Vec::new();
-    let mut c = *counts;
-    for t in 0..KINDS {
-        if c[t] >= 4 {
+    let after = shanten_each(counts, declared, true);
+    let out = (0..KINDS)
+        .filter(|&t| after[t] < base)
+        .map(|t| (t as Tile, 4u8.saturating_sub(counts[t] + visible[t])))
+        .collect();
+    (base, out)
+}
+
+/// The shanten of the hand with one more tile of each kind (`add`) or one fewer (`!add`);
+/// `i8::MAX` where that is impossible. Same answers as calling [`shanten`] 34 times, but only the
+/// changed suit is looked up again and the special shapes are updated, not recounted.
+pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] {
+    let t = tables();
+    let sets = 4 - declared;
+    let groups = [
+        suit_group(t, counts, 0),
+        suit_group(t, counts, 1),
+        suit_group(t, counts, 2),
+        honor_group(t, counts),
+    ];
+    let mut idx = [0usize; 4];
+    for (g, i) in idx.iter_mut().enumerate() {
+        let (lo, len) = if g < 3 { (g * 9, 9) } else { (27, 7) };
+        for r in (0..len).rev() {
+            *i = *i * 5 + counts[lo + r] as usize;
+        }
+    }
+    // The other three groups combined, for each group.
+    let [a, b, c, d] = groups.map(|g| g.0);
+    let (ab, cd) = (combine(a, b), combine(c, d));
+    let others = [
+        combine(b, &cd),
+        combine(a, &cd),
+        combine(&ab, d),
+        combine(&ab, c),
+    ];
+    // Statistics of the special shapes.
+    let (mut present, mut pairs, mut odd, mut orphan_pairs) = (0u64, 0i32, 0i32, 0i32);
+    for (k, &c) in counts.iter().enumerate() {
+        present |= ((c > 0) as u64) << k;
+        pairs += (c / 2) as i32;
+        odd += (c & 1) as i32;
+        orphan_pairs += (c >= 2 && ORPHANS_MASK >> k & 1 == 1) as i32;
+    }
+    // A lower bound of the special shapes for every hand one tile away: one tile changes a
+    // shape's distance by at most one (and removing a tile never lowers it). Kinds whose standard
+    // shanten is already at or below it skip the special shapes.
+    let special_floor = if declared <= 1 {
+        let held = KNITTED_MASKS.map(|m| (present & m).count_ones() as i8);
+        let knitted_floor = 8 - held.iter().max().copied().unwrap_or(0);
+        let mut floor = knitted_floor;
+        if declared == 0 {
+            let need = 7 - pairs.min(7);
+            let seven_pairs = (need + (need - odd).max(0)) as i8 - 1;
+            let orphans =
+                13 - (present & ORPHANS_MASK).count_ones() as i8 - (orphan_pairs > 0) as i8;
+            let honors = (present & HONOR_MASK).count_ones() as i8;
+            let honors_knitted = 13 - (held.iter().max().copied().unwrap_or(0) + honors).min(14);
+            floor = floor.min(seven_pairs).min(orphans).min(honors_knitted);
+        }
+        floor - add as i8
+    } else {
+        i8::MAX
+    };
+    let mut out = [i8::MAX; KINDS];
+    for k in 0..KINDS {
+        let c = counts[k];
+        if (add && c >= 4) || (!add && c == 0) {
             continue;
         }
-        c[t] += 1;
-        if shanten(&c, declared) < base {
-            out.push((t as Tile, 4u8.saturating_sub(counts[t] + visible[t])));
+        let nc = if add { c + 1 } else { c - 1 };
+        let (g, r) = if k < 27 { (k / 9, k % 9) } else { (3, k - 27) };
+        let n = if add {
+            groups[g].1 + 1
+        } else {
+            groups[g].1 - 1
+        };
+        let i = if add {
+            idx[g] + POW5[r]
+        } else {
+            idx[g] - POW5[r]
+        };
+        let grp = if g == 3 {
+            &t.groups[t.honors[i] as usize]
+        } else if n > MAX_SUIT_TILES {
+            &IMPOSSIBLE
+        } else {
+            &t.groups[t.suit[i] as usize]
+        };
+        let mut best = combine_target(&others[g], grp, sets) as i8 - 1;
+        if declared <= 1 && best > special_floor {
+            let bit = 1u64 << k;
+            let p = if nc > 0 {
+                present | bit
+            } else {
+                present & !bit
+            };
+            if declared == 0 {
+                let pr = pairs - (c / 2) as i32 + (nc / 2) as i32;
+                let od = odd - (c & 1) as i32 + (nc & 1) as i32;
+                let is_orphan = ORPHANS_MASK & bit != 0;
+                let op =
+                    orphan_pairs - (is_orphan && c >= 2) as i32 + (is_orphan && nc >= 2) as i32;
+                let need = 7 - pr.min(7);
+                let seven_pairs = (need + (need - od).max(0)) as i8 - 1;
+                let orphans = 13 - (p & ORPHANS_MASK).count_ones() as i8 - (op > 0) as i8;
+                let honors = (p & HONOR_MASK).count_ones() as u8;
+                let knitted = KNITTED_MASKS
+                    .iter()
+                    .map(|m| (p & m).count_ones() as u8)
+                    .max()
+                    .unwrap_or(0);
+                let honors_knitted = (14 - (knitted + honors).min(14)) as i8 - 1;
+                best = best.min(seven_pairs).min(orphans).min(honors_knitted);
+            }
+            let held = KNITTED_MASKS.map(|m| (p & m).count_ones() as u8);
+            if held.iter().any(|&h| 9 - h as i8 <= best) {
+                let mut cc = *counts;
+                cc[k] = nc;
+                best = knitted_straight(&cc, declared, best, &held);
+            }
         }
-        c[t] -= 1;
+        out[k] = best;
     }
-    (base, out)
+    out
 }
 
 /// Whether the standing tiles (3n+2 of them) form sets and one pair. Counts may reach 5 (the
@@ -687,6 +800,37 @@ mod tests {
                 .min(shanten_honors_knitted(&c))
                 .min(shanten_knitted_straight(&c, 0, i8::MAX));
             assert_eq!(shanten(&c, 0), want, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn shanten_each_agrees_with_one_by_one() {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let kinds: Vec<Tile> = (0..KINDS as u8).collect();
+        let few: Vec<Tile> = (0..9).chain(27..34).collect();
+        for i in 0..600 {
+            let declared = [0, 0, 1, 2][i % 4];
+            let c = random_hand(
+                &mut rng,
+                13 - 3 * declared + i / 300,
+                if i % 3 == 0 { &few } else { &kinds },
+            );
+            for add in [true, false] {
+                let each = shanten_each(&c, declared, add);
+                for t in 0..KINDS {
+                    let mut d = c;
+                    let want = if add && d[t] < 4 {
+                        d[t] += 1;
+                        shanten(&d, declared)
+                    } else if !add && d[t] > 0 {
+                        d[t] -= 1;
+                        shanten(&d, declared)
+                    } else {
+                        i8::MAX
+                    };
+                    assert_eq!(each[t], want, "{c:?} {t} add {add} declared {declared}");
+                }
+            }
         }
     }
 
