@@ -86,6 +86,31 @@ mod strength {
         (w, d, l)
     }
 
+    /// `cargo test --release -- --ignored gomoku::strength::bench --nocapture` (until `arena bench` exists).
+    #[test]
+    #[ignore]
+    fn bench() {
+        let opts = BenchOptions { threads: 1, budget: std::time::Duration::from_secs(3) };
+        for m in bench_games(&opts) {
+            println!("{} {:.1} {}", m.name, m.value, m.unit);
+        }
+    }
+
+    /// Game lengths and results of weights vs weights (time it with `time` for CPU seconds).
+    #[test]
+    #[ignore]
+    fn weights_self_play() {
+        let game = Gomoku::new(15, Rule::Freestyle, 0);
+        let w = default_bot("weights", &game);
+        let (mut moves, mut draws) = (0, 0);
+        for i in 0..5000 {
+            let r = play_pair(&game, &w, &w, &GameSeeds::derive(1, 0, i, 1), i);
+            moves += r.moves;
+            draws += (r.seats[0].payoff == 0.0) as u32;
+        }
+        println!("weights self-play: {} moves per game, {draws} draws in 5000", moves as f64 / 5000.0);
+    }
+
     #[test]
     #[ignore]
     fn weights_beats_random() {

@@ -65,6 +65,10 @@ pub struct Tally {
     w: Weights,
     /// 0 empty, 1 black, 2 white, as in [`State::board`].
     pub board: Vec<u8>,
+    /// The empty cells (in no particular order) and each cell's position in that list, so a
+    /// stone is taken out in O(1) and a take-back restores the exact order.
+    empty: Vec<u16>,
+    slot: Vec<u16>,
     /// Stones applied from the game's move list.
     seen: usize,
     /// Stones of each side in each line.
@@ -89,6 +93,8 @@ impl Tally {
             table: LineTable::get(size),
             w,
             board: Vec::new(),
+            empty: Vec::new(),
+            slot: Vec::new(),
             seen: 0,
             count: Default::default(),
             own: Default::default(),
@@ -105,6 +111,8 @@ impl Tally {
     fn reset(&mut self) {
         let (cells, lines) = (self.size * self.size, self.table.cells.len());
         self.board = vec![0; cells];
+        self.empty = (0..cells as u16).collect();
+        self.slot = (0..cells as u16).collect();
         self.seen = 0;
         for side in 0..2 {
             self.count[side] = vec![0; lines];
@@ -135,12 +143,9 @@ impl Tally {
         self.seen = s.moves.len();
     }
 
-    pub fn size(&self) -> usize {
-        self.size
-    }
-
-    pub fn is_empty(&self, cell: usize) -> bool {
-        self.board[cell] == 0
+    /// The empty cells, in an order fixed by the stones played.
+    pub fn empties(&self) -> &[u16] {
+        &self.empty
     }
 
     /// The side's own score of `cell` (its attack).
@@ -151,6 +156,16 @@ impl Tally {
     /// The side's opp-weighted score of `cell` (the other side's defence there).
     pub fn opp(&self, side: usize, cell: usize) -> i32 {
         self.opp[side][cell]
+    }
+
+    /// [`Tally::own`] of every cell.
+    pub fn own_scores(&self, side: usize) -> &[i32] {
+        &self.own[side]
+    }
+
+    /// [`Tally::opp`] of every cell.
+    pub fn opp_scores(&self, side: usize) -> &[i32] {
+        &self.opp[side]
     }
 
     /// Whether `side` wins by playing the empty `cell` (under the table's rule).
@@ -173,12 +188,28 @@ impl Tally {
     /// Places a stone of `side`.
     pub fn put(&mut self, cell: usize, side: usize) {
         self.board[cell] = 1 + side as u8;
+        let at = self.slot[cell] as usize;
+        let last = self.empty.pop().expect("an empty cell");
+        if last as usize != cell {
+            self.empty[at] = last;
+            self.slot[last as usize] = at as u16;
+        }
         self.shift(cell, side, true);
     }
 
     /// Takes back a stone of `side` (for the search).
     pub fn take(&mut self, cell: usize, side: usize) {
         self.board[cell] = 0;
+        // Undoes `put` (take-backs come in reverse order): the cell returns to its old slot.
+        let at = self.slot[cell] as usize;
+        if at == self.empty.len() {
+            self.empty.push(cell as u16);
+        } else {
+            let moved = self.empty[at];
+            self.slot[moved as usize] = self.empty.len() as u16;
+            self.empty.push(moved);
+            self.empty[at] = cell as u16;
+        }
         self.shift(cell, side, false);
     }
 
@@ -285,12 +316,15 @@ mod tests {
                     // A stone put and taken back leaves everything as it was.
                     let empty: Vec<usize> = (0..size * size).filter(|&c| s.board[c] == 0).collect();
                     let c = empty[rng.random_range(0..empty.len())];
-                    let before = (tally.own.clone(), tally.opp.clone(), tally.count.clone(), tally.to_five.clone());
+                    let mut listed: Vec<usize> = tally.empties().iter().map(|&c| c as usize).collect();
+                    listed.sort();
+                    assert_eq!(listed, empty);
+                    let before = (tally.own.clone(), tally.opp.clone(), tally.count.clone(), tally.empty.clone());
                     tally.put(c, s.to_move());
                     tally.take(c, s.to_move());
                     assert_eq!(
                         before,
-                        (tally.own.clone(), tally.opp.clone(), tally.count.clone(), tally.to_five.clone())
+                        (tally.own.clone(), tally.opp.clone(), tally.count.clone(), tally.empty.clone())
                     );
                 }
                 let empty: Vec<usize> = (0..size * size).filter(|&c| s.board[c] == 0).collect();
@@ -310,7 +344,7 @@ mod tests {
         }
         let mut tally = Tally::new(15, Rule::Freestyle, W);
         tally.catch_up(&s);
-        let wins: Vec<usize> = (0..225).filter(|&c| tally.is_empty(c) && tally.wins_at(0, c)).collect();
+        let wins: Vec<usize> = (0..225).filter(|&c| tally.board[c] == 0 && tally.wins_at(0, c)).collect();
         assert_eq!(wins, vec![5 * 15 + 4]);
         assert!(tally.makes_four(0, 5 * 15 + 4) && !tally.makes_four(0, 5 * 15 + 6));
     }

@@ -64,21 +64,28 @@ impl WeightsBot {
     }
 }
 
-/// The empty cells with the highest `score`, into `ties`; returns that score.
-fn best(tally: &Tally, score: impl Fn(usize) -> (i32, i32), ties: &mut Vec<usize>) -> (i32, i32) {
-    ties.clear();
-    let mut top = (i32::MIN, i32::MIN);
-    for cell in (0..tally.size() * tally.size()).filter(|&c| tally.is_empty(c)) {
-        let s = score(cell);
-        if s > top {
-            top = s;
-            ties.clear();
+/// The best attack and the best defence found so far, with the cells sharing them.
+struct Best<'a> {
+    top: (i32, i32),
+    ties: &'a mut Vec<usize>,
+}
+
+impl Best<'_> {
+    fn new(ties: &mut Vec<usize>) -> Best<'_> {
+        ties.clear();
+        Best { top: (i32::MIN, i32::MIN), ties }
+    }
+
+    /// `score`: the score that ranks, then the one that breaks ties.
+    fn offer(&mut self, score: (i32, i32), cell: usize) {
+        if score > self.top {
+            self.top = score;
+            self.ties.clear();
         }
-        if s == top {
-            ties.push(cell);
+        if score == self.top {
+            self.ties.push(cell);
         }
     }
-    top
 }
 
 impl Bot<Gomoku> for WeightsBot {
@@ -87,12 +94,19 @@ impl Bot<Gomoku> for WeightsBot {
         let tally = self.tally.get_or_insert_with(|| Tally::new(s.size, game.rule, w));
         tally.catch_up(s);
         let (me, them) = (s.to_move(), 1 - s.to_move());
-        let attack = |c| tally.own(me, c);
-        let defence = |c| tally.opp(them, c);
-        let (top_attack, _) = best(tally, |c| (attack(c), defence(c)), &mut self.attack_ties);
-        let (top_defence, _) = best(tally, |c| (defence(c), attack(c)), &mut self.defence_ties);
-        let ties = if top_defence > top_attack { &self.defence_ties } else { &self.attack_ties };
-        let cell = ties[rng.random_range(0..ties.len())];
+        let mut attack = Best::new(&mut self.attack_ties);
+        let mut defence = Best::new(&mut self.defence_ties);
+        // One pass over the empty cells: attack = my own-weighted sum, defence = the opponent's
+        // opp-weighted sum.
+        let (own, opp) = (tally.own_scores(me), tally.opp_scores(them));
+        for &cell in tally.empties() {
+            let cell = cell as usize;
+            let (a, d) = (own[cell], opp[cell]);
+            attack.offer((a, d), cell);
+            defence.offer((d, a), cell);
+        }
+        let best = if defence.top.0 > attack.top.0 { defence } else { attack };
+        let cell = best.ties[rng.random_range(0..best.ties.len())];
         Move { x: (cell % s.size) as u8, y: (cell / s.size) as u8 }
     }
 }
