@@ -111,6 +111,7 @@ mod strength {
         println!("weights self-play: {} moves per game, {draws} draws in 5000", moves as f64 / 5000.0);
     }
 
+    /// Measured 2026-11-21: 1000 wins out of 1000.
     #[test]
     #[ignore]
     fn weights_beats_random() {
@@ -118,6 +119,8 @@ mod strength {
         assert!(w > 9 * l);
     }
 
+    /// Measured 2026-11-21: opening 2: 702 wins, 271 draws, 27 losses (score 0.838 ± 0.023);
+    /// opening 4: 720 / 252 / 28 (0.846 ± 0.022). About 40 ms of CPU per game.
     #[test]
     #[ignore]
     fn search_beats_weights() {

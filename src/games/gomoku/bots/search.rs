@@ -12,6 +12,7 @@
 //!   Extensions stop `extend` plies past `depth`.
 //! - Evaluation: Σ over the lines the side to move can still win of value[its stones], minus the
 //!   same for the opponent.
+//! - Deterministic: the same position gets the same move (equal candidates: the first found).
 
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::error::Result;

@@ -35,11 +35,12 @@ pub const KIND: BotKind<Gomoku> = BotKind {
 };
 
 /// Reads a five-entry weight table (0..4 stones); 5 stones (an overline) never scores an empty cell.
+/// Bounded so that sums over every line of a 25×25 board stay far inside i32.
 pub fn table(p: &Params, name: &str, owner: &str) -> Result<[i32; 6]> {
     let v = p.i64s(name);
-    if v.len() != 5 || v.iter().any(|w| !(-1_000_000..=1_000_000).contains(w)) {
+    if v.len() != 5 || v.iter().any(|w| !(-10_000..=10_000).contains(w)) {
         return Err(Error::input(format!(
-            "parameter `{name}` of {owner} must list 5 weights (for 0..4 stones) within ±1000000, not {v:?}"
+            "parameter `{name}` of {owner} must list 5 weights (for 0..4 stones) within ±10000, not {v:?}"
         )));
     }
     Ok([v[0] as i32, v[1] as i32, v[2] as i32, v[3] as i32, v[4] as i32, 0])
@@ -64,7 +65,7 @@ impl WeightsBot {
     }
 }
 
-/// The best attack and the best defence found so far, with the cells sharing them.
+/// The best score found so far (the best attack, or the best defence), with the cells sharing it.
 struct Best<'a> {
     top: (i32, i32),
     ties: &'a mut Vec<usize>,
