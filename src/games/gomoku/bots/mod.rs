@@ -1,9 +1,12 @@
 //! Gomoku bots.
 
 mod random;
+pub mod search;
+mod tally;
+pub mod weights;
 
 use crate::games::BotKind;
 
 use super::Gomoku;
 
-pub static KINDS: &[BotKind<Gomoku>] = &[random::KIND, random::ADJACENT_KIND];
+pub static KINDS: &[BotKind<Gomoku>] = &[random::KIND, random::ADJACENT_KIND, weights::KIND, search::KIND];

@@ -1,0 +1,113 @@
+//! The document's AI ("weights"): every empty cell gets an attack score (the lines through it
+//! the bot can still win, weighted by the bot's stones in them) and a defence score (the same
+//! for the opponent). Play the best attack, unless the best defence is higher.
+
+use rand::Rng;
+
+use crate::core::{Bot, BotRng, ParamSpec, Params};
+use crate::error::{Error, Result};
+use crate::games::{factory, BotKind};
+
+use super::super::{Gomoku, Move, State};
+use super::tally::{Tally, Weights};
+
+pub const PARAMS: &[ParamSpec] = &[
+    ParamSpec::new(
+        "own",
+        "[1, 2, 8, 32, 128]",
+        "W_own: attack weight of a line the bot can still win, by its 0..4 stones in it",
+    ),
+    ParamSpec::new(
+        "opp",
+        "[1, 5, 10, 30, 120]",
+        "W_opp: defence weight of a line the opponent can still win, by its 0..4 stones in it",
+    ),
+];
+
+pub const KIND: BotKind<Gomoku> = BotKind {
+    name: "weights",
+    about: "the document's AI: best attack score per cell, or best defence if higher",
+    params: PARAMS,
+    make: |p, _| {
+        let w = weights(p, "bot weights")?;
+        Ok(factory(move || WeightsBot::new(w)))
+    },
+};
+
+/// Reads a five-entry weight table (0..4 stones); 5 stones (an overline) never scores an empty cell.
+/// Bounded so that sums over every line of a 25×25 board stay far inside i32.
+pub fn table(p: &Params, name: &str, owner: &str) -> Result<[i32; 6]> {
+    let v = p.i64s(name);
+    if v.len() != 5 || v.iter().any(|w| !(-10_000..=10_000).contains(w)) {
+        return Err(Error::input(format!(
+            "parameter `{name}` of {owner} must list 5 weights (for 0..4 stones) within ±10000, not {v:?}"
+        )));
+    }
+    Ok([v[0] as i32, v[1] as i32, v[2] as i32, v[3] as i32, v[4] as i32, 0])
+}
+
+fn weights(p: &Params, owner: &str) -> Result<Weights> {
+    Ok(Weights { own: table(p, "own", owner)?, opp: table(p, "opp", owner)?, value: [0; 6] })
+}
+
+pub struct WeightsBot {
+    /// Built on the first look at a game (the board size and rule come with it).
+    tally: Option<Tally>,
+    w: Weights,
+    /// Cells sharing the best attack and the best defence (buffers reused from move to move).
+    attack_ties: Vec<usize>,
+    defence_ties: Vec<usize>,
+}
+
+impl WeightsBot {
+    pub fn new(w: Weights) -> WeightsBot {
+        WeightsBot { tally: None, w, attack_ties: Vec::new(), defence_ties: Vec::new() }
+    }
+}
+
+/// The best score found so far (the best attack, or the best defence), with the cells sharing it.
+struct Best<'a> {
+    top: (i32, i32),
+    ties: &'a mut Vec<usize>,
+}
+
+impl Best<'_> {
+    fn new(ties: &mut Vec<usize>) -> Best<'_> {
+        ties.clear();
+        Best { top: (i32::MIN, i32::MIN), ties }
+    }
+
+    /// `score`: the score that ranks, then the one that breaks ties.
+    fn offer(&mut self, score: (i32, i32), cell: usize) {
+        if score > self.top {
+            self.top = score;
+            self.ties.clear();
+        }
+        if score == self.top {
+            self.ties.push(cell);
+        }
+    }
+}
+
+impl Bot<Gomoku> for WeightsBot {
+    fn act(&mut self, game: &Gomoku, s: &&State, rng: &mut BotRng) -> Move {
+        let w = self.w;
+        let tally = self.tally.get_or_insert_with(|| Tally::new(s.size, game.rule, w));
+        tally.catch_up(s);
+        let (me, them) = (s.to_move(), 1 - s.to_move());
+        let mut attack = Best::new(&mut self.attack_ties);
+        let mut defence = Best::new(&mut self.defence_ties);
+        // One pass over the empty cells: attack = my own-weighted sum, defence = the opponent's
+        // opp-weighted sum.
+        let (own, opp) = (tally.own_scores(me), tally.opp_scores(them));
+        for &cell in tally.empties() {
+            let cell = cell as usize;
+            let (a, d) = (own[cell], opp[cell]);
+            attack.offer((a, d), cell);
+            defence.offer((d, a), cell);
+        }
+        let best = if defence.top.0 > attack.top.0 { defence } else { attack };
+        let cell = best.ties[rng.random_range(0..best.ties.len())];
+        Move { x: (cell % s.size) as u8, y: (cell / s.size) as u8 }
+    }
+}
