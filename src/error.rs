@@ -7,10 +7,7 @@ pub enum Error {
     /// Bad user input: a config, a name, a parameter, a card string, a command-line value.
     Input(String),
     /// A file that could not be read or written.
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
 }
 
 impl Error {
@@ -19,10 +16,7 @@ impl Error {
     }
 
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
-        Error::Io {
-            path: path.into(),
-            source,
-        }
+        Error::Io { path: path.into(), source }
     }
 }
 

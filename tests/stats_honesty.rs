@@ -10,8 +10,7 @@
 
 use bot_arena::stats::sprt::mle_with_t_value;
 use bot_arena::stats::{
-    elo_from_score, Outcome, Pentanomial, Sprt, SprtDecision, SprtModel, Trinomial, Welford,
-    NELO_PER_T, PENTA_SCORES,
+    elo_from_score, Outcome, Pentanomial, Sprt, SprtDecision, SprtModel, Trinomial, Welford, NELO_PER_T, PENTA_SCORES,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -57,11 +56,7 @@ impl PairModel {
         let (mut penta, mut tri) = (Pentanomial::default(), Trinomial::default());
         for _ in 0..pairs {
             let seat1_favoured = rng.random::<bool>();
-            let (p1, p2) = if seat1_favoured {
-                (&self.fav, &self.unfav)
-            } else {
-                (&self.unfav, &self.fav)
-            };
+            let (p1, p2) = if seat1_favoured { (&self.fav, &self.unfav) } else { (&self.unfav, &self.fav) };
             let (g1, g2) = (OUTCOMES[sample(rng, p1)], OUTCOMES[sample(rng, p2)]);
             penta.add_pair(g1, g2);
             tri.add(g1);
@@ -77,10 +72,7 @@ fn rate(hits: usize, of: usize) -> f64 {
 
 fn assert_coverage(what: &str, covered: usize) {
     let r = rate(covered, MATCHES);
-    println!(
-        "honesty: {what}: 95% interval covers the truth in {:.2}% of {MATCHES} matches",
-        100.0 * r
-    );
+    println!("honesty: {what}: 95% interval covers the truth in {:.2}% of {MATCHES} matches", 100.0 * r);
     assert!((0.93..=0.97).contains(&r), "{what}: coverage {r}");
 }
 
@@ -88,10 +80,7 @@ fn assert_coverage(what: &str, covered: usize) {
 /// the true Elo difference: 0 for equal players, and elo(0.6) for a stronger A.
 #[test]
 fn coverage_trinomial() {
-    for (name, p) in [
-        ("equal, 40% draws", [0.3, 0.4, 0.3]),
-        ("A scores 0.6", [0.2, 0.4, 0.4]),
-    ] {
+    for (name, p) in [("equal, 40% draws", [0.3, 0.4, 0.3]), ("A scores 0.6", [0.2, 0.4, 0.4])] {
         let truth = elo_from_score(mean_score(&p));
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let covered = (0..MATCHES)
@@ -110,14 +99,8 @@ fn coverage_trinomial() {
 /// treats the two games of a pair as independent) is too wide here, which is what pairing buys.
 #[test]
 fn coverage_pentanomial_correlated_pairs() {
-    let equal = PairModel {
-        fav: [0.1, 0.2, 0.7],
-        unfav: [0.7, 0.2, 0.1],
-    };
-    let stronger = PairModel {
-        fav: [0.1, 0.15, 0.75],
-        unfav: [0.6, 0.25, 0.15],
-    };
+    let equal = PairModel { fav: [0.1, 0.2, 0.7], unfav: [0.7, 0.2, 0.1] };
+    let stronger = PairModel { fav: [0.1, 0.15, 0.75], unfav: [0.6, 0.25, 0.15] };
     for (name, model) in [("equal", equal), ("A stronger", stronger)] {
         let truth = elo_from_score(model.true_score());
         let mut rng = ChaCha8Rng::seed_from_u64(2);
@@ -131,10 +114,7 @@ fn coverage_pentanomial_correlated_pairs() {
             var_paired += p.se * p.se;
             var_unpaired += t.se * t.se;
         }
-        assert_coverage(
-            &format!("pentanomial Elo, correlated pairs, {name} (truth {truth:.1})"),
-            covered,
-        );
+        assert_coverage(&format!("pentanomial Elo, correlated pairs, {name} (truth {truth:.1})"), covered);
         println!(
             "honesty:   same games scored unpaired (trinomial): coverage {:.2}%, variance ratio paired/unpaired {:.3}",
             100.0 * rate(covered_unpaired, MATCHES),
@@ -174,13 +154,7 @@ fn coverage_t_interval_payoff_difference() {
 
 /// Runs sequential tests on pairs drawn from the pentanomial distribution `truth`, looking at the LLR
 /// every `batch` pairs (as the harness does), until a decision; returns how many accepted H1.
-fn sprt_runs_penta(
-    sprt: &Sprt,
-    truth: &[f64],
-    runs: usize,
-    batch: usize,
-    seed: u64,
-) -> (usize, f64) {
+fn sprt_runs_penta(sprt: &Sprt, truth: &[f64], runs: usize, batch: usize, seed: u64) -> (usize, f64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut h1, mut pairs_total) = (0, 0u64);
     for _ in 0..runs {
@@ -285,10 +259,6 @@ fn sprt_error_rates_logistic_trinomial() {
 /// nElo of a pentanomial distribution: (μ − ½)/(√2·σ_pair) · 800/ln 10.
 fn true_nelo_penta(p: &[f64]) -> f64 {
     let mu: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * a).sum();
-    let var: f64 = p
-        .iter()
-        .zip(PENTA_SCORES)
-        .map(|(p, a)| p * (a - mu).powi(2))
-        .sum();
+    let var: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * (a - mu).powi(2)).sum();
     (mu - 0.5) / (2.0 * var).sqrt() * NELO_PER_T
 }

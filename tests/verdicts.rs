@@ -34,17 +34,9 @@ model = "logistic"
 
 fn run(dir: &Path, config: &Path, out: &str, threads: &str) -> PathBuf {
     let out = dir.join(out);
-    let output = arena()
-        .args(["run", "--quiet", "--threads", threads, "--out"])
-        .arg(&out)
-        .arg(config)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output =
+        arena().args(["run", "--quiet", "--threads", threads, "--out"]).arg(&out).arg(config).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     out
 }
 
@@ -57,29 +49,19 @@ fn the_sprt_stops_at_the_same_game_on_any_thread_count() {
     let games = std::fs::read(one.join("games.csv")).unwrap();
     assert_eq!(games, std::fs::read(two.join("games.csv")).unwrap());
     let matches = std::fs::read_to_string(one.join("match.csv")).unwrap();
-    assert_eq!(
-        matches,
-        std::fs::read_to_string(two.join("match.csv")).unwrap()
-    );
+    assert_eq!(matches, std::fs::read_to_string(two.join("match.csv")).unwrap());
     let rows = games.iter().filter(|&&b| b == b'\n').count() - 1;
     assert!(rows < 2 * 2000, "stopped early: {rows} rows");
     let header: Vec<&str> = matches.lines().next().unwrap().split(',').collect();
     let row: Vec<&str> = matches.lines().nth(1).unwrap().split(',').collect();
     let get = |name: &str| row[header.iter().position(|h| *h == name).unwrap()];
     assert_eq!(get("decision"), "H1");
-    assert_eq!(
-        get("games").parse::<usize>().unwrap() * 2,
-        rows,
-        "match.csv counts every game written"
-    );
+    assert_eq!(get("games").parse::<usize>().unwrap() * 2, rows, "match.csv counts every game written");
     let llr: f64 = get("llr").parse().unwrap();
     let upper: f64 = get("upper").parse().unwrap();
     assert!(llr >= upper, "{llr} >= {upper}");
     // The pentanomial cells add up to the pairs.
-    let penta: u64 = ["ll", "ld", "wl_dd", "wd", "ww"]
-        .iter()
-        .map(|c| get(c).parse::<u64>().unwrap())
-        .sum();
+    let penta: u64 = ["ll", "ld", "wl_dd", "wd", "ww"].iter().map(|c| get(c).parse::<u64>().unwrap()).sum();
     assert_eq!(penta, get("pairs").parse::<u64>().unwrap());
 }
 
@@ -89,53 +71,27 @@ fn stats_from_a_run_folder_matches_match_csv() {
     let config = write(dir.path(), "sprt.toml", SPRT_RUN);
     let out = run(dir.path(), &config, "run", "2");
     let output = arena()
-        .args([
-            "stats", "--elo0", "0", "--elo1", "40", "--model", "logistic", "--run",
-        ])
+        .args(["stats", "--elo0", "0", "--elo1", "40", "--model", "logistic", "--run"])
         .arg(&out)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8(output.stdout).unwrap();
     let matches = std::fs::read_to_string(out.join("match.csv")).unwrap();
     let header: Vec<&str> = matches.lines().next().unwrap().split(',').collect();
     let row: Vec<&str> = matches.lines().nth(1).unwrap().split(',').collect();
-    let llr: f64 = row[header.iter().position(|h| *h == "llr").unwrap()]
-        .parse()
-        .unwrap();
-    assert!(
-        text.contains(&format!("LLR       {llr:.6}")),
-        "{text}\nllr {llr}"
-    );
+    let llr: f64 = row[header.iter().position(|h| *h == "llr").unwrap()].parse().unwrap();
+    assert!(text.contains(&format!("LLR       {llr:.6}")), "{text}\nllr {llr}");
 }
 
 #[test]
 fn stats_reproduces_the_reference_llr() {
     // Row B of shared/vectors/statistics.md.
-    let output = arena()
-        .args([
-            "stats",
-            "--penta",
-            "365,16618,36229,16974,390",
-            "--elo0",
-            "0",
-            "--elo1",
-            "2",
-        ])
-        .output()
-        .unwrap();
+    let output =
+        arena().args(["stats", "--penta", "365,16618,36229,16974,390", "--elo0", "0", "--elo1", "2"]).output().unwrap();
     assert!(output.status.success());
-    assert!(String::from_utf8(output.stdout)
-        .unwrap()
-        .contains("LLR       2.250368"));
-    let bad = arena()
-        .args(["stats", "--penta", "1,2,3"])
-        .output()
-        .unwrap();
+    assert!(String::from_utf8(output.stdout).unwrap().contains("LLR       2.250368"));
+    let bad = arena().args(["stats", "--penta", "1,2,3"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
 
@@ -154,12 +110,7 @@ fn the_gate_passes_fails_and_rejects_bad_input() {
     write(dir.path(), "match.toml", GATE_RUN);
     let gate = |text: &str| {
         let path = write(dir.path(), "gate.toml", text);
-        arena()
-            .args(["gate", "--out"])
-            .arg(dir.path().join("gate-out"))
-            .arg(path)
-            .output()
-            .unwrap()
+        arena().args(["gate", "--out"]).arg(dir.path().join("gate-out")).arg(path).output().unwrap()
     };
     let pass = gate(
         concat!(
@@ -170,37 +121,22 @@ fn the_gate_passes_fails_and_rejects_bad_input() {
     let text = String::from_utf8_lossy(&pass.stdout);
     assert_eq!(pass.status.code(), Some(0), "{text}");
     assert!(text.starts_with("PASS adjacent beats random"), "{text}");
-    assert!(
-        text.contains("PASS sprt") && text.contains(": H1"),
-        "{text}"
-    );
+    assert!(text.contains("PASS sprt") && text.contains(": H1"), "{text}");
     // The same match judged from the weaker side fails, and the gate says why.
     let fail = gate(
         "[[expect]]\nname = \"random beats adjacent\"\nconfig = \"match.toml\"\ngames = 400\nseed = 3\nbot = \"random\"\nwin_rate_lo = 0.5\n",
     );
     let text = String::from_utf8_lossy(&fail.stdout);
     assert_eq!(fail.status.code(), Some(1), "{text}");
-    assert!(
-        text.contains("FAIL random beats adjacent") && text.contains("< 0.5"),
-        "{text}"
-    );
+    assert!(text.contains("FAIL random beats adjacent") && text.contains("< 0.5"), "{text}");
     for (bad, says) in [
-        (
-            "[[expect]]\nname = \"x\"\nconfig = \"match.toml\"\n",
-            "no criterion",
-        ),
-        (
-            "[[expect]]\nname = \"x\"\nconfig = \"nope.toml\"\nwin_rate_lo = 0.5\n",
-            "nope.toml",
-        ),
+        ("[[expect]]\nname = \"x\"\nconfig = \"match.toml\"\n", "no criterion"),
+        ("[[expect]]\nname = \"x\"\nconfig = \"nope.toml\"\nwin_rate_lo = 0.5\n", "nope.toml"),
         (
             "[[expect]]\nname = \"x\"\nconfig = \"match.toml\"\nwin_rate = 0.5\n",
             "gate.toml:4: unknown field `win_rate`",
         ),
-        (
-            "[[expect]]\nname = \"x\"\nconfig = \"match.toml\"\nbot = \"zz\"\nwin_rate_lo = 0.5\n",
-            "no bot `zz`",
-        ),
+        ("[[expect]]\nname = \"x\"\nconfig = \"match.toml\"\nbot = \"zz\"\nwin_rate_lo = 0.5\n", "no bot `zz`"),
     ] {
         let out = gate(bad);
         let stderr = String::from_utf8_lossy(&out.stderr);

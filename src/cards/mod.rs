@@ -59,17 +59,11 @@ impl Card {
         let (rank_str, suit_str) = upper.split_at(upper.len().checked_sub(1).ok_or_else(bad)?);
         let rank = match rank_str {
             "10" | "T" => 8,
-            r if r.len() == 1 => RANK_CHARS
-                .iter()
-                .position(|&c| c == r.as_bytes()[0])
-                .ok_or_else(bad)? as u8,
+            r if r.len() == 1 => RANK_CHARS.iter().position(|&c| c == r.as_bytes()[0]).ok_or_else(bad)? as u8,
             _ => return Err(bad()),
         };
         let suit_char = suit_str.as_bytes()[0].to_ascii_lowercase();
-        let suit = SUIT_CHARS
-            .iter()
-            .position(|&c| c == suit_char)
-            .ok_or_else(bad)? as u8;
+        let suit = SUIT_CHARS.iter().position(|&c| c == suit_char).ok_or_else(bad)? as u8;
         Ok(Card::new(rank, suit))
     }
 
@@ -155,9 +149,7 @@ pub fn parse_cards(s: &str) -> Result<Vec<Card>> {
     let cards: Vec<Option<Card>> = parse_cards_or_hidden(s)?;
     cards
         .into_iter()
-        .map(|c| {
-            c.ok_or_else(|| Error::input(format!("`{s}`: a hidden card (XX) is not allowed here")))
-        })
+        .map(|c| c.ok_or_else(|| Error::input(format!("`{s}`: a hidden card (XX) is not allowed here"))))
         .collect()
 }
 
@@ -254,10 +246,7 @@ mod tests {
         assert_eq!(cards[0], None);
         assert_eq!(parse_cards("8S 10D 10S 8H 8C").unwrap().len(), 5);
         assert_eq!(parse_cards("AhAs").unwrap().len(), 2);
-        assert!(parse_cards("Ah Ah")
-            .unwrap_err()
-            .to_string()
-            .contains("twice"));
+        assert!(parse_cards("Ah Ah").unwrap_err().to_string().contains("twice"));
         assert!(parse_cards("XX Ah").is_err());
     }
 
@@ -277,9 +266,6 @@ mod tests {
         let a = Deck::shuffled(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3));
         let b = Deck::shuffled(&mut rand_chacha::ChaCha8Rng::seed_from_u64(3));
         assert_eq!(a.cards(), b.cards());
-        assert_eq!(
-            a.cards().iter().copied().collect::<CardSet>(),
-            CardSet::FULL
-        );
+        assert_eq!(a.cards().iter().copied().collect::<CardSet>(), CardSet::FULL);
     }
 }

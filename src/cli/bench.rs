@@ -8,9 +8,7 @@ use crate::error::{Error, Result};
 use crate::{games, tournament};
 
 #[derive(Args, Debug)]
-#[command(
-    after_help = "Examples:\n  arena bench\n  arena bench gomoku\n  arena bench holdem.eval7"
-)]
+#[command(after_help = "Examples:\n  arena bench\n  arena bench gomoku\n  arena bench holdem.eval7")]
 pub struct BenchArgs {
     /// Run only the benchmarks whose name contains this (e.g. `gomoku`).
     filter: Option<String>,
@@ -24,31 +22,18 @@ pub struct BenchArgs {
 
 pub fn bench(args: &BenchArgs) -> Result<i32> {
     if !(args.seconds > 0.0 && args.seconds < 3600.0) {
-        return Err(Error::input(format!(
-            "--seconds must be between 0 and 3600, not {}",
-            args.seconds
-        )));
+        return Err(Error::input(format!("--seconds must be between 0 and 3600, not {}", args.seconds)));
     }
     let opts = BenchOptions {
-        threads: args
-            .threads
-            .map(usize::from)
-            .unwrap_or_else(rayon::current_num_threads),
+        threads: args.threads.map(usize::from).unwrap_or_else(rayon::current_num_threads),
         budget: Duration::from_secs_f64(args.seconds),
     };
     let filter = args.filter.as_deref().unwrap_or("");
-    let all = || {
-        games::benches()
-            .into_iter()
-            .chain(tournament::bench::benches())
-    };
+    let all = || games::benches().into_iter().chain(tournament::bench::benches());
     let chosen: Vec<_> = all().filter(|b| b.name.contains(filter)).collect();
     if chosen.is_empty() {
         let names: Vec<&str> = all().map(|b| b.name).collect();
-        return Err(Error::input(format!(
-            "no benchmark matches `{filter}` (have: {})",
-            names.join(", ")
-        )));
+        return Err(Error::input(format!("no benchmark matches `{filter}` (have: {})", names.join(", "))));
     }
     for bench in chosen {
         for m in (bench.run)(&opts) {

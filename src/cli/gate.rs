@@ -99,10 +99,7 @@ struct Check {
 fn at_least(what: &str, value: f64, bound: f64) -> Check {
     Check {
         pass: value >= bound,
-        text: format!(
-            "{what} {value:.4} {} {bound}",
-            if value >= bound { ">=" } else { "<" }
-        ),
+        text: format!("{what} {value:.4} {} {bound}", if value >= bound { ">=" } else { "<" }),
     }
 }
 
@@ -111,12 +108,7 @@ fn baseline_score(path: &Path, bot: &str) -> Result<f64> {
     let bad = |what: String| Error::input(format!("{}: {what}", path.display()));
     let mut reader = csv::Reader::from_path(path).map_err(|e| bad(e.to_string()))?;
     let headers = reader.headers().map_err(|e| bad(e.to_string()))?.clone();
-    let column = |name: &str| {
-        headers
-            .iter()
-            .position(|h| h == name)
-            .ok_or_else(|| bad(format!("no `{name}` column")))
-    };
+    let column = |name: &str| headers.iter().position(|h| h == name).ok_or_else(|| bad(format!("no `{name}` column")));
     let (bot_col, score_col) = (column("bot")?, column("score")?);
     for row in reader.records() {
         let row = row.map_err(|e| bad(e.to_string()))?;
@@ -131,15 +123,7 @@ fn baseline_score(path: &Path, bot: &str) -> Result<f64> {
 }
 
 fn slug(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect()
+    name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
 }
 
 /// Loads everything first, so a bad file fails before any game is played.
@@ -147,19 +131,13 @@ fn load(args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>> {
     let text = std::fs::read_to_string(&args.gate).map_err(|e| Error::io(&args.gate, e))?;
     let shown = args.gate.display();
     let file: GateFile = toml::from_str(&text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| 1 + text[..s.start].matches('\n').count())
-            .unwrap_or(0);
+        let line = e.span().map(|s| 1 + text[..s.start].matches('\n').count()).unwrap_or(0);
         Error::input(format!("{shown}:{line}: {}", one_line(e.message())))
     })?;
     let base = args.gate.parent().unwrap_or(Path::new("."));
     let mut out = Vec::new();
     for e in file.expect {
-        let overrides = Overrides {
-            games: e.games,
-            seed: e.seed,
-        };
+        let overrides = Overrides { games: e.games, seed: e.seed };
         let mut cfg = RunConfig::load(&base.join(&e.config), &overrides)?;
         let ctx = |msg: String| Error::input(format!("{shown}: expectation `{}`: {msg}", e.name));
         if let Some(bot) = &e.bot {
@@ -169,17 +147,16 @@ fn load(args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>> {
         }
         let two_bots = cfg.bots.len() == 2;
         if (e.elo_lo.is_some() || e.sprt.is_some()) && !two_bots {
-            return Err(ctx(
-                "elo_lo and sprt need a config with exactly two bots".into()
-            ));
+            return Err(ctx("elo_lo and sprt need a config with exactly two bots".into()));
         }
         if let Some(s) = &e.sprt {
             if e.bot.as_ref().is_some_and(|b| *b != cfg.bots[0].name) {
-                return Err(ctx("sprt tests the config's first bot against the second: list the judged bot first".into()));
+                return Err(ctx(
+                    "sprt tests the config's first bot against the second: list the judged bot first".into()
+                ));
             }
             let model: SprtModel = s.model.parse().map_err(|err: Error| ctx(err.to_string()))?;
-            let sprt = Sprt::new(s.elo0, s.elo1, s.alpha, s.beta, model)
-                .map_err(|err| ctx(err.to_string()))?;
+            let sprt = Sprt::new(s.elo0, s.elo1, s.alpha, s.beta, model).map_err(|err| ctx(err.to_string()))?;
             cfg.sprt = Some(sprt);
         }
         let judged = e.bot.clone().unwrap_or_else(|| cfg.bots[0].name.clone());
@@ -194,48 +171,25 @@ fn load(args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>> {
             e.baseline.is_some(),
         ];
         if !criteria.contains(&true) {
-            return Err(ctx(
-                "no criterion (win_rate_lo, payoff_lo, elo_lo, sprt, baseline)".into(),
-            ));
+            return Err(ctx("no criterion (win_rate_lo, payoff_lo, elo_lo, sprt, baseline)".into()));
         }
         out.push((e, cfg));
     }
     Ok(out)
 }
 
-fn judge(
-    e: &Expectation,
-    base: &Path,
-    bots: &[BotSummary],
-    matches: &[MatchRow],
-    judged: &str,
-) -> Result<Vec<Check>> {
-    let me = bots
-        .iter()
-        .find(|b| b.bot == judged)
-        .expect("judged bot is in the run");
+fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow], judged: &str) -> Result<Vec<Check>> {
+    let me = bots.iter().find(|b| b.bot == judged).expect("judged bot is in the run");
     let mut checks = Vec::new();
     if let Some(x) = e.win_rate_lo {
-        checks.push(at_least(
-            &format!("{judged} win rate lower bound"),
-            me.win_rate_lo,
-            x,
-        ));
+        checks.push(at_least(&format!("{judged} win rate lower bound"), me.win_rate_lo, x));
     }
     if let Some(x) = e.payoff_lo {
-        checks.push(at_least(
-            &format!("{judged} payoff lower bound"),
-            me.payoff.lo,
-            x,
-        ));
+        checks.push(at_least(&format!("{judged} payoff lower bound"), me.payoff.lo, x));
     }
     // Two-bot criteria read the match row from the judged bot's side.
     let row = matches.first();
-    let sign = if row.map(|r| r.bot_a == judged).unwrap_or(true) {
-        1.0
-    } else {
-        -1.0
-    };
+    let sign = if row.map(|r| r.bot_a == judged).unwrap_or(true) { 1.0 } else { -1.0 };
     if let (Some(x), Some(r)) = (e.elo_lo, row) {
         // The Elo interval is asymmetric: use its real lower end (from the judged side).
         let interval = r.elo.elo_interval();
@@ -267,10 +221,7 @@ pub fn gate(args: &GateArgs) -> Result<i32> {
     let expectations = load(args)?;
     let base = args.gate.parent().unwrap_or(Path::new("."));
     let opts = RunOptions {
-        threads: args
-            .threads
-            .map(usize::from)
-            .unwrap_or_else(rayon::current_num_threads),
+        threads: args.threads.map(usize::from).unwrap_or_else(rayon::current_num_threads),
         progress: false,
         history: false,
         stop: Arc::new(AtomicBool::new(false)),
@@ -293,10 +244,6 @@ pub fn gate(args: &GateArgs) -> Result<i32> {
             figures.join("; ")
         );
     }
-    println!(
-        "{} of {} expectations passed",
-        expectations.len() - failed,
-        expectations.len()
-    );
+    println!("{} of {} expectations passed", expectations.len() - failed, expectations.len());
     Ok(if failed == 0 { EXIT_OK } else { EXIT_FAIL })
 }

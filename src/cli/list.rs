@@ -13,11 +13,7 @@ pub struct ListArgs {
 }
 
 fn params(out: &mut String, indent: &str, specs: &[ParamSpec]) {
-    let width = specs
-        .iter()
-        .map(|s| s.name.len() + s.default.len() + 3)
-        .max()
-        .unwrap_or(0);
+    let width = specs.iter().map(|s| s.name.len() + s.default.len() + 3).max().unwrap_or(0);
     for s in specs {
         let head = format!("{} = {}", s.name, s.default);
         out.push_str(&format!("{indent}{head:<width$}  {}\n", s.help));
@@ -41,11 +37,7 @@ fn describe(game: &dyn GameEntry) -> Result<String> {
     if !roster.entries.is_empty() {
         out.push_str(&format!("  roster (bots/{}.toml):\n", game.name()));
         for (name, entry) in &roster.entries {
-            let params: Vec<String> = entry
-                .params
-                .iter()
-                .map(|(k, v)| format!("{k} = {v}"))
-                .collect();
+            let params: Vec<String> = entry.params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
             out.push_str(&format!(
                 "    {name}: {} ({}{}{})\n",
                 entry.about,

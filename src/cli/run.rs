@@ -58,22 +58,15 @@ pub struct RunArgs {
 
 impl RunArgs {
     fn config(&self) -> Result<RunConfig> {
-        let overrides = Overrides {
-            games: self.games,
-            seed: self.seed,
-        };
+        let overrides = Overrides { games: self.games, seed: self.seed };
         if let Some(path) = &self.config {
             return RunConfig::load(path, &overrides);
         }
         let game = self.game.as_deref().ok_or_else(|| {
-            Error::input(
-                "give a config file, or --game and at least one --bot (see `arena run --help`)",
-            )
+            Error::input("give a config file, or --game and at least one --bot (see `arena run --help`)")
         })?;
         if self.bots.is_empty() {
-            return Err(Error::input(
-                "give at least one --bot (see `arena list` for the bots)",
-            ));
+            return Err(Error::input("give at least one --bot (see `arena list` for the bots)"));
         }
         // The flags are written as a config and parsed like one, so both paths check the same way.
         let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
@@ -89,15 +82,7 @@ impl RunArgs {
             text.push_str(&format!("seats = {seats}\n"));
         }
         let name = format!("{game}-{}", self.bots.join("-vs-"));
-        RunConfig::parse(
-            &Source {
-                path: "command line",
-                text: &text,
-            },
-            &name,
-            &overrides,
-            &Roster::load,
-        )
+        RunConfig::parse(&Source { path: "command line", text: &text }, &name, &overrides, &Roster::load)
     }
 }
 
@@ -112,16 +97,10 @@ fn stop_flag() -> Arc<AtomicBool> {
 
 pub fn run(args: &RunArgs) -> Result<i32> {
     let cfg = args.config()?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("results").join(&cfg.name));
+    let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
     prepare_dir(&out, args.force)?;
     let opts = RunOptions {
-        threads: args
-            .threads
-            .map(usize::from)
-            .unwrap_or_else(rayon::current_num_threads),
+        threads: args.threads.map(usize::from).unwrap_or_else(rayon::current_num_threads),
         progress: !args.quiet && std::io::stderr().is_terminal(),
         history: args.hand_history,
         stop: stop_flag(),
@@ -145,23 +124,11 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         }
     }
     if end.stopped_by_sink {
-        println!(
-            "SPRT decided after {} of {} games",
-            end.played,
-            schedule.total()
-        );
+        println!("SPRT decided after {} of {} games", end.played, schedule.total());
     }
     if end.interrupted {
-        eprintln!(
-            "interrupted after {} of {} games; what finished is kept",
-            end.played,
-            schedule.total()
-        );
+        eprintln!("interrupted after {} of {} games; what finished is kept", end.played, schedule.total());
     }
     println!("results: {}", out.display());
-    Ok(if end.interrupted {
-        EXIT_INTERRUPTED
-    } else {
-        EXIT_OK
-    })
+    Ok(if end.interrupted { EXIT_INTERRUPTED } else { EXIT_OK })
 }

@@ -31,18 +31,11 @@ pub fn stats(args: &StatsCmd) -> Result<i32> {
     let sprt = calc::parse_sprt(&args.calc)?;
     let rows = matches_of_run(dir)?;
     if rows.is_empty() {
-        return Err(Error::input(format!(
-            "{}: no pairing of exactly two bots to compare",
-            dir.display()
-        )));
+        return Err(Error::input(format!("{}: no pairing of exactly two bots to compare", dir.display())));
     }
     for (tally, row) in rows {
         println!("{} vs {}", row.bot_a, row.bot_b);
-        let counts = if tally.pentanomial() {
-            Counts::Penta(tally.penta)
-        } else {
-            Counts::Tri(tally.tri)
-        };
+        let counts = if tally.pentanomial() { Counts::Penta(tally.penta) } else { Counts::Tri(tally.tri) };
         println!("{}", calc::report(&counts, sprt.as_ref()).trim_end());
         let d = &row.payoff_diff;
         println!(
@@ -58,11 +51,8 @@ fn matches_of_run(dir: &Path) -> Result<Vec<(MatchTally, MatchRow)>> {
     let cfg = RunConfig::load(&dir.join("config.toml"), &Overrides::default())?;
     let schedule = Schedule::new(cfg.bots.len(), cfg.seats, cfg.games, cfg.paired, cfg.seed);
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
-    let mut tallies: Vec<Option<MatchTally>> = schedule
-        .pairings
-        .iter()
-        .map(|p| MatchTally::for_table(&p.table, schedule.replays))
-        .collect();
+    let mut tallies: Vec<Option<MatchTally>> =
+        schedule.pairings.iter().map(|p| MatchTally::for_table(&p.table, schedule.replays)).collect();
     let path = dir.join("games.csv");
     let bad = |what: String| Error::input(format!("{}: {what}", path.display()));
     let mut reader = csv::Reader::from_path(&path).map_err(|e| bad(e.to_string()))?;
@@ -71,36 +61,17 @@ fn matches_of_run(dir: &Path) -> Result<Vec<(MatchTally, MatchRow)>> {
     let mut lineup: Vec<usize> = Vec::new();
     for (line, row) in reader.records().enumerate() {
         let row = row.map_err(|e| bad(e.to_string()))?;
-        let field = |i: usize| {
-            row.get(i)
-                .ok_or_else(|| bad(format!("row {} is short", line + 2)))
-        };
-        let number = |i: usize| {
-            field(i)?
-                .parse::<f64>()
-                .map_err(|_| bad(format!("row {}: not a number", line + 2)))
-        };
+        let field = |i: usize| row.get(i).ok_or_else(|| bad(format!("row {} is short", line + 2)));
+        let number = |i: usize| field(i)?.parse::<f64>().map_err(|_| bad(format!("row {}: not a number", line + 2)));
         let bot = field(4)?;
-        let index = names
-            .iter()
-            .position(|n| n == bot)
-            .ok_or_else(|| bad(format!("unknown bot `{bot}`")))?;
+        let index = names.iter().position(|n| n == bot).ok_or_else(|| bad(format!("unknown bot `{bot}`")))?;
         lineup.push(index);
-        seats.push(SeatResult {
-            payoff: number(5)?,
-            place: number(6)? as u32,
-            extra: Vec::new(),
-        });
+        seats.push(SeatResult { payoff: number(5)?, place: number(6)? as u32, extra: Vec::new() });
         if seats.len() == cfg.seats {
             let pairing = number(0)? as usize;
             let game = number(1)? as u64;
-            let record = GameRecord {
-                seed: 0,
-                moves: 0,
-                status: Status::Ok,
-                seats: std::mem::take(&mut seats),
-                history: None,
-            };
+            let record =
+                GameRecord { seed: 0, moves: 0, status: Status::Ok, seats: std::mem::take(&mut seats), history: None };
             if let Some(Some(tally)) = tallies.get_mut(pairing) {
                 tally.add(game, &lineup, &record);
             }

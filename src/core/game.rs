@@ -19,10 +19,7 @@ pub struct Outcome {
 impl Outcome {
     /// Places from payoffs: the highest payoff is place 1, equal payoffs share a place.
     pub fn from_payoffs(payoff: Vec<f64>) -> Outcome {
-        let place = payoff
-            .iter()
-            .map(|&p| 1 + payoff.iter().filter(|&&q| q > p).count() as u32)
-            .collect();
+        let place = payoff.iter().map(|&p| 1 + payoff.iter().filter(|&&q| q > p).count() as u32).collect();
         Outcome { payoff, place }
     }
 }

@@ -16,11 +16,7 @@ pub struct ParamSpec {
 
 impl ParamSpec {
     pub const fn new(name: &'static str, default: &'static str, help: &'static str) -> ParamSpec {
-        ParamSpec {
-            name,
-            default,
-            help,
-        }
+        ParamSpec { name, default, help }
     }
 
     fn default_value(&self) -> Value {
@@ -66,11 +62,7 @@ impl Params {
                 let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
                 return Err(Error::input(format!(
                     "unknown parameter `{key}` for {owner} (known: {})",
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
+                    if known.is_empty() { "none".to_string() } else { known.join(", ") }
                 )));
             }
         }
@@ -101,9 +93,7 @@ impl Params {
     }
 
     fn get(&self, name: &str) -> &Value {
-        self.values
-            .get(name)
-            .unwrap_or_else(|| panic!("parameter `{name}` read but not declared"))
+        self.values.get(name).unwrap_or_else(|| panic!("parameter `{name}` read but not declared"))
     }
 
     pub fn f64(&self, name: &str) -> f64 {
@@ -124,18 +114,12 @@ impl Params {
 
     pub fn f64s(&self, name: &str) -> Vec<f64> {
         let array = self.get(name).as_array().expect("declared array");
-        array
-            .iter()
-            .map(|v| v.as_float().expect("float array"))
-            .collect()
+        array.iter().map(|v| v.as_float().expect("float array")).collect()
     }
 
     pub fn i64s(&self, name: &str) -> Vec<i64> {
         let array = self.get(name).as_array().expect("declared array");
-        array
-            .iter()
-            .map(|v| v.as_integer().expect("integer array"))
-            .collect()
+        array.iter().map(|v| v.as_integer().expect("integer array")).collect()
     }
 
     /// An integer that must lie in `lo..=hi`.
@@ -144,9 +128,7 @@ impl Params {
         if (lo..=hi).contains(&v) {
             Ok(v)
         } else {
-            Err(Error::input(format!(
-                "parameter `{name}` of {owner} must be in {lo}..={hi}, not {v}"
-            )))
+            Err(Error::input(format!("parameter `{name}` of {owner} must be in {lo}..={hi}, not {v}")))
         }
     }
 
@@ -189,10 +171,7 @@ mod tests {
     #[test]
     fn unknown_keys_and_wrong_types_are_errors() {
         let e = Params::new(SPECS, &table("deph = 3"), "bot x").unwrap_err();
-        assert!(
-            e.to_string().contains("unknown parameter `deph` for bot x"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("unknown parameter `deph` for bot x"), "{e}");
         let e = Params::new(SPECS, &table("depth = \"3\""), "bot x").unwrap_err();
         assert!(e.to_string().contains("must be integer"), "{e}");
         assert!(Params::new(SPECS, &table("w = [1, \"a\"]"), "bot x").is_err());

@@ -83,12 +83,7 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// Plays one game. `bots[seat]` plays `seat`. `history`: also write the game record.
-pub fn play_game<G: Game>(
-    game: &G,
-    bots: &mut [Box<dyn Bot<G>>],
-    seeds: &GameSeeds,
-    history: bool,
-) -> GameRecord {
+pub fn play_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSeeds, history: bool) -> GameRecord {
     install_panic_hook();
     assert_eq!(bots.len(), game.seats(), "one bot per seat");
     let mut state = game.deal(&mut seeds.deal_rng());
@@ -121,21 +116,11 @@ pub fn play_game<G: Game>(
         .map(|seat| {
             let mut extra = Vec::with_capacity(game.columns().len());
             game.record(&state, seat, &mut extra);
-            SeatResult {
-                payoff: outcome.payoff[seat],
-                place: outcome.place[seat],
-                extra,
-            }
+            SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat], extra }
         })
         .collect();
     let history = if history { game.history(&state) } else { None };
-    GameRecord {
-        seed: seeds.deal,
-        moves,
-        status,
-        seats,
-        history,
-    }
+    GameRecord { seed: seeds.deal, moves, status, seats, history }
 }
 
 #[cfg(test)]
@@ -161,10 +146,7 @@ mod tests {
             2
         }
         fn deal(&self, rng: &mut DealRng) -> CountState {
-            CountState {
-                said: vec![],
-                bonus: rng.random_range(0..3),
-            }
+            CountState { said: vec![], bonus: rng.random_range(0..3) }
         }
         fn to_act(&self, s: &CountState) -> Option<Seat> {
             (s.said.len() < 4).then_some(s.said.len() % 2)
@@ -219,13 +201,7 @@ mod tests {
     #[test]
     fn a_panicking_bot_forfeits_and_the_record_says_why() {
         let r = play(Behaviour::Legal, Behaviour::Panics, 1);
-        assert_eq!(
-            r.status,
-            Status::Forfeit {
-                seat: 1,
-                reason: "panic: bot bug".into()
-            }
-        );
+        assert_eq!(r.status, Status::Forfeit { seat: 1, reason: "panic: bot bug".into() });
         assert_eq!((r.seats[0].place, r.seats[1].place), (1, 2));
         assert_eq!(r.moves, 1);
     }

@@ -48,10 +48,7 @@ pub struct GameSeeds {
 impl GameSeeds {
     pub fn derive(master: u64, pairing: u64, game: u64, replays: u64) -> GameSeeds {
         let table = mix(master, pairing);
-        GameSeeds {
-            deal: mix(mix(table, game / replays.max(1)), 0),
-            bots: mix(table, game),
-        }
+        GameSeeds { deal: mix(mix(table, game / replays.max(1)), 0), bots: mix(table, game) }
     }
 
     pub fn deal_rng(&self) -> DealRng {

@@ -13,8 +13,8 @@ use crate::error::{Error, Result};
 
 pub mod gomoku;
 pub mod holdem;
-pub mod zhajinhua;
 pub mod mahjong;
+pub mod zhajinhua;
 
 /// Every benchmark of `arena bench`, in the order printed.
 pub fn benches() -> Vec<crate::bench::Bench> {
@@ -127,20 +127,10 @@ impl<G: GameDef> GameEntry for Registered<G> {
         G::OPTIONS
     }
     fn bots(&self) -> Vec<BotListing> {
-        G::bot_kinds()
-            .iter()
-            .map(|k| BotListing {
-                name: k.name,
-                about: k.about,
-                params: k.params,
-            })
-            .collect()
+        G::bot_kinds().iter().map(|k| BotListing { name: k.name, about: k.about, params: k.params }).collect()
     }
     fn bot_params(&self, kind: &str) -> Option<&'static [ParamSpec]> {
-        G::bot_kinds()
-            .iter()
-            .find(|k| k.name == kind)
-            .map(|k| k.params)
+        G::bot_kinds().iter().find(|k| k.name == kind).map(|k| k.params)
     }
     fn table(&self, options: &Params, seats: usize, bots: &[BotChoice]) -> Result<Arc<dyn Table>> {
         let game = G::from_options(options, seats)?;
@@ -150,9 +140,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
                 let kind = G::bot_kinds()
                     .iter()
                     .find(|k| k.name == choice.kind)
-                    .ok_or_else(|| {
-                        Error::input(format!("game {} has no bot `{}`", G::NAME, choice.kind))
-                    })?;
+                    .ok_or_else(|| Error::input(format!("game {} has no bot `{}`", G::NAME, choice.kind)))?;
                 (kind.make)(&choice.params, &game)
             })
             .collect::<Result<Vec<_>>>()?;
@@ -170,22 +158,13 @@ pub static GAMES: &[&dyn GameEntry] = &[
 
 /// The game called `name`.
 pub fn find(name: &str) -> Result<&'static dyn GameEntry> {
-    GAMES
-        .iter()
-        .copied()
-        .find(|g| g.name() == name)
-        .ok_or_else(|| {
-            let known: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
-            Error::input(format!(
-                "unknown game `{name}` (known: {})",
-                known.join(", ")
-            ))
-        })
+    GAMES.iter().copied().find(|g| g.name() == name).ok_or_else(|| {
+        let known: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
+        Error::input(format!("unknown game `{name}` (known: {})", known.join(", ")))
+    })
 }
 
 /// Wraps a bot constructor as a factory: `factory(move || MyBot::new(cfg.clone()))`.
-pub fn factory<G: Game, B: Bot<G> + 'static>(
-    make: impl Fn() -> B + Send + Sync + 'static,
-) -> BotFactory<G> {
+pub fn factory<G: Game, B: Bot<G> + 'static>(make: impl Fn() -> B + Send + Sync + 'static) -> BotFactory<G> {
     Arc::new(move || Box::new(make()) as Box<dyn Bot<G>>)
 }

@@ -7,9 +7,7 @@ use crate::error::{Error, Result};
 use crate::tournament::schedule::Job;
 
 /// The fixed columns of games.csv; the game's own columns follow.
-pub const GAME_COLUMNS: &[&str] = &[
-    "pairing", "game", "seed", "seat", "bot", "payoff", "place", "moves", "status",
-];
+pub const GAME_COLUMNS: &[&str] = &["pairing", "game", "seed", "seat", "bot", "payoff", "place", "moves", "status"];
 
 /// Writes games.csv, one row per seat per game, in the order games are given.
 pub struct GamesWriter {
@@ -24,21 +22,11 @@ impl GamesWriter {
         let mut out = csv::Writer::from_writer(BufWriter::new(file));
         let header: Vec<&str> = GAME_COLUMNS.iter().chain(extra).copied().collect();
         out.write_record(&header).map_err(|e| csv_error(path, e))?;
-        Ok(GamesWriter {
-            out,
-            path: path.to_path_buf(),
-            row: Vec::new(),
-        })
+        Ok(GamesWriter { out, path: path.to_path_buf(), row: Vec::new() })
     }
 
     /// Writes the rows of one game; `names[bot]` names the bots, `lineup[seat]` seats them.
-    pub fn write(
-        &mut self,
-        job: &Job,
-        lineup: &[usize],
-        names: &[String],
-        record: &GameRecord,
-    ) -> Result<()> {
+    pub fn write(&mut self, job: &Job, lineup: &[usize], names: &[String], record: &GameRecord) -> Result<()> {
         for (seat, result) in record.seats.iter().enumerate() {
             let status = match &record.status {
                 Status::Ok => "ok".to_string(),
@@ -58,9 +46,7 @@ impl GamesWriter {
                 status,
             ]);
             self.row.extend(result.extra.iter().cloned());
-            self.out
-                .write_record(&self.row)
-                .map_err(|e| csv_error(&self.path, e))?;
+            self.out.write_record(&self.row).map_err(|e| csv_error(&self.path, e))?;
         }
         Ok(())
     }

@@ -18,9 +18,7 @@ use std::path::Path;
 use crate::core::GameRecord;
 use crate::error::{Error, Result};
 use crate::report::num;
-use crate::stats::{
-    EloEstimate, MeanCi, Outcome, Pentanomial, Sprt, SprtDecision, Trinomial, Welford,
-};
+use crate::stats::{EloEstimate, MeanCi, Outcome, Pentanomial, Sprt, SprtDecision, Trinomial, Welford};
 
 pub struct MatchTally {
     /// Bot indexes: A is the first listed in the config.
@@ -84,9 +82,7 @@ pub const MATCH_COLUMNS: &[&str] = &[
     "payoff_diff_hi",
     "variance_ratio",
 ];
-pub const SPRT_COLUMNS: &[&str] = &[
-    "elo0", "elo1", "alpha", "beta", "model", "llr", "lower", "upper", "decision",
-];
+pub const SPRT_COLUMNS: &[&str] = &["elo0", "elo1", "alpha", "beta", "model", "llr", "lower", "upper", "decision"];
 
 impl MatchTally {
     /// A tally when `table` seats exactly two distinct bots.
@@ -118,13 +114,8 @@ impl MatchTally {
     /// Adds game `game` (index within the pairing). Returns true when it completed a deal.
     pub fn add(&mut self, game: u64, lineup: &[usize], record: &GameRecord) -> bool {
         let mean_of = |bot: usize| {
-            let seats: Vec<f64> = record
-                .seats
-                .iter()
-                .zip(lineup)
-                .filter(|(_, &b)| b == bot)
-                .map(|(s, _)| s.payoff)
-                .collect();
+            let seats: Vec<f64> =
+                record.seats.iter().zip(lineup).filter(|(_, &b)| b == bot).map(|(s, _)| s.payoff).collect();
             seats.iter().sum::<f64>() / seats.len() as f64
         };
         let diff = mean_of(self.a) - mean_of(self.b);
@@ -146,8 +137,7 @@ impl MatchTally {
         if self.deal_outcomes.len() as u64 == self.replays {
             self.obs_diff.push(self.deal_diff / self.replays as f64);
             if self.pentanomial() {
-                self.penta
-                    .add_pair(self.deal_outcomes[0], self.deal_outcomes[1]);
+                self.penta.add_pair(self.deal_outcomes[0], self.deal_outcomes[1]);
             }
             return true;
         }
@@ -185,18 +175,10 @@ impl MatchTally {
             penta: self.penta,
             elo: self.elo(),
             payoff_diff: obs_ci,
-            variance_ratio: if paired > 0.0 {
-                unpaired / paired
-            } else {
-                f64::NAN
-            },
+            variance_ratio: if paired > 0.0 { unpaired / paired } else { f64::NAN },
             sprt: sprt.map(|s| {
                 let llr = self.llr(s);
-                SprtResult {
-                    sprt: *s,
-                    llr,
-                    decision: s.decision(llr),
-                }
+                SprtResult { sprt: *s, llr, decision: s.decision(llr) }
             }),
         }
     }
@@ -232,12 +214,7 @@ impl MatchRow {
         );
         if let Some(s) = &self.sprt {
             let (lower, upper) = s.sprt.bounds();
-            f.extend([
-                num(s.sprt.elo0),
-                num(s.sprt.elo1),
-                num(s.sprt.alpha),
-                num(s.sprt.beta),
-            ]);
+            f.extend([num(s.sprt.elo0), num(s.sprt.elo1), num(s.sprt.alpha), num(s.sprt.beta)]);
             f.push(s.sprt.model.to_string());
             f.extend([num(s.llr), num(lower), num(upper)]);
             f.push(s.decision.to_string());
@@ -287,15 +264,7 @@ impl MatchRow {
             let (lo, hi) = r.sprt.bounds();
             s.push_str(&format!(
                 "  SPRT {} [{}, {}] α={} β={}: LLR {:.3} in ({:.3}, {:.3}): {}\n",
-                r.sprt.model,
-                r.sprt.elo0,
-                r.sprt.elo1,
-                r.sprt.alpha,
-                r.sprt.beta,
-                r.llr,
-                lo,
-                hi,
-                r.decision
+                r.sprt.model, r.sprt.elo0, r.sprt.elo1, r.sprt.alpha, r.sprt.beta, r.llr, lo, hi, r.decision
             ));
         }
         s

@@ -130,16 +130,9 @@ impl BotSummary {
             "bot", "games", "wins", "draws", "losses", "win rate [95% CI]", "mean payoff [95% CI]"
         );
         for r in rows {
-            let rate = format!(
-                "{:.1}% [{:.1}, {:.1}]",
-                100.0 * r.win_rate,
-                100.0 * r.win_rate_lo,
-                100.0 * r.win_rate_hi
-            );
-            let payoff = format!(
-                "{:+.4} [{:+.4}, {:+.4}]",
-                r.payoff.mean, r.payoff.lo, r.payoff.hi
-            );
+            let rate =
+                format!("{:.1}% [{:.1}, {:.1}]", 100.0 * r.win_rate, 100.0 * r.win_rate_lo, 100.0 * r.win_rate_hi);
+            let payoff = format!("{:+.4} [{:+.4}, {:+.4}]", r.payoff.mean, r.payoff.lo, r.payoff.hi);
             out.push_str(&format!(
                 "{:<width$}  {:>7}  {:>7} {:>6} {:>7}  {:>22}  {:>30}\n",
                 r.bot, r.games, r.wins, r.draws, r.losses, rate, payoff

@@ -74,9 +74,7 @@ pub fn parse_counts(args: &StatsArgs) -> Result<Counts> {
             Ok(Counts::Tri(Trinomial { losses, draws, wins }))
         }
         (Some(_), Some(_)) => Err(Error::input("give either --penta or --tri, not both")),
-        (None, None) => Err(Error::input(
-            "give the counts: --penta LL,LD,WL+DD,WD,WW or --tri L,D,W",
-        )),
+        (None, None) => Err(Error::input("give the counts: --penta LL,LD,WL+DD,WD,WW or --tri L,D,W")),
     }
 }
 
@@ -122,14 +120,8 @@ pub fn report(counts: &Counts, sprt: Option<&Sprt>) -> String {
     };
     let mut out = vec![head];
     let i = e.elo_interval();
-    out.push(format!(
-        "score     {:.5} (95% interval [{:.5}, {:.5}])",
-        e.score, e.score_ci.lo, e.score_ci.hi
-    ));
-    out.push(format!(
-        "Elo       {:+.2} ± {:.2} (95% interval [{:+.2}, {:+.2}])",
-        e.elo, e.elo_err, i.lo, i.hi
-    ));
+    out.push(format!("score     {:.5} (95% interval [{:.5}, {:.5}])", e.score, e.score_ci.lo, e.score_ci.hi));
+    out.push(format!("Elo       {:+.2} ± {:.2} (95% interval [{:+.2}, {:+.2}])", e.elo, e.elo_err, i.lo, i.hi));
     out.push(format!("nElo      {:+.2} ± {:.2}", e.nelo, e.nelo_err));
     out.push(format!("LOS       {:.2} %", 100.0 * e.los));
     if let (Some(s), Some(llr)) = (sprt, llr) {
@@ -138,10 +130,7 @@ pub fn report(counts: &Counts, sprt: Option<&Sprt>) -> String {
             SprtModel::Logistic => "Elo",
         };
         let (lower, upper) = s.bounds();
-        out.push(format!(
-            "SPRT      {} [{}, {}] {unit}, alpha {}, beta {}",
-            s.model, s.elo0, s.elo1, s.alpha, s.beta
-        ));
+        out.push(format!("SPRT      {} [{}, {}] {unit}, alpha {}, beta {}", s.model, s.elo0, s.elo1, s.alpha, s.beta));
         out.push(format!("LLR       {llr:.6} (bounds {lower:.6}, {upper:+.6})"));
         let decision = match s.decision(llr) {
             SprtDecision::AcceptH0 => format!("H0 accepted (the data favour {} over {} {unit})", s.elo0, s.elo1),
@@ -203,15 +192,9 @@ mod tests {
         let out = run_line("--penta 10789,19328,33806,19402,10543 --elo0 -3 --elo1 1 --model logistic").unwrap();
         assert!(out.contains("LLR       2.131068 "), "{out}");
         let out = run_line("--penta 0,0,0,100,1000 --elo0 0 --elo1 5 --alpha 0.01 --beta 0.01").unwrap();
-        assert!(
-            out.contains("decision  H1 accepted (the data favour 5 over 0 nElo)"),
-            "{out}"
-        );
+        assert!(out.contains("decision  H1 accepted (the data favour 5 over 0 nElo)"), "{out}");
         let out = run_line("--tri 900,1200,750 --elo0 0 --elo1 5 --model logistic").unwrap();
-        assert!(
-            out.contains("decision  H0 accepted (the data favour 0 over 5 Elo)"),
-            "{out}"
-        );
+        assert!(out.contains("decision  H0 accepted (the data favour 0 over 5 Elo)"), "{out}");
         let out = run_line("--tri 5,1,0").unwrap();
         assert!(!out.contains("LLR"), "{out}");
     }

@@ -142,10 +142,7 @@ impl EloEstimate {
     /// `elo` (the logistic curve bends), so a gate on "Elo lower bound" should use `lo` rather than
     /// `elo − elo_err`. An end is infinite where the score interval reaches 0 or 1.
     pub fn elo_interval(&self) -> Interval {
-        Interval {
-            lo: elo_from_score(self.score_ci.lo),
-            hi: elo_from_score(self.score_ci.hi),
-        }
+        Interval { lo: elo_from_score(self.score_ci.lo), hi: elo_from_score(self.score_ci.hi) }
     }
 }
 
@@ -179,18 +176,7 @@ pub fn estimate(scores: &[f64], counts: &[u64], games_per_obs: u64) -> EloEstima
     if n == 0 {
         let score_ci = Interval { lo: 0.0, hi: 1.0 };
         let (score, elo, nelo, los) = (0.5, 0.0, 0.0, 0.5);
-        return EloEstimate {
-            n,
-            games,
-            score,
-            se: inf,
-            score_ci,
-            elo,
-            elo_err: inf,
-            nelo,
-            nelo_err: inf,
-            los,
-        };
+        return EloEstimate { n, games, score, se: inf, score_ci, elo, elo_err: inf, nelo, nelo_err: inf, los };
     }
     let nf = n as f64;
     let freq = || scores.iter().zip(counts).map(|(&a, &c)| (a, c as f64 / nf));
@@ -211,23 +197,9 @@ pub fn estimate(scores: &[f64], counts: &[u64], games_per_obs: u64) -> EloEstima
             (0.0, 0.5)
         };
         let elo_err = half_width(score_ci);
-        return EloEstimate {
-            n,
-            games,
-            score,
-            se,
-            score_ci,
-            elo,
-            elo_err,
-            nelo,
-            nelo_err: inf,
-            los,
-        };
+        return EloEstimate { n, games, score, se, score_ci, elo, elo_err, nelo, nelo_err: inf, los };
     }
-    let score_ci = Interval {
-        lo: (score - Z95 * se).max(0.0),
-        hi: (score + Z95 * se).min(1.0),
-    };
+    let score_ci = Interval { lo: (score - Z95 * se).max(0.0), hi: (score + Z95 * se).min(1.0) };
     let sd_game = sd * (games_per_obs as f64).sqrt();
     EloEstimate {
         n,
@@ -248,9 +220,7 @@ mod tests {
     use super::*;
 
     fn no_nan(e: &EloEstimate) -> bool {
-        [e.score, e.se, e.elo, e.elo_err, e.nelo, e.nelo_err, e.los]
-            .iter()
-            .all(|x| !x.is_nan())
+        [e.score, e.se, e.elo, e.elo_err, e.nelo, e.nelo_err, e.los].iter().all(|x| !x.is_nan())
     }
 
     #[test]
@@ -265,99 +235,50 @@ mod tests {
 
     #[test]
     fn no_games() {
-        for e in [
-            Trinomial::default().estimate(),
-            Pentanomial::default().estimate(),
-        ] {
+        for e in [Trinomial::default().estimate(), Pentanomial::default().estimate()] {
             assert!(no_nan(&e), "{e:?}");
-            assert_eq!(
-                (e.n, e.score, e.elo, e.nelo, e.los),
-                (0, 0.5, 0.0, 0.0, 0.5)
-            );
+            assert_eq!((e.n, e.score, e.elo, e.nelo, e.los), (0, 0.5, 0.0, 0.0, 0.5));
             assert!(e.elo_err.is_infinite() && e.nelo_err.is_infinite());
             assert_eq!(e.score_ci, Interval { lo: 0.0, hi: 1.0 });
-            assert_eq!(
-                e.elo_interval(),
-                Interval {
-                    lo: f64::NEG_INFINITY,
-                    hi: f64::INFINITY
-                }
-            );
+            assert_eq!(e.elo_interval(), Interval { lo: f64::NEG_INFINITY, hi: f64::INFINITY });
         }
     }
 
     #[test]
     fn all_won_all_lost_all_drawn() {
-        let won = Trinomial {
-            losses: 0,
-            draws: 0,
-            wins: 50,
-        }
-        .estimate();
+        let won = Trinomial { losses: 0, draws: 0, wins: 50 }.estimate();
         assert!(no_nan(&won), "{won:?}");
-        assert_eq!(
-            (won.score, won.elo, won.nelo, won.los),
-            (1.0, f64::INFINITY, f64::INFINITY, 1.0)
-        );
+        assert_eq!((won.score, won.elo, won.nelo, won.los), (1.0, f64::INFINITY, f64::INFINITY, 1.0));
         assert!(won.elo_err.is_infinite() && won.nelo_err.is_infinite());
         // Wilson's lower bound for 50/50 is n/(n + z²) = 0.92865: Elo ≥ 445.8, a usable gate figure.
         let i = won.elo_interval();
         assert_eq!(i.hi, f64::INFINITY);
         let wl = 50.0 / (50.0 + Z95 * Z95);
-        assert!(
-            (i.lo - 400.0 * (wl / (1.0 - wl)).log10()).abs() < 1e-9 && i.lo > 445.0,
-            "{i:?}"
-        );
+        assert!((i.lo - 400.0 * (wl / (1.0 - wl)).log10()).abs() < 1e-9 && i.lo > 445.0, "{i:?}");
 
         let lost = Pentanomial([7, 0, 0, 0, 0]).estimate();
         assert!(no_nan(&lost), "{lost:?}");
-        assert_eq!(
-            (lost.score, lost.elo, lost.nelo, lost.los),
-            (0.0, f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0)
-        );
-        assert_eq!(
-            (lost.games, lost.elo_interval().lo),
-            (14, f64::NEG_INFINITY)
-        );
+        assert_eq!((lost.score, lost.elo, lost.nelo, lost.los), (0.0, f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0));
+        assert_eq!((lost.games, lost.elo_interval().lo), (14, f64::NEG_INFINITY));
         assert!(lost.elo_interval().hi.is_finite());
 
         for (drawn, n) in [
-            (
-                Trinomial {
-                    losses: 0,
-                    draws: 9,
-                    wins: 0,
-                }
-                .estimate(),
-                9.0,
-            ),
+            (Trinomial { losses: 0, draws: 9, wins: 0 }.estimate(), 9.0),
             (Pentanomial([0, 0, 9, 0, 0]).estimate(), 9.0),
         ] {
             assert!(no_nan(&drawn), "{drawn:?}");
-            assert_eq!(
-                (drawn.score, drawn.elo, drawn.nelo, drawn.los),
-                (0.5, 0.0, 0.0, 0.5)
-            );
+            assert_eq!((drawn.score, drawn.elo, drawn.nelo, drawn.los), (0.5, 0.0, 0.0, 0.5));
             assert!(drawn.nelo_err.is_infinite());
             // Wilson at ½: half width z/(1 + z²/n)·√(1/4n + z²/4n²), symmetric in Elo.
             let h = Z95 / (1.0 + Z95 * Z95 / n) * (0.25 / n + Z95 * Z95 / (4.0 * n * n)).sqrt();
             let want = 400.0 * ((0.5 + h) / (0.5 - h)).log10();
-            assert!(
-                (drawn.elo_err - want).abs() < 1e-9,
-                "{} {want}",
-                drawn.elo_err
-            );
+            assert!((drawn.elo_err - want).abs() < 1e-9, "{} {want}", drawn.elo_err);
         }
     }
 
     #[test]
     fn interval_reaching_one_gives_infinite_error() {
-        let e = Trinomial {
-            losses: 1,
-            draws: 0,
-            wins: 9,
-        }
-        .estimate();
+        let e = Trinomial { losses: 1, draws: 0, wins: 9 }.estimate();
         assert!(no_nan(&e));
         assert!(e.elo.is_finite() && e.elo_err.is_infinite());
         assert!(e.elo_interval().lo.is_finite() && e.elo_interval().hi.is_infinite());
@@ -368,12 +289,7 @@ mod tests {
         // 100 pairs WL: as pairs, zero variance (every pair scores ½); the same 200 games as
         // independent games have the maximal variance of a drawless match.
         let paired = Pentanomial([0, 0, 100, 0, 0]).estimate();
-        let unpaired = Trinomial {
-            losses: 100,
-            draws: 0,
-            wins: 100,
-        }
-        .estimate();
+        let unpaired = Trinomial { losses: 100, draws: 0, wins: 100 }.estimate();
         assert_eq!(paired.games, unpaired.games);
         assert_eq!(paired.score, unpaired.score);
         assert!(unpaired.elo_err.is_finite() && (unpaired.se - 0.5 / 200f64.sqrt()).abs() < 1e-15);

@@ -84,16 +84,8 @@ pub fn wilson(successes: f64, n: f64, z: f64) -> Interval {
     let centre = (p + z2n / 2.0) / (1.0 + z2n);
     let half = z / (1.0 + z2n) * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt();
     // At p̂ = 0 (resp. 1) the lower (upper) end is exactly 0 (1); set it so rounding cannot move it.
-    let lo = if p == 0.0 {
-        0.0
-    } else {
-        (centre - half).max(0.0)
-    };
-    let hi = if p == 1.0 {
-        1.0
-    } else {
-        (centre + half).min(1.0)
-    };
+    let lo = if p == 0.0 { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if p == 1.0 { 1.0 } else { (centre + half).min(1.0) };
     Interval { lo, hi }
 }
 
@@ -186,13 +178,7 @@ impl Welford {
             let half = t_quantile(level, (self.n - 1) as f64) * sd / (self.n as f64).sqrt();
             (mean - half, mean + half)
         };
-        MeanCi {
-            n: self.n,
-            mean,
-            sd,
-            lo,
-            hi,
-        }
+        MeanCi { n: self.n, mean, sd, lo, hi }
     }
 }
 
@@ -219,10 +205,7 @@ mod tests {
         ];
         for (x, n, lo, hi) in cases {
             let i = wilson(x, n, 1.96);
-            assert!(
-                (i.lo - lo).abs() < 5e-5 && (i.hi - hi).abs() < 5e-5,
-                "{x}/{n}: {i:?}"
-            );
+            assert!((i.lo - lo).abs() < 5e-5 && (i.hi - hi).abs() < 5e-5, "{x}/{n}: {i:?}");
         }
     }
 
@@ -251,10 +234,7 @@ mod tests {
         // Large df: t(0.975, ν) = z + (z³ + z)/(4ν) + O(1/ν²), tending to the normal quantile.
         for v in [1e5, 1e7, 1e12] {
             let first_order = Z95 + (Z95.powi(3) + Z95) / (4.0 * v);
-            assert!(
-                (t_quantile(0.95, v) - first_order).abs() < (3.0 / (v * v)).max(4e-16),
-                "{v}"
-            );
+            assert!((t_quantile(0.95, v) - first_order).abs() < (3.0 / (v * v)).max(4e-16), "{v}");
         }
     }
 
@@ -262,14 +242,9 @@ mod tests {
     fn t_quantile_is_continuous_at_the_switch_to_the_expansion() {
         for level in [0.8, 0.9, 0.95, 0.99, 0.999] {
             for df in [999.0, 1000.0, 1500.0] {
-                let exact = StudentsT::new(0.0, 1.0, df)
-                    .unwrap()
-                    .inverse_cdf(0.5 + level / 2.0);
+                let exact = StudentsT::new(0.0, 1.0, df).unwrap().inverse_cdf(0.5 + level / 2.0);
                 let series = t_quantile_expansion(0.5 + level / 2.0, df);
-                assert!(
-                    (exact - series).abs() < 1e-11,
-                    "{level} {df}: {exact} {series}"
-                );
+                assert!((exact - series).abs() < 1e-11, "{level} {df}: {exact} {series}");
             }
         }
     }
@@ -290,9 +265,7 @@ mod tests {
     #[test]
     fn welford_merge_equals_one_pass_and_is_stable() {
         // Large offset: the naive Σx² − n·mean² formula would lose all digits here.
-        let xs: Vec<f64> = (0..1000)
-            .map(|i| 1e9 + ((i * 7919) % 113) as f64 * 0.25)
-            .collect();
+        let xs: Vec<f64> = (0..1000).map(|i| 1e9 + ((i * 7919) % 113) as f64 * 0.25).collect();
         let mut all = Welford::new();
         xs.iter().for_each(|&x| all.push(x));
         let (mut a, mut b) = (Welford::new(), Welford::new());
@@ -304,11 +277,7 @@ mod tests {
         assert_eq!(a.n(), all.n());
         for w in [a, all] {
             assert!((w.mean() - mean).abs() < 1e-6);
-            assert!(
-                (w.variance() - var).abs() < 1e-9 * var,
-                "{} vs {var}",
-                w.variance()
-            );
+            assert!((w.variance() - var).abs() < 1e-9 * var, "{} vs {var}", w.variance());
         }
         let mut empty = Welford::new();
         empty.merge(&all);

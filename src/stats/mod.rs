@@ -17,10 +17,8 @@ pub mod interval;
 pub mod sprt;
 
 pub use elo::{
-    elo_from_score, estimate, score_from_elo, EloEstimate, Outcome, Pentanomial, Trinomial,
-    NELO_PER_T, PENTA_SCORES, TRI_SCORES,
+    elo_from_score, estimate, score_from_elo, EloEstimate, Outcome, Pentanomial, Trinomial, NELO_PER_T, PENTA_SCORES,
+    TRI_SCORES,
 };
-pub use interval::{
-    normal_cdf, normal_quantile, t_quantile, wilson, Interval, MeanCi, Welford, Z95,
-};
+pub use interval::{normal_cdf, normal_quantile, t_quantile, wilson, Interval, MeanCi, Welford, Z95};
 pub use sprt::{Sprt, SprtDecision, SprtModel};

@@ -57,9 +57,7 @@ impl std::str::FromStr for SprtModel {
         match s {
             "logistic" => Ok(SprtModel::Logistic),
             "normalized" => Ok(SprtModel::Normalized),
-            _ => Err(Error::input(format!(
-                "unknown SPRT model '{s}' (expected 'normalized' or 'logistic')"
-            ))),
+            _ => Err(Error::input(format!("unknown SPRT model '{s}' (expected 'normalized' or 'logistic')"))),
         }
     }
 }
@@ -112,9 +110,7 @@ impl Sprt {
     /// α + β < 1 (so that the lower bound is below 0 and the upper above).
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: SprtModel) -> Result<Sprt> {
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-            return Err(Error::input(format!(
-                "SPRT needs elo0 < elo1, got elo0 = {elo0}, elo1 = {elo1}"
-            )));
+            return Err(Error::input(format!("SPRT needs elo0 < elo1, got elo0 = {elo0}, elo1 = {elo1}")));
         }
         if elo0.abs() > MAX_HYPOTHESIS || elo1.abs() > MAX_HYPOTHESIS {
             return Err(Error::input(format!(
@@ -126,21 +122,12 @@ impl Sprt {
                 "SPRT needs alpha > 0, beta > 0 and alpha + beta < 1, got alpha = {alpha}, beta = {beta}"
             )));
         }
-        Ok(Sprt {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-            model,
-        })
+        Ok(Sprt { elo0, elo1, alpha, beta, model })
     }
 
     /// Wald's bounds (lower, upper) = (ln(β/(1 − α)), ln((1 − β)/α)).
     pub fn bounds(&self) -> (f64, f64) {
-        (
-            (self.beta / (1.0 - self.alpha)).ln(),
-            ((1.0 - self.beta) / self.alpha).ln(),
-        )
+        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
     /// The decision for a log-likelihood ratio.
@@ -180,10 +167,7 @@ impl Sprt {
     pub fn llr_grouped(&self, scores: &[f64], counts: &[u64], games_per_obs: u64) -> f64 {
         assert_eq!(scores.len(), counts.len(), "one count per score");
         // Regularize: zero cells get ZERO_COUNT, and N is the regularized total (as fishtest).
-        let regular: Vec<f64> = counts
-            .iter()
-            .map(|&c| if c == 0 { ZERO_COUNT } else { c as f64 })
-            .collect();
+        let regular: Vec<f64> = counts.iter().map(|&c| if c == 0 { ZERO_COUNT } else { c as f64 }).collect();
         let n: f64 = regular.iter().sum();
         let phat: Vec<f64> = regular.iter().map(|c| c / n).collect();
         let fit = |elo: f64| match self.model {
@@ -195,11 +179,7 @@ impl Sprt {
         };
         match (fit(self.elo0), fit(self.elo1)) {
             (Some(p0), Some(p1)) => {
-                n * phat
-                    .iter()
-                    .zip(p0.iter().zip(&p1))
-                    .map(|(h, (a, b))| h * (b.ln() - a.ln()))
-                    .sum::<f64>()
+                n * phat.iter().zip(p0.iter().zip(&p1)).map(|(h, (a, b))| h * (b.ln() - a.ln())).sum::<f64>()
             }
             _ => f64::NAN,
         }
@@ -246,11 +226,7 @@ pub fn secular(w: &[f64], c: &[f64]) -> Option<f64> {
             hi = x;
         }
         let newton = x - f / df;
-        let next = if newton > lo && newton < hi {
-            newton
-        } else {
-            0.5 * (lo + hi)
-        };
+        let next = if newton > lo && newton < hi { newton } else { 0.5 * (lo + hi) };
         if (next - x).abs() * scale <= f64::EPSILON * dmin || next == x {
             return Some(next);
         }
@@ -267,22 +243,11 @@ pub fn secular(w: &[f64], c: &[f64]) -> Option<f64> {
 /// well conditioned, so we take pₖ = 1 − Σ_{i≠k} pᵢ instead whenever that is the more accurate of
 /// the two (its absolute error is a few ulps of 1; the direct one is about pₖ·|x·cₖ|/(1 + x·cₖ) ulps).
 fn fitted(w: &[f64], c: &[f64], x: f64) -> Vec<f64> {
-    let mut p: Vec<f64> = w
-        .iter()
-        .zip(c)
-        .map(|(wi, ci)| wi / (1.0 + x * ci))
-        .collect();
-    let k = (0..c.len())
-        .min_by(|&i, &j| (1.0 + x * c[i]).total_cmp(&(1.0 + x * c[j])))
-        .unwrap_or(0);
+    let mut p: Vec<f64> = w.iter().zip(c).map(|(wi, ci)| wi / (1.0 + x * ci)).collect();
+    let k = (0..c.len()).min_by(|&i, &j| (1.0 + x * c[i]).total_cmp(&(1.0 + x * c[j]))).unwrap_or(0);
     let dk = 1.0 + x * c[k];
     if p[k] * (x * c[k]).abs() > dk {
-        let rest: f64 = p
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != k)
-            .map(|(_, pi)| pi)
-            .sum();
+        let rest: f64 = p.iter().enumerate().filter(|&(i, _)| i != k).map(|(_, pi)| pi).sum();
         p[k] = (1.0 - rest).max(0.0);
     }
     p
@@ -314,12 +279,7 @@ pub fn mle_with_t_value(scores: &[f64], phat: &[f64], r: f64, t: f64) -> Option<
     let mut c = vec![0.0; k];
     for _ in 0..100 {
         let mu: f64 = p.iter().zip(scores).map(|(pi, a)| pi * a).sum();
-        let sigma = p
-            .iter()
-            .zip(scores)
-            .map(|(pi, a)| pi * (a - mu).powi(2))
-            .sum::<f64>()
-            .sqrt();
+        let sigma = p.iter().zip(scores).map(|(pi, a)| pi * (a - mu).powi(2)).sum::<f64>().sqrt();
         if sigma <= 0.0 || !sigma.is_finite() {
             return None;
         }
@@ -328,11 +288,7 @@ pub fn mle_with_t_value(scores: &[f64], phat: &[f64], r: f64, t: f64) -> Option<
         }
         let x = secular(phat, &c)?;
         let next = fitted(phat, &c, x);
-        let change = p
-            .iter()
-            .zip(&next)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
+        let change = p.iter().zip(&next).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
         p = next;
         if change <= 4.0 * f64::EPSILON {
             break;
@@ -355,10 +311,7 @@ mod tests {
         assert_eq!(s.decision(lo), SprtDecision::AcceptH0);
         assert_eq!(s.decision(0.0), SprtDecision::Continue);
         let s = Sprt::new(0.0, 5.0, 0.1, 0.2, SprtModel::Logistic).unwrap();
-        assert!(
-            (s.bounds().0 - (0.2f64 / 0.9).ln()).abs() < 1e-15
-                && (s.bounds().1 - 8f64.ln()).abs() < 1e-15
-        );
+        assert!((s.bounds().0 - (0.2f64 / 0.9).ln()).abs() < 1e-15 && (s.bounds().1 - 8f64.ln()).abs() < 1e-15);
     }
 
     #[test]
@@ -401,10 +354,7 @@ mod tests {
             let x = secular(w, c).unwrap();
             // Machine precision: the sign of f changes within two ulps of x (f falls in x).
             let (below, above) = (x.next_down().next_down(), x.next_up().next_up());
-            assert!(
-                secular_f(w, c, below) >= 0.0 && secular_f(w, c, above) <= 0.0,
-                "{w:?} {c:?}: {x}"
-            );
+            assert!(secular_f(w, c, below) >= 0.0 && secular_f(w, c, above) <= 0.0, "{w:?} {c:?}: {x}");
             assert!(c.iter().all(|ci| 1.0 + x * ci > 0.0));
         }
         assert!(secular(&[0.2, 0.5, 0.3], &[0.1, 0.2, 0.3]).is_none());
@@ -418,10 +368,7 @@ mod tests {
         assert!((sum - 1.0).abs() < 1e-14 && (mean.0 - 0.53).abs() < 1e-14);
         let p = mle_with_t_value(&PENTA_SCORES, &phat, 0.5, 0.07).unwrap();
         let (sum, (mu, sd)) = moments(&p);
-        assert!(
-            (sum - 1.0).abs() < 1e-14 && ((mu - 0.5) / sd - 0.07).abs() < 1e-12,
-            "{mu} {sd}"
-        );
+        assert!((sum - 1.0).abs() < 1e-14 && ((mu - 0.5) / sd - 0.07).abs() < 1e-12, "{mu} {sd}");
     }
 
     /// Hypotheses far from the data put a fitted cell next to a pole of the secular equation (e.g.
@@ -429,50 +376,26 @@ mod tests {
     /// cell observed 1e-9 of the time). The fits still meet their constraints to rounding level.
     #[test]
     fn fits_far_from_the_data_are_exact() {
-        for counts in [
-            [0u64, 0, 210],
-            [0, 0, 1_000_000],
-            [0, 1_000_000, 0],
-            [0, 5, 1_000_000],
-            [1_000_000, 0, 0],
-        ] {
-            let reg: Vec<f64> = counts
-                .iter()
-                .map(|&c| if c == 0 { ZERO_COUNT } else { c as f64 })
-                .collect();
+        for counts in [[0u64, 0, 210], [0, 0, 1_000_000], [0, 1_000_000, 0], [0, 5, 1_000_000], [1_000_000, 0, 0]] {
+            let reg: Vec<f64> = counts.iter().map(|&c| if c == 0 { ZERO_COUNT } else { c as f64 }).collect();
             let n: f64 = reg.iter().sum();
             let phat: Vec<f64> = reg.iter().map(|c| c / n).collect();
             for t in [0.0, 0.01, -0.3] {
                 let p = mle_with_t_value(&TRI_SCORES, &phat, 0.5, t).unwrap();
                 let mu: f64 = p.iter().zip(TRI_SCORES).map(|(p, a)| p * a).sum();
-                let sd = p
-                    .iter()
-                    .zip(TRI_SCORES)
-                    .map(|(p, a)| p * (a - mu).powi(2))
-                    .sum::<f64>()
-                    .sqrt();
-                assert!(
-                    (p.iter().sum::<f64>() - 1.0).abs() < 1e-14,
-                    "{counts:?} {t}: {p:?}"
-                );
+                let sd = p.iter().zip(TRI_SCORES).map(|(p, a)| p * (a - mu).powi(2)).sum::<f64>().sqrt();
+                assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-14, "{counts:?} {t}: {p:?}");
                 assert!(((mu - 0.5) / sd - t).abs() < 1e-11, "{counts:?} {t}: {p:?}");
             }
             let p = mle_with_mean(&TRI_SCORES, &phat, 0.5).unwrap();
             let mu: f64 = p.iter().zip(TRI_SCORES).map(|(p, a)| p * a).sum();
-            assert!(
-                (p.iter().sum::<f64>() - 1.0).abs() < 1e-14 && (mu - 0.5).abs() < 1e-14,
-                "{counts:?}: {p:?}"
-            );
+            assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-14 && (mu - 0.5).abs() < 1e-14, "{counts:?}: {p:?}");
         }
     }
 
     fn moments(p: &[f64]) -> (f64, (f64, f64)) {
         let mu: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * a).sum();
-        let var: f64 = p
-            .iter()
-            .zip(PENTA_SCORES)
-            .map(|(p, a)| p * (a - mu).powi(2))
-            .sum();
+        let var: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * (a - mu).powi(2)).sum();
         (p.iter().sum(), (mu, var.sqrt()))
     }
 
@@ -481,11 +404,7 @@ mod tests {
         for model in [SprtModel::Logistic, SprtModel::Normalized] {
             let s = Sprt::new(0.0, 5.0, 0.05, 0.05, model).unwrap();
             let p = Pentanomial([30, 200, 450, 210, 40]);
-            let swapped = Sprt {
-                elo0: 5.0,
-                elo1: 0.0,
-                ..s
-            };
+            let swapped = Sprt { elo0: 5.0, elo1: 0.0, ..s };
             assert!((s.llr_penta(&p) + swapped.llr_penta(&p)).abs() < 1e-9);
             // No games: all cells are ZERO_COUNT, N = 0.005: the LLR is finite and negligible.
             let none = s.llr_penta(&Pentanomial::default());

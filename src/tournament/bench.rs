@@ -18,44 +18,26 @@ use crate::tournament::runner::{self, Flow, RunOptions};
 use crate::tournament::schedule::Schedule;
 
 pub fn benches() -> Vec<Bench> {
-    vec![Bench {
-        name: "runner.gomoku_scaling",
-        run: scaling,
-    }]
+    vec![Bench { name: "runner.gomoku_scaling", run: scaling }]
 }
 
 /// Games per second of a run of `games` games on `threads` threads.
 fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
     let entry = games::find("gomoku").expect("gomoku is registered");
-    let options =
-        Params::new(entry.options(), &toml::Table::new(), "gomoku").expect("defaults are valid");
+    let options = Params::new(entry.options(), &toml::Table::new(), "gomoku").expect("defaults are valid");
     let specs = entry.bot_params(bot).expect("bench bot exists");
     let params = Params::new(specs, &toml::Table::new(), bot).expect("defaults are valid");
-    let choice = BotChoice {
-        kind: bot.to_string(),
-        params,
-    };
-    let table = entry
-        .table(&options, 2, &[choice.clone(), choice])
-        .expect("bench table");
+    let choice = BotChoice { kind: bot.to_string(), params };
+    let table = entry.table(&options, 2, &[choice.clone(), choice]).expect("bench table");
     let schedule = Schedule::new(2, 2, games, true, 1);
-    let opts = RunOptions {
-        threads,
-        progress: false,
-        history: false,
-        stop: Arc::new(AtomicBool::new(false)),
-    };
+    let opts = RunOptions { threads, progress: false, history: false, stop: Arc::new(AtomicBool::new(false)) };
     let mut tallies = vec![Tally::default(); 2];
     let mut bytes = 0usize;
     let start = Instant::now();
     runner::run(&schedule, table.as_ref(), &opts, &mut |job, record| {
         let lineup = schedule.lineup(job);
         // Format like games.csv does, so the hand-off cost is realistic.
-        bytes += record
-            .seats
-            .iter()
-            .map(|s| s.extra.iter().map(String::len).sum::<usize>() + 32)
-            .sum::<usize>();
+        bytes += record.seats.iter().map(|s| s.extra.iter().map(String::len).sum::<usize>() + 32).sum::<usize>();
         Tally::add_game(&mut tallies, &lineup, &record);
         Ok(Flow::Continue)
     })
@@ -88,21 +70,9 @@ fn scaling(opts: &BenchOptions) -> Vec<Measure> {
     let threads = opts.threads.max(2);
     let parallel = run_games(bot, games * threads as u64, threads);
     vec![
-        Measure {
-            name: format!("runner.{bot}_games_per_s_1_thread"),
-            value: single,
-            unit: "games/s",
-        },
-        Measure {
-            name: format!("runner.{bot}_games_per_s_two_1_thread_runs"),
-            value: side_by_side,
-            unit: "games/s",
-        },
-        Measure {
-            name: format!("runner.{bot}_games_per_s_{threads}_threads"),
-            value: parallel,
-            unit: "games/s",
-        },
+        Measure { name: format!("runner.{bot}_games_per_s_1_thread"), value: single, unit: "games/s" },
+        Measure { name: format!("runner.{bot}_games_per_s_two_1_thread_runs"), value: side_by_side, unit: "games/s" },
+        Measure { name: format!("runner.{bot}_games_per_s_{threads}_threads"), value: parallel, unit: "games/s" },
         Measure {
             name: format!("runner.{threads}_threads_vs_side_by_side"),
             value: 100.0 * parallel / side_by_side,

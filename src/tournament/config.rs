@@ -102,9 +102,7 @@ pub struct Source<'a> {
 
 impl Source<'_> {
     fn line_of(&self, span: &Range<usize>) -> usize {
-        1 + self.text[..span.start.min(self.text.len())]
-            .matches('\n')
-            .count()
+        1 + self.text[..span.start.min(self.text.len())].matches('\n').count()
     }
 
     /// `file:line: message`.
@@ -124,21 +122,9 @@ impl RunConfig {
     /// Reads and resolves a config file.
     pub fn load(path: &Path, overrides: &Overrides) -> Result<RunConfig> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("run")
-            .to_string();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("run").to_string();
         let shown = path.display().to_string();
-        RunConfig::parse(
-            &Source {
-                path: &shown,
-                text: &text,
-            },
-            &stem,
-            overrides,
-            &Roster::load,
-        )
+        RunConfig::parse(&Source { path: &shown, text: &text }, &stem, overrides, &Roster::load)
     }
 
     /// Parses config text; `default_name` names the run when the file does not.
@@ -160,26 +146,22 @@ impl RunConfig {
             None => u64::try_from(*file.seed.get_ref())
                 .map_err(|_| src.error_at(&file.seed.span(), "seed must be 0 or more"))?,
         };
-        let entry =
-            games::find(file.game.get_ref()).map_err(|e| src.error_at(&file.game.span(), e))?;
+        let entry = games::find(file.game.get_ref()).map_err(|e| src.error_at(&file.game.span(), e))?;
         let games = overrides.games.unwrap_or(*file.games.get_ref());
         if games <= 0 {
-            return Err(src.error_at(
-                &file.games.span(),
-                format!("games must be at least 1, not {games}"),
-            ));
+            return Err(src.error_at(&file.games.span(), format!("games must be at least 1, not {games}")));
         }
         let table_owner = format!("the {} table", entry.name());
         let table = match &file.table {
-            Some(t) => Params::new(entry.options(), t.get_ref(), &table_owner)
-                .map_err(|e| src.error_at(&t.span(), e))?,
+            Some(t) => {
+                Params::new(entry.options(), t.get_ref(), &table_owner).map_err(|e| src.error_at(&t.span(), e))?
+            }
             None => Params::new(entry.options(), &Table::new(), &table_owner)?,
         };
         let roster = roster_for(entry.name())?;
         let mut bots = Vec::new();
         for value in file.bots.get_ref() {
-            let spec = resolve_bot(entry, &roster, value.get_ref())
-                .map_err(|e| src.error_at(&value.span(), e))?;
+            let spec = resolve_bot(entry, &roster, value.get_ref()).map_err(|e| src.error_at(&value.span(), e))?;
             bots.push(spec);
         }
         if bots.is_empty() {
@@ -190,27 +172,16 @@ impl RunConfig {
             Some(s) => {
                 let n = *s.get_ref();
                 if n < 0 || !entry.seats().contains(&(n as usize)) {
-                    return Err(src.error_at(
-                        &s.span(),
-                        format!("{} seats {:?}, not {n}", entry.name(), entry.seats()),
-                    ));
+                    return Err(src.error_at(&s.span(), format!("{} seats {:?}, not {n}", entry.name(), entry.seats())));
                 }
                 n as usize
             }
-            None => bots
-                .len()
-                .clamp(*entry.seats().start(), *entry.seats().end()),
+            None => bots.len().clamp(*entry.seats().start(), *entry.seats().end()),
         };
         // Build the table once so that range checks in the game and its bots point at the line
         // that set the value: options at [table], a bot's parameters at that bot.
-        let table_span = file
-            .table
-            .as_ref()
-            .map(|t| t.span())
-            .unwrap_or(file.game.span());
-        entry
-            .table(&table, seats, &[])
-            .map_err(|e| src.error_at(&table_span, e))?;
+        let table_span = file.table.as_ref().map(|t| t.span()).unwrap_or(file.game.span());
+        entry.table(&table, seats, &[]).map_err(|e| src.error_at(&table_span, e))?;
         for (bot, value) in bots.iter().zip(file.bots.get_ref()) {
             entry
                 .table(&table, seats, std::slice::from_ref(&bot.choice))
@@ -223,10 +194,7 @@ impl RunConfig {
                 let f = spanned.get_ref();
                 let model: SprtModel = f.model.parse().map_err(at)?;
                 if bots.len() != 2 {
-                    return Err(at(Error::input(format!(
-                        "[sprt] needs exactly two bots, not {}",
-                        bots.len()
-                    ))));
+                    return Err(at(Error::input(format!("[sprt] needs exactly two bots, not {}", bots.len()))));
                 }
                 Some(Sprt::new(f.elo0, f.elo1, f.alpha, f.beta, model).map_err(at)?)
             }
@@ -260,10 +228,7 @@ impl RunConfig {
                 let mut t = Table::new();
                 t.insert("name".into(), Value::String(b.name.clone()));
                 t.insert("kind".into(), Value::String(b.choice.kind.clone()));
-                t.insert(
-                    "params".into(),
-                    Value::Table(b.choice.params.table().clone()),
-                );
+                t.insert("params".into(), Value::Table(b.choice.params.table().clone()));
                 Value::Table(t)
             })
             .collect();
@@ -286,41 +251,25 @@ impl RunConfig {
 
 /// toml's messages may span lines ("invalid string\nexpected ..."): join them.
 pub fn one_line(msg: &str) -> String {
-    msg.split('\n')
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ")
+    msg.split('\n').map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ")
 }
 
 /// A bot entry: `"name"` (roster entry or kind) or `{ name, kind, params }`.
 fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<BotSpec> {
     let inline = match value {
-        Value::String(name) => InlineBot {
-            name: name.clone(),
-            kind: None,
-            params: Table::new(),
-        },
-        Value::Table(_) => value.clone().try_into().map_err(|e: toml::de::Error| {
-            Error::input(format!("bad bot entry: {}", one_line(e.message())))
-        })?,
-        other => {
-            return Err(Error::input(format!(
-                "a bot is a name or a table, not {other}"
-            )))
-        }
+        Value::String(name) => InlineBot { name: name.clone(), kind: None, params: Table::new() },
+        Value::Table(_) => value
+            .clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| Error::input(format!("bad bot entry: {}", one_line(e.message()))))?,
+        other => return Err(Error::input(format!("a bot is a name or a table, not {other}"))),
     };
     let base = inline.kind.as_deref().unwrap_or(&inline.name);
     let (kind, mut params) = roster.lookup(entry, base)?;
     params.extend(inline.params);
-    let specs = entry
-        .bot_params(&kind)
-        .expect("roster lookup checked the kind");
+    let specs = entry.bot_params(&kind).expect("roster lookup checked the kind");
     let params = Params::new(specs, &params, &format!("bot `{}`", inline.name))?;
-    Ok(BotSpec {
-        name: inline.name,
-        choice: BotChoice { kind, params },
-    })
+    Ok(BotSpec { name: inline.name, choice: BotChoice { kind, params } })
 }
 
 /// Two bots with one name (e.g. a bot against itself) become `name` and `name#2`.

@@ -23,10 +23,7 @@ pub struct RunReport {
 
 /// Creates `dir` for a run; a folder that already holds files needs `force`.
 pub fn prepare_dir(dir: &Path, force: bool) -> Result<()> {
-    let occupied = dir
-        .read_dir()
-        .map(|mut d| d.next().is_some())
-        .unwrap_or(false);
+    let occupied = dir.read_dir().map(|mut d| d.next().is_some()).unwrap_or(false);
     if occupied && !force {
         return Err(Error::input(format!(
             "{} already holds a run; use --force to overwrite it or --out to choose another folder",
@@ -53,21 +50,13 @@ pub fn execute(cfg: &RunConfig, opts: &RunOptions, dir: &Path) -> Result<RunRepo
         std::fs::create_dir_all(&history_dir).map_err(|e| Error::io(&history_dir, e))?;
     }
     let mut tallies = vec![Tally::default(); names.len()];
-    let mut matches: Vec<Option<MatchTally>> = schedule
-        .pairings
-        .iter()
-        .map(|p| MatchTally::for_table(&p.table, schedule.replays))
-        .collect();
+    let mut matches: Vec<Option<MatchTally>> =
+        schedule.pairings.iter().map(|p| MatchTally::for_table(&p.table, schedule.replays)).collect();
     let end = runner::run(&schedule, table.as_ref(), opts, &mut |job, record| {
         let lineup = schedule.lineup(job);
         games_csv.write(job, &lineup, &names, &record)?;
         if let Some(text) = &record.history {
-            let path = history_dir.join(format!(
-                "{}-{}.{}",
-                job.pairing,
-                job.game,
-                table.history_extension()
-            ));
+            let path = history_dir.join(format!("{}-{}.{}", job.pairing, job.game, table.history_extension()));
             std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
         }
         Tally::add_game(&mut tallies, &lineup, &record);
@@ -78,32 +67,17 @@ pub fn execute(cfg: &RunConfig, opts: &RunOptions, dir: &Path) -> Result<RunRepo
         // the same config stops at the same game on any number of threads.
         let completed = tally.add(job.game, &lineup, &record);
         match &cfg.sprt {
-            Some(sprt) if completed && sprt.decision(tally.llr(sprt)) != SprtDecision::Continue => {
-                Ok(Flow::Stop)
-            }
+            Some(sprt) if completed && sprt.decision(tally.llr(sprt)) != SprtDecision::Continue => Ok(Flow::Stop),
             _ => Ok(Flow::Continue),
         }
     })?;
     games_csv.flush()?;
 
-    let bots: Vec<BotSummary> = tallies
-        .iter()
-        .zip(&names)
-        .map(|(t, n)| t.summary(n))
-        .collect();
+    let bots: Vec<BotSummary> = tallies.iter().zip(&names).map(|(t, n)| t.summary(n)).collect();
     BotSummary::write_csv(&bots, &dir.join("summary.csv"))?;
-    let matches: Vec<MatchRow> = matches
-        .iter()
-        .flatten()
-        .map(|m| m.row(&names, cfg.sprt.as_ref()))
-        .collect();
+    let matches: Vec<MatchRow> = matches.iter().flatten().map(|m| m.row(&names, cfg.sprt.as_ref())).collect();
     if !matches.is_empty() {
         MatchRow::write_csv(&matches, &dir.join("match.csv"))?;
     }
-    Ok(RunReport {
-        end,
-        schedule,
-        bots,
-        matches,
-    })
+    Ok(RunReport { end, schedule, bots, matches })
 }

@@ -48,31 +48,20 @@ impl Roster {
         let path = format!("bots/{game}.toml");
         match std::fs::read_to_string(&path) {
             Ok(text) => Roster::parse(&text, &path),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                Roster::parse(built_in(game), &path)
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Roster::parse(built_in(game), &path),
             Err(e) => Err(Error::io(path, e)),
         }
     }
 
     pub fn parse(text: &str, path: &str) -> Result<Roster> {
         let table: Table = toml::from_str(text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| 1 + text[..s.start].matches('\n').count())
-                .unwrap_or(0);
-            Error::input(format!(
-                "{path}:{line}: {}",
-                crate::tournament::config::one_line(e.message())
-            ))
+            let line = e.span().map(|s| 1 + text[..s.start].matches('\n').count()).unwrap_or(0);
+            Error::input(format!("{path}:{line}: {}", crate::tournament::config::one_line(e.message())))
         })?;
         let mut entries = Vec::new();
         for (name, value) in table {
             let entry: RosterEntry = value.try_into().map_err(|e: toml::de::Error| {
-                Error::input(format!(
-                    "{path}: [{name}]: {}",
-                    crate::tournament::config::one_line(e.message())
-                ))
+                Error::input(format!("{path}: [{name}]: {}", crate::tournament::config::one_line(e.message())))
             })?;
             entries.push((name, entry));
         }
@@ -103,10 +92,6 @@ impl Roster {
         }
         let mut known: Vec<String> = game.bots().iter().map(|b| b.name.to_string()).collect();
         known.extend(self.entries.iter().map(|(n, _)| n.clone()));
-        Err(Error::input(format!(
-            "unknown bot `{name}` for {} (known: {})",
-            game.name(),
-            known.join(", ")
-        )))
+        Err(Error::input(format!("unknown bot `{name}` for {} (known: {})", game.name(), known.join(", "))))
     }
 }

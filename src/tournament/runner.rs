@@ -51,11 +51,7 @@ pub struct RunEnd {
 const MAX_BATCH_TIME: Duration = Duration::from_millis(250);
 
 fn progress_bar(total: u64, show: bool) -> ProgressBar {
-    let target = if show {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
+    let target = if show { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
     let bar = ProgressBar::with_draw_target(Some(total), target);
     bar.set_style(
         ProgressStyle::with_template(
@@ -83,11 +79,7 @@ pub fn run(
     let stop: &AtomicBool = &opts.stop;
     let mut next = 0u64;
     let mut batch = (opts.threads as u64 * 4).max(1);
-    let mut end = RunEnd {
-        played: 0,
-        interrupted: false,
-        stopped_by_sink: false,
-    };
+    let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
     while next < total {
         let last = (next + batch).min(total);
         let started = Instant::now();

@@ -40,21 +40,11 @@ impl Schedule {
     pub fn new(bots: usize, seats: usize, games: u64, paired: bool, seed: u64) -> Schedule {
         let replays = if paired { seats as u64 } else { 1 };
         let pairings = if bots <= seats {
-            vec![Pairing {
-                table: (0..seats).map(|s| s % bots).collect(),
-            }]
+            vec![Pairing { table: (0..seats).map(|s| s % bots).collect() }]
         } else {
-            combinations(bots, seats)
-                .into_iter()
-                .map(|table| Pairing { table })
-                .collect()
+            combinations(bots, seats).into_iter().map(|table| Pairing { table }).collect()
         };
-        Schedule {
-            pairings,
-            games: games.div_ceil(replays) * replays,
-            replays,
-            seed,
-        }
+        Schedule { pairings, games: games.div_ceil(replays) * replays, replays, seed }
     }
 
     pub fn total(&self) -> u64 {
@@ -65,11 +55,7 @@ impl Schedule {
     pub fn job(&self, i: u64) -> Job {
         let pairing = (i / self.games) as usize;
         let game = i % self.games;
-        Job {
-            pairing,
-            game,
-            seeds: GameSeeds::derive(self.seed, pairing as u64, game, self.replays),
-        }
+        Job { pairing, game, seeds: GameSeeds::derive(self.seed, pairing as u64, game, self.replays) }
     }
 
     /// The bot in each seat for `job`.
@@ -108,17 +94,7 @@ mod tests {
     fn round_robin_covers_every_pair_once() {
         let s = Schedule::new(4, 2, 10, false, 1);
         let tables: Vec<_> = s.pairings.iter().map(|p| p.table.clone()).collect();
-        assert_eq!(
-            tables,
-            vec![
-                vec![0, 1],
-                vec![0, 2],
-                vec![0, 3],
-                vec![1, 2],
-                vec![1, 3],
-                vec![2, 3]
-            ]
-        );
+        assert_eq!(tables, vec![vec![0, 1], vec![0, 2], vec![0, 3], vec![1, 2], vec![1, 3], vec![2, 3]]);
         assert_eq!(s.total(), 60);
         assert_eq!(combinations(5, 3).len(), 10);
     }
@@ -137,12 +113,7 @@ mod tests {
     #[test]
     fn few_bots_fill_the_seats_and_rotate_through_them() {
         let s = Schedule::new(2, 4, 8, true, 1);
-        assert_eq!(
-            s.pairings,
-            vec![Pairing {
-                table: vec![0, 1, 0, 1]
-            }]
-        );
+        assert_eq!(s.pairings, vec![Pairing { table: vec![0, 1, 0, 1] }]);
         let lineups: Vec<_> = (0..4).map(|i| s.lineup(&s.job(i))).collect();
         assert_eq!(lineups[1], vec![1, 0, 1, 0]);
         // Every seat sees every bot across one rotation.

@@ -52,19 +52,14 @@ pub struct AdviseArgs {
 }
 
 fn two(s: &str, what: &str) -> Result<[Card; 2]> {
-    parse_cards(s)?
-        .try_into()
-        .map_err(|_| Error::input(format!("{what}: expected exactly two cards, got `{s}`")))
+    parse_cards(s)?.try_into().map_err(|_| Error::input(format!("{what}: expected exactly two cards, got `{s}`")))
 }
 
 pub fn run(a: &AdviseArgs) -> Result<String> {
     let hole = two(&a.hole, "--hole")?;
     let board = parse_cards(&a.board)?;
     if ![0, 3, 4, 5].contains(&board.len()) {
-        return Err(Error::input(format!(
-            "--board: 0, 3, 4 or 5 cards, not {}",
-            board.len()
-        )));
+        return Err(Error::input(format!("--board: 0, 3, 4 or 5 cards, not {}", board.len())));
     }
     let mut seen: Vec<Card> = hole.iter().chain(&board).copied().collect();
     let vs = a.vs.as_deref().map(|v| two(v, "--vs")).transpose()?;
@@ -73,9 +68,7 @@ pub fn run(a: &AdviseArgs) -> Result<String> {
     sorted.sort();
     sorted.dedup();
     if sorted.len() != seen.len() {
-        return Err(Error::input(
-            "a card appears twice among --hole, --board and --vs",
-        ));
+        return Err(Error::input("a card appears twice among --hole, --board and --vs"));
     }
     if vs.is_none() && !(1..=9).contains(&a.opponents) {
         return Err(Error::input("--opponents: 1 to 9"));
@@ -104,13 +97,7 @@ pub fn run(a: &AdviseArgs) -> Result<String> {
             e
         }
         None => {
-            let e = monte_carlo(
-                hole,
-                &board,
-                Opponents::Random(a.opponents),
-                a.trials,
-                &mut FastRng::new(a.seed),
-            );
+            let e = monte_carlo(hole, &board, Opponents::Random(a.opponents), a.trials, &mut FastRng::new(a.seed));
             out += &format!(
                 "hole {}, board {}, against {} random hand(s): Monte Carlo, {} trials, seed {}\n",
                 cards(&hole),
@@ -122,12 +109,7 @@ pub fn run(a: &AdviseArgs) -> Result<String> {
             e
         }
     };
-    out += &format!(
-        "equity {:.4} % (win {:.4} %, tie {:.4} %)\n",
-        100.0 * e.equity,
-        100.0 * e.win,
-        100.0 * e.tie
-    );
+    out += &format!("equity {:.4} % (win {:.4} %, tie {:.4} %)\n", 100.0 * e.equity, 100.0 * e.win, 100.0 * e.tie);
     let now = if board.len() >= 3 {
         category(eval(&seen[..2 + board.len()])).name()
     } else if hole[0].rank() == hole[1].rank() {
@@ -136,11 +118,7 @@ pub fn run(a: &AdviseArgs) -> Result<String> {
         "high card"
     };
     out += &format!("hand now: {now}\n");
-    let max_call = if e.equity < 1.0 {
-        e.equity / (1.0 - e.equity)
-    } else {
-        f64::INFINITY
-    };
+    let max_call = if e.equity < 1.0 { e.equity / (1.0 - e.equity) } else { f64::INFINITY };
     out += &format!(
         "pot odds: calling breaks even when to_call / (to_call + pot) = {:.4}, i.e. a call of up to {:.2} × the pot\n",
         e.equity, max_call
@@ -187,10 +165,7 @@ mod tests {
         let mut a = args("AhAs");
         a.vs = Some("KdKc".into());
         let out = run(&a).unwrap();
-        assert!(
-            out.contains("equity 81.2555 % (win 81.0646 %, tie 0.3818 %)"),
-            "{out}"
-        );
+        assert!(out.contains("equity 81.2555 % (win 81.0646 %, tie 0.3818 %)"), "{out}");
         assert!(out.contains("hand now: one pair"), "{out}");
     }
 

@@ -15,31 +15,15 @@ use super::{Action, Holdem};
 
 pub fn benches() -> Vec<Bench> {
     vec![
-        Bench {
-            name: "holdem.eval7_per_s",
-            run: eval7_per_s,
-        },
-        Bench {
-            name: "holdem.mc_1m_aa_vs_kk_s",
-            run: mc_1m,
-        },
-        Bench {
-            name: "holdem.hands_per_s",
-            run: hands_per_s,
-        },
-        Bench {
-            name: "holdem.rr_hands_per_s",
-            run: rr_hands_per_s,
-        },
+        Bench { name: "holdem.eval7_per_s", run: eval7_per_s },
+        Bench { name: "holdem.mc_1m_aa_vs_kk_s", run: mc_1m },
+        Bench { name: "holdem.hands_per_s", run: hands_per_s },
+        Bench { name: "holdem.rr_hands_per_s", run: rr_hands_per_s },
     ]
 }
 
 fn measure(name: &str, value: f64, unit: &'static str) -> Vec<Measure> {
-    vec![Measure {
-        name: name.to_string(),
-        value,
-        unit,
-    }]
+    vec![Measure { name: name.to_string(), value, unit }]
 }
 
 /// Seven-card evaluations per second from lists of 7 cards (4,096 random hands, cycled).
@@ -52,9 +36,7 @@ fn eval7_per_s(o: &BenchOptions) -> Vec<Measure> {
         })
         .collect();
     let rate = throughput(o.budget, hands.len() as u64, || {
-        hands.iter().fold(0u32, |acc, h| {
-            acc.wrapping_add(eval7(std::hint::black_box(h)) as u32)
-        })
+        hands.iter().fold(0u32, |acc, h| acc.wrapping_add(eval7(std::hint::black_box(h)) as u32))
     });
     measure("holdem.eval7_per_s", rate, "hands/s")
 }
@@ -67,13 +49,7 @@ fn mc_1m(_: &BenchOptions) -> Vec<Measure> {
     let best = (0..5)
         .map(|i| {
             let start = Instant::now();
-            let e = monte_carlo(
-                aa,
-                &[],
-                Opponents::Known(kk),
-                1_000_000,
-                &mut FastRng::new(i),
-            );
+            let e = monte_carlo(aa, &[], Opponents::Known(kk), 1_000_000, &mut FastRng::new(i));
             std::hint::black_box(e);
             start.elapsed().as_secs_f64()
         })
@@ -108,10 +84,8 @@ fn rr_hands_per_s(o: &BenchOptions) -> Vec<Measure> {
     let rate = throughput(o.budget, 100, || {
         let mut total = 0f64;
         for g in 0..100u64 {
-            let mut bots: Vec<Box<dyn Bot<Holdem>>> = vec![
-                Box::new(RrBot::new(cfg.clone())),
-                Box::new(super::bots::always_call()),
-            ];
+            let mut bots: Vec<Box<dyn Bot<Holdem>>> =
+                vec![Box::new(RrBot::new(cfg.clone())), Box::new(super::bots::always_call())];
             if g % 2 == 1 {
                 bots.swap(0, 1);
             }

@@ -109,13 +109,7 @@ pub enum Opponents {
 }
 
 /// Monte Carlo equity over `trials` deals of the unseen cards.
-pub fn monte_carlo(
-    hero: [Card; 2],
-    board: &[Card],
-    opponents: Opponents,
-    trials: u64,
-    rng: &mut FastRng,
-) -> Equity {
+pub fn monte_carlo(hero: [Card; 2], board: &[Card], opponents: Opponents, trials: u64, rng: &mut FastRng) -> Equity {
     let mut dead: CardSet = hero.iter().chain(board).copied().collect();
     let (known, n_opp) = match opponents {
         Opponents::Known(v) => {
@@ -156,10 +150,7 @@ pub fn monte_carlo(
             }
             None => {
                 for o in 0..n_opp {
-                    let x = board_full
-                        .plus(live[missing + 2 * o])
-                        .plus(live[missing + 2 * o + 1])
-                        .value();
+                    let x = board_full.plus(live[missing + 2 * o]).plus(live[missing + 2 * o + 1]).value();
                     if x > best {
                         (best, level) = (x, 1);
                     } else if x == best {
@@ -177,24 +168,13 @@ pub fn monte_carlo(
         }
     }
     let t = trials.max(1) as f64;
-    Equity {
-        win: wins as f64 / t,
-        tie: ties as f64 / t,
-        equity: share / t,
-        samples: trials,
-    }
+    Equity { win: wins as f64 / t, tie: ties as f64 / t, equity: share / t, samples: trials }
 }
 
 /// Hand strength (HS): the source's Monte Carlo estimate against `opponents` random hands. When
 /// enumerating every case is no more work than the trials (one opponent on the river: 990 hands),
 /// the exact value is returned instead: the same quantity without the sampling noise.
-pub fn hand_strength(
-    hero: [Card; 2],
-    board: &[Card],
-    opponents: usize,
-    trials: u64,
-    rng: &mut FastRng,
-) -> f64 {
+pub fn hand_strength(hero: [Card; 2], board: &[Card], opponents: usize, trials: u64, rng: &mut FastRng) -> f64 {
     if opponents == 0 {
         return 1.0;
     }
@@ -241,18 +221,9 @@ mod tests {
     fn exact_preflop_reference_values() {
         let e = exact_heads_up(two("AhAs"), two("KdKc"), &[]);
         assert_eq!(e.samples, 1_712_304);
-        assert_eq!(
-            (pct(e.equity), pct(e.win), pct(e.tie)),
-            (81.2555, 81.0646, 0.3818)
-        );
-        assert_eq!(
-            pct(exact_heads_up(two("AhKh"), two("QsQc"), &[]).equity),
-            46.2145
-        );
-        assert_eq!(
-            pct(exact_heads_up(two("7c2d"), two("AhAs"), &[]).equity),
-            12.5776
-        );
+        assert_eq!((pct(e.equity), pct(e.win), pct(e.tie)), (81.2555, 81.0646, 0.3818));
+        assert_eq!(pct(exact_heads_up(two("AhKh"), two("QsQc"), &[]).equity), 46.2145);
+        assert_eq!(pct(exact_heads_up(two("7c2d"), two("AhAs"), &[]).equity), 12.5776);
     }
 
     #[test]
@@ -270,24 +241,11 @@ mod tests {
     #[test]
     fn monte_carlo_agrees_with_enumeration() {
         let mut rng = FastRng::new(5);
-        let e = monte_carlo(
-            two("AhAs"),
-            &[],
-            Opponents::Known(two("KdKc")),
-            200_000,
-            &mut rng,
-        );
+        let e = monte_carlo(two("AhAs"), &[], Opponents::Known(two("KdKc")), 200_000, &mut rng);
         assert!((e.equity - 0.812555).abs() < 0.004, "{e:?}");
         let board = parse_cards("Qh 7h 2c").unwrap();
         let exact = exact_heads_up(two("AhKh"), two("QsQc"), &board).equity;
-        let mc = monte_carlo(
-            two("AhKh"),
-            &board,
-            Opponents::Known(two("QsQc")),
-            200_000,
-            &mut rng,
-        )
-        .equity;
+        let mc = monte_carlo(two("AhKh"), &board, Opponents::Known(two("QsQc")), 200_000, &mut rng).equity;
         assert!((exact - mc).abs() < 0.004, "{exact} {mc}");
     }
 
@@ -296,18 +254,9 @@ mod tests {
         let board = parse_cards("Qh 7h 2c 9d 3s").unwrap();
         let exact = river_vs_random(two("AhQd"), &board);
         assert_eq!(exact.samples, 990);
-        let mc = monte_carlo(
-            two("AhQd"),
-            &board,
-            Opponents::Random(1),
-            400_000,
-            &mut FastRng::new(2),
-        );
+        let mc = monte_carlo(two("AhQd"), &board, Opponents::Random(1), 400_000, &mut FastRng::new(2));
         assert!((exact.equity - mc.equity).abs() < 0.003, "{exact:?} {mc:?}");
-        assert_eq!(
-            hand_strength(two("AhQd"), &board, 1, 1000, &mut FastRng::new(1)),
-            exact.equity
-        );
+        assert_eq!(hand_strength(two("AhQd"), &board, 1, 1000, &mut FastRng::new(1)), exact.equity);
     }
 
     #[test]

@@ -68,9 +68,7 @@ impl Category {
 
 /// Rank keys, 2 to A. Found by a greedy search (each key the smallest number keeping every sum over
 /// multisets of ≤ 7 ranks, ≤ 4 of each, distinct); the table build re-checks distinctness.
-const RANK_KEYS: [u32; 13] = [
-    1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520,
-];
+const RANK_KEYS: [u32; 13] = [1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520];
 /// Suit nibbles start at 3: `3 + count ≥ 8` ⇔ five or more cards of the suit.
 const SUIT_START: u64 = 0x3333 << 32;
 const FLUSH_BITS: u64 = 0x8888 << 32;
@@ -125,18 +123,12 @@ impl Default for Hand {
 
 impl Hand {
     pub const fn new() -> Hand {
-        Hand {
-            key: SUIT_START,
-            cards: 0,
-        }
+        Hand { key: SUIT_START, cards: 0 }
     }
 
     #[inline(always)]
     pub fn plus(self, c: Card) -> Hand {
-        Hand {
-            key: self.key + CARD_KEYS[c.bit() as usize],
-            cards: self.cards | 1 << c.bit(),
-        }
+        Hand { key: self.key + CARD_KEYS[c.bit() as usize], cards: self.cards | 1 << c.bit() }
     }
 
     /// Adds every card of `cs`.
@@ -147,10 +139,7 @@ impl Hand {
     /// Both hands' cards (they must be disjoint).
     #[inline(always)]
     pub fn join(self, o: Hand) -> Hand {
-        Hand {
-            key: self.key + o.key - SUIT_START,
-            cards: self.cards | o.cards,
-        }
+        Hand { key: self.key + o.key - SUIT_START, cards: self.cards | o.cards }
     }
 
     pub fn len(self) -> u32 {
@@ -186,18 +175,13 @@ pub fn eval(cards: &[Card]) -> HandValue {
 /// Seven cards, the showdown case.
 #[inline]
 pub fn eval7(cards: &[Card; 7]) -> HandValue {
-    let key = cards
-        .iter()
-        .fold(SUIT_START, |k, &c| k + CARD_KEYS[c.bit() as usize]);
+    let key = cards.iter().fold(SUIT_START, |k, &c| k + CARD_KEYS[c.bit() as usize]);
     let t = tables();
     let flush = key & FLUSH_BITS;
     if flush != 0 {
         // Rare (about 3 % of seven-card hands): only now collect the suit's ranks.
         let suit = (flush.trailing_zeros() - 35) / 4;
-        let mask = cards
-            .iter()
-            .filter(|c| c.suit() as u32 == suit)
-            .fold(0usize, |m, c| m | 1 << c.rank());
+        let mask = cards.iter().filter(|c| c.suit() as u32 == suit).fold(0usize, |m, c| m | 1 << c.rank());
         t.flush[mask]
     } else {
         let k = key as u32;
@@ -322,9 +306,7 @@ pub mod plain {
 
 fn build() -> Tables {
     let classes = plain::classes();
-    let class_of = |key: u32| -> HandValue {
-        classes.binary_search(&key).expect("a five-card key") as HandValue + 1
-    };
+    let class_of = |key: u32| -> HandValue { classes.binary_search(&key).expect("a five-card key") as HandValue + 1 };
 
     let mut flush = vec![0 as HandValue; 8192];
     for (mask, slot) in flush.iter_mut().enumerate() {
@@ -341,26 +323,15 @@ fn build() -> Tables {
         entries.push((key, class_of(plain::best_key(ranks, false))));
     });
     entries.sort_unstable();
-    assert!(
-        entries.windows(2).all(|w| w[0].0 != w[1].0),
-        "rank keys must give distinct sums"
-    );
+    assert!(entries.windows(2).all(|w| w[0].0 != w[1].0), "rank keys must give distinct sums");
     let (offsets, values) = displace(&entries);
 
     let mut floor = [0 as HandValue; 9];
     for cat in Category::ALL {
-        let first = classes
-            .iter()
-            .position(|&k| k >> 20 == cat as u32)
-            .expect("every category occurs");
+        let first = classes.iter().position(|&k| k >> 20 == cat as u32).expect("every category occurs");
         floor[cat as usize] = first as HandValue + 1;
     }
-    Tables {
-        flush,
-        offsets,
-        values,
-        floor,
-    }
+    Tables { flush, offsets, values, floor }
 }
 
 /// Row-displacement perfect hash (Tarjan and Yao): the keys of row `key >> SHIFT` keep their column
@@ -386,10 +357,7 @@ fn displace(entries: &[(u32, HandValue)]) -> (Vec<u32>, Vec<HandValue>) {
         let min_col = row.iter().map(|e| e.0).min().unwrap() as usize;
         let mut off = first_free.saturating_sub(min_col);
         loop {
-            if row
-                .iter()
-                .all(|&(c, _)| !used.get(off + c as usize).copied().unwrap_or(false))
-            {
+            if row.iter().all(|&(c, _)| !used.get(off + c as usize).copied().unwrap_or(false)) {
                 break;
             }
             off += 1;
@@ -433,10 +401,7 @@ mod tests {
             if n as u32 - skip.count_ones() != 5 {
                 continue;
             }
-            let five: Vec<Card> = (0..n)
-                .filter(|i| skip >> i & 1 == 0)
-                .map(|i| cards[i])
-                .collect();
+            let five: Vec<Card> = (0..n).filter(|i| skip >> i & 1 == 0).map(|i| cards[i]).collect();
             let ranks: [u8; 5] = std::array::from_fn(|i| five[i].rank());
             let flush = five.iter().all(|c| c.suit() == five[0].suit());
             best = best.max(plain::key5(ranks, flush));
@@ -449,10 +414,7 @@ mod tests {
         assert_eq!(v("As Ks Qs Js Ts"), 7462);
         assert_eq!(v("7c 5d 4h 3s 2c"), 1);
         assert_eq!(category(v("Ah 2d 3c 4s 5h")), Category::Straight);
-        assert!(
-            v("Ah 2d 3c 4s 5h") < v("2h 3d 4c 5s 6h"),
-            "the wheel is the lowest straight"
-        );
+        assert!(v("Ah 2d 3c 4s 5h") < v("2h 3d 4c 5s 6h"), "the wheel is the lowest straight");
         assert!(v("Ah 2h 3h 4h 5h") < v("2h 3h 4h 5h 6h"));
         assert_eq!(category(v("Ah 2h 3h 4h 5h")), Category::StraightFlush);
         assert!(v("Kh Kd Kc 2s 2h") > v("Qh Qd Qc As Ah"));
@@ -483,10 +445,7 @@ mod tests {
         }
         assert_eq!(seen.iter().filter(|&&s| s).count(), 7462);
         assert_eq!(by_cat.iter().sum::<u64>(), 2_598_960);
-        assert_eq!(
-            by_cat,
-            [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]
-        );
+        assert_eq!(by_cat, [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]);
     }
 
     #[test]
@@ -536,10 +495,7 @@ mod tests {
         assert_eq!(by_cat.iter().sum::<u64>(), 133_784_560);
         assert_eq!(
             by_cat,
-            [
-                23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184,
-                224_848, 41_584
-            ]
+            [23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848, 41_584]
         );
         // Seven cards reach 4,824 of the 7,462 classes (the lowest high cards need exactly five).
         assert_eq!(hist.iter().filter(|&&n| n > 0).count(), 4_824);

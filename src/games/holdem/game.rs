@@ -151,9 +151,7 @@ impl State {
     }
     /// The first seat of `mask` clockwise after `from` (wrapping, `from` itself last).
     pub fn next_in(&self, mask: u16, from: usize) -> Option<usize> {
-        (1..=self.n)
-            .map(|i| (from + i) % self.n)
-            .find(|&s| mask & bit(s) != 0)
+        (1..=self.n).map(|i| (from + i) % self.n).find(|&s| mask & bit(s) != 0)
     }
     pub fn to_call(&self, seat: usize) -> Chips {
         (self.current_bet - self.bet[seat]).min(self.stack[seat])
@@ -162,8 +160,7 @@ impl State {
     /// facing only all-ins for less than a full raise since it last acted.
     pub fn can_raise(&self, seat: usize) -> bool {
         let others_able = self.able() & !bit(seat) != 0;
-        let reopened = self.acted_at[seat] == NOT_ACTED
-            || self.current_bet - self.acted_at[seat] >= self.min_raise;
+        let reopened = self.acted_at[seat] == NOT_ACTED || self.current_bet - self.acted_at[seat] >= self.min_raise;
         others_able && reopened && self.stack[seat] > self.to_call(seat)
     }
     /// (minimum, maximum) total of a raise by `seat`, if it may raise. The minimum is a full raise
@@ -195,11 +192,7 @@ impl Holdem {
     pub fn new(seats: usize, small_blind: Chips, big_blind: Chips, stack: Chips) -> Holdem {
         Holdem {
             seats,
-            blinds: Blinds {
-                small: small_blind,
-                big: big_blind,
-                ante: 0,
-            },
+            blinds: Blinds { small: small_blind, big: big_blind, ante: 0 },
             stack,
             format: Format::Cash,
             blind_every: 10,
@@ -216,11 +209,7 @@ impl Holdem {
         let level = (hand / self.blind_every.max(1)) as i32;
         let f = self.blind_factor.powi(level);
         let scale = |x: Chips| ((x as f64 * f).round().min(Chips::MAX as f64 / 16.0)) as Chips;
-        Blinds {
-            small: scale(self.blinds.small),
-            big: scale(self.blinds.big),
-            ante: scale(self.blinds.ante),
-        }
+        Blinds { small: scale(self.blinds.small), big: scale(self.blinds.big), ante: scale(self.blinds.ante) }
     }
 
     fn empty_state(&self) -> State {
@@ -314,15 +303,15 @@ impl Holdem {
         }
         let seat = s.to_act;
         match *action {
-            Action::Fold if s.to_call(seat) == 0 => Err(IllegalAction(
-                "nothing to call: check instead of folding".into(),
-            )),
+            Action::Fold if s.to_call(seat) == 0 => {
+                Err(IllegalAction("nothing to call: check instead of folding".into()))
+            }
             Action::Fold | Action::CheckCall => Ok(()),
             Action::RaiseTo(to) => match s.raise_bounds(seat) {
                 None => Err(IllegalAction("raising is not allowed here".into())),
-                Some((min, max)) if to < min || to > max => Err(IllegalAction(format!(
-                    "raise to {to} is outside {min}..={max}"
-                ))),
+                Some((min, max)) if to < min || to > max => {
+                    Err(IllegalAction(format!("raise to {to} is outside {min}..={max}")))
+                }
                 Some(_) => Ok(()),
             },
         }
@@ -330,10 +319,7 @@ impl Holdem {
 
     fn act(&self, s: &mut State, action: Action) {
         let seat = s.to_act;
-        s.events.push(Event::Act {
-            seat: seat as u8,
-            action,
-        });
+        s.events.push(Event::Act { seat: seat as u8, action });
         s.pending &= !bit(seat);
         match action {
             Action::Fold => s.folded |= bit(seat),
@@ -416,15 +402,10 @@ impl Holdem {
                     .map(|i| s.committed[i])
                     .min();
                 let Some(level) = level else { break };
-                let pot: Chips = (0..s.n)
-                    .map(|i| s.committed[i].min(level) - s.committed[i].min(prev))
-                    .sum();
-                let eligible =
-                    (0..s.n).filter(|&i| contesting & bit(i) != 0 && s.committed[i] >= level);
+                let pot: Chips = (0..s.n).map(|i| s.committed[i].min(level) - s.committed[i].min(prev)).sum();
+                let eligible = (0..s.n).filter(|&i| contesting & bit(i) != 0 && s.committed[i] >= level);
                 let best = eligible.clone().map(|i| value[i]).max().unwrap();
-                let winners = eligible
-                    .filter(|&i| value[i] == best)
-                    .fold(0u16, |m, i| m | bit(i));
+                let winners = eligible.filter(|&i| value[i] == best).fold(0u16, |m, i| m | bit(i));
                 let k = winners.count_ones();
                 // Equal shares; the odd chips all go to the first winner left of the button.
                 let mut odd = pot % k;
@@ -464,9 +445,7 @@ impl Holdem {
             showdown: s.showdown,
         });
         // Seats out this hand share a place unless they started it with different stacks.
-        let broke: Vec<usize> = (0..s.n)
-            .filter(|&i| s.live & bit(i) != 0 && s.stack[i] == 0)
-            .collect();
+        let broke: Vec<usize> = (0..s.n).filter(|&i| s.live & bit(i) != 0 && s.stack[i] == 0).collect();
         let remaining = s.live.count_ones() - broke.len() as u32;
         for &i in &broke {
             let richer = broke.iter().filter(|&&j| s.start[j] > s.start[i]).count() as u32;
@@ -478,10 +457,8 @@ impl Holdem {
             // Whoever is left is placed by chips.
             for i in 0..s.n {
                 if s.live & bit(i) != 0 {
-                    s.place[i] = 1
-                        + (0..s.n)
-                            .filter(|&j| s.live & bit(j) != 0 && s.stack[j] > s.stack[i])
-                            .count() as u32;
+                    s.place[i] =
+                        1 + (0..s.n).filter(|&j| s.live & bit(j) != 0 && s.stack[j] > s.stack[i]).count() as u32;
                 }
             }
             s.over = true;
@@ -643,9 +620,7 @@ impl Game for Holdem {
         let n = s.n;
         match self.format {
             Format::Cash => Outcome::from_payoffs(
-                (0..n)
-                    .map(|i| (s.stack[i] as f64 - s.start[i] as f64) / self.blinds.big as f64)
-                    .collect(),
+                (0..n).map(|i| (s.stack[i] as f64 - s.start[i] as f64) / self.blinds.big as f64).collect(),
             ),
             Format::Sng => place_outcome(&s.place[..n]),
         }
@@ -659,20 +634,13 @@ impl Game for Holdem {
             Format::Cash => {
                 let loss = self.stack as f64 / self.blinds.big as f64;
                 let share = loss / (n - 1) as f64;
-                Outcome::from_payoffs(
-                    (0..n)
-                        .map(|i| if i == seat { -loss } else { share })
-                        .collect(),
-                )
+                Outcome::from_payoffs((0..n).map(|i| if i == seat { -loss } else { share }).collect())
             }
             Format::Sng => {
                 // Seats still in rank by chips (pot shares included), then the seats already out by
                 // their places; the forfeiting seat is last.
                 let key = |i: usize| match s.place[i] {
-                    0 => (
-                        1,
-                        (s.stack[i] + s.committed[i] * (s.street < 4) as Chips) as i64,
-                    ),
+                    0 => (1, (s.stack[i] + s.committed[i] * (s.street < 4) as Chips) as i64),
                     p => (0, -(p as i64)),
                 };
                 let place: Vec<u32> = (0..n)
@@ -728,8 +696,5 @@ fn place_outcome(place: &[u32]) -> Outcome {
             (n + 1.0 - 2.0 * mid) / (n - 1.0)
         })
         .collect();
-    Outcome {
-        payoff,
-        place: place.to_vec(),
-    }
+    Outcome { payoff, place: place.to_vec() }
 }

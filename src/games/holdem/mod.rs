@@ -52,9 +52,7 @@ impl crate::games::GameDef for Holdem {
             return Err(Error::input(format!("holdem: 2 to 10 seats, not {seats}")));
         }
         if stack * seats as u64 > (Chips::MAX / 4) as u64 {
-            return Err(Error::input(
-                "holdem: stack × big_blind × seats is too large for 32-bit chips",
-            ));
+            return Err(Error::input("holdem: stack × big_blind × seats is too large for 32-bit chips"));
         }
         let format = match p.choice("format", &["cash", "sng"], owner)? {
             "cash" => Format::Cash,

@@ -43,10 +43,7 @@ fn list<T: std::fmt::Display>(items: impl Iterator<Item = T>) -> String {
 pub fn hand(h: &HandRecord) -> String {
     let n = h.seats as usize;
     // Players in PHH order: clockwise from the seat after the button, the button last.
-    let players: Vec<usize> = (1..=n)
-        .map(|i| (h.button as usize + i) % n)
-        .filter(|&s| h.live >> s & 1 == 1)
-        .collect();
+    let players: Vec<usize> = (1..=n).map(|i| (h.button as usize + i) % n).filter(|&s| h.live >> s & 1 == 1).collect();
     let p = |seat: usize| players.iter().position(|&x| x == seat).unwrap() + 1;
     let count = players.len();
     let mut blinds = vec![0; count];
@@ -65,10 +62,7 @@ pub fn hand(h: &HandRecord) -> String {
     // blind pre-flop (heads-up: the button), p1 after.
     let preflop_opener = if count == 2 { 2 } else { 3.min(count) };
     let mut opener = preflop_opener;
-    let last_act = h
-        .events
-        .iter()
-        .rposition(|e| matches!(e, Event::Act { .. }));
+    let last_act = h.events.iter().rposition(|e| matches!(e, Event::Act { .. }));
     let showdown = |actions: &mut Vec<String>, opener: usize| {
         for i in 0..count {
             let seat = players[(opener - 1 + i) % count];
@@ -111,24 +105,12 @@ pub fn hand(h: &HandRecord) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "variant = 'NT'");
     let _ = writeln!(out, "ante_trimming_status = true");
-    let _ = writeln!(
-        out,
-        "antes = {}",
-        list(players.iter().map(|_| h.blinds.ante))
-    );
+    let _ = writeln!(out, "antes = {}", list(players.iter().map(|_| h.blinds.ante)));
     let _ = writeln!(out, "blinds_or_straddles = {}", list(blinds.iter()));
     let _ = writeln!(out, "min_bet = {}", h.blinds.big);
-    let _ = writeln!(
-        out,
-        "starting_stacks = {}",
-        list(players.iter().map(|&s| h.start[s]))
-    );
+    let _ = writeln!(out, "starting_stacks = {}", list(players.iter().map(|&s| h.start[s])));
     let _ = writeln!(out, "actions = {quoted}");
-    let _ = writeln!(
-        out,
-        "finishing_stacks = {}",
-        list(players.iter().map(|&s| h.end[s]))
-    );
+    let _ = writeln!(out, "finishing_stacks = {}", list(players.iter().map(|&s| h.end[s])));
     let _ = writeln!(out, "_arena_seats = {}", list(players.iter()));
     out
 }

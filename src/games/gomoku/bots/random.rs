@@ -30,10 +30,7 @@ fn touches_stone(s: &State, x: usize, y: usize) -> bool {
     (-1..=1).any(|dy: isize| {
         (-1..=1).any(|dx: isize| {
             let (cx, cy) = (x as isize + dx, y as isize + dy);
-            (dx, dy) != (0, 0)
-                && (0..n).contains(&cx)
-                && (0..n).contains(&cy)
-                && s.cell(cx as usize, cy as usize) != 0
+            (dx, dy) != (0, 0) && (0..n).contains(&cx) && (0..n).contains(&cy) && s.cell(cx as usize, cy as usize) != 0
         })
     })
 }
@@ -42,17 +39,9 @@ impl Bot<Gomoku> for RandomBot {
     fn act(&mut self, _game: &Gomoku, s: &&State, rng: &mut BotRng) -> Move {
         let n = s.size;
         let empty = |i: &usize| s.board[*i] == 0;
-        let near =
-            |i: &usize| !self.adjacent || s.moves.is_empty() || touches_stone(s, i % n, i / n);
+        let near = |i: &usize| !self.adjacent || s.moves.is_empty() || touches_stone(s, i % n, i / n);
         let cells: Vec<usize> = (0..n * n).filter(|i| empty(i) && near(i)).collect();
-        let i = if cells.is_empty() {
-            n * (n / 2) + n / 2
-        } else {
-            cells[rng.random_range(0..cells.len())]
-        };
-        Move {
-            x: (i % n) as u8,
-            y: (i / n) as u8,
-        }
+        let i = if cells.is_empty() { n * (n / 2) + n / 2 } else { cells[rng.random_range(0..cells.len())] };
+        Move { x: (i % n) as u8, y: (i / n) as u8 }
     }
 }

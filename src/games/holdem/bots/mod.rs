@@ -9,13 +9,8 @@ use super::Holdem;
 
 pub use rr::{RrBot, RrConfig};
 
-pub static KINDS: &[BotKind<Holdem>] = &[
-    rr::KIND,
-    simple::ALWAYS_CALL,
-    simple::ALWAYS_RAISE,
-    simple::ALL_IN,
-    simple::RANDOM,
-];
+pub static KINDS: &[BotKind<Holdem>] =
+    &[rr::KIND, simple::ALWAYS_CALL, simple::ALWAYS_RAISE, simple::ALL_IN, simple::RANDOM];
 
 /// An always-call bot (for benches and tests).
 pub fn always_call() -> simple::AlwaysCall {

@@ -20,21 +20,13 @@ const PARAMS: &[ParamSpec] = &[
         "RR bounds of the table's rows (RR < first: row 1, ...; ≥ last: last row)",
     ),
     ParamSpec::new("fold", "[0.95, 0.80, 0.0, 0.0]", "fold probability per row"),
-    ParamSpec::new(
-        "call",
-        "[0.0, 0.05, 0.60, 0.30]",
-        "call probability per row (raise = the rest)",
-    ),
+    ParamSpec::new("call", "[0.0, 0.05, 0.60, 0.30]", "call probability per row (raise = the rest)"),
     ParamSpec::new(
         "raise_pot",
         "1.0",
         "raise size as a fraction of the pot after calling (1.0 = pot-sized), capped by the stack",
     ),
-    ParamSpec::new(
-        "protect_bb",
-        "4.0",
-        "chip protection: fold if stack - to_call < this many big blinds ...",
-    ),
+    ParamSpec::new("protect_bb", "4.0", "chip protection: fold if stack - to_call < this many big blinds ..."),
     ParamSpec::new("protect_hs", "0.5", "... and HS is below this"),
 ];
 
@@ -76,15 +68,8 @@ impl RrConfig {
                 "bot rr: `fold` and `call` need {rows} entries (one more than `thresholds`)"
             )));
         }
-        if cfg
-            .fold
-            .iter()
-            .zip(&cfg.call)
-            .any(|(f, c)| *f < 0.0 || *c < 0.0 || f + c > 1.0 + 1e-9)
-        {
-            return Err(Error::input(
-                "bot rr: fold and call probabilities must be ≥ 0 and sum to at most 1 per row",
-            ));
+        if cfg.fold.iter().zip(&cfg.call).any(|(f, c)| *f < 0.0 || *c < 0.0 || f + c > 1.0 + 1e-9) {
+            return Err(Error::input("bot rr: fold and call probabilities must be ≥ 0 and sum to at most 1 per row"));
         }
         if cfg.thresholds.windows(2).any(|w| w[0] > w[1]) {
             return Err(Error::input("bot rr: `thresholds` must be increasing"));
@@ -143,11 +128,7 @@ impl Bot<Holdem> for RrBot {
         let to_call = v.to_call();
         let seat = v.seat();
         let bounds = v.raise_bounds();
-        let fold_or_check = if to_call == 0 {
-            Action::CheckCall
-        } else {
-            Action::Fold
-        };
+        let fold_or_check = if to_call == 0 { Action::CheckCall } else { Action::Fold };
         // Chip protection: a short stack does not gamble with a weak hand.
         let left = v.stack(seat) as f64 - to_call as f64;
         if left < self.cfg.protect_bb * v.blinds().big as f64 && hs < self.cfg.protect_hs {

@@ -49,15 +49,13 @@ impl Bot<Holdem> for AlwaysCall {
 
 impl Bot<Holdem> for AlwaysRaise {
     fn act(&mut self, _: &Holdem, v: &View<'_>, _: &mut BotRng) -> Action {
-        v.raise_bounds()
-            .map_or(Action::CheckCall, |(min, _)| Action::RaiseTo(min))
+        v.raise_bounds().map_or(Action::CheckCall, |(min, _)| Action::RaiseTo(min))
     }
 }
 
 impl Bot<Holdem> for AllIn {
     fn act(&mut self, _: &Holdem, v: &View<'_>, _: &mut BotRng) -> Action {
-        v.raise_bounds()
-            .map_or(Action::CheckCall, |(_, max)| Action::RaiseTo(max))
+        v.raise_bounds().map_or(Action::CheckCall, |(_, max)| Action::RaiseTo(max))
     }
 }
 
