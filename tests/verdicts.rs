@@ -144,3 +144,32 @@ fn the_gate_passes_fails_and_rejects_bad_input() {
         assert!(stderr.contains(says), "{says} not in {stderr}");
     }
 }
+
+/// The CI gate's first expectation, with the gated bot deliberately weakened (all weights zero:
+/// it plays the first empty cell its tie-breaks pick), must fail with exit code 1.
+#[test]
+fn the_ci_gate_fails_when_the_gated_bot_is_weakened() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = TempDir::new().unwrap();
+    let original = std::fs::read_to_string(repo.join("configs/gate/gomoku-weights-random.toml")).unwrap();
+    let weakened = original.replace(
+        "bots = [\"weights\", \"random\"]",
+        "bots = [{ name = \"weights\", kind = \"weights\", params = { own = [0, 0, 0, 0, 0], opp = [0, 0, 0, 0, 0] } }, \"random\"]",
+    );
+    assert_ne!(weakened, original, "the gate config still seats weights against random");
+    write(dir.path(), "gomoku-weights-random.toml", &weakened);
+    let ci_gate = std::fs::read_to_string(repo.join("configs/ci-gate.toml")).unwrap();
+    let first = ci_gate.split("[[expect]]").nth(1).unwrap().replace("gate/gomoku-weights-random.toml", "gomoku-weights-random.toml");
+    let gate = write(dir.path(), "gate.toml", &format!("[[expect]]{first}"));
+    let output = arena().args(["gate", "--out"]).arg(dir.path().join("out")).arg(&gate).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(text.starts_with("FAIL gomoku: weights beats random"), "{text}");
+    // And the real one passes.
+    let real = write(dir.path(), "real.toml", &format!("[[expect]]{}", ci_gate.split("[[expect]]").nth(1).unwrap()));
+    std::fs::copy(repo.join("configs/gate/gomoku-weights-random.toml"), dir.path().join("gate-real.toml")).unwrap();
+    let real_text = std::fs::read_to_string(&real).unwrap().replace("gate/gomoku-weights-random.toml", "gate-real.toml");
+    std::fs::write(&real, real_text).unwrap();
+    let output = arena().args(["gate", "--out"]).arg(dir.path().join("out2")).arg(&real).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
+}
