@@ -12,11 +12,13 @@ use crate::core::{play_game, Bot, Game, GameRecord, GameSeeds, ParamSpec, Params
 use crate::error::{Error, Result};
 
 pub mod gomoku;
+pub mod stud;
 
 /// Every benchmark of `arena bench`, in the order printed.
 pub fn benches() -> Vec<crate::bench::Bench> {
     let mut all = Vec::new();
     all.extend(gomoku::benches());
+    all.extend(stud::benches());
     all
 }
 
@@ -140,7 +142,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
 }
 
 /// Every game, in the order `arena list` shows them.
-pub static GAMES: &[&dyn GameEntry] = &[&Registered::<gomoku::Gomoku>(PhantomData)];
+pub static GAMES: &[&dyn GameEntry] = &[&Registered::<gomoku::Gomoku>(PhantomData), &Registered::<stud::Stud>(PhantomData)];
 
 /// The game called `name`.
 pub fn find(name: &str) -> Result<&'static dyn GameEntry> {
