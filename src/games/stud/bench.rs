@@ -71,3 +71,49 @@ fn hands(opts: &BenchOptions) -> Vec<Measure> {
     });
     vec![Measure { name: "stud.hands_per_s".into(), value: per_s, unit: "hands/s" }]
 }
+
+#[cfg(test)]
+mod tests {
+    /// Prints the measures without the CLI:
+    /// `cargo test --release -- --ignored stud_benches --nocapture`
+    #[test]
+    #[ignore]
+    fn stud_benches() {
+        let opts = crate::bench::BenchOptions { threads: 1, budget: std::time::Duration::from_secs(2) };
+        let filter = std::env::var("STUD_BENCH").unwrap_or_default();
+        for bench in super::benches().into_iter().filter(|b| b.name.contains(&filter)) {
+            for m in (bench.run)(&opts) {
+                println!("{} {:.3} {}", m.name, m.value, m.unit);
+            }
+        }
+    }
+}
+
+/// CPU-time figures (the machine is shared, so wall-clock benches read low).
+#[cfg(test)]
+mod probe {
+    use super::*;
+    fn cpu_s() -> f64 {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+        let f: Vec<&str> = stat.rsplit(')').next().unwrap().split_whitespace().collect();
+        (f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap()) / 100.0
+    }
+
+    /// Expert-vs-expert hands per CPU second of this thread:
+    /// `cargo test --release -- --ignored stud_cpu_hands --nocapture`
+    #[test]
+    #[ignore]
+    fn stud_cpu_hands() {
+        let game = Stud::new(2, 1, 100, CardSet::FULL);
+        let kind = Stud::bot_kinds().iter().find(|k| k.name == "expert").expect("expert");
+        let params = Params::new(kind.params, &toml::Table::new(), "expert").expect("defaults");
+        let make = (kind.make)(&params, &game).expect("expert");
+        let c0 = cpu_s();
+        let n = 30_000;
+        for g in 0..n {
+            let mut bots = [make(), make()];
+            play_game(&game, &mut bots, &GameSeeds::derive(1, 0, g, 1), false);
+        }
+        println!("cpu hands/s {:.0}", n as f64 / (cpu_s() - c0));
+    }
+}

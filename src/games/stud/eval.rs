@@ -111,29 +111,43 @@ fn groups(cards: CardSet) -> Groups {
 }
 
 /// Five distinct ranks in a row, ace high only (A-2-3-4-5 is bits 12,0,1,2,3: not a run).
+/// `ranks` holds five ranks. (No `count_ones` in the hot path: without a target CPU it is slow.)
 fn is_straight(ranks: u16) -> bool {
-    ranks.count_ones() == 5 && ranks >> ranks.trailing_zeros() == 0b11111
+    ranks >> ranks.trailing_zeros() == 0b11111
 }
 
-fn is_flush(cards: CardSet) -> bool {
-    (0..4).any(|suit| cards.suit_mask(suit).count_ones() == 5)
+/// Five cards of five distinct ranks (`ranks`) all in one suit.
+fn is_flush(cards: CardSet, ranks: u16) -> bool {
+    (0..4).any(|suit| cards.suit_mask(suit) == ranks)
 }
 
 /// The value of 1 to 5 cards. Five cards: the full ranking; fewer: the partial ranking that decides
 /// who acts first (groups and high cards only).
 pub fn value(cards: CardSet) -> HandValue {
+    rank(cards, cards.len() == 5)
+}
+
+/// The value of exactly five cards (the hot path of the win probability).
+#[inline]
+pub fn value5(cards: CardSet) -> HandValue {
+    debug_assert_eq!(cards.len(), 5);
+    rank(cards, true)
+}
+
+#[inline]
+fn rank(cards: CardSet, five: bool) -> HandValue {
     let g = groups(cards);
-    let five = cards.len() == 5;
+    let two_pairs = g.pairs & g.pairs.wrapping_sub(1) != 0;
     // Groups first: a hand with a pair or better is never a straight or a flush.
-    match (g.quads != 0, g.trips != 0, g.pairs.count_ones()) {
+    match (g.quads != 0, g.trips != 0, g.pairs != 0) {
         (true, _, _) => HandValue::new(Category::FourOfAKind, g.quads, g.singles),
-        (false, true, 1) => HandValue::new(Category::FullHouse, g.trips, g.pairs),
-        (false, true, _) => HandValue::new(Category::ThreeOfAKind, g.trips, g.singles),
-        (false, false, 2) => HandValue::new(Category::TwoPair, g.pairs, g.singles),
-        (false, false, 1) => HandValue::new(Category::OnePair, g.pairs, g.singles),
-        _ => {
+        (false, true, true) => HandValue::new(Category::FullHouse, g.trips, g.pairs),
+        (false, true, false) => HandValue::new(Category::ThreeOfAKind, g.trips, g.singles),
+        (false, false, true) if two_pairs => HandValue::new(Category::TwoPair, g.pairs, g.singles),
+        (false, false, true) => HandValue::new(Category::OnePair, g.pairs, g.singles),
+        (false, false, false) => {
             let straight = five && is_straight(g.singles);
-            let flush = five && is_flush(cards);
+            let flush = five && is_flush(cards, g.singles);
             let category = match (straight, flush) {
                 (true, true) => Category::StraightFlush,
                 (false, true) => Category::Flush,
@@ -179,7 +193,10 @@ mod tests {
     #[test]
     fn category_counts_over_all_hands_match_the_reference() {
         let mut counts = [0u32; 9];
-        for_each_hand(|hand| counts[value(hand).category() as usize] += 1);
+        for_each_hand(|hand| {
+            assert_eq!(value5(hand), value(hand));
+            counts[value5(hand).category() as usize] += 1
+        });
         // ../shared/vectors/README.md, high card first.
         assert_eq!(counts, [1_303_560, 1_098_240, 123_552, 54_912, 9_180, 5_112, 3_744, 624, 36]);
         assert_eq!(counts.iter().sum::<u32>(), 2_598_960);

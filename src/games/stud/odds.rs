@@ -11,8 +11,8 @@
 
 use rand::Rng;
 
-use super::eval::{value, HandValue};
-use crate::cards::{Card, CardSet};
+use super::eval::{value5, HandValue};
+use crate::cards::CardSet;
 
 /// What the player to advise knows.
 #[derive(Clone, Copy, Debug)]
@@ -97,38 +97,41 @@ fn share(mine: HandValue, best: HandValue, tied: u32) -> f64 {
     }
 }
 
-/// Calls `f` with every `k`-card subset of `pool` (as bits).
-fn for_each_subset<F: FnMut(u64)>(pool: u64, k: u32, chosen: u64, f: &mut F) {
+/// Calls `f` with every `k`-card subset of `pool` (as bits); `n` = cards in `pool`.
+fn for_each_subset<F: FnMut(u64)>(pool: u64, n: u32, k: u32, chosen: u64, f: &mut F) {
     if k == 0 {
         f(chosen);
         return;
     }
     let mut rest = pool;
-    while rest.count_ones() >= k {
+    // The lowest card of the subset, then the rest from the cards above it.
+    for left in (k..=n).rev() {
         let low = rest & rest.wrapping_neg();
         rest ^= low;
-        for_each_subset(rest, k - 1, chosen | low, f);
+        for_each_subset(rest, left - 1, k - 1, chosen | low, f);
     }
 }
 
 /// Sum of my shares over every completion of players `player..`, given my value and the best
 /// opponent value so far (with how many opponents hold it).
-fn enumerate(hands: &Hands, player: usize, pool: u64, mine: HandValue, best: HandValue, tied: u32) -> f64 {
+fn enumerate(hands: &Hands, player: usize, pool: u64, n: u32, mine: HandValue, best: HandValue, tied: u32) -> f64 {
     if player == hands.players {
         return share(mine, best, tied);
     }
     let mut sum = 0.0;
-    for_each_subset(pool, hands.need[player], 0, &mut |extra| {
-        let v = value(CardSet(hands.known[player].0 | extra));
+    let need = hands.need[player];
+    let n_rest = n - need;
+    for_each_subset(pool, n, need, 0, &mut |extra| {
+        let v = value5(CardSet(hands.known[player].0 | extra));
         let rest = pool & !extra;
         sum += if player == 0 {
-            enumerate(hands, 1, rest, v, HandValue(0), 0)
+            enumerate(hands, 1, rest, n_rest, v, HandValue(0), 0)
         } else if v > best || player == 1 {
-            enumerate(hands, player + 1, rest, mine, v, 1)
+            enumerate(hands, player + 1, rest, n_rest, mine, v, 1)
         } else if v == best {
-            enumerate(hands, player + 1, rest, mine, best, tied + 1)
+            enumerate(hands, player + 1, rest, n_rest, mine, best, tied + 1)
         } else {
-            enumerate(hands, player + 1, rest, mine, best, tied)
+            enumerate(hands, player + 1, rest, n_rest, mine, best, tied)
         };
     });
     sum
@@ -144,7 +147,7 @@ pub fn win_probability(deck: CardSet, pos: &Position, budget: Budget, rng: &mut 
     let pool = deck.minus(seen);
     let outcomes = hands.outcomes(pool.len());
     if outcomes <= budget.exact_max {
-        let total = enumerate(&hands, 0, pool.0, HandValue(0), HandValue(0), 0);
+        let total = enumerate(&hands, 0, pool.0, pool.len(), HandValue(0), HandValue(0), 0);
         Odds { win: total / outcomes as f64, exact: true, outcomes }
     } else {
         let samples = budget.samples.max(1);
@@ -152,32 +155,24 @@ pub fn win_probability(deck: CardSet, pos: &Position, budget: Budget, rng: &mut 
     }
 }
 
-/// Deals the missing cards at random `samples` times (a partial shuffle of the unseen cards each
-/// time) and averages my share.
+/// Deals the missing cards at random `samples` times and averages my share.
 fn monte_carlo(hands: &Hands, pool: CardSet, samples: u32, rng: &mut impl Rng) -> f64 {
-    let mut cards = [Card::new(0, 0); 52];
-    let n = pool.len() as usize;
-    for (slot, c) in cards.iter_mut().zip(pool.iter()) {
-        *slot = c;
-    }
-    let total_need: usize = hands.need[..hands.players].iter().map(|&k| k as usize).sum();
-    assert!(total_need <= n, "not enough unseen cards");
+    let total_need: u32 = hands.need[..hands.players].iter().sum();
+    assert!(total_need <= pool.len(), "not enough unseen cards");
+    let mut draws = Draws::seeded(rng);
     let mut sum = 0.0;
     for _ in 0..samples {
-        for i in 0..total_need {
-            let j = rng.random_range(i..n);
-            cards.swap(i, j);
-        }
-        let mut next = 0;
+        let mut left = pool.0;
         let mut mine = HandValue(0);
         let (mut best, mut tied) = (HandValue(0), 0);
         for p in 0..hands.players {
-            let mut hand = hands.known[p];
-            for &c in &cards[next..next + hands.need[p] as usize] {
-                hand.insert(c);
+            let mut hand = hands.known[p].0;
+            for _ in 0..hands.need[p] {
+                let card = draws.card(left);
+                left ^= card;
+                hand |= card;
             }
-            next += hands.need[p] as usize;
-            let v = value(hand);
+            let v = value5(CardSet(hand));
             if p == 0 {
                 mine = v;
             } else if p == 1 || v > best {
@@ -191,10 +186,53 @@ fn monte_carlo(hands: &Hands, pool: CardSet, samples: u32, rng: &mut impl Rng) -
     sum / samples as f64
 }
 
+/// Random cards for the sampler. A card is a bit of a u64 (52 of the 64 positions are cards), so a
+/// uniform card of a set is a uniform 6-bit position, redrawn until it is in the set: exactly
+/// uniform, and one 64-bit word gives ten tries.
+///
+/// The generator is wyrand (Wang Yi's: a Weyl sequence through a 128-bit multiply-fold), seeded
+/// once per estimate from the bot's stream, so every draw still comes from the stream the harness
+/// hands out; drawing each card from ChaCha8 cost a sixth of a whole hand.
+struct Draws {
+    state: u64,
+    bits: u64,
+    tries_left: u32,
+}
+
+impl Draws {
+    fn seeded(rng: &mut impl Rng) -> Draws {
+        Draws { state: rng.next_u64(), bits: 0, tries_left: 0 }
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0xa076_1d64_78bd_642f);
+        let t = self.state as u128 * (self.state ^ 0xe703_7ed1_a0b4_28db) as u128;
+        (t >> 64) as u64 ^ t as u64
+    }
+
+    /// A uniform card of the non-empty set `from`, as its bit.
+    fn card(&mut self, from: u64) -> u64 {
+        debug_assert!(from != 0);
+        loop {
+            if self.tries_left == 0 {
+                self.bits = self.next_u64();
+                self.tries_left = 10;
+            }
+            let bit = 1u64 << (self.bits & 63);
+            self.bits >>= 6;
+            self.tries_left -= 1;
+            if from & bit != 0 {
+                return bit;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::eval::value;
     use super::*;
-    use crate::cards::{parse_cards, parse_cards_or_hidden};
+    use crate::cards::{parse_cards, parse_cards_or_hidden, Card};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -311,6 +349,22 @@ mod tests {
         assert!(exact.exact && !mc.exact && mc.outcomes == samples as u64);
         let sd = (exact.win * (1.0 - exact.win) / samples as f64).sqrt();
         assert!((mc.win - exact.win).abs() < 4.0 * sd, "{} vs {}", mc.win, exact.win);
+    }
+
+    #[test]
+    fn draws_are_uniform() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let mut draws = Draws::seeded(&mut rng);
+        let from = set("2C 9D 9H AS KS QS 10H");
+        let mut counts = [0u32; 64];
+        for _ in 0..70_000 {
+            counts[draws.card(from.0).trailing_zeros() as usize] += 1;
+        }
+        // 10,000 expected for each of the 7 cards; sd ~ 93.
+        for c in Card::all() {
+            let n = counts[c.bit() as usize];
+            assert!(if from.contains(c) { (9_600..10_400).contains(&n) } else { n == 0 }, "{c}: {n}");
+        }
     }
 
     #[test]

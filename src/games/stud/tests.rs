@@ -294,3 +294,43 @@ fn bots_play_whole_hands_in_every_seat_count() {
         }
     }
 }
+
+/// Chips per hand won by `hero` against `villain` over `deals` deals, each played twice with the
+/// seats swapped: (mean, half-width of the 95% interval), the deal (both seatings) as the unit.
+fn duplicate_margin(hero: &str, villain: &str, deals: u64) -> (f64, f64) {
+    let game = table(2);
+    let make = |name: &str| {
+        let kind = Stud::bot_kinds().iter().find(|k| k.name == name).unwrap();
+        (kind.make)(&Params::new(kind.params, &toml::Table::new(), name).unwrap(), &game).unwrap()
+    };
+    let (hero, villain) = (make(hero), make(villain));
+    let per_deal: Vec<f64> = (0..deals)
+        .map(|deal| {
+            let mut total = 0.0;
+            for swap in 0..2u64 {
+                let seeds = GameSeeds::derive(1, 0, deal * 2 + swap, 2);
+                let mut bots = if swap == 0 { [hero(), villain()] } else { [villain(), hero()] };
+                let record = crate::core::play_game(&game, &mut bots, &seeds, false);
+                assert_eq!(record.status, crate::core::Status::Ok);
+                total += record.seats[swap as usize].payoff;
+            }
+            total / 2.0
+        })
+        .collect();
+    let n = per_deal.len() as f64;
+    let mean = per_deal.iter().sum::<f64>() / n;
+    let var = per_deal.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
+}
+
+/// The acceptance figures: expert against always-call and random, 20,000 hands each (10,000 deals
+/// with the seats swapped). `cargo test --release -- --ignored expert_beats_the_baselines --nocapture`
+#[test]
+#[ignore]
+fn expert_beats_the_baselines() {
+    for villain in ["always-call", "random"] {
+        let (mean, half) = duplicate_margin("expert", villain, 10_000);
+        println!("expert vs {villain}: {mean:+.3} chips/hand, 95% interval [{:+.3}, {:+.3}]", mean - half, mean + half);
+        assert!(mean - half > 0.0, "expert does not beat {villain}");
+    }
+}

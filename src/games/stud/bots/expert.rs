@@ -59,7 +59,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("bluff", "0.1", "between the thresholds, the probability of a small bet when nothing is to call"),
     ParamSpec::new("small_bet", "0.5", "the small bet, as a fraction of the pot"),
     ParamSpec::new("exact_max", "2000", "enumerate every unseen card exactly up to this many outcomes"),
-    ParamSpec::new("samples", "300", "Monte Carlo samples above that budget"),
+    ParamSpec::new("samples", "200", "Monte Carlo samples above that budget"),
 ];
 
 pub const KIND: BotKind<Stud> = BotKind {
