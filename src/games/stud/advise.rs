@@ -9,11 +9,21 @@
 //! win probability: 1.0000 (exact, 43 outcomes)
 //! advice: bet big
 //!
+//! $ arena advise stud --me "9S 9D KC" --opponent "XX AH 4C"
+//! category: one pair (3 of 5 cards)
+//! win probability: 0.8023 (exact, 15339390 outcomes)
+//! advice: bet big
+//!
 //! $ arena advise stud --me "AS KD" --opponent "XX QC" --opponent "XX 2H"
 //! category: high card (2 of 5 cards)
-//! win probability: 0.4... (Monte Carlo, 200000 samples)
+//! win probability: 0.4745 (Monte Carlo, 200000 samples)
 //! advice: call or check
 //! ```
+//!
+//! Options: `--short-deck` (the 28-card 8-A deck), `--exact-max N` (default 50,000,000
+//! outcomes, about half a second), `--samples N` (200,000) and `--seed N` for the Monte Carlo,
+//! `--bet-above 0.7`, `--fold-below 0.3`. Errors (bad card, duplicate, wrong counts) are
+//! `Error::Input`: one line, exit code 2.
 //!
 //! Cards: rank `2`-`9`, `10` or `T`, `J`, `Q`, `K`, `A` and suit `C D H S`, either case. I hold
 //! 2 to 5 cards; every opponent shows `XX` and as many face-up cards as I do (one fewer than my
