@@ -102,9 +102,11 @@ impl State {
     pub fn won(&self, seat: Seat) -> u32 {
         self.won[seat]
     }
-    /// The face-up cards showing (dealt so far; all four after the last round).
+    /// The face-up cards showing: dealt so far (all four after the last round); a seat that
+    /// folded got no more cards after folding.
     pub fn up(&self, seat: Seat) -> &[Card] {
-        &self.cards[seat][1..2 + self.street.min(3)]
+        let street = self.folded[seat].map_or(self.street.min(3), usize::from);
+        &self.cards[seat][1..2 + street]
     }
     /// The hole card: for the engine, tests and records, never for bots.
     pub fn hole(&self, seat: Seat) -> Card {
@@ -442,8 +444,8 @@ impl Game for Stud {
     /// five-card hand at showdown, empty otherwise; `fold_street`: the cards it held when it
     /// folded (2 to 5), empty if it did not fold.
     fn record(&self, s: &State, seat: Seat, out: &mut Vec<String>) {
-        let shown = 2 + s.street.min(3);
-        let cards: Vec<String> = s.cards[seat][..shown].iter().map(|c| c.to_string()).collect();
+        let cards: Vec<String> =
+            std::iter::once(s.hole(seat)).chain(s.up(seat).iter().copied()).map(|c| c.to_string()).collect();
         out.push(cards.join(" "));
         let category: Option<Category> = (s.showdown && s.in_hand(seat)).then(|| value(s.hand(seat)).category());
         out.push(category.map(|c| c.name().to_string()).unwrap_or_default());

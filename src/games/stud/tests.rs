@@ -117,6 +117,23 @@ fn raises_must_be_at_least_the_last_raise_and_reopen_the_betting() {
     play(&game, &mut s, &[Action::Bet(20), Action::Fold]);
     assert!(s.is_over());
     assert_eq!(payoffs(&game, &s), vec![11.0, -11.0]);
+    // The folded seat got no third card: its record and everyone's view show two.
+    assert_eq!(s.up(1).len(), 2);
+    let mut row = Vec::new();
+    game.record(&s, 1, &mut row);
+    assert_eq!(row, vec!["As 4c 5d".to_string(), String::new(), "3".to_string()]);
+}
+
+#[test]
+fn a_folded_seat_gets_no_more_cards() {
+    let game = table(3);
+    let mut s = game.deal_cards(&cards(&["2C 3D 9H 9S KD", "AS 4C 5D 7H 8S", "KS 2D 4H 6H 8C"]), &[100; 3]);
+    // Seat 1 (4c) acts first, then seat 2; seat 2 folds on 2nd street.
+    play(&game, &mut s, &[Action::Check, Action::Fold, Action::Check]);
+    assert_eq!(s.street(), 1);
+    assert_eq!(s.up(2), &cards(&["KS 2D 4H 6H 8C"])[0][1..2]);
+    assert_eq!(game.view(&s, 0).up(2).len(), 1);
+    assert_eq!(game.view(&s, 0).up(1).len(), 2);
 }
 
 #[test]
