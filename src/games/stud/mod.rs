@@ -5,7 +5,12 @@
 //! - [`odds`]: the exact win probability (Monte Carlo above a budget);
 //! - [`engine`]: the table ([`Stud`]): antes, streets, no-limit betting capped by the shortest stack;
 //! - [`bots`]: `expert`, `always-call`, `random`;
-//! - [`advise`]: `arena advise stud`.
+//! - [`advise`]: `arena advise stud` (wire [`advise::AdviseArgs`] and [`advise::run`]).
+//!
+//! Table options: `ante` (1), `stack` (100), `deck` ("full" or "short": 28 cards 8-A, same
+//! ranking). Payoff: chips won or lost in the hand. games.csv columns: `cards` (the seat's hole
+//! card then its face-up cards), `category` (its hand at showdown), `fold_street` (2-5).
+//! Benches: `stud.eval5_per_s`, `stud.advice_last_street_us`, `stud.hands_per_s`.
 
 pub mod advise;
 mod bench;

@@ -351,3 +351,24 @@ fn expert_beats_the_baselines() {
         assert!(mean - half > 0.0, "expert does not beat {villain}");
     }
 }
+
+#[test]
+fn the_roster_and_the_config_name_real_bots_with_valid_parameters() {
+    let roster: toml::Table = toml::from_str(include_str!("../../../bots/stud.toml")).unwrap();
+    assert!(roster.len() >= 2);
+    let game = table(2);
+    for (name, variant) in &roster {
+        let kind_name = variant["kind"].as_str().unwrap();
+        let kind = Stud::bot_kinds().iter().find(|k| k.name == kind_name).unwrap();
+        let params = Params::new(kind.params, variant["params"].as_table().unwrap(), name).unwrap();
+        assert!((kind.make)(&params, &game).is_ok(), "{name}");
+    }
+    let config: toml::Table = toml::from_str(include_str!("../../../configs/stud.toml")).unwrap();
+    assert_eq!(config["game"].as_str(), Some(Stud::NAME));
+    assert_eq!(config["paired"].as_bool(), Some(true));
+    let options = Params::new(Stud::OPTIONS, config["table"].as_table().unwrap(), "stud").unwrap();
+    assert!(Stud::from_options(&options, 2).is_ok());
+    for bot in config["bots"].as_array().unwrap() {
+        assert!(Stud::bot_kinds().iter().any(|k| Some(k.name) == bot.as_str()), "{bot}");
+    }
+}
