@@ -159,7 +159,11 @@ fn the_ci_gate_fails_when_the_gated_bot_is_weakened() {
     assert_ne!(weakened, original, "the gate config still seats weights against random");
     write(dir.path(), "gomoku-weights-random.toml", &weakened);
     let ci_gate = std::fs::read_to_string(repo.join("configs/ci-gate.toml")).unwrap();
-    let first = ci_gate.split("[[expect]]").nth(1).unwrap().replace("gate/gomoku-weights-random.toml", "gomoku-weights-random.toml");
+    let first = ci_gate
+        .split("[[expect]]")
+        .nth(1)
+        .unwrap()
+        .replace("gate/gomoku-weights-random.toml", "gomoku-weights-random.toml");
     let gate = write(dir.path(), "gate.toml", &format!("[[expect]]{first}"));
     let output = arena().args(["gate", "--out"]).arg(dir.path().join("out")).arg(&gate).output().unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
@@ -168,7 +172,8 @@ fn the_ci_gate_fails_when_the_gated_bot_is_weakened() {
     // And the real one passes.
     let real = write(dir.path(), "real.toml", &format!("[[expect]]{}", ci_gate.split("[[expect]]").nth(1).unwrap()));
     std::fs::copy(repo.join("configs/gate/gomoku-weights-random.toml"), dir.path().join("gate-real.toml")).unwrap();
-    let real_text = std::fs::read_to_string(&real).unwrap().replace("gate/gomoku-weights-random.toml", "gate-real.toml");
+    let real_text =
+        std::fs::read_to_string(&real).unwrap().replace("gate/gomoku-weights-random.toml", "gate-real.toml");
     std::fs::write(&real, real_text).unwrap();
     let output = arena().args(["gate", "--out"]).arg(dir.path().join("out2")).arg(&real).output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));

@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 pub mod gomoku;
 pub mod holdem;
 pub mod mahjong;
+pub mod stud;
 pub mod zhajinhua;
 
 /// Every benchmark of `arena bench`, in the order printed.
@@ -23,6 +24,7 @@ pub fn benches() -> Vec<crate::bench::Bench> {
     all.extend(holdem::benches());
     all.extend(zhajinhua::benches());
     all.extend(mahjong::benches());
+    all.extend(stud::benches());
     all
 }
 
@@ -150,9 +152,10 @@ impl<G: GameDef> GameEntry for Registered<G> {
 
 /// Every game, in the order `arena list` shows them.
 pub static GAMES: &[&dyn GameEntry] = &[
-    &Registered::<gomoku::Gomoku>(PhantomData),
     &Registered::<holdem::Holdem>(PhantomData),
+    &Registered::<stud::Stud>(PhantomData),
     &Registered::<zhajinhua::Zhajinhua>(PhantomData),
+    &Registered::<gomoku::Gomoku>(PhantomData),
     &Registered::<mahjong::Mahjong>(PhantomData),
 ];
 

@@ -38,6 +38,7 @@ fn built_in(game: &str) -> &'static str {
         "gomoku" => include_str!("../../bots/gomoku.toml"),
         "holdem" => include_str!("../../bots/holdem.toml"),
         "zhajinhua" => include_str!("../../bots/zhajinhua.toml"),
+        "stud" => include_str!("../../bots/stud.toml"),
         _ => "",
     }
 }

@@ -1,0 +1,10 @@
+//! Stud bots: the document's expert and two baselines.
+
+pub mod expert;
+mod simple;
+
+use crate::games::BotKind;
+
+use super::Stud;
+
+pub static KINDS: &[BotKind<Stud>] = &[expert::KIND, simple::ALWAYS_CALL, simple::RANDOM];
