@@ -49,6 +49,41 @@ fn heads_up_button_posts_small_blind_acts_first_preflop_last_after() {
 }
 
 #[test]
+fn phh_of_a_heads_up_hand() {
+    let g = table(2);
+    let mut s = g.deal_cards(&deck(&["AhAs", "KdKc"], "2c 7d 9h Js 3c"), &[10_000, 10_000]);
+    let c = Action::CheckCall;
+    play(&g, &mut s, &[(0, c), (1, c), (1, c), (0, Action::RaiseTo(100)), (1, c), (1, c), (0, c), (1, c), (0, c)]);
+    // p1 is the seat after the button (heads-up: the big blind), p2 the button.
+    let expected = "variant = 'NT'
+ante_trimming_status = true
+antes = [0, 0]
+blinds_or_straddles = [50, 100]
+min_bet = 100
+starting_stacks = [10000, 10000]
+actions = ['d dh p1 KdKc', 'd dh p2 AhAs', 'p2 cc', 'p1 cc', 'd db 2c7d9h', 'p1 cc', 'p2 cbr 100', 'p1 cc', \
+'d db Js', 'p1 cc', 'p2 cc', 'd db 3c', 'p1 cc', 'p2 cc', 'p1 sm KdKc', 'p2 sm AhAs']
+finishing_stacks = [9800, 10200]
+_arena_seats = [1, 0]
+";
+    assert_eq!(g.history(&s).unwrap(), expected);
+}
+
+#[test]
+fn phh_shows_before_the_run_out_from_the_last_raiser() {
+    let g = table(3);
+    let mut s = g.deal_cards(&deck(&["AhAs", "KdKc", "QdQc"], "2c 7d 9h Js 3c"), &[1_000, 3_000, 5_000]);
+    play(&g, &mut s, &[(0, Action::RaiseTo(1_000)), (1, Action::RaiseTo(3_000)), (2, Action::CheckCall)]);
+    let phh = g.history(&s).unwrap();
+    // p1 = seat 1 (small blind), p2 = seat 2, p3 = the button; p1 raised last, so shows first.
+    assert!(
+        phh.contains("'p3 cbr 1000', 'p1 cbr 3000', 'p2 cc', 'p1 sm KdKc', 'p2 sm QdQc', 'p3 sm AhAs', 'd db 2c7d9h'"),
+        "{phh}"
+    );
+    assert!(phh.contains("finishing_stacks = [4000, 2000, 3000]"), "{phh}");
+}
+
+#[test]
 fn three_seats_order_of_action() {
     let g = table(3);
     let mut s = g.deal_cards(&deck(&["AhAs", "KdKc", "QdQc"], "2c 7d 9h Js 3c"), &[10_000; 3]);
