@@ -221,9 +221,26 @@ impl Game for Gomoku {
     /// spaces, the opening included (its length is the game's `opening` option).
     fn record(&self, s: &State, seat: Seat, out: &mut Vec<String>) {
         out.push(if seat == 0 { "black" } else { "white" }.to_string());
-        let list: Vec<String> = s.moves.iter().map(|m| format!("{},{}", m.x, m.y)).collect();
-        out.push(list.join(" "));
+        // Written digit by digit: this runs for every game of a tournament.
+        let mut list = String::with_capacity(s.moves.len() * 6);
+        for (i, m) in s.moves.iter().enumerate() {
+            if i > 0 {
+                list.push(' ');
+            }
+            push_number(&mut list, m.x);
+            list.push(',');
+            push_number(&mut list, m.y);
+        }
+        out.push(list);
     }
+}
+
+/// Appends `v` (below 100: coordinates are below 25) in decimal.
+fn push_number(out: &mut String, v: u8) {
+    if v >= 10 {
+        out.push(char::from(b'0' + v / 10));
+    }
+    out.push(char::from(b'0' + v % 10));
 }
 
 impl crate::games::GameDef for Gomoku {
@@ -409,6 +426,15 @@ mod tests {
         let before = s.clone();
         assert!(game.apply(&mut s, &at(8, 8)).is_err());
         assert_eq!(s, before);
+    }
+
+    #[test]
+    fn the_record_lists_the_moves_as_gomocup_pairs() {
+        let (game, mut s) = empty_game(15, Rule::Freestyle);
+        play(&game, &mut s, &[at(7, 7), at(14, 10)], &[at(0, 12)]);
+        let mut out = Vec::new();
+        game.record(&s, 1, &mut out);
+        assert_eq!(out, vec!["white".to_string(), "7,7 0,12 14,10".to_string()]);
     }
 
     #[test]

@@ -107,6 +107,7 @@ impl Candidates {
     }
 
     /// Keeps the `width` highest scores (earlier cells first among equals).
+    #[inline]
     fn offer(&mut self, score: i32, cell: usize, width: usize) {
         if self.len == width && self.cells[width - 1].0 >= score {
             return;

@@ -149,11 +149,13 @@ impl Tally {
     }
 
     /// The side's own score of `cell` (its attack).
+    #[inline]
     pub fn own(&self, side: usize, cell: usize) -> i32 {
         self.own[side][cell]
     }
 
     /// The side's opp-weighted score of `cell` (the other side's defence there).
+    #[inline]
     pub fn opp(&self, side: usize, cell: usize) -> i32 {
         self.opp[side][cell]
     }
@@ -169,6 +171,7 @@ impl Tally {
     }
 
     /// Whether `side` wins by playing the empty `cell` (under the table's rule).
+    #[inline]
     pub fn wins_at(&self, side: usize, cell: usize) -> bool {
         self.to_five[side][cell] > 0
             && (self.rule == Rule::Freestyle
@@ -176,11 +179,13 @@ impl Tally {
     }
 
     /// Whether a stone of `side` on `cell` makes a four (a line of the side's with one cell left).
+    #[inline]
     pub fn makes_four(&self, side: usize, cell: usize) -> bool {
         self.to_four[side][cell] > 0
     }
 
     /// The side's position value: Σ value[stones] over its winnable lines.
+    #[inline]
     pub fn value(&self, side: usize) -> i32 {
         self.value[side]
     }
