@@ -111,21 +111,14 @@ fn context(args: &AdviseArgs) -> Result<WinContext> {
 }
 
 fn fans_text(s: &Score) -> String {
-    s.table
-        .fans()
-        .map(|(f, n)| format!("{} x{n}", f.name()))
-        .collect::<Vec<_>>()
-        .join(";")
+    s.table.fans().map(|(f, n)| format!("{} x{n}", f.name())).collect::<Vec<_>>().join(";")
 }
 
 fn effective_text(eff: &[(Tile, u8)]) -> String {
     if eff.is_empty() {
         return "none".into();
     }
-    let list: Vec<String> = eff
-        .iter()
-        .map(|&(t, n)| format!("{} x{n}", tile_name(t)))
-        .collect();
+    let list: Vec<String> = eff.iter().map(|&(t, n)| format!("{} x{n}", tile_name(t))).collect();
     let total: u32 = eff.iter().map(|e| e.1 as u32).sum();
     format!("{} ({total} copies unseen)", list.join(", "))
 }
@@ -162,11 +155,7 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<String> {
             writeln!(out, "mark the winning tile with `|` to score the fans").unwrap();
             return Ok(out);
         };
-        let wh = WinningHand {
-            melds: &hand.melds,
-            concealed: &hand.concealed,
-            win_tile: win,
-        };
+        let wh = WinningHand { melds: &hand.melds, concealed: &hand.concealed, win_tile: win };
         if let Some(sc) = score(&wh, &ctx) {
             writeln!(out, "fans:").unwrap();
             for (f, n) in sc.table.fans() {
@@ -199,21 +188,14 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<String> {
     options.sort_by_key(|o| (o.0, std::cmp::Reverse(o.1), o.2));
     writeln!(out, "discards (shanten after, effective tiles):").unwrap();
     for (after, _, t, eff) in &options {
-        writeln!(
-            out,
-            "  {:<3} {after:>2}  {}",
-            tile_name(*t),
-            effective_text(eff)
-        )
-        .unwrap();
+        writeln!(out, "  {:<3} {after:>2}  {}", tile_name(*t), effective_text(eff)).unwrap();
     }
     Ok(out)
 }
 
 /// One vectors line: the fields the calculator reads (missing flags default to off / East).
 fn batch_line(line: &str) -> Result<(String, Option<Score>)> {
-    let v: serde_json::Value =
-        serde_json::from_str(line).map_err(|e| Error::input(format!("bad JSON: {e}")))?;
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| Error::input(format!("bad JSON: {e}")))?;
     let id = match &v["id"] {
         serde_json::Value::Null => String::new(),
         serde_json::Value::String(s) => s.clone(),
@@ -232,17 +214,10 @@ fn batch_line(line: &str) -> Result<(String, Option<Score>)> {
         if !["chow", "pung", "kong", "concealed_kong"].contains(&kind) {
             return Err(Error::input(format!("bad meld type `{kind}`")));
         }
-        melds.push(Meld::from_tiles(
-            &tiles(&m["tiles"])?,
-            kind == "concealed_kong",
-        )?);
+        melds.push(Meld::from_tiles(&tiles(&m["tiles"])?, kind == "concealed_kong")?);
     }
     let concealed = tiles(&v["concealed"])?;
-    let win = parse_tile(
-        v["win_tile"]
-            .as_str()
-            .ok_or_else(|| Error::input("no win_tile"))?,
-    )?;
+    let win = parse_tile(v["win_tile"].as_str().ok_or_else(|| Error::input("no win_tile"))?)?;
     let hand = Hand::from_parts(melds, &concealed, Some(win))?;
     let flag = |k: &str| v[k].as_bool().unwrap_or(false);
     let ctx = WinContext {
@@ -254,11 +229,7 @@ fn batch_line(line: &str) -> Result<(String, Option<Score>)> {
         seat_wind: wind(v["seat_wind"].as_str().unwrap_or("E"))?,
         prevalent_wind: wind(v["prevalent_wind"].as_str().unwrap_or("E"))?,
     };
-    let wh = WinningHand {
-        melds: &hand.melds,
-        concealed: &hand.concealed,
-        win_tile: win,
-    };
+    let wh = WinningHand { melds: &hand.melds, concealed: &hand.concealed, win_tile: win };
     Ok((id, score(&wh, &ctx)))
 }
 
@@ -283,12 +254,7 @@ mod tests {
     use super::*;
 
     fn args(hand: &str) -> AdviseArgs {
-        AdviseArgs {
-            hand: Some(hand.into()),
-            seat_wind: "E".into(),
-            prevalent_wind: "E".into(),
-            ..Default::default()
-        }
+        AdviseArgs { hand: Some(hand.into()), seat_wind: "E".into(), prevalent_wind: "E".into(), ..Default::default() }
     }
 
     #[test]
@@ -303,21 +269,14 @@ mod tests {
     fn ready_hand_shows_effective_tiles() {
         let out = run(&args("[1m2m3m] 4p 5p 6p 7s 8s 9s E E C C")).unwrap();
         assert!(out.contains("shanten: 0"), "{out}");
-        assert!(
-            out.contains("effective tiles: E x2, C x2 (4 copies unseen)"),
-            "{out}"
-        );
+        assert!(out.contains("effective tiles: E x2, C x2 (4 copies unseen)"), "{out}");
     }
 
     #[test]
     fn fourteen_tiles_list_discards() {
         let out = run(&args("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C F")).unwrap();
         assert!(out.contains("discards"), "{out}");
-        assert!(
-            out.lines()
-                .any(|l| l.trim_start().starts_with("F ") && l.contains(" 0 ")),
-            "{out}"
-        );
+        assert!(out.lines().any(|l| l.trim_start().starts_with("F ") && l.contains(" 0 ")), "{out}");
     }
 
     #[test]

@@ -12,22 +12,10 @@ use crate::bench::{throughput, Bench, BenchOptions, Measure};
 
 pub fn benches() -> Vec<Bench> {
     vec![
-        Bench {
-            name: "mahjong.fans_per_s",
-            run: fans_per_s,
-        },
-        Bench {
-            name: "mahjong.shanten_per_s",
-            run: shanten_per_s,
-        },
-        Bench {
-            name: "mahjong.shanten_standard_per_s",
-            run: shanten_standard_per_s,
-        },
-        Bench {
-            name: "mahjong.greedy_hands_per_s",
-            run: greedy_hands_per_s,
-        },
+        Bench { name: "mahjong.fans_per_s", run: fans_per_s },
+        Bench { name: "mahjong.shanten_per_s", run: shanten_per_s },
+        Bench { name: "mahjong.shanten_standard_per_s", run: shanten_standard_per_s },
+        Bench { name: "mahjong.greedy_hands_per_s", run: greedy_hands_per_s },
     ]
 }
 
@@ -41,17 +29,8 @@ pub fn random_winning_hand(rng: &mut ChaCha8Rng, max_melds: usize) -> (Vec<Meld>
         for _ in 0..4 {
             let t = rng.random_range(0..KINDS as u8);
             let chow = t < 27 && t % 9 <= 6 && rng.random_bool(0.6);
-            let meld = if chow {
-                Meld {
-                    kind: MeldKind::Chow,
-                    tile: t,
-                }
-            } else {
-                Meld {
-                    kind: MeldKind::Pung,
-                    tile: t,
-                }
-            };
+            let meld =
+                if chow { Meld { kind: MeldKind::Chow, tile: t } } else { Meld { kind: MeldKind::Pung, tile: t } };
             for x in meld.tiles() {
                 used[x as usize] += 1;
             }
@@ -73,11 +52,7 @@ pub fn random_winning_hand(rng: &mut ChaCha8Rng, max_melds: usize) -> (Vec<Meld>
             if i < n_melds {
                 let mut m = *s;
                 if m.kind == MeldKind::Pung && used[m.tile as usize] == 3 && rng.random_bool(0.2) {
-                    m.kind = if rng.random_bool(0.5) {
-                        MeldKind::Kong
-                    } else {
-                        MeldKind::ConcealedKong
-                    };
+                    m.kind = if rng.random_bool(0.5) { MeldKind::Kong } else { MeldKind::ConcealedKong };
                 }
                 melds.push(m);
             } else {
@@ -86,9 +61,7 @@ pub fn random_winning_hand(rng: &mut ChaCha8Rng, max_melds: usize) -> (Vec<Meld>
                 }
             }
         }
-        let held: Vec<Tile> = (0..KINDS as u8)
-            .filter(|&t| standing[t as usize] > 0)
-            .collect();
+        let held: Vec<Tile> = (0..KINDS as u8).filter(|&t| standing[t as usize] > 0).collect();
         let win = *held.choose(rng).unwrap();
         standing[win as usize] -= 1;
         return (melds, standing, win);
@@ -110,26 +83,16 @@ fn random_context(rng: &mut ChaCha8Rng) -> WinContext {
 fn fans_per_s(o: &BenchOptions) -> Vec<Measure> {
     warm_up();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let hands: Vec<_> = (0..1000)
-        .map(|_| (random_winning_hand(&mut rng, 2), random_context(&mut rng)))
-        .collect();
+    let hands: Vec<_> = (0..1000).map(|_| (random_winning_hand(&mut rng, 2), random_context(&mut rng))).collect();
     let value = throughput(o.budget, hands.len() as u64, || {
         let mut sum = 0u32;
         for ((melds, concealed, win), ctx) in &hands {
-            let h = WinningHand {
-                melds,
-                concealed,
-                win_tile: *win,
-            };
+            let h = WinningHand { melds, concealed, win_tile: *win };
             sum += score(&h, ctx).map_or(0, |s| s.total);
         }
         sum
     });
-    vec![Measure {
-        name: "mahjong.fans_per_s".into(),
-        value,
-        unit: "hands/s",
-    }]
+    vec![Measure { name: "mahjong.fans_per_s".into(), value, unit: "hands/s" }]
 }
 
 /// Random 13- and 14-tile concealed hands from a shuffled wall.
@@ -151,30 +114,16 @@ fn random_hands(n: usize) -> Vec<Counts> {
 fn shanten_per_s(o: &BenchOptions) -> Vec<Measure> {
     warm_up();
     let hands = random_hands(4096);
-    let value = throughput(o.budget, hands.len() as u64, || {
-        hands.iter().map(|h| shanten(h, 0) as i32).sum::<i32>()
-    });
-    vec![Measure {
-        name: "mahjong.shanten_per_s".into(),
-        value,
-        unit: "hands/s",
-    }]
+    let value = throughput(o.budget, hands.len() as u64, || hands.iter().map(|h| shanten(h, 0) as i32).sum::<i32>());
+    vec![Measure { name: "mahjong.shanten_per_s".into(), value, unit: "hands/s" }]
 }
 
 fn shanten_standard_per_s(o: &BenchOptions) -> Vec<Measure> {
     warm_up();
     let hands = random_hands(4096);
-    let value = throughput(o.budget, hands.len() as u64, || {
-        hands
-            .iter()
-            .map(|h| shanten_standard(h, 0) as i32)
-            .sum::<i32>()
-    });
-    vec![Measure {
-        name: "mahjong.shanten_standard_per_s".into(),
-        value,
-        unit: "hands/s",
-    }]
+    let value =
+        throughput(o.budget, hands.len() as u64, || hands.iter().map(|h| shanten_standard(h, 0) as i32).sum::<i32>());
+    vec![Measure { name: "mahjong.shanten_standard_per_s".into(), value, unit: "hands/s" }]
 }
 
 /// Whole hands, four greedy bots, 8-fan minimum, fans scored on every win.
@@ -186,20 +135,15 @@ fn greedy_hands_per_s(o: &BenchOptions) -> Vec<Measure> {
     let value = throughput(o.budget, 20, || {
         let mut moves = 0;
         for _ in 0..20 {
-            let mut bots: Vec<Box<dyn Bot<super::Mahjong>>> = (0..4)
-                .map(|_| Box::new(super::bots::GreedyBot) as Box<dyn Bot<super::Mahjong>>)
-                .collect();
+            let mut bots: Vec<Box<dyn Bot<super::Mahjong>>> =
+                (0..4).map(|_| Box::new(super::bots::GreedyBot) as Box<dyn Bot<super::Mahjong>>).collect();
             let seeds = GameSeeds::derive(1, 0, game_no, 1);
             game_no += 1;
             moves += play_game(&game, &mut bots, &seeds, false).moves;
         }
         moves
     });
-    vec![Measure {
-        name: "mahjong.greedy_hands_per_s".into(),
-        value,
-        unit: "hands/s",
-    }]
+    vec![Measure { name: "mahjong.greedy_hands_per_s".into(), value, unit: "hands/s" }]
 }
 
 #[cfg(test)]
@@ -213,11 +157,7 @@ mod tests {
         for _ in 0..3000 {
             let (melds, concealed, win) = random_winning_hand(&mut rng, 4);
             let ctx = random_context(&mut rng);
-            let h = WinningHand {
-                melds: &melds,
-                concealed: &concealed,
-                win_tile: win,
-            };
+            let h = WinningHand { melds: &melds, concealed: &concealed, win_tile: win };
             let s = score(&h, &ctx).expect("a winning hand scores");
             assert!(s.total > ctx.flowers as u32);
             let mut c = concealed;
@@ -232,10 +172,7 @@ mod tests {
     #[test]
     #[ignore]
     fn print_mahjong_benches() {
-        let o = BenchOptions {
-            threads: 1,
-            budget: std::time::Duration::from_secs(2),
-        };
+        let o = BenchOptions { threads: 1, budget: std::time::Duration::from_secs(2) };
         for b in benches() {
             for m in (b.run)(&o) {
                 println!("{} {:.0} {}", m.name, m.value, m.unit);

@@ -32,11 +32,7 @@ impl Bot<Mahjong> for RandomBot {
         if v.legal.contains(&Action::Win) {
             return Action::Win;
         }
-        let discards: Vec<&Action> = v
-            .legal
-            .iter()
-            .filter(|a| matches!(a, Action::Discard(_)))
-            .collect();
+        let discards: Vec<&Action> = v.legal.iter().filter(|a| matches!(a, Action::Discard(_))).collect();
         if discards.is_empty() {
             return Action::Pass;
         }
@@ -81,10 +77,7 @@ pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8)
 
 /// The lowest shanten reachable by one discard.
 fn min_after_discard(hand: &Counts, declared: usize) -> i8 {
-    shanten_each(hand, declared, false)
-        .into_iter()
-        .min()
-        .unwrap_or(i8::MAX)
+    shanten_each(hand, declared, false).into_iter().min().unwrap_or(i8::MAX)
 }
 
 impl Bot<Mahjong> for GreedyBot {
@@ -94,9 +87,7 @@ impl Bot<Mahjong> for GreedyBot {
         }
         let declared = v.melds[v.seat].len();
         match v.phase {
-            PhaseView::Turn { .. } => {
-                Action::Discard(best_discard(v.hand, declared, &visible(v)).0)
-            }
+            PhaseView::Turn { .. } => Action::Discard(best_discard(v.hand, declared, &visible(v)).0),
             PhaseView::RobKong { .. } => Action::Pass,
             PhaseView::Claim { tile, .. } => {
                 let now = shanten(v.hand, declared);

@@ -120,14 +120,7 @@ impl Mahjong {
     }
 
     /// Fans of `seat` winning on `tile` (already counted in its hand when self-drawn).
-    fn win_fans(
-        &self,
-        s: &State,
-        seat: Seat,
-        tile: Tile,
-        self_drawn: bool,
-        kong: bool,
-    ) -> Option<u32> {
+    fn win_fans(&self, s: &State, seat: Seat, tile: Tile, self_drawn: bool, kong: bool) -> Option<u32> {
         let mut concealed = s.hands[seat];
         if self_drawn {
             concealed[tile as usize] -= 1;
@@ -135,8 +128,7 @@ impl Mahjong {
         let mut with = concealed;
         with[tile as usize] += 1;
         // Quick reject before the full calculator: not a standard hand nor a special shape.
-        if !is_complete_standard(&with) && super::shanten::shanten(&with, s.melds[seat].len()) != -1
-        {
+        if !is_complete_standard(&with) && super::shanten::shanten(&with, s.melds[seat].len()) != -1 {
             return None;
         }
         // Copies visible elsewhere (discards, every declared set), not counting a discarded
@@ -151,11 +143,7 @@ impl Mahjong {
             seat_wind: seat as u8,
             prevalent_wind: 0,
         };
-        let h = WinningHand {
-            melds: &s.melds[seat],
-            concealed: &concealed,
-            win_tile: tile,
-        };
+        let h = WinningHand { melds: &s.melds[seat], concealed: &concealed, win_tile: tile };
         let sc = score(&h, &ctx)?;
         (sc.total >= self.min_fans).then_some(sc.total)
     }
@@ -164,11 +152,7 @@ impl Mahjong {
     pub fn legal_for(&self, s: &State, out: &mut Vec<Action>) {
         out.clear();
         match &s.phase {
-            Phase::Turn {
-                seat,
-                drawn,
-                after_kong,
-            } => {
+            Phase::Turn { seat, drawn, after_kong } => {
                 let seat = *seat;
                 let hand = &s.hands[seat];
                 if let Some(t) = drawn {
@@ -194,9 +178,7 @@ impl Mahjong {
                     }
                 }
             }
-            Phase::Claims {
-                from, tile, asking, ..
-            } => {
+            Phase::Claims { from, tile, asking, .. } => {
                 out.extend(self.claims(s, *from, *tile, *asking));
             }
             Phase::RobKong { tile, asking, .. } => {
@@ -274,11 +256,7 @@ impl Mahjong {
             s.wall[s.next - 1]
         };
         s.hands[seat][t as usize] += 1;
-        s.phase = Phase::Turn {
-            seat,
-            drawn: Some(t),
-            after_kong: replacement,
-        };
+        s.phase = Phase::Turn { seat, drawn: Some(t), after_kong: replacement };
     }
 
     fn settle(&self, s: &mut State, winner: Seat, fans: u32, payer: Option<Seat>) {
@@ -304,9 +282,7 @@ impl Mahjong {
     fn resolve_claims(&self, s: &mut State, from: Seat, tile: Tile, answers: [Action; SEATS]) {
         let order = [1, 2, 3].map(|k| next_seat(from, k));
         if let Some(&w) = order.iter().find(|&&k| answers[k] == Action::Win) {
-            let fans = self
-                .win_fans(s, w, tile, false, false)
-                .expect("checked when claimed");
+            let fans = self.win_fans(s, w, tile, false, false).expect("checked when claimed");
             s.discards[from].pop();
             s.hands[w][tile as usize] += 1;
             self.settle(s, w, fans, Some(from));
@@ -326,39 +302,21 @@ impl Mahjong {
             }
             s.melds[seat].push(meld);
         };
-        if let Some(&k) = order
-            .iter()
-            .find(|&&k| matches!(answers[k], Action::Pung | Action::Kong))
-        {
+        if let Some(&k) = order.iter().find(|&&k| matches!(answers[k], Action::Pung | Action::Kong)) {
             let kong = answers[k] == Action::Kong;
             let kind = if kong { MeldKind::Kong } else { MeldKind::Pung };
             take(s, k, Meld { kind, tile });
             if kong {
                 self.draw(s, k, true);
             } else {
-                s.phase = Phase::Turn {
-                    seat: k,
-                    drawn: None,
-                    after_kong: false,
-                };
+                s.phase = Phase::Turn { seat: k, drawn: None, after_kong: false };
             }
             return;
         }
         let right = order[0];
         if let Action::Chow(low) = answers[right] {
-            take(
-                s,
-                right,
-                Meld {
-                    kind: MeldKind::Chow,
-                    tile: low,
-                },
-            );
-            s.phase = Phase::Turn {
-                seat: right,
-                drawn: None,
-                after_kong: false,
-            };
+            take(s, right, Meld { kind: MeldKind::Chow, tile: low });
+            s.phase = Phase::Turn { seat: right, drawn: None, after_kong: false };
             return;
         }
         self.draw(s, next_seat(from, 1), false);
@@ -416,14 +374,8 @@ impl Game for Mahjong {
     fn view<'a>(&self, s: &'a State, seat: Seat) -> View<'a> {
         let phase = match &s.phase {
             Phase::Turn { drawn, .. } => PhaseView::Turn { drawn: *drawn },
-            Phase::Claims { from, tile, .. } => PhaseView::Claim {
-                from: *from,
-                tile: *tile,
-            },
-            Phase::RobKong { seat, tile, .. } => PhaseView::RobKong {
-                from: *seat,
-                tile: *tile,
-            },
+            Phase::Claims { from, tile, .. } => PhaseView::Claim { from: *from, tile: *tile },
+            Phase::RobKong { seat, tile, .. } => PhaseView::RobKong { from: *seat, tile: *tile },
             Phase::Over => PhaseView::Turn { drawn: None },
         };
         let mut legal = Vec::new();
@@ -446,17 +398,10 @@ impl Game for Mahjong {
         let mut legal = Vec::new();
         self.legal_for(s, &mut legal);
         if !legal.contains(a) {
-            return Err(IllegalAction(format!(
-                "{a:?} is not legal in {:?}",
-                s.phase
-            )));
+            return Err(IllegalAction(format!("{a:?} is not legal in {:?}", s.phase)));
         }
         match s.phase.clone() {
-            Phase::Turn {
-                seat,
-                drawn,
-                after_kong,
-            } => match *a {
+            Phase::Turn { seat, drawn, after_kong } => match *a {
                 Action::Win => {
                     let t = drawn.expect("a win needs the drawn tile");
                     let fans = self.win_fans(s, seat, t, true, after_kong).expect("legal");
@@ -468,72 +413,33 @@ impl Game for Mahjong {
                     s.seen[t as usize] += 1;
                     match self.next_asked(s, seat, t, seat) {
                         Some(k) => {
-                            s.phase = Phase::Claims {
-                                from: seat,
-                                tile: t,
-                                asking: k,
-                                answers: [Action::Pass; SEATS],
-                            }
+                            s.phase = Phase::Claims { from: seat, tile: t, asking: k, answers: [Action::Pass; SEATS] }
                         }
                         None => self.draw(s, next_seat(seat, 1), false),
                     }
                 }
                 Action::ConcealedKong(t) => {
                     s.hands[seat][t as usize] -= 4;
-                    s.melds[seat].push(Meld {
-                        kind: MeldKind::ConcealedKong,
-                        tile: t,
-                    });
+                    s.melds[seat].push(Meld { kind: MeldKind::ConcealedKong, tile: t });
                     self.draw(s, seat, true);
                 }
                 Action::AddedKong(t) => match self.next_robber(s, seat, t, seat) {
-                    Some(k) => {
-                        s.phase = Phase::RobKong {
-                            seat,
-                            tile: t,
-                            asking: k,
-                            answers: [Action::Pass; SEATS],
-                        }
-                    }
+                    Some(k) => s.phase = Phase::RobKong { seat, tile: t, asking: k, answers: [Action::Pass; SEATS] },
                     None => self.finish_added_kong(s, seat, t),
                 },
                 _ => unreachable!("checked against the legal actions"),
             },
-            Phase::Claims {
-                from,
-                tile,
-                asking,
-                mut answers,
-            } => {
+            Phase::Claims { from, tile, asking, mut answers } => {
                 answers[asking] = *a;
                 match self.next_asked(s, from, tile, asking) {
-                    Some(k) => {
-                        s.phase = Phase::Claims {
-                            from,
-                            tile,
-                            asking: k,
-                            answers,
-                        }
-                    }
+                    Some(k) => s.phase = Phase::Claims { from, tile, asking: k, answers },
                     None => self.resolve_claims(s, from, tile, answers),
                 }
             }
-            Phase::RobKong {
-                seat,
-                tile,
-                asking,
-                mut answers,
-            } => {
+            Phase::RobKong { seat, tile, asking, mut answers } => {
                 answers[asking] = *a;
                 match self.next_robber(s, seat, tile, asking) {
-                    Some(k) => {
-                        s.phase = Phase::RobKong {
-                            seat,
-                            tile,
-                            asking: k,
-                            answers,
-                        }
-                    }
+                    Some(k) => s.phase = Phase::RobKong { seat, tile, asking: k, answers },
                     None => {
                         let order = [1, 2, 3].map(|k| next_seat(seat, k));
                         if let Some(&w) = order.iter().find(|&&k| answers[k] == Action::Win) {
@@ -573,11 +479,7 @@ impl Game for Mahjong {
         let won = s.winner == Some(seat);
         let dealt_in = s.winner.is_some() && !won && s.payoff[seat] < -8;
         out.push((won as u8).to_string());
-        out.push(if won {
-            s.fans.to_string()
-        } else {
-            String::new()
-        });
+        out.push(if won { s.fans.to_string() } else { String::new() });
         out.push((dealt_in as u8).to_string());
     }
 }
@@ -586,10 +488,7 @@ impl Mahjong {
     fn finish_added_kong(&self, s: &mut State, seat: Seat, t: Tile) {
         s.hands[seat][t as usize] -= 1;
         s.seen[t as usize] += 1;
-        if let Some(m) = s.melds[seat]
-            .iter_mut()
-            .find(|m| m.kind == MeldKind::Pung && m.tile == t)
-        {
+        if let Some(m) = s.melds[seat].iter_mut().find(|m| m.kind == MeldKind::Pung && m.tile == t) {
             m.kind = MeldKind::Kong;
         }
         self.draw(s, seat, true);
@@ -598,14 +497,10 @@ impl Mahjong {
 
 impl crate::games::GameDef for Mahjong {
     const NAME: &'static str = "mahjong";
-    const ABOUT: &'static str =
-        "Chinese Official (MCR) mahjong, one hand of four seats (source: a mahjong AI patent)";
+    const ABOUT: &'static str = "Chinese Official (MCR) mahjong, one hand of four seats (source: a mahjong AI patent)";
     const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
-    const OPTIONS: &'static [crate::core::ParamSpec] = &[crate::core::ParamSpec::new(
-        "min_fans",
-        "8",
-        "fans a win needs (flowers excluded); 0 = no minimum",
-    )];
+    const OPTIONS: &'static [crate::core::ParamSpec] =
+        &[crate::core::ParamSpec::new("min_fans", "8", "fans a win needs (flowers excluded); 0 = no minimum")];
 
     fn from_options(p: &Params, _seats: usize) -> Result<Mahjong> {
         Ok(Mahjong::new(p.int_in("min_fans", 0, 88, "mahjong")? as u32))
@@ -653,21 +548,12 @@ mod tests {
             for &t in &s.discards[seat] {
                 count[t as usize] += 1;
             }
-            let size: usize =
-                s.hands[seat].iter().map(|&c| c as usize).sum::<usize>() + 3 * s.melds[seat].len();
+            let size: usize = s.hands[seat].iter().map(|&c| c as usize).sum::<usize>() + 3 * s.melds[seat].len();
             let turn = matches!(s.phase, Phase::Turn { seat: t, .. } if t == seat);
             let winner = s.winner == Some(seat);
-            assert_eq!(
-                size,
-                if turn || winner { 14 } else { 13 },
-                "seat {seat} in {:?}",
-                s.phase
-            );
+            assert_eq!(size, if turn || winner { 14 } else { 13 }, "seat {seat} in {:?}", s.phase);
         }
-        assert!(
-            count.iter().all(|&c| c == 4),
-            "136 tiles conserved: {count:?}"
-        );
+        assert!(count.iter().all(|&c| c == 4), "136 tiles conserved: {count:?}");
     }
 
     fn play(game: &Mahjong, seed: u64, greedy: [bool; 4]) -> State {
@@ -679,16 +565,10 @@ mod tests {
             check_invariants(&s);
             let v = game.view(&s, seat);
             assert!(!v.legal.is_empty(), "the seat to act has an action");
-            let a = if greedy[seat] {
-                GreedyBot.act(game, &v, &mut rng)
-            } else {
-                RandomBot.act(game, &v, &mut rng)
-            };
+            let a = if greedy[seat] { GreedyBot.act(game, &v, &mut rng) } else { RandomBot.act(game, &v, &mut rng) };
             // An illegal action is refused and leaves the state as it was.
             let before = format!("{s:?}");
-            assert!(
-                game.apply(&mut s, &Action::ConcealedKong(33)).is_err() || s.hands[seat][33] == 0
-            );
+            assert!(game.apply(&mut s, &Action::ConcealedKong(33)).is_err() || s.hands[seat][33] == 0);
             if format!("{s:?}") != before {
                 panic!("state changed by a refused action");
             }
@@ -742,28 +622,12 @@ mod tests {
         // Seat 0 discards 5m; seat 1 can chow, seat 2 can pung, seat 3 can win.
         s.hands = [[0; KINDS]; SEATS];
         let set = |h: &mut Counts, tiles: &[Tile]| tiles.iter().for_each(|&t| h[t as usize] += 1);
-        set(
-            &mut s.hands[0],
-            &[4, 9, 10, 11, 12, 13, 14, 15, 16, 17, 27, 27, 27, 28],
-        );
-        set(
-            &mut s.hands[1],
-            &[3, 5, 18, 19, 20, 21, 22, 23, 24, 25, 26, 29, 29],
-        );
-        set(
-            &mut s.hands[2],
-            &[4, 4, 18, 19, 20, 21, 22, 23, 24, 25, 26, 30, 30],
-        );
+        set(&mut s.hands[0], &[4, 9, 10, 11, 12, 13, 14, 15, 16, 17, 27, 27, 27, 28]);
+        set(&mut s.hands[1], &[3, 5, 18, 19, 20, 21, 22, 23, 24, 25, 26, 29, 29]);
+        set(&mut s.hands[2], &[4, 4, 18, 19, 20, 21, 22, 23, 24, 25, 26, 30, 30]);
         // 123m 678m 123s 66s + 4m 6m: waits on 5m.
-        set(
-            &mut s.hands[3],
-            &[0, 1, 2, 5, 6, 7, 9, 10, 11, 14, 14, 3, 5],
-        );
-        s.phase = Phase::Turn {
-            seat: 0,
-            drawn: None,
-            after_kong: false,
-        };
+        set(&mut s.hands[3], &[0, 1, 2, 5, 6, 7, 9, 10, 11, 14, 14, 3, 5]);
+        s.phase = Phase::Turn { seat: 0, drawn: None, after_kong: false };
         let mut legal = Vec::new();
         game.apply(&mut s, &Action::Discard(4)).unwrap();
         assert_eq!(game.to_act(&s), Some(1));
@@ -772,9 +636,7 @@ mod tests {
         game.apply(&mut s, &Action::Chow(3)).unwrap();
         assert_eq!(game.to_act(&s), Some(2));
         game.legal_actions(&s, &mut legal);
-        assert!(
-            legal.contains(&Action::Pung) && !legal.iter().any(|a| matches!(a, Action::Chow(_)))
-        );
+        assert!(legal.contains(&Action::Pung) && !legal.iter().any(|a| matches!(a, Action::Chow(_))));
         game.apply(&mut s, &Action::Pung).unwrap();
         assert_eq!(game.to_act(&s), Some(3));
         game.apply(&mut s, &Action::Win).unwrap();

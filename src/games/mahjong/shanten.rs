@@ -53,9 +53,7 @@ fn tables() -> &'static Tables {
         let mut ids = std::collections::HashMap::new();
         let mut class = |c: Costs| -> u16 {
             *ids.entry(c).or_insert_with(|| {
-                let mut g = Group {
-                    need: [[INF; 5]; 2],
-                };
+                let mut g = Group { need: [[INF; 5]; 2] };
                 for m in 0..5 {
                     for p in 0..2 {
                         let v = nibble(c, m * 2 + p);
@@ -68,11 +66,7 @@ fn tables() -> &'static Tables {
         };
         let suit = build(9, true).into_iter().map(&mut class).collect();
         let honors = build(7, false).into_iter().map(&mut class).collect();
-        Tables {
-            suit,
-            honors,
-            groups,
-        }
+        Tables { suit, honors, groups }
     })
 }
 
@@ -136,11 +130,7 @@ fn build(len: usize, chows: bool) -> Vec<Costs> {
         }
         let mut entry = 0u64;
         for (k, &b) in best.iter().enumerate() {
-            let v = if contains[idx] >> k & 1 == 1 {
-                0
-            } else {
-                (b + 1).min(15)
-            };
+            let v = if contains[idx] >> k & 1 == 1 { 0 } else { (b + 1).min(15) };
             entry |= (v as u64) << (4 * k);
         }
         cost[idx] = entry;
@@ -163,9 +153,7 @@ fn suit_group<'a>(t: &'a Tables, counts: &Counts, s: usize) -> (&'a Group, usize
     (&t.groups[t.suit[idx] as usize], sum)
 }
 
-static IMPOSSIBLE: Group = Group {
-    need: [[INF; 5]; 2],
-};
+static IMPOSSIBLE: Group = Group { need: [[INF; 5]; 2] };
 
 fn honor_group<'a>(t: &'a Tables, counts: &Counts) -> (&'a Group, usize) {
     let c = &counts[27..34];
@@ -179,18 +167,14 @@ fn honor_group<'a>(t: &'a Tables, counts: &Counts) -> (&'a Group, usize) {
 
 /// Min-plus combination of two groups.
 fn combine(a: &Group, b: &Group) -> Group {
-    let mut out = Group {
-        need: [[INF; 5]; 2],
-    };
+    let mut out = Group { need: [[INF; 5]; 2] };
     // All five set counts (no runtime bound): straight-line code the compiler unrolls.
     for m in 0..5 {
         let (mut no_pair, mut pair) = (INF, INF);
         for i in 0..=m {
             let j = m - i;
             no_pair = no_pair.min(a.need[0][i] + b.need[0][j]);
-            pair = pair
-                .min(a.need[0][i] + b.need[1][j])
-                .min(a.need[1][i] + b.need[0][j]);
+            pair = pair.min(a.need[0][i] + b.need[1][j]).min(a.need[1][i] + b.need[0][j]);
         }
         out.need[0][m] = no_pair.min(INF);
         out.need[1][m] = pair.min(INF);
@@ -203,9 +187,7 @@ fn combine_target(a: &Group, b: &Group, sets: usize) -> u8 {
     let mut best = INF;
     for i in 0..=sets {
         let j = sets - i;
-        best = best
-            .min(a.need[1][i] + b.need[0][j])
-            .min(a.need[0][i] + b.need[1][j]);
+        best = best.min(a.need[1][i] + b.need[0][j]).min(a.need[0][i] + b.need[1][j]);
     }
     best
 }
@@ -247,14 +229,7 @@ pub fn shanten_thirteen_orphans(counts: &Counts) -> i8 {
 
 /// The six knitted straights: suits (m, s, p) take ranks 147, 258, 369 in some order.
 pub const KNITTED: [[Tile; 9]; 6] = {
-    let orders = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
+    let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
     let mut out = [[0u8; 9]; 6];
     let mut k = 0;
     while k < 6 {
@@ -368,11 +343,7 @@ const KNITTED_MASKS: [u64; 6] = {
 
 /// The kinds that lower the shanten of a 3n+1 hand, each with the copies still unseen
 /// (4 − in hand − `visible`), and the current shanten.
-pub fn effective_tiles(
-    counts: &Counts,
-    declared: usize,
-    visible: &Counts,
-) -> (i8, Vec<(Tile, u8)>) {
+pub fn effective_tiles(counts: &Counts, declared: usize, visible: &Counts) -> (i8, Vec<(Tile, u8)>) {
     let base = shanten(counts, declared);
     let after = shanten_each(counts, declared, true);
     let out = (0..KINDS)
@@ -388,12 +359,7 @@ pub fn effective_tiles(
 pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] {
     let t = tables();
     let sets = 4 - declared;
-    let groups = [
-        suit_group(t, counts, 0),
-        suit_group(t, counts, 1),
-        suit_group(t, counts, 2),
-        honor_group(t, counts),
-    ];
+    let groups = [suit_group(t, counts, 0), suit_group(t, counts, 1), suit_group(t, counts, 2), honor_group(t, counts)];
     let mut idx = [0usize; 4];
     for (g, i) in idx.iter_mut().enumerate() {
         let (lo, len) = if g < 3 { (g * 9, 9) } else { (27, 7) };
@@ -404,12 +370,7 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
     // The other three groups combined, for each group.
     let [a, b, c, d] = groups.map(|g| g.0);
     let (ab, cd) = (combine(a, b), combine(c, d));
-    let others = [
-        combine(b, &cd),
-        combine(a, &cd),
-        combine(&ab, d),
-        combine(&ab, c),
-    ];
+    let others = [combine(b, &cd), combine(a, &cd), combine(&ab, d), combine(&ab, c)];
     // Statistics of the special shapes.
     let (mut present, mut pairs, mut odd, mut orphan_pairs) = (0u64, 0i32, 0i32, 0i32);
     for (k, &c) in counts.iter().enumerate() {
@@ -428,8 +389,7 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
         if declared == 0 {
             let need = 7 - pairs.min(7);
             let seven_pairs = (need + (need - odd).max(0)) as i8 - 1;
-            let orphans =
-                13 - (present & ORPHANS_MASK).count_ones() as i8 - (orphan_pairs > 0) as i8;
+            let orphans = 13 - (present & ORPHANS_MASK).count_ones() as i8 - (orphan_pairs > 0) as i8;
             let honors = (present & HONOR_MASK).count_ones() as i8;
             let honors_knitted = 13 - (held.iter().max().copied().unwrap_or(0) + honors).min(14);
             floor = floor.min(seven_pairs).min(orphans).min(honors_knitted);
@@ -446,16 +406,8 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
         }
         let nc = if add { c + 1 } else { c - 1 };
         let (g, r) = if k < 27 { (k / 9, k % 9) } else { (3, k - 27) };
-        let n = if add {
-            groups[g].1 + 1
-        } else {
-            groups[g].1 - 1
-        };
-        let i = if add {
-            idx[g] + POW5[r]
-        } else {
-            idx[g] - POW5[r]
-        };
+        let n = if add { groups[g].1 + 1 } else { groups[g].1 - 1 };
+        let i = if add { idx[g] + POW5[r] } else { idx[g] - POW5[r] };
         let grp = if g == 3 {
             &t.groups[t.honors[i] as usize]
         } else if n > MAX_SUIT_TILES {
@@ -466,26 +418,17 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
         let mut best = combine_target(&others[g], grp, sets) as i8 - 1;
         if declared <= 1 && best > special_floor {
             let bit = 1u64 << k;
-            let p = if nc > 0 {
-                present | bit
-            } else {
-                present & !bit
-            };
+            let p = if nc > 0 { present | bit } else { present & !bit };
             if declared == 0 {
                 let pr = pairs - (c / 2) as i32 + (nc / 2) as i32;
                 let od = odd - (c & 1) as i32 + (nc & 1) as i32;
                 let is_orphan = ORPHANS_MASK & bit != 0;
-                let op =
-                    orphan_pairs - (is_orphan && c >= 2) as i32 + (is_orphan && nc >= 2) as i32;
+                let op = orphan_pairs - (is_orphan && c >= 2) as i32 + (is_orphan && nc >= 2) as i32;
                 let need = 7 - pr.min(7);
                 let seven_pairs = (need + (need - od).max(0)) as i8 - 1;
                 let orphans = 13 - (p & ORPHANS_MASK).count_ones() as i8 - (op > 0) as i8;
                 let honors = (p & HONOR_MASK).count_ones() as u8;
-                let knitted = KNITTED_MASKS
-                    .iter()
-                    .map(|m| (p & m).count_ones() as u8)
-                    .max()
-                    .unwrap_or(0);
+                let knitted = KNITTED_MASKS.iter().map(|m| (p & m).count_ones() as u8).max().unwrap_or(0);
                 let honors_knitted = (14 - (knitted + honors).min(14)) as i8 - 1;
                 best = best.min(seven_pairs).min(orphans).min(honors_knitted);
             }
@@ -510,12 +453,7 @@ pub fn is_complete_standard(counts: &Counts) -> bool {
     }
     // Each group on its own: sets only, or (exactly one group) sets and the pair.
     let t = tables();
-    let groups = [
-        suit_group(t, counts, 0),
-        suit_group(t, counts, 1),
-        suit_group(t, counts, 2),
-        honor_group(t, counts),
-    ];
+    let groups = [suit_group(t, counts, 0), suit_group(t, counts, 1), suit_group(t, counts, 2), honor_group(t, counts)];
     let mut pairs = 0;
     for (g, n) in groups {
         if n > MAX_SUIT_TILES {
@@ -683,27 +621,14 @@ mod tests {
                 blocks.push([t as u8, t as u8 + 1, t as u8 + 2]);
             }
         }
-        let useful: Vec<[u8; 3]> = blocks
-            .into_iter()
-            .filter(|b| b.iter().any(|&t| counts[t as usize] > 0))
-            .collect();
-        fn rec(
-            useful: &[[u8; 3]],
-            from: usize,
-            left: usize,
-            target: &mut [u8; KINDS],
-            counts: &Counts,
-            best: &mut u8,
-        ) {
+        let useful: Vec<[u8; 3]> = blocks.into_iter().filter(|b| b.iter().any(|&t| counts[t as usize] > 0)).collect();
+        fn rec(useful: &[[u8; 3]], from: usize, left: usize, target: &mut [u8; KINDS], counts: &Counts, best: &mut u8) {
             // Every remaining set may also be a fresh one (3 tiles), then the pair.
-            let used: u8 = (0..KINDS)
-                .map(|t| target[t].saturating_sub(counts[t]))
-                .sum();
+            let used: u8 = (0..KINDS).map(|t| target[t].saturating_sub(counts[t])).sum();
             let fresh = 3 * left as u8;
             for p in 0..KINDS {
                 if target[p] + 2 <= 4 {
-                    let need = (target[p] + 2).saturating_sub(counts[p])
-                        - target[p].saturating_sub(counts[p]);
+                    let need = (target[p] + 2).saturating_sub(counts[p]) - target[p].saturating_sub(counts[p]);
                     *best = (*best).min(used + fresh + need);
                 }
             }
@@ -712,9 +637,7 @@ mod tests {
             }
             for i in from..useful.len() {
                 let b = useful[i];
-                if b.iter()
-                    .all(|&t| target[t as usize] < 4 - (b[0] == b[1]) as u8 * 2)
-                {
+                if b.iter().all(|&t| target[t as usize] < 4 - (b[0] == b[1]) as u8 * 2) {
                     for &t in &b {
                         target[t as usize] += 1;
                     }
@@ -751,11 +674,7 @@ mod tests {
             let declared = i % 5 % 3; // 0, 1 or 2 declared sets
             let n = 13 - 3 * declared + (i % 2);
             let c = random_hand(&mut rng, n, kinds);
-            assert_eq!(
-                shanten_standard(&c, declared),
-                brute_standard(&c, 4 - declared),
-                "{c:?} declared {declared}"
-            );
+            assert_eq!(shanten_standard(&c, declared), brute_standard(&c, 4 - declared), "{c:?} declared {declared}");
         }
     }
 
@@ -810,11 +729,7 @@ mod tests {
         let few: Vec<Tile> = (0..9).chain(27..34).collect();
         for i in 0..600 {
             let declared = [0, 0, 1, 2][i % 4];
-            let c = random_hand(
-                &mut rng,
-                13 - 3 * declared + i / 300,
-                if i % 3 == 0 { &few } else { &kinds },
-            );
+            let c = random_hand(&mut rng, 13 - 3 * declared + i / 300, if i % 3 == 0 { &few } else { &kinds });
             for add in [true, false] {
                 let each = shanten_each(&c, declared, add);
                 for t in 0..KINDS {

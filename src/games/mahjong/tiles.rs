@@ -55,9 +55,7 @@ pub fn parse_tile(s: &str) -> Result<Tile> {
     parse_run(s, &mut tiles)?;
     match tiles.as_slice() {
         [t] => Ok(*t),
-        _ => Err(Error::input(format!(
-            "`{s}` is not one tile (expected 1m..9m, 1s..9s, 1p..9p, E S W N C F P)"
-        ))),
+        _ => Err(Error::input(format!("`{s}` is not one tile (expected 1m..9m, 1s..9s, 1p..9p, E S W N C F P)"))),
     }
 }
 
@@ -73,9 +71,7 @@ fn parse_run(s: &str, out: &mut Vec<Tile>) -> Result<()> {
         } else if let Some(d) = c.to_digit(10).filter(|d| (1..=9).contains(d)) {
             let letter = chars.get(i + 1).copied();
             let Some(su) = letter.and_then(|l| SUIT_LETTERS.iter().position(|&x| x == l)) else {
-                return Err(Error::input(format!(
-                    "bad tile in `{s}`: a rank must be followed by m, s or p"
-                )));
+                return Err(Error::input(format!("bad tile in `{s}`: a rank must be followed by m, s or p")));
             };
             out.push(su as u8 * 9 + d as u8 - 1);
             i += 2;
@@ -109,13 +105,7 @@ impl Meld {
     /// The tiles of the set.
     pub fn tiles(&self) -> impl Iterator<Item = Tile> {
         let (t, kind) = (self.tile, self.kind);
-        (0..self.len()).map(move |i| {
-            if kind == MeldKind::Chow {
-                t + i as u8
-            } else {
-                t
-            }
-        })
+        (0..self.len()).map(move |i| if kind == MeldKind::Chow { t + i as u8 } else { t })
     }
 
     pub fn len(&self) -> usize {
@@ -133,37 +123,19 @@ impl Meld {
     pub fn from_tiles(tiles: &[Tile], concealed: bool) -> Result<Meld> {
         let mut ts = tiles.to_vec();
         ts.sort_unstable();
-        let names = || {
-            ts.iter()
-                .map(|&t| tile_name(t))
-                .collect::<Vec<_>>()
-                .join("")
-        };
+        let names = || ts.iter().map(|&t| tile_name(t)).collect::<Vec<_>>().join("");
         let same = ts.iter().all(|&t| t == ts[0]);
         let kind = match (ts.len(), same, concealed) {
             (4, true, true) => MeldKind::ConcealedKong,
             (4, true, false) => MeldKind::Kong,
             (3, true, false) => MeldKind::Pung,
             (3, false, false)
-                if !is_honor(ts[0])
-                    && ts[1] == ts[0] + 1
-                    && ts[2] == ts[0] + 2
-                    && suit(ts[0]) == suit(ts[2]) =>
+                if !is_honor(ts[0]) && ts[1] == ts[0] + 1 && ts[2] == ts[0] + 2 && suit(ts[0]) == suit(ts[2]) =>
             {
                 MeldKind::Chow
             }
-            (_, _, true) => {
-                return Err(Error::input(format!(
-                    "`({})` is not a concealed kong",
-                    names()
-                )))
-            }
-            _ => {
-                return Err(Error::input(format!(
-                    "`[{}]` is not a chow, pung or kong",
-                    names()
-                )))
-            }
+            (_, _, true) => return Err(Error::input(format!("`({})` is not a concealed kong", names()))),
+            _ => return Err(Error::input(format!("`[{}]` is not a chow, pung or kong", names()))),
         };
         Ok(Meld { kind, tile: ts[0] })
     }
@@ -171,11 +143,7 @@ impl Meld {
 
 impl fmt::Display for Meld {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (open, close) = if self.kind == MeldKind::ConcealedKong {
-            ('(', ')')
-        } else {
-            ('[', ']')
-        };
+        let (open, close) = if self.kind == MeldKind::ConcealedKong { ('(', ')') } else { ('[', ']') };
         write!(f, "{open}")?;
         for t in self.tiles() {
             write!(f, "{}", tile_name(t))?;
@@ -232,9 +200,7 @@ impl Hand {
             let c = rest.chars().next().unwrap();
             if c == '[' || c == '(' {
                 let close = if c == '[' { ']' } else { ')' };
-                let end = rest
-                    .find(close)
-                    .ok_or_else(|| Error::input(format!("unclosed `{c}` in `{s}`")))?;
+                let end = rest.find(close).ok_or_else(|| Error::input(format!("unclosed `{c}` in `{s}`")))?;
                 let mut tiles = Vec::new();
                 parse_run(&rest[1..end].replace([' ', ','], ""), &mut tiles)?;
                 if after_bar {
@@ -249,17 +215,13 @@ impl Hand {
                 after_bar = true;
                 rest = rest[1..].trim_start();
             } else {
-                let end = rest
-                    .find(|ch: char| ch.is_whitespace() || "[(|".contains(ch))
-                    .unwrap_or(rest.len());
+                let end = rest.find(|ch: char| ch.is_whitespace() || "[(|".contains(ch)).unwrap_or(rest.len());
                 let mut tiles = Vec::new();
                 parse_run(&rest[..end], &mut tiles)?;
                 for t in tiles {
                     if after_bar {
                         if win_tile.is_some() {
-                            return Err(Error::input(format!(
-                                "more than one tile after `|` in `{s}`"
-                            )));
+                            return Err(Error::input(format!("more than one tile after `|` in `{s}`")));
                         }
                         win_tile = Some(t);
                     } else {
@@ -272,30 +234,18 @@ impl Hand {
         if after_bar && win_tile.is_none() {
             return Err(Error::input(format!("no winning tile after `|` in `{s}`")));
         }
-        let hand = Hand {
-            melds,
-            concealed,
-            win_tile,
-        };
+        let hand = Hand { melds, concealed, win_tile };
         hand.validate()?;
         Ok(hand)
     }
 
     /// Builds a hand from the vectors' JSON fields.
-    pub fn from_parts(
-        melds: Vec<Meld>,
-        concealed: &[Tile],
-        win_tile: Option<Tile>,
-    ) -> Result<Hand> {
+    pub fn from_parts(melds: Vec<Meld>, concealed: &[Tile], win_tile: Option<Tile>) -> Result<Hand> {
         let mut c = [0u8; KINDS];
         for &t in concealed {
             c[t as usize] += 1;
         }
-        let hand = Hand {
-            melds,
-            concealed: c,
-            win_tile,
-        };
+        let hand = Hand { melds, concealed: c, win_tile };
         hand.validate()?;
         Ok(hand)
     }
@@ -306,18 +256,10 @@ impl Hand {
         }
         let all = self.all_tiles();
         if let Some(t) = (0..KINDS).find(|&t| all[t] > 4) {
-            return Err(Error::input(format!(
-                "{} copies of {} (at most 4)",
-                all[t],
-                tile_name(t as Tile)
-            )));
+            return Err(Error::input(format!("{} copies of {} (at most 4)", all[t], tile_name(t as Tile))));
         }
         let size = self.standing_len() + 3 * self.melds.len();
-        let ok = if self.win_tile.is_some() {
-            size == 14
-        } else {
-            size == 13 || size == 14
-        };
+        let ok = if self.win_tile.is_some() { size == 14 } else { size == 13 || size == 14 };
         if !ok {
             return Err(Error::input(format!(
                 "{size} tiles (sets counted as 3): a hand has 13, or 14 with the winning tile"
@@ -364,18 +306,9 @@ mod tests {
     fn parses_the_vectors_notation() {
         let h = Hand::parse("[4m4m4m4m] [5p5p5p5p] 7m 7m 7m 8p 8p 8p 9p | 7p").unwrap();
         assert_eq!(h.melds.len(), 2);
-        assert_eq!(
-            h.melds[0],
-            Meld {
-                kind: MeldKind::Kong,
-                tile: 3
-            }
-        );
+        assert_eq!(h.melds[0], Meld { kind: MeldKind::Kong, tile: 3 });
         assert_eq!(h.win_tile, Some(parse_tile("7p").unwrap()));
-        assert_eq!(
-            h.to_string(),
-            "[4m4m4m4m] [5p5p5p5p] 7m 7m 7m 8p 8p 8p 9p | 7p"
-        );
+        assert_eq!(h.to_string(), "[4m4m4m4m] [5p5p5p5p] 7m 7m 7m 8p 8p 8p 9p | 7p");
         let h = Hand::parse("(EEEE) [5s6s7s] 1p 2p 3p C C C F | F").unwrap();
         assert_eq!(h.melds[0].kind, MeldKind::ConcealedKong);
         assert_eq!(h.melds[1].kind, MeldKind::Chow);

@@ -245,20 +245,12 @@ impl std::ops::IndexMut<Fan> for FanTable {
 
 impl FanTable {
     pub fn total(&self) -> u32 {
-        self.0
-            .iter()
-            .zip(FANS.iter())
-            .map(|(&n, f)| n.max(0) as u32 * f.1 as u32)
-            .sum()
+        self.0.iter().zip(FANS.iter()).map(|(&n, f)| n.max(0) as u32 * f.1 as u32).sum()
     }
 
     /// The fans that count, in the reference's order, with their counts.
     pub fn fans(&self) -> impl Iterator<Item = (Fan, u32)> + '_ {
-        self.0
-            .iter()
-            .enumerate()
-            .filter(|(_, &n)| n > 0)
-            .map(|(i, &n)| (Fan::ALL[i], n as u32))
+        self.0.iter().enumerate().filter(|(_, &n)| n > 0).map(|(i, &n)| (Fan::ALL[i], n as u32))
     }
 
     fn is_empty(&self) -> bool {
@@ -333,9 +325,7 @@ pub fn score(hand: &WinningHand, ctx: &WinContext) -> Option<Score> {
     if n + 3 * hand.melds.len() != 14 {
         return None;
     }
-    let present = (0..KINDS).fold(0u64, |m, t| {
-        m | (((fixed[t] | standing[t]) > 0) as u64) << t
-    });
+    let present = (0..KINDS).fold(0u64, |m, t| m | (((fixed[t] | standing[t]) > 0) as u64) << t);
     let w = hand.win_tile as usize;
     // The reference's corrections of the flags.
     let mut last_tile = ctx.fourth_tile && standing[w] == 1;
@@ -345,10 +335,7 @@ pub fn score(hand: &WinningHand, ctx: &WinContext) -> Option<Score> {
     let mut kong = ctx.kong_related;
     if kong {
         if ctx.self_drawn {
-            kong = hand
-                .melds
-                .iter()
-                .any(|m| matches!(m.kind, MeldKind::Kong | MeldKind::ConcealedKong));
+            kong = hand.melds.iter().any(|m| matches!(m.kind, MeldKind::Kong | MeldKind::ConcealedKong));
         } else {
             kong = fixed[w] == 0 && standing[w] == 1;
         }
@@ -391,10 +378,7 @@ pub fn score(hand: &WinningHand, ctx: &WinContext) -> Option<Score> {
         return None;
     }
     table[Fan::FlowerTiles] = ctx.flowers as i8;
-    Some(Score {
-        table,
-        total: best + ctx.flowers as u32,
-    })
+    Some(Score { table, total: best + ctx.flowers as u32 })
 }
 
 // ---- tile classes as 34-bit masks (kind t = bit t) ----
@@ -471,17 +455,9 @@ fn adjust_by_rank_range(present: u64, t: &mut FanTable) {
     // bit r-1 = some tile of rank r.
     let ranks = (present | present >> 9 | present >> 18) & 0x1FF;
     if ranks & !0b1111 == 0 {
-        t[if ranks & 0b1000 != 0 {
-            Fan::LowerFour
-        } else {
-            Fan::LowerTiles
-        }] = 1;
+        t[if ranks & 0b1000 != 0 { Fan::LowerFour } else { Fan::LowerTiles }] = 1;
     } else if ranks & !0b1_1110_0000 == 0 {
-        t[if ranks & 0b10_0000 != 0 {
-            Fan::UpperFour
-        } else {
-            Fan::UpperTiles
-        }] = 1;
+        t[if ranks & 0b10_0000 != 0 { Fan::UpperFour } else { Fan::UpperTiles }] = 1;
     } else if ranks & !0b11_1000 == 0 {
         t[Fan::MiddleTiles] = 1;
     }
@@ -536,16 +512,7 @@ fn final_adjust(t: &mut FanTable) {
         clear(t, &[SingleWait]);
     }
     if t[AllTerminals] != 0 {
-        clear(
-            t,
-            &[
-                AllPungs,
-                OutsideHand,
-                PungOfTerminalsOrHonors,
-                NoHonors,
-                DoublePung,
-            ],
-        );
+        clear(t, &[AllPungs, OutsideHand, PungOfTerminalsOrHonors, NoHonors, DoublePung]);
     }
     if t[LittleFourWinds] != 0 {
         clear(t, &[PungOfTerminalsOrHonors]);
@@ -554,15 +521,7 @@ fn final_adjust(t: &mut FanTable) {
         clear(t, &[DragonPung]);
     }
     if t[AllHonors] != 0 {
-        clear(
-            t,
-            &[
-                AllPungs,
-                OutsideHand,
-                PungOfTerminalsOrHonors,
-                OneVoidedSuit,
-            ],
-        );
+        clear(t, &[AllPungs, OutsideHand, PungOfTerminalsOrHonors, OneVoidedSuit]);
     }
     if t[FourConcealedPungs] != 0 {
         clear(t, &[AllPungs, ConcealedHand]);

@@ -2,8 +2,8 @@
 
 use super::sets::{self, code, Code};
 use super::{
-    adjust_by_rank_range, adjust_by_suits, adjust_by_tile_hog, adjust_by_tile_traits,
-    adjust_by_win_flags, adjust_by_wind, final_adjust, is_unique_wait, Fan, FanTable, Prepared,
+    adjust_by_rank_range, adjust_by_suits, adjust_by_tile_hog, adjust_by_tile_traits, adjust_by_win_flags,
+    adjust_by_wind, final_adjust, is_unique_wait, Fan, FanTable, Prepared,
 };
 use crate::games::mahjong::tiles::{Counts, MeldKind, Tile, KINDS};
 
@@ -37,11 +37,7 @@ struct Split {
 }
 
 const MAX_SPLITS: usize = 32;
-const NO_SET: Set = Set {
-    kind: Kind::Pung,
-    tile: 0,
-    melded: false,
-};
+const NO_SET: Set = Set { kind: Kind::Pung, tile: 0, melded: false };
 
 struct Splits {
     list: [Split; MAX_SPLITS],
@@ -49,14 +45,7 @@ struct Splits {
 }
 
 /// All splits of the standing tiles into `need` sets and a pair, lowest tile first.
-fn split_all(
-    c: &mut Counts,
-    start: usize,
-    work: &mut Split,
-    idx: usize,
-    pair: bool,
-    out: &mut Splits,
-) {
+fn split_all(c: &mut Counts, start: usize, work: &mut Split, idx: usize, pair: bool, out: &mut Splits) {
     let Some(t) = (start..KINDS).find(|&t| c[t] > 0) else {
         if idx == 4 && pair && out.len < MAX_SPLITS {
             out.list[out.len] = *work;
@@ -75,11 +64,7 @@ fn split_all(
     }
     if c[t] >= 3 {
         c[t] -= 3;
-        work.sets[idx] = Set {
-            kind: Kind::Pung,
-            tile: t as Tile,
-            melded: false,
-        };
+        work.sets[idx] = Set { kind: Kind::Pung, tile: t as Tile, melded: false };
         split_all(c, t, work, idx + 1, pair, out);
         c[t] += 3;
     }
@@ -87,11 +72,7 @@ fn split_all(
         c[t] -= 1;
         c[t + 1] -= 1;
         c[t + 2] -= 1;
-        work.sets[idx] = Set {
-            kind: Kind::Chow,
-            tile: t as Tile + 1,
-            melded: false,
-        };
+        work.sets[idx] = Set { kind: Kind::Chow, tile: t as Tile + 1, melded: false };
         split_all(c, t, work, idx + 1, pair, out);
         c[t] += 1;
         c[t + 1] += 1;
@@ -104,39 +85,16 @@ fn split_all(
 /// any split that ties a seven-pairs reading) replaces the earlier one.
 pub(super) fn best_split(p: &Prepared, floor: u32, seven_pairs: bool) -> Option<FanTable> {
     let fixed_n = p.melds.len();
-    let mut work = Split {
-        sets: [NO_SET; 4],
-        pair: 0,
-        key: [0; 4],
-    };
+    let mut work = Split { sets: [NO_SET; 4], pair: 0, key: [0; 4] };
     for (i, m) in p.melds.iter().enumerate() {
         work.sets[i] = match m.kind {
-            MeldKind::Chow => Set {
-                kind: Kind::Chow,
-                tile: m.tile + 1,
-                melded: true,
-            },
-            MeldKind::Pung => Set {
-                kind: Kind::Pung,
-                tile: m.tile,
-                melded: true,
-            },
-            MeldKind::Kong => Set {
-                kind: Kind::Kong,
-                tile: m.tile,
-                melded: true,
-            },
-            MeldKind::ConcealedKong => Set {
-                kind: Kind::Kong,
-                tile: m.tile,
-                melded: false,
-            },
+            MeldKind::Chow => Set { kind: Kind::Chow, tile: m.tile + 1, melded: true },
+            MeldKind::Pung => Set { kind: Kind::Pung, tile: m.tile, melded: true },
+            MeldKind::Kong => Set { kind: Kind::Kong, tile: m.tile, melded: true },
+            MeldKind::ConcealedKong => Set { kind: Kind::Kong, tile: m.tile, melded: false },
         };
     }
-    let mut splits = Splits {
-        list: [work; MAX_SPLITS],
-        len: 0,
-    };
+    let mut splits = Splits { list: [work; MAX_SPLITS], len: 0 };
     let mut c = p.standing;
     split_all(&mut c, 0, &mut work, fixed_n, false, &mut splits);
     if splits.len == 0 {
@@ -147,11 +105,7 @@ pub(super) fn best_split(p: &Prepared, floor: u32, seven_pairs: bool) -> Option<
         let mut key = [u8::MAX; 4];
         for (k, set) in key.iter_mut().zip(&s.sets[fixed_n..]) {
             // (start tile, pung before chow), the order of the reference's search.
-            let start = if set.kind == Kind::Chow {
-                set.tile - 1
-            } else {
-                set.tile
-            };
+            let start = if set.kind == Kind::Chow { set.tile - 1 } else { set.tile };
             *k = start * 2 + (set.kind == Kind::Chow) as u8;
         }
         key.sort_unstable();
@@ -167,10 +121,7 @@ pub(super) fn best_split(p: &Prepared, floor: u32, seven_pairs: bool) -> Option<
         let mut t = FanTable::default();
         score_split(p, s, unique_wait, &mut t);
         let total = t.total();
-        if total > best
-            || (total == best
-                && (t[Fan::PureTripleChow] == 1 || seven_pairs || t[Fan::TriplePung] != 0))
-        {
+        if total > best || (total == best && (t[Fan::PureTripleChow] == 1 || seven_pairs || t[Fan::TriplePung] != 0)) {
             best = total;
             chosen = Some(t);
         }
@@ -212,16 +163,11 @@ fn score_split(p: &Prepared, s: &Split, unique_wait: bool, t: &mut FanTable) {
     // as part of a standing chow.
     if !p.self_drawn {
         let in_chow = s.sets.iter().any(|x| {
-            x.kind == Kind::Chow
-                && !x.melded
-                && (x.tile == p.win || x.tile + 1 == p.win || x.tile == p.win + 1)
+            x.kind == Kind::Chow && !x.melded && (x.tile == p.win || x.tile + 1 == p.win || x.tile == p.win + 1)
         });
         if !in_chow {
-            concealed_pungs -= s
-                .sets
-                .iter()
-                .filter(|x| x.kind == Kind::Pung && !x.melded && x.tile == p.win)
-                .count() as i32;
+            concealed_pungs -=
+                s.sets.iter().filter(|x| x.kind == Kind::Pung && !x.melded && x.tile == p.win).count() as i32;
         }
     }
 
@@ -270,26 +216,10 @@ fn score_split(p: &Prepared, s: &Split, unique_wait: bool, t: &mut FanTable) {
     }
 
     // Concealed Hand / Fully Concealed Hand / Melded Hand / Self-Drawn.
-    let melded = p
-        .melds
-        .iter()
-        .filter(|m| m.kind != MeldKind::ConcealedKong)
-        .count();
+    let melded = p.melds.iter().filter(|m| m.kind != MeldKind::ConcealedKong).count();
     match melded {
-        0 => {
-            t[if p.self_drawn {
-                Fan::FullyConcealedHand
-            } else {
-                Fan::ConcealedHand
-            }] = 1
-        }
-        4 => {
-            t[if p.self_drawn {
-                Fan::SelfDrawn
-            } else {
-                Fan::MeldedHand
-            }] = 1
-        }
+        0 => t[if p.self_drawn { Fan::FullyConcealedHand } else { Fan::ConcealedHand }] = 1,
+        4 => t[if p.self_drawn { Fan::SelfDrawn } else { Fan::MeldedHand }] = 1,
         _ if p.self_drawn => t[Fan::SelfDrawn] = 1,
         _ => {}
     }
@@ -365,9 +295,7 @@ fn three_suited_terminal_chows(chows: &[Code; 4], pair: Code) -> bool {
     }
     let has = |c: Code| chows.contains(&c);
     chows.iter().all(|&c| c >> 4 != pair >> 4)
-        && (1..4)
-            .filter(|&s| s != pair >> 4)
-            .all(|s| has(s << 4 | 2) && has(s << 4 | 8))
+        && (1..4).filter(|&s| s != pair >> 4).all(|s| has(s << 4 | 2) && has(s << 4 | 8))
 }
 
 /// All Chows; Little Three Dragons / Little Four Winds from the pair.
@@ -394,11 +322,7 @@ fn adjust_by_pair(pair: Code, chows: usize, t: &mut FanTable) {
 /// Outside Hand, All Five, All Even Pungs: a property of every set and the pair.
 fn adjust_by_set_traits(s: &Split, t: &mut FanTable) {
     let (mut outside, mut five, mut even) = (0, 0, 0);
-    let items = s
-        .sets
-        .iter()
-        .map(|x| (x.kind == Kind::Chow, x.tile))
-        .chain([(false, s.pair)]);
+    let items = s.sets.iter().map(|x| (x.kind == Kind::Chow, x.tile)).chain([(false, s.pair)]);
     for (chow, tile) in items {
         if tile >= 27 {
             outside += 1;
@@ -445,16 +369,7 @@ fn wait_fans(standing_sets: &[Set], pair: Tile, win: Tile, t: &mut FanTable) {
 /// For the knitted-straight hand: the fourth set of the hand as a standing chow/pung, for the wait.
 pub(super) fn wait_fans_for(set_chow_mid: Option<Tile>, pair: Tile, win: Tile, t: &mut FanTable) {
     match set_chow_mid {
-        Some(m) => wait_fans(
-            &[Set {
-                kind: Kind::Chow,
-                tile: m,
-                melded: false,
-            }],
-            pair,
-            win,
-            t,
-        ),
+        Some(m) => wait_fans(&[Set { kind: Kind::Chow, tile: m, melded: false }], pair, win, t),
         None => wait_fans(&[], pair, win, t),
     }
 }

@@ -102,12 +102,7 @@ fn two_chows_fan(a: Code, b: Code) -> Option<Fan> {
 }
 
 /// The two-chow fans, in the order the trimming below walks them.
-const PAIR_FANS: [Fan; 4] = [
-    Fan::PureDoubleChow,
-    Fan::MixedDoubleChow,
-    Fan::ShortStraight,
-    Fan::TwoTerminalChows,
-];
+const PAIR_FANS: [Fan; 4] = [Fan::PureDoubleChow, Fan::MixedDoubleChow, Fan::ShortStraight, Fan::TwoTerminalChows];
 
 /// "Account once": at most `max` two-chow fans; the surplus is taken from the repeated kinds
 /// first (down to one of each, from Two Terminal Chows upwards), then from any.
@@ -142,12 +137,7 @@ pub fn four_chows(t: [Code; 4], out: &mut FanTable) {
         out[f] = 1;
         return;
     }
-    for (skip, three) in [
-        (3, [0, 1, 2]),
-        (2, [0, 1, 3]),
-        (1, [0, 2, 3]),
-        (0, [1, 2, 3]),
-    ] {
+    for (skip, three) in [(3, [0, 1, 2]), (2, [0, 1, 3]), (1, [0, 2, 3]), (0, [1, 2, 3])] {
         let three = three.map(|i| t[i]);
         if let Some(f) = three_chows_fan(three[0], three[1], three[2]) {
             out[f] = 1;
@@ -160,14 +150,8 @@ pub fn four_chows(t: [Code; 4], out: &mut FanTable) {
     let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
     let fans = pairs.map(|(i, j)| two_chows_fan(t[i], t[j]));
     // Each chow that combines with none of the others lowers the allowance of three.
-    let lonely = (0..4)
-        .filter(|&k| {
-            pairs
-                .iter()
-                .zip(&fans)
-                .all(|(&(i, j), f)| f.is_none() || (i != k && j != k))
-        })
-        .count();
+    let lonely =
+        (0..4).filter(|&k| pairs.iter().zip(&fans).all(|(&(i, j), f)| f.is_none() || (i != k && j != k))).count();
     let max = 3usize.saturating_sub(lonely);
     if max > 0 {
         keep_at_most(&fans, max, out);
@@ -179,11 +163,7 @@ pub fn three_chows(t: [Code; 3], out: &mut FanTable) {
         out[f] = 1;
         return;
     }
-    let fans = [
-        two_chows_fan(t[0], t[1]),
-        two_chows_fan(t[0], t[2]),
-        two_chows_fan(t[1], t[2]),
-    ];
+    let fans = [two_chows_fan(t[0], t[1]), two_chows_fan(t[0], t[2]), two_chows_fan(t[1], t[2])];
     keep_at_most(&fans, 2, out);
 }
 
@@ -258,12 +238,7 @@ pub fn four_pungs(t: [Code; 4], out: &mut FanTable) {
         out[f] = 1;
         return;
     }
-    for (free, three) in [
-        (3, [0, 1, 2]),
-        (2, [0, 1, 3]),
-        (1, [0, 2, 3]),
-        (0, [1, 2, 3]),
-    ] {
+    for (free, three) in [(3, [0, 1, 2]), (2, [0, 1, 3]), (1, [0, 2, 3]), (0, [1, 2, 3])] {
         if let Some(f) = three_pungs_fan(t[three[0]], t[three[1]], t[three[2]]) {
             out[f] = 1;
             // The fourth pung combines once at most.

@@ -3,9 +3,8 @@
 
 use super::regular::wait_fans_for;
 use super::{
-    adjust_by_rank_range, adjust_by_suits, adjust_by_tile_hog, adjust_by_tile_traits,
-    adjust_by_win_flags, adjust_by_wind, final_adjust, is_unique_wait, Fan, FanTable, Prepared,
-    HONORS,
+    adjust_by_rank_range, adjust_by_suits, adjust_by_tile_hog, adjust_by_tile_traits, adjust_by_win_flags,
+    adjust_by_wind, final_adjust, is_unique_wait, Fan, FanTable, Prepared, HONORS,
 };
 use crate::games::mahjong::shanten::KNITTED;
 use crate::games::mahjong::tiles::{MeldKind, Tile, KINDS};
@@ -36,9 +35,7 @@ pub(super) fn special_forms(p: &Prepared, t: &mut FanTable) -> bool {
     if p.present.count_ones() == 14 {
         let suited = p.present & !HONORS;
         let n = suited.count_ones();
-        let in_knitted = KNITTED
-            .iter()
-            .any(|k| suited & !k.iter().fold(0u64, |m, &x| m | 1 << x) == 0);
+        let in_knitted = KNITTED.iter().any(|k| suited & !k.iter().fold(0u64, |m, &x| m | 1 << x) == 0);
         if (7..=9).contains(&n) && in_knitted {
             if n == 7 {
                 t[Fan::GreaterHonorsAndKnittedTiles] = 1;
@@ -67,9 +64,7 @@ fn seven_shifted_pairs(p: &Prepared) -> Option<bool> {
     }
     let base = (p.win / 9 * 9) as usize;
     let c = &p.standing[base..base + 9];
-    (0..3)
-        .find(|&start| (start..start + 7).all(|r| c[r] == 2))
-        .map(|start| start == 1)
+    (0..3).find(|&start| (start..start + 7).all(|r| c[r] == 2)).map(|start| start == 1)
 }
 
 /// A knitted straight, one more set (standing, or the single declared set) and a pair.
@@ -77,10 +72,7 @@ pub(super) fn knitted_straight(p: &Prepared, t: &mut FanTable) -> bool {
     if !p.standing.iter().any(|&n| n >= 2) {
         return false;
     }
-    let Some(k) = KNITTED
-        .iter()
-        .find(|k| k.iter().all(|&x| p.standing[x as usize] > 0))
-    else {
+    let Some(k) = KNITTED.iter().find(|k| k.iter().all(|&x| p.standing[x as usize] > 0)) else {
         return false;
     };
     let mut rest = p.standing;

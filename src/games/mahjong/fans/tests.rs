@@ -40,10 +40,7 @@ fn wind(s: &str) -> u8 {
 
 fn load() -> Vec<Vector> {
     let text = include_str!("../../../../tests/data/mcr_fans_sample.jsonl");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
 fn hand_of(v: &Vector) -> Hand {
@@ -72,11 +69,7 @@ fn ctx_of(v: &Vector) -> WinContext {
 }
 
 fn fan_list(s: &Score) -> Vec<(String, u32)> {
-    let mut v: Vec<(String, u32)> = s
-        .table
-        .fans()
-        .map(|(f, n)| (f.name().to_string(), n))
-        .collect();
+    let mut v: Vec<(String, u32)> = s.table.fans().map(|(f, n)| (f.name().to_string(), n)).collect();
     v.sort();
     v
 }
@@ -87,12 +80,7 @@ fn fan_enum_is_dense_and_names_are_unique() {
         assert_eq!(*f as usize, i);
         assert_eq!(Fan::from_name(f.name()), Some(*f));
     }
-    assert_eq!(
-        FANS.iter()
-            .filter(|f| f.0 != "Concealed Kong and Melded Kong")
-            .count(),
-        81
-    );
+    assert_eq!(FANS.iter().filter(|f| f.0 != "Concealed Kong and Melded Kong").count(), 81);
 }
 
 #[test]
@@ -103,23 +91,10 @@ fn every_reference_vector_agrees() {
     for v in &vectors {
         let hand = hand_of(v);
         assert_eq!(hand.to_string(), v.compact, "printing of {}", v.id);
-        assert_eq!(
-            Hand::parse(&v.compact).unwrap(),
-            hand,
-            "parsing of {}",
-            v.id
-        );
-        let wh = WinningHand {
-            melds: &hand.melds,
-            concealed: &hand.concealed,
-            win_tile: hand.win_tile.unwrap(),
-        };
+        assert_eq!(Hand::parse(&v.compact).unwrap(), hand, "parsing of {}", v.id);
+        let wh = WinningHand { melds: &hand.melds, concealed: &hand.concealed, win_tile: hand.win_tile.unwrap() };
         let got = score(&wh, &ctx_of(v));
-        let mut want: Vec<(String, u32)> = v
-            .fans
-            .iter()
-            .map(|f| (f.name_en.clone(), f.count))
-            .collect();
+        let mut want: Vec<(String, u32)> = v.fans.iter().map(|f| (f.name_en.clone(), f.count)).collect();
         want.sort();
         match got {
             Some(s) if s.total == v.total && fan_list(&s) == want => {}
@@ -135,36 +110,16 @@ fn every_reference_vector_agrees() {
             None => bad.push(format!("#{} {}: not a win", v.id, v.compact)),
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} of 196 disagree:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert!(bad.is_empty(), "{} of 196 disagree:\n{}", bad.len(), bad.join("\n"));
 }
 
 /// Scores `compact` with a discard win (or self-drawn), seat and prevalent wind East.
 fn fans(compact: &str, self_drawn: bool) -> (u32, Vec<(String, u32)>) {
     let h = Hand::parse(compact).unwrap();
-    let wh = WinningHand {
-        melds: &h.melds,
-        concealed: &h.concealed,
-        win_tile: h.win_tile.unwrap(),
-    };
-    let ctx = WinContext {
-        self_drawn,
-        seat_wind: 1,
-        prevalent_wind: 2,
-        ..Default::default()
-    };
+    let wh = WinningHand { melds: &h.melds, concealed: &h.concealed, win_tile: h.win_tile.unwrap() };
+    let ctx = WinContext { self_drawn, seat_wind: 1, prevalent_wind: 2, ..Default::default() };
     let s = score(&wh, &ctx).expect("a winning hand");
-    (
-        s.total,
-        s.table
-            .fans()
-            .map(|(f, n)| (f.name().to_string(), n))
-            .collect(),
-    )
+    (s.total, s.table.fans().map(|(f, n)| (f.name().to_string(), n)).collect())
 }
 
 fn names(list: &[(String, u32)]) -> Vec<&str> {
@@ -175,14 +130,7 @@ fn names(list: &[(String, u32)]) -> Vec<&str> {
 fn rare_fans_by_hand() {
     // Nine Gates on 5m: the reference adds Two Concealed Pungs and Pung of Terminals or Honors.
     let (total, list) = fans("1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m 9m 9m | 5m", false);
-    assert_eq!(
-        names(&list),
-        [
-            "Nine Gates",
-            "Two Concealed Pungs",
-            "Pung of Terminals or Honors"
-        ]
-    );
+    assert_eq!(names(&list), ["Nine Gates", "Two Concealed Pungs", "Pung of Terminals or Honors"]);
     assert_eq!(total, 88 + 2 + 1);
     // Chicken Hand: three suits, an honor pair, a two-sided wait, melded, nothing else.
     let (total, list) = fans("[2m3m4m] [6s7s8s] [7p7p7p] 4s 5s E E | 6s", false);
@@ -216,10 +164,6 @@ fn rare_fans_by_hand() {
 #[test]
 fn not_a_winning_hand() {
     let h = Hand::parse("1m 2m 4m 4p 5p 6p 7s 8s 9s E E C C | C").unwrap();
-    let wh = WinningHand {
-        melds: &h.melds,
-        concealed: &h.concealed,
-        win_tile: h.win_tile.unwrap(),
-    };
+    let wh = WinningHand { melds: &h.melds, concealed: &h.concealed, win_tile: h.win_tile.unwrap() };
     assert!(score(&wh, &WinContext::default()).is_none());
 }
