@@ -16,7 +16,7 @@
 use rand::seq::SliceRandom;
 
 use super::fans::{score, WinContext, WinningHand};
-use super::shanten::is_complete_standard;
+use super::shanten::is_winning_shape;
 use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, KINDS};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Params, Seat};
 use crate::error::Result;
@@ -150,7 +150,7 @@ impl Mahjong {
         let mut with = concealed;
         with[tile as usize] += 1;
         // Quick reject before the full calculator: not a standard hand nor a special shape.
-        if !is_complete_standard(&with) && super::shanten::shanten(&with, s.melds[seat].len()) != -1 {
+        if !is_winning_shape(&with, s.melds[seat].len()) {
             return None;
         }
         // Copies visible elsewhere (discards, every declared set), not counting a discarded
