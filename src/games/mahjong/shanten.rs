@@ -478,7 +478,7 @@ pub fn is_winning_shape(counts: &Counts, declared: usize) -> bool {
         return true;
     }
     // A knitted straight hand holds all nine tiles of one straight.
-    KNITTED_MASKS.iter().any(|&m| present & m == m) && shanten_knitted_straight(counts, declared, i8::MAX) == -1
+    KNITTED_MASKS.iter().any(|&m| m & !present == 0) && shanten_knitted_straight(counts, declared, i8::MAX) == -1
 }
 
 /// Whether the standing tiles (3n+2 of them) form sets and one pair. Counts may reach 5 (the
