@@ -54,6 +54,9 @@ pub enum Phase {
         tile: Tile,
         asking: Seat,
         answers: [Action; SEATS],
+        /// Which seats may win on the tile (worked out once per discard: hands do not change
+        /// while the claims are collected).
+        can_win: [bool; SEATS],
     },
     /// `seat` adds `tile` to its pung; `asking` may rob it.
     RobKong {
@@ -200,8 +203,8 @@ impl Mahjong {
                     }
                 }
             }
-            Phase::Claims { from, tile, asking, .. } => {
-                out.extend(self.claims(s, *from, *tile, *asking));
+            Phase::Claims { from, tile, asking, can_win, .. } => {
+                out.extend(self.claims(s, *from, *tile, *asking, can_win[*asking]));
             }
             Phase::RobKong { tile, asking, .. } => {
                 out.push(Action::Pass);
@@ -214,11 +217,11 @@ impl Mahjong {
     }
 
     /// Pass and the claims `seat` may make on `tile` discarded by `from`.
-    fn claims(&self, s: &State, from: Seat, tile: Tile, seat: Seat) -> Vec<Action> {
+    fn claims(&self, s: &State, from: Seat, tile: Tile, seat: Seat, can_win: bool) -> Vec<Action> {
         let mut out = vec![Action::Pass];
         let h = &s.hands[seat];
         let t = tile as usize;
-        if self.win_fans(s, seat, tile, false, false).is_some() {
+        if can_win {
             out.push(Action::Win);
         }
         if Self::live_left(s) > 0 {
@@ -243,10 +246,10 @@ impl Mahjong {
     }
 
     /// The next seat after `after` (in turn order, before returning to `stop`) that has a claim.
-    fn next_asked(&self, s: &State, from: Seat, tile: Tile, after: Seat) -> Option<Seat> {
+    fn next_asked(&self, s: &State, from: Seat, tile: Tile, after: Seat, can_win: &[bool; SEATS]) -> Option<Seat> {
         let mut seat = next_seat(after, 1);
         while seat != from {
-            if self.claims(s, from, tile, seat).len() > 1 {
+            if self.claims(s, from, tile, seat, can_win[seat]).len() > 1 {
                 return Some(seat);
             }
             seat = next_seat(seat, 1);
@@ -493,9 +496,17 @@ impl Game for Mahjong {
                     s.hands[seat][t as usize] -= 1;
                     s.discards[seat].push(t);
                     s.seen[t as usize] += 1;
-                    match self.next_asked(s, seat, t, seat) {
+                    let can_win: [bool; SEATS] =
+                        std::array::from_fn(|k| k != seat && self.win_fans(s, k, t, false, false).is_some());
+                    match self.next_asked(s, seat, t, seat, &can_win) {
                         Some(k) => {
-                            s.phase = Phase::Claims { from: seat, tile: t, asking: k, answers: [Action::Pass; SEATS] }
+                            s.phase = Phase::Claims {
+                                from: seat,
+                                tile: t,
+                                asking: k,
+                                answers: [Action::Pass; SEATS],
+                                can_win,
+                            }
                         }
                         None => self.draw(s, next_seat(seat, 1), false),
                     }
@@ -511,10 +522,10 @@ impl Game for Mahjong {
                 },
                 _ => unreachable!("checked against the legal actions"),
             },
-            Phase::Claims { from, tile, asking, mut answers } => {
+            Phase::Claims { from, tile, asking, mut answers, can_win } => {
                 answers[asking] = *a;
-                match self.next_asked(s, from, tile, asking) {
-                    Some(k) => s.phase = Phase::Claims { from, tile, asking: k, answers },
+                match self.next_asked(s, from, tile, asking, &can_win) {
+                    Some(k) => s.phase = Phase::Claims { from, tile, asking: k, answers, can_win },
                     None => self.resolve_claims(s, from, tile, answers),
                 }
             }
