@@ -90,7 +90,11 @@ pub fn run(args: &AdviseArgs) -> Result<String> {
     }
 }
 
+/// A wind letter; empty means East (the default).
 fn wind(s: &str) -> Result<u8> {
+    if s.is_empty() {
+        return Ok(0);
+    }
     ["E", "S", "W", "N"]
         .iter()
         .position(|w| w.eq_ignore_ascii_case(s))

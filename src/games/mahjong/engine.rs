@@ -1,20 +1,22 @@
-//! The MCR table: 4 seats, 136 tiles, one hand per game (seat 0 is the dealer, East; the
-//! prevalent wind is East). The wall is shuffled from the deal seed before play; replacement tiles
-//! after a kong come from its far end.
+//! The MCR table: 4 seats, 136 tiles (144 with the `flowers` option), one hand per game by
+//! default or a full round of 16 (`hands = 16`: the dealer moves on every hand, the prevalent wind
+//! every four). Seat 0 deals the first hand. Every wall is shuffled from the deal seed before
+//! play; replacement tiles (after a kong or a flower) come from the wall's far end.
 //!
 //! A turn: the seat holds 3n+2 tiles and declares a self-drawn win, a concealed or added kong,
 //! or discards. A discard is offered to the other seats one by one in turn order (each answers
 //! pass / win / pung / kong / chow; seats with nothing to claim are not asked); then a win beats
 //! pung/kong beats chow, and among several winners the first in turn order after the discarder
 //! takes it (one winner). An added kong may be robbed by a seat that can win on it.
-//! A win needs `min_fans` fans (flowers not counted; flowers are not in this wall).
+//! A win needs `min_fans` fans, flowers not counted (a flower is set aside when drawn, replaced,
+//! and adds one fan to a win).
 //! Payments: self-drawn, each other seat pays fans + 8; on a discard, the discarder pays fans + 8
 //! and the other two pay 8. An exhausted wall is a draw: nobody pays.
 
 use rand::seq::SliceRandom;
 
 use super::fans::{score, WinContext, WinningHand};
-use super::shanten::is_complete_standard;
+use super::shanten::is_winning_shape;
 use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, KINDS};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Params, Seat};
 use crate::error::Result;
@@ -52,6 +54,9 @@ pub enum Phase {
         tile: Tile,
         asking: Seat,
         answers: [Action; SEATS],
+        /// Which seats may win on the tile (worked out once per discard: hands do not change
+        /// while the claims are collected).
+        can_win: [bool; SEATS],
     },
     /// `seat` adds `tile` to its pung; `asking` may rob it.
     RobKong {
@@ -65,7 +70,18 @@ pub enum Phase {
 
 #[derive(Clone, Debug)]
 pub struct State {
+    /// One wall per hand, all fixed at the deal.
+    walls: Vec<Vec<Tile>>,
+    /// The wall of the hand being played.
     wall: Vec<Tile>,
+    pub hand_no: usize,
+    pub dealer: Seat,
+    /// Flowers set aside by each seat this hand.
+    pub flowers: [u8; SEATS],
+    /// Per seat over the game: hands won, their fans, hands dealt in.
+    pub wins: [u32; SEATS],
+    pub win_fans: [u32; SEATS],
+    pub deal_ins: [u32; SEATS],
     /// Next live tile (front); replacements come from `end - 1`.
     next: usize,
     end: usize,
@@ -75,15 +91,23 @@ pub struct State {
     /// Tiles every seat can see: discards still on the table and declared sets.
     pub seen: Counts,
     pub phase: Phase,
+    /// The winner and fans of the last hand that was won.
     pub winner: Option<Seat>,
     pub fans: u32,
+    /// Points over the whole game (zero-sum).
     pub payoff: [i32; SEATS],
 }
+
+/// A flower in the wall (not a tile kind).
+const FLOWER: Tile = KINDS as Tile;
 
 /// The table options.
 #[derive(Clone, Debug)]
 pub struct Mahjong {
     pub min_fans: u32,
+    pub flowers: bool,
+    /// Hands per game: 1 or 16.
+    pub hands: usize,
 }
 
 /// What one seat sees.
@@ -111,8 +135,9 @@ fn next_seat(s: Seat, k: usize) -> Seat {
 }
 
 impl Mahjong {
+    /// One hand, no flowers.
     pub fn new(min_fans: u32) -> Mahjong {
-        Mahjong { min_fans }
+        Mahjong { min_fans, flowers: false, hands: 1 }
     }
 
     fn live_left(s: &State) -> usize {
@@ -128,7 +153,7 @@ impl Mahjong {
         let mut with = concealed;
         with[tile as usize] += 1;
         // Quick reject before the full calculator: not a standard hand nor a special shape.
-        if !is_complete_standard(&with) && super::shanten::shanten(&with, s.melds[seat].len()) != -1 {
+        if !is_winning_shape(&with, s.melds[seat].len()) {
             return None;
         }
         // Copies visible elsewhere (discards, every declared set), not counting a discarded
@@ -139,13 +164,13 @@ impl Mahjong {
             fourth_tile: visible == 3,
             kong_related: kong,
             last_wall_tile: Self::live_left(s) == 0,
-            flowers: 0,
-            seat_wind: seat as u8,
-            prevalent_wind: 0,
+            flowers: s.flowers[seat],
+            seat_wind: ((seat + SEATS - s.dealer) % SEATS) as u8,
+            prevalent_wind: (s.hand_no / SEATS % SEATS) as u8,
         };
         let h = WinningHand { melds: &s.melds[seat], concealed: &concealed, win_tile: tile };
         let sc = score(&h, &ctx)?;
-        (sc.total >= self.min_fans).then_some(sc.total)
+        (sc.total - s.flowers[seat] as u32 >= self.min_fans).then_some(sc.total)
     }
 
     /// The actions `seat` may take now (empty when it is not asked).
@@ -178,8 +203,8 @@ impl Mahjong {
                     }
                 }
             }
-            Phase::Claims { from, tile, asking, .. } => {
-                out.extend(self.claims(s, *from, *tile, *asking));
+            Phase::Claims { from, tile, asking, can_win, .. } => {
+                out.extend(self.claims(s, *from, *tile, *asking, can_win[*asking]));
             }
             Phase::RobKong { tile, asking, .. } => {
                 out.push(Action::Pass);
@@ -192,11 +217,11 @@ impl Mahjong {
     }
 
     /// Pass and the claims `seat` may make on `tile` discarded by `from`.
-    fn claims(&self, s: &State, from: Seat, tile: Tile, seat: Seat) -> Vec<Action> {
+    fn claims(&self, s: &State, from: Seat, tile: Tile, seat: Seat, can_win: bool) -> Vec<Action> {
         let mut out = vec![Action::Pass];
         let h = &s.hands[seat];
         let t = tile as usize;
-        if self.win_fans(s, seat, tile, false, false).is_some() {
+        if can_win {
             out.push(Action::Win);
         }
         if Self::live_left(s) > 0 {
@@ -221,10 +246,10 @@ impl Mahjong {
     }
 
     /// The next seat after `after` (in turn order, before returning to `stop`) that has a claim.
-    fn next_asked(&self, s: &State, from: Seat, tile: Tile, after: Seat) -> Option<Seat> {
+    fn next_asked(&self, s: &State, from: Seat, tile: Tile, after: Seat, can_win: &[bool; SEATS]) -> Option<Seat> {
         let mut seat = next_seat(after, 1);
         while seat != from {
-            if self.claims(s, from, tile, seat).len() > 1 {
+            if self.claims(s, from, tile, seat, can_win[seat]).len() > 1 {
                 return Some(seat);
             }
             seat = next_seat(seat, 1);
@@ -243,20 +268,67 @@ impl Mahjong {
         None
     }
 
-    fn draw(&self, s: &mut State, seat: Seat, replacement: bool) {
-        if Self::live_left(s) == 0 {
-            s.phase = Phase::Over;
-            return;
+    /// Takes a tile from the front (or the far end), setting flowers aside and replacing them.
+    /// `None` when the live wall is empty.
+    fn take(s: &mut State, seat: Seat, mut from_end: bool) -> Option<Tile> {
+        loop {
+            if Self::live_left(s) == 0 {
+                return None;
+            }
+            let t = if from_end {
+                s.end -= 1;
+                s.wall[s.end]
+            } else {
+                s.next += 1;
+                s.wall[s.next - 1]
+            };
+            if t != FLOWER {
+                return Some(t);
+            }
+            s.flowers[seat] += 1;
+            from_end = true;
         }
-        let t = if replacement {
-            s.end -= 1;
-            s.wall[s.end]
+    }
+
+    fn draw(&self, s: &mut State, seat: Seat, replacement: bool) {
+        match Self::take(s, seat, replacement) {
+            Some(t) => {
+                s.hands[seat][t as usize] += 1;
+                s.phase = Phase::Turn { seat, drawn: Some(t), after_kong: replacement };
+            }
+            // Exhausted wall: a draw, nobody pays.
+            None => self.end_hand(s),
+        }
+    }
+
+    /// Deals hand `s.hand_no` from its wall; the dealer draws first.
+    fn start_hand(&self, s: &mut State) {
+        s.wall = s.walls[s.hand_no].clone();
+        s.next = 0;
+        s.end = s.wall.len();
+        s.dealer = s.hand_no % SEATS;
+        s.hands = [[0; KINDS]; SEATS];
+        s.melds = Default::default();
+        s.discards = Default::default();
+        s.seen = [0; KINDS];
+        s.flowers = [0; SEATS];
+        for k in 0..SEATS {
+            let seat = next_seat(s.dealer, k);
+            for _ in 0..13 {
+                let t = Self::take(s, seat, false).expect("a wall holds four hands");
+                s.hands[seat][t as usize] += 1;
+            }
+        }
+        self.draw(s, s.dealer, false);
+    }
+
+    fn end_hand(&self, s: &mut State) {
+        if s.hand_no + 1 < self.hands {
+            s.hand_no += 1;
+            self.start_hand(s);
         } else {
-            s.next += 1;
-            s.wall[s.next - 1]
-        };
-        s.hands[seat][t as usize] += 1;
-        s.phase = Phase::Turn { seat, drawn: Some(t), after_kong: replacement };
+            s.phase = Phase::Over;
+        }
     }
 
     fn settle(&self, s: &mut State, winner: Seat, fans: u32, payer: Option<Seat>) {
@@ -273,9 +345,14 @@ impl Mahjong {
             s.payoff[k] -= pay;
             s.payoff[winner] += pay;
         }
+        if let Some(p) = payer {
+            s.deal_ins[p] += 1;
+        }
+        s.wins[winner] += 1;
+        s.win_fans[winner] += fans;
         s.winner = Some(winner);
         s.fans = fans;
-        s.phase = Phase::Over;
+        self.end_hand(s);
     }
 
     /// All answers to a discard are in: apply the strongest claim or move on.
@@ -333,11 +410,26 @@ impl Game for Mahjong {
     }
 
     fn deal(&self, rng: &mut DealRng) -> State {
-        let mut wall: Vec<Tile> = (0..KINDS as u8).flat_map(|t| [t; 4]).collect();
-        wall.shuffle(rng);
+        let mut tiles: Vec<Tile> = (0..KINDS as u8).flat_map(|t| [t; 4]).collect();
+        if self.flowers {
+            tiles.extend([FLOWER; 8]);
+        }
+        let walls = (0..self.hands)
+            .map(|_| {
+                tiles.shuffle(rng);
+                tiles.clone()
+            })
+            .collect();
         let mut s = State {
-            end: wall.len(),
-            wall,
+            walls,
+            wall: Vec::new(),
+            hand_no: 0,
+            dealer: 0,
+            flowers: [0; SEATS],
+            wins: [0; SEATS],
+            win_fans: [0; SEATS],
+            deal_ins: [0; SEATS],
+            end: 0,
             next: 0,
             hands: [[0; KINDS]; SEATS],
             melds: Default::default(),
@@ -348,14 +440,7 @@ impl Game for Mahjong {
             fans: 0,
             payoff: [0; SEATS],
         };
-        for seat in 0..SEATS {
-            for _ in 0..13 {
-                let t = s.wall[s.next];
-                s.next += 1;
-                s.hands[seat][t as usize] += 1;
-            }
-        }
-        self.draw(&mut s, 0, false);
+        self.start_hand(&mut s);
         s
     }
 
@@ -411,9 +496,17 @@ impl Game for Mahjong {
                     s.hands[seat][t as usize] -= 1;
                     s.discards[seat].push(t);
                     s.seen[t as usize] += 1;
-                    match self.next_asked(s, seat, t, seat) {
+                    let can_win: [bool; SEATS] =
+                        std::array::from_fn(|k| k != seat && self.win_fans(s, k, t, false, false).is_some());
+                    match self.next_asked(s, seat, t, seat, &can_win) {
                         Some(k) => {
-                            s.phase = Phase::Claims { from: seat, tile: t, asking: k, answers: [Action::Pass; SEATS] }
+                            s.phase = Phase::Claims {
+                                from: seat,
+                                tile: t,
+                                asking: k,
+                                answers: [Action::Pass; SEATS],
+                                can_win,
+                            }
                         }
                         None => self.draw(s, next_seat(seat, 1), false),
                     }
@@ -429,10 +522,10 @@ impl Game for Mahjong {
                 },
                 _ => unreachable!("checked against the legal actions"),
             },
-            Phase::Claims { from, tile, asking, mut answers } => {
+            Phase::Claims { from, tile, asking, mut answers, can_win } => {
                 answers[asking] = *a;
-                match self.next_asked(s, from, tile, asking) {
-                    Some(k) => s.phase = Phase::Claims { from, tile, asking: k, answers },
+                match self.next_asked(s, from, tile, asking, &can_win) {
+                    Some(k) => s.phase = Phase::Claims { from, tile, asking: k, answers, can_win },
                     None => self.resolve_claims(s, from, tile, answers),
                 }
             }
@@ -475,12 +568,11 @@ impl Game for Mahjong {
         &["won", "fans", "dealt_in"]
     }
 
+    /// Hands won, their total fans (empty with no win), hands dealt in (paid for a discard).
     fn record(&self, s: &State, seat: Seat, out: &mut Vec<String>) {
-        let won = s.winner == Some(seat);
-        let dealt_in = s.winner.is_some() && !won && s.payoff[seat] < -8;
-        out.push((won as u8).to_string());
-        out.push(if won { s.fans.to_string() } else { String::new() });
-        out.push((dealt_in as u8).to_string());
+        out.push(s.wins[seat].to_string());
+        out.push(if s.wins[seat] > 0 { s.win_fans[seat].to_string() } else { String::new() });
+        out.push(s.deal_ins[seat].to_string());
     }
 }
 
@@ -497,13 +589,25 @@ impl Mahjong {
 
 impl crate::games::GameDef for Mahjong {
     const NAME: &'static str = "mahjong";
-    const ABOUT: &'static str = "Chinese Official (MCR) mahjong, one hand of four seats (source: a mahjong AI patent)";
+    const ABOUT: &'static str =
+        "Chinese Official (MCR) mahjong, four seats, one hand or a 16-hand round (source: a mahjong AI patent)";
     const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
-    const OPTIONS: &'static [crate::core::ParamSpec] =
-        &[crate::core::ParamSpec::new("min_fans", "8", "fans a win needs (flowers excluded); 0 = no minimum")];
+    const OPTIONS: &'static [crate::core::ParamSpec] = &[
+        crate::core::ParamSpec::new("min_fans", "8", "fans a win needs (flowers excluded); 0 = no minimum"),
+        crate::core::ParamSpec::new("flowers", "false", "8 flower tiles in the wall, 1 fan each"),
+        crate::core::ParamSpec::new(
+            "hands",
+            "1",
+            "hands per game: 1, or 16 for a full round (dealer and winds rotate)",
+        ),
+    ];
 
     fn from_options(p: &Params, _seats: usize) -> Result<Mahjong> {
-        Ok(Mahjong::new(p.int_in("min_fans", 0, 88, "mahjong")? as u32))
+        let hands = p.int_in("hands", 1, 16, "mahjong")? as usize;
+        if hands != 1 && hands != 16 {
+            return Err(crate::error::Error::input("mahjong: hands must be 1 or 16"));
+        }
+        Ok(Mahjong { min_fans: p.int_in("min_fans", 0, 88, "mahjong")? as u32, flowers: p.bool("flowers"), hands })
     }
 
     fn bot_kinds() -> &'static [crate::games::BotKind<Mahjong>] {
@@ -532,10 +636,11 @@ mod tests {
 
     /// Every tile is in exactly one place, and every hand has a legal size.
     fn check_invariants(s: &State) {
-        let mut count = [0u32; KINDS];
+        let mut count = [0u32; KINDS + 1];
         for t in &s.wall[s.next..s.end] {
             count[*t as usize] += 1;
         }
+        count[KINDS] += s.flowers.iter().map(|&f| f as u32).sum::<u32>();
         for seat in 0..SEATS {
             for (c, &n) in count.iter_mut().zip(&s.hands[seat]) {
                 *c += n as u32;
@@ -550,10 +655,11 @@ mod tests {
             }
             let size: usize = s.hands[seat].iter().map(|&c| c as usize).sum::<usize>() + 3 * s.melds[seat].len();
             let turn = matches!(s.phase, Phase::Turn { seat: t, .. } if t == seat);
-            let winner = s.winner == Some(seat);
-            assert_eq!(size, if turn || winner { 14 } else { 13 }, "seat {seat} in {:?}", s.phase);
+            let over_winner = s.phase == Phase::Over && s.winner == Some(seat);
+            assert_eq!(size, if turn || over_winner { 14 } else { 13 }, "seat {seat} in {:?}", s.phase);
         }
-        assert!(count.iter().all(|&c| c == 4), "136 tiles conserved: {count:?}");
+        let flowers = if s.walls[0].len() == 144 { 8 } else { 0 };
+        assert!(count[..KINDS].iter().all(|&c| c == 4) && count[KINDS] == flowers, "tiles conserved: {count:?}");
     }
 
     fn play(game: &Mahjong, seed: u64, greedy: [bool; 4]) -> State {
@@ -574,7 +680,7 @@ mod tests {
             }
             game.apply(&mut s, &a).unwrap();
             steps += 1;
-            assert!(steps < 1000);
+            assert!(steps < 20_000);
         }
         check_invariants(&s);
         s
@@ -604,6 +710,25 @@ mod tests {
         }
         assert!(free_wins > 20, "{free_wins} of 40");
         let _ = wins;
+    }
+
+    #[test]
+    fn a_full_round_with_flowers() {
+        let game = Mahjong { min_fans: 8, flowers: true, hands: 16 };
+        let mut flowers_seen = false;
+        for seed in 0..4 {
+            let s = play(&game, 100 + seed, [true, false, true, true]);
+            assert_eq!(s.hand_no, 15, "sixteen hands played");
+            assert_eq!(s.payoff.iter().sum::<i32>(), 0);
+            let wins: u32 = s.wins.iter().sum();
+            let deal_ins: u32 = s.deal_ins.iter().sum();
+            assert!(deal_ins <= wins && wins <= 16);
+            flowers_seen |= s.flowers.iter().any(|&f| f > 0);
+            let mut out = Vec::new();
+            game.record(&s, 0, &mut out);
+            assert_eq!(out.len(), game.columns().len());
+        }
+        assert!(flowers_seen);
     }
 
     #[test]

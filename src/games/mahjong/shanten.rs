@@ -379,6 +379,16 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
         odd += (c & 1) as i32;
         orphan_pairs += (c >= 2 && ORPHANS_MASK >> k & 1 == 1) as i32;
     }
+    // `others` with the set counts reversed (`sets - m`), so the final combination with the changed
+    // group is a fixed-length, branch-free loop.
+    let reversed: [Group; 4] = others.map(|o| {
+        let mut r = Group { need: [[INF; 5]; 2] };
+        for m in 0..=sets {
+            r.need[0][m] = o.need[0][sets - m];
+            r.need[1][m] = o.need[1][sets - m];
+        }
+        r
+    });
     // A lower bound of the special shapes for every hand one tile away: one tile changes a
     // shape's distance by at most one (and removing a tile never lowers it). Kinds whose standard
     // shanten is already at or below it skip the special shapes.
@@ -415,7 +425,12 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
         } else {
             &t.groups[t.suit[i] as usize]
         };
-        let mut best = combine_target(&others[g], grp, sets) as i8 - 1;
+        let rev = &reversed[g];
+        let mut d = INF;
+        for m in 0..5 {
+            d = d.min(rev.need[1][m] + grp.need[0][m]).min(rev.need[0][m] + grp.need[1][m]);
+        }
+        let mut best = d as i8 - 1;
         if declared <= 1 && best > special_floor {
             let bit = 1u64 << k;
             let p = if nc > 0 { present | bit } else { present & !bit };
@@ -442,6 +457,28 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
         out[k] = best;
     }
     out
+}
+
+/// Whether the standing tiles (with `declared` sets) are a complete hand of any shape: the same
+/// answer as `shanten(..) == -1`, but cheap when they are not (the common case when checking a
+/// discard for a win).
+pub fn is_winning_shape(counts: &Counts, declared: usize) -> bool {
+    if is_complete_standard(counts) {
+        return true;
+    }
+    if declared > 1 {
+        return false;
+    }
+    let present = (0..KINDS).fold(0u64, |m, t| m | ((counts[t] > 0) as u64) << t);
+    if declared == 0
+        && (counts.iter().all(|&c| c % 2 == 0)
+            || shanten_thirteen_orphans(counts) == -1
+            || shanten_honors_knitted(counts) == -1)
+    {
+        return true;
+    }
+    // A knitted straight hand holds all nine tiles of one straight.
+    KNITTED_MASKS.iter().any(|&m| m & !present == 0) && shanten_knitted_straight(counts, declared, i8::MAX) == -1
 }
 
 /// Whether the standing tiles (3n+2 of them) form sets and one pair. Counts may reach 5 (the
@@ -746,6 +783,27 @@ mod tests {
                     assert_eq!(each[t], want, "{c:?} {t} add {add} declared {declared}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn winning_shape_is_shanten_minus_one() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        let kinds: Vec<Tile> = (0..KINDS as u8).collect();
+        let few: Vec<Tile> = (0..4).chain(27..34).collect();
+        for i in 0..4000 {
+            let c = random_hand(&mut rng, 14, if i % 2 == 0 { &few } else { &kinds });
+            assert_eq!(is_winning_shape(&c, 0), shanten(&c, 0) == -1, "{c:?}");
+        }
+        for (h, d) in [
+            ("1m 9m 1s 9s 1p 9p E S W N C F P P", 0),
+            ("1m 4m 7m 2s 5s 8s 3p 6p 9p E S W N C", 0),
+            ("1m 4m 7m 2s 5s 8s 3p 6p 9p 1p 2p 3p E E", 0),
+            ("[EEE] 1m 4m 7m 2s 5s 8s 3p 6p 9p C C", 1),
+            ("1m 1m 2m 2m 3m 3m 4p 4p 4p 4p E E C C", 0),
+        ] {
+            let (c, m) = counts(h);
+            assert!(is_winning_shape(&c, m) && shanten(&c, m) == -1 && m == d, "{h}");
         }
     }
 
