@@ -240,7 +240,7 @@ impl MatchRow {
     pub fn describe(&self) -> String {
         let e = &self.elo;
         let mut s = format!(
-            "{} vs {}: {} games{}, +{} ={} -{}, score {:.1}%, Elo {:+.1} ± {:.1}, nElo {:+.1} ± {:.1}, LOS {:.1}%\n  payoff difference {:+.4} [{:+.4}, {:+.4}] per {}, pairing variance ratio {:.2}\n",
+            "{} vs {}: {} games{}, +{} ={} -{}, score {:.1}%, Elo {:+.1} ± {:.1}, nElo {:+.1} ± {:.1}, LOS {:.1}%\n  payoff difference {:+.4} [{:+.4}, {:+.4}] per {}, pairing variance ratio {}\n",
             self.bot_a,
             self.bot_b,
             self.games,
@@ -258,7 +258,7 @@ impl MatchRow {
             self.payoff_diff.lo,
             self.payoff_diff.hi,
             if self.pairs * 2 == self.games { "pair" } else if self.pairs == self.games { "game" } else { "deal" },
-            self.variance_ratio,
+            if self.variance_ratio.is_nan() { "n/a (no variance)".to_string() } else { format!("{:.2}", self.variance_ratio) },
         );
         if let Some(r) = &self.sprt {
             let (lo, hi) = r.sprt.bounds();

@@ -86,16 +86,6 @@ mod strength {
         (w, d, l)
     }
 
-    /// `cargo test --release -- --ignored gomoku::strength::bench --nocapture` (until `arena bench` exists).
-    #[test]
-    #[ignore]
-    fn bench() {
-        let opts = BenchOptions { threads: 1, budget: std::time::Duration::from_secs(3) };
-        for m in bench_games(&opts) {
-            println!("{} {:.1} {}", m.name, m.value, m.unit);
-        }
-    }
-
     /// Game lengths and results of weights vs weights (time it with `time` for CPU seconds).
     #[test]
     #[ignore]

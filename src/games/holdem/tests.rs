@@ -354,29 +354,6 @@ proptest! {
     }
 }
 
-/// Prints `arena bench holdem`'s figures without the CLI, with the share of a core the thread
-/// actually got (from /proc/thread-self/schedstat) and the figure scaled to a whole core, since
-/// the shared machine is often loaded:
-/// `cargo test --release -- --ignored --nocapture holdem_bench_figures`
-#[test]
-#[ignore]
-fn holdem_bench_figures() {
-    fn cpu_ns() -> f64 {
-        let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-        text.split_whitespace().next().and_then(|x| x.parse().ok()).unwrap_or(f64::NAN)
-    }
-    let o = crate::bench::BenchOptions { threads: 1, budget: std::time::Duration::from_secs(2) };
-    for b in super::benches() {
-        let (wall, cpu) = (std::time::Instant::now(), cpu_ns());
-        let measures = (b.run)(&o);
-        let share = (cpu_ns() - cpu) / 1e9 / wall.elapsed().as_secs_f64();
-        for m in measures {
-            let whole = if m.unit == "s" { m.value * share } else { m.value / share };
-            println!("{} {:.4e} {} (cpu share {:.2}; on a whole core {:.4e})", m.name, m.value, m.unit, share, whole);
-        }
-    }
-}
-
 /// Writes sample hand histories (cash hands of 2-10 seats with random, all-in and always-call
 /// bots, some with antes and odd stacks) for `scripts/holdem_phh_check.py` to replay in PokerKit:
 /// `HOLDEM_PHH_DIR=target/phh cargo test --release -- --ignored write_phh_samples`

@@ -42,19 +42,3 @@ fn hands_per_s(o: &BenchOptions) -> Vec<Measure> {
     });
     vec![Measure { name: "zhajinhua.hands_per_s".into(), value: per_s, unit: "hands/s" }]
 }
-
-#[cfg(test)]
-mod tests {
-    /// Prints the benchmarks until `arena bench` is wired:
-    /// `cargo test --release -- --ignored --nocapture zhajinhua::bench::tests::print_benches`
-    #[test]
-    #[ignore]
-    fn print_benches() {
-        let o = crate::bench::BenchOptions { threads: 1, budget: std::time::Duration::from_secs(2) };
-        for b in super::benches() {
-            for m in (b.run)(&o) {
-                println!("{} {:.3} {}", m.name, m.value, m.unit);
-            }
-        }
-    }
-}
