@@ -1,20 +1,12 @@
 //! End-to-end tests of the `arena` binary: determinism, outputs, bad input, interruption.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use assert_cmd::cargo::CommandCargoExt;
+mod common;
+
+use common::{arena, write};
 use tempfile::TempDir;
-
-fn arena() -> Command {
-    Command::cargo_bin("arena").unwrap()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
 
 const SMALL: &str = r#"
 game = "gomoku"

@@ -1,20 +1,11 @@
 //! End-to-end tests of the verdicts: match.csv, SPRT early stopping, `arena stats`, `arena gate`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use assert_cmd::cargo::CommandCargoExt;
+mod common;
+
+use common::{arena, write};
 use tempfile::TempDir;
-
-fn arena() -> Command {
-    Command::cargo_bin("arena").unwrap()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
 
 /// random-adjacent is far stronger than random on a small board.
 const SPRT_RUN: &str = r#"

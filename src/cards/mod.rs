@@ -82,6 +82,49 @@ impl std::fmt::Display for Card {
     }
 }
 
+/// Five-card poker hand categories, weakest first (hold'em's and stud's; the hold'em source's
+/// "poker type" numbering 0..=8 is the discriminant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    HighCard,
+    OnePair,
+    TwoPair,
+    ThreeOfAKind,
+    Straight,
+    Flush,
+    FullHouse,
+    FourOfAKind,
+    StraightFlush,
+}
+
+impl Category {
+    pub const ALL: [Category; 9] = [
+        Category::HighCard,
+        Category::OnePair,
+        Category::TwoPair,
+        Category::ThreeOfAKind,
+        Category::Straight,
+        Category::Flush,
+        Category::FullHouse,
+        Category::FourOfAKind,
+        Category::StraightFlush,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::HighCard => "high card",
+            Category::OnePair => "one pair",
+            Category::TwoPair => "two pair",
+            Category::ThreeOfAKind => "three of a kind",
+            Category::Straight => "straight",
+            Category::Flush => "flush",
+            Category::FullHouse => "full house",
+            Category::FourOfAKind => "four of a kind",
+            Category::StraightFlush => "straight flush",
+        }
+    }
+}
+
 /// A set of cards, one bit each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CardSet(pub u64);

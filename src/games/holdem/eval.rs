@@ -25,47 +25,7 @@ use crate::cards::{Card, CardSet};
 /// A hand's class: 1 (7-5-4-3-2 offsuit) ..= 7462 (royal flush).
 pub type HandValue = u16;
 
-/// Hand categories, weakest first (the source's "poker type" numbering 0..=8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Category {
-    HighCard,
-    OnePair,
-    TwoPair,
-    ThreeOfAKind,
-    Straight,
-    Flush,
-    FullHouse,
-    FourOfAKind,
-    StraightFlush,
-}
-
-impl Category {
-    pub const ALL: [Category; 9] = [
-        Category::HighCard,
-        Category::OnePair,
-        Category::TwoPair,
-        Category::ThreeOfAKind,
-        Category::Straight,
-        Category::Flush,
-        Category::FullHouse,
-        Category::FourOfAKind,
-        Category::StraightFlush,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Category::HighCard => "high card",
-            Category::OnePair => "one pair",
-            Category::TwoPair => "two pair",
-            Category::ThreeOfAKind => "three of a kind",
-            Category::Straight => "straight",
-            Category::Flush => "flush",
-            Category::FullHouse => "full house",
-            Category::FourOfAKind => "four of a kind",
-            Category::StraightFlush => "straight flush",
-        }
-    }
-}
+pub use crate::cards::Category;
 
 /// Rank keys, 2 to A. Found by a greedy search (each key the smallest number keeping every sum over
 /// multisets of ≤ 7 ranks, ≤ 4 of each, distinct); the table build re-checks distinctness.
