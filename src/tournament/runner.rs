@@ -1,8 +1,8 @@
 //! The parallel runner: plays a [`Schedule`] on a rayon pool and hands each finished game to a
 //! sink in schedule order, so output is the same for any number of threads.
 //!
-//! Games are played in batches; a batch is played in parallel, then delivered in order. Memory is
-//! one batch of records, not the tournament. The batch grows while batches finish quickly (up to
+//! Games are played in batches; a batch is played in parallel, then delivered in order while the
+//! next batch plays. Memory is a few batches of records, not the tournament. The batch grows while batches finish quickly (up to
 //! about a quarter second), so fast games amortise the hand-off and slow games still show
 //! progress. The stop flag (Ctrl-C, or a sink that has seen enough) is checked before every game;
 //! what finished before the first unplayed game is kept.
@@ -63,7 +63,16 @@ fn progress_bar(total: u64, show: bool) -> ProgressBar {
     bar
 }
 
+/// One batch of played games, in schedule order; `None` marks a game skipped because of the stop
+/// flag (it and everything after it are not delivered).
+type Batch = Vec<Option<(Job, GameRecord)>>;
+
 /// Plays `schedule` on `table`, delivering records in schedule order to `sink`.
+///
+/// Two stages run at once: a producer thread plays batch k+1 on the pool while this thread hands
+/// batch k to the sink (CSV writing, tallies), so writing never leaves the workers idle. The sink
+/// still sees every game in order; when it says stop, games already played past that point are
+/// dropped, so the stop point does not depend on timing.
 pub fn run(
     schedule: &Schedule,
     table: &dyn Table,
@@ -77,48 +86,67 @@ pub fn run(
     let total = schedule.total();
     let bar = progress_bar(total, opts.progress);
     let stop: &AtomicBool = &opts.stop;
-    let mut next = 0u64;
-    let mut batch = (opts.threads as u64 * 4).max(1);
+    // Set when the consumer is done early (sink stop or error): the producer stops playing.
+    let consumer_done = AtomicBool::new(false);
     let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
-    while next < total {
-        let last = (next + batch).min(total);
-        let started = Instant::now();
-        let records: Vec<Option<(Job, GameRecord)>> = pool.install(|| {
-            (next..last)
-                .into_par_iter()
-                .map(|i| {
-                    if stop.load(Ordering::Relaxed) {
-                        return None;
-                    }
-                    let job = schedule.job(i);
-                    let record = table.play(&schedule.lineup(&job), &job.seeds, opts.history);
-                    bar.inc(1);
-                    Some((job, record))
-                })
-                .collect()
+    let result = std::thread::scope(|scope| -> Result<()> {
+        // One batch in the channel and one being played: memory stays a few batches.
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(1);
+        let (pool, bar, consumer_done) = (&pool, &bar, &consumer_done);
+        scope.spawn(move || {
+            let mut next = 0u64;
+            let mut batch = (opts.threads as u64 * 4).max(1);
+            while next < total && !consumer_done.load(Ordering::Relaxed) {
+                let last = (next + batch).min(total);
+                let started = Instant::now();
+                let records: Batch = pool.install(|| {
+                    (next..last)
+                        .into_par_iter()
+                        .map(|i| {
+                            if stop.load(Ordering::Relaxed) || consumer_done.load(Ordering::Relaxed) {
+                                return None;
+                            }
+                            let job = schedule.job(i);
+                            let record = table.play(&schedule.lineup(&job), &job.seeds, opts.history);
+                            bar.inc(1);
+                            Some((job, record))
+                        })
+                        .collect()
+                });
+                let cut_short = records.iter().any(Option::is_none);
+                if tx.send(records).is_err() || cut_short {
+                    return;
+                }
+                next = last;
+                if started.elapsed() < MAX_BATCH_TIME / 2 {
+                    batch = (batch * 2).min(1 << 16);
+                }
+            }
         });
-        for item in records {
-            let Some((job, record)) = item else {
-                end.interrupted = true;
-                break;
-            };
-            end.played += 1;
-            if sink(&job, record)? == Flow::Stop {
-                end.stopped_by_sink = true;
+        for records in rx {
+            for item in records {
+                let Some((job, record)) = item else {
+                    end.interrupted = true;
+                    break;
+                };
+                end.played += 1;
+                let flow = sink(&job, record).inspect_err(|_| consumer_done.store(true, Ordering::Relaxed))?;
+                if flow == Flow::Stop {
+                    end.stopped_by_sink = true;
+                    break;
+                }
+            }
+            if end.interrupted || end.stopped_by_sink {
+                consumer_done.store(true, Ordering::Relaxed);
                 break;
             }
         }
-        if end.interrupted || end.stopped_by_sink {
-            break;
-        }
-        next = last;
-        if started.elapsed() < MAX_BATCH_TIME / 2 {
-            batch = (batch * 2).min(1 << 16);
-        }
-    }
-    if stop.load(Ordering::Relaxed) && end.played < total {
+        Ok(())
+    });
+    bar.finish_and_clear();
+    result?;
+    if stop.load(Ordering::Relaxed) && end.played < total && !end.stopped_by_sink {
         end.interrupted = true;
     }
-    bar.finish_and_clear();
     Ok(end)
 }
