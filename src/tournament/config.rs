@@ -172,7 +172,15 @@ impl RunConfig {
             Some(s) => {
                 let n = *s.get_ref();
                 if n < 0 || !entry.seats().contains(&(n as usize)) {
-                    return Err(src.error_at(&s.span(), format!("{} seats {:?}, not {n}", entry.name(), entry.seats())));
+                    return Err(src.error_at(
+                        &s.span(),
+                        format!(
+                            "{} is played by {} to {} seats, not {n}",
+                            entry.name(),
+                            entry.seats().start(),
+                            entry.seats().end()
+                        ),
+                    ));
                 }
                 n as usize
             }
