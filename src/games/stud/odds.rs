@@ -158,39 +158,50 @@ pub fn win_probability(deck: CardSet, pos: &Position, budget: Budget, rng: &mut 
 
 /// Deals the missing cards at random `samples` times and averages my share.
 fn monte_carlo(hands: &Hands, pool: CardSet, samples: u32, rng: &mut impl Rng) -> f64 {
-    let total_need: u32 = hands.need[..hands.players].iter().sum();
-    assert!(total_need <= pool.len(), "not enough unseen cards");
+    let need = &hands.need[..hands.players];
+    let total_need = need.iter().sum::<u32>() as usize;
+    assert!(total_need as u32 <= pool.len(), "not enough unseen cards");
     let mut draws = Draws::seeded(rng);
-    let mut drawn = [0u64; MAX_DRAWN];
+    // Samples are drawn a batch at a time, then evaluated: drawing is then one loop without a
+    // branch per sample, and evaluating one with a fixed number of steps.
+    let mut drawn = [0u64; BATCH * MAX_DRAWN];
     let mut sum = 0.0;
-    for _ in 0..samples {
-        // Me first, then each opponent in turn, takes its missing cards off the front.
-        draws.distinct(pool.0, total_need as usize, &mut drawn);
-        let mut next = 0;
-        let mut mine = HandValue(0);
-        let (mut best, mut tied) = (HandValue(0), 0);
-        for p in 0..hands.players {
-            let mut hand = hands.known[p].0;
-            for &card in &drawn[next..next + hands.need[p] as usize] {
-                hand |= card;
+    let mut left = samples as usize;
+    while left > 0 {
+        let batch = left.min(BATCH);
+        left -= batch;
+        draws.samples(pool.0, total_need, batch, &mut drawn);
+        for sample in drawn[..batch * total_need.max(1)].chunks_exact(total_need.max(1)) {
+            // Me first, then each opponent in turn, takes its missing cards off the front.
+            let mut next = 0;
+            let mut mine = HandValue(0);
+            let (mut best, mut tied) = (HandValue(0), 0);
+            for (p, &k) in need.iter().enumerate() {
+                let mut hand = hands.known[p].0;
+                for &card in &sample[next..next + k as usize] {
+                    hand |= card;
+                }
+                next += k as usize;
+                let v = value5(CardSet(hand));
+                if p == 0 {
+                    mine = v;
+                } else if p == 1 || v > best {
+                    (best, tied) = (v, 1);
+                } else if v == best {
+                    tied += 1;
+                }
             }
-            next += hands.need[p] as usize;
-            let v = value5(CardSet(hand));
-            if p == 0 {
-                mine = v;
-            } else if p == 1 || v > best {
-                (best, tied) = (v, 1);
-            } else if v == best {
-                tied += 1;
-            }
+            sum += share(mine, best, tied);
         }
-        sum += share(mine, best, tied);
     }
     sum / samples as f64
 }
 
-/// Most cards a sample deals: every player lacks at most four (a hand starts with two).
-const MAX_DRAWN: usize = 32;
+/// Most cards a sample deals: five players lacking at most five cards each.
+const MAX_DRAWN: usize = MAX_PLAYERS * 5;
+
+/// Samples drawn before they are evaluated.
+const BATCH: usize = 32;
 
 /// Random cards for the sampler. A card is a bit of a u64 (52 of the 64 positions are cards), so a
 /// uniform card of a set is a uniform 6-bit position, redrawn until it is in the set: exactly
@@ -216,15 +227,19 @@ impl Draws {
         (t >> 64) as u64 ^ t as u64
     }
 
-    /// `n` distinct uniform cards of `from` into `out[..n]`, as bits: exactly the cards `n` calls
-    /// of [`Draws::card`] would give (each from `from` less the cards drawn before), from the same
-    /// stream. A position outside the set is still written to `out[k]` and then overwritten by
-    /// the next try: the accept/reject choice is arithmetic instead of a branch the predictor
-    /// misses about once in three tries.
-    fn distinct(&mut self, mut from: u64, n: usize, out: &mut [u64; MAX_DRAWN]) {
-        debug_assert!(n < MAX_DRAWN && n as u32 <= from.count_ones());
-        let mut k = 0;
-        while k < n {
+    /// `count` samples of `n` distinct uniform cards of `from` into `out[..count * n]`, sample
+    /// after sample, as bits: exactly the cards `count * n` calls of [`Draws::card`] would give
+    /// (each from `from` less the cards drawn before in its sample), from the same stream. A
+    /// position outside the set is still written and then overwritten by the next try, and a
+    /// full sample starts the next one: arithmetic instead of branches the predictor misses
+    /// (a try fails about once in three, and a sample takes a varying number of tries).
+    fn samples(&mut self, from: u64, n: usize, count: usize, out: &mut [u64; BATCH * MAX_DRAWN]) {
+        debug_assert!(n <= MAX_DRAWN && count <= BATCH && n as u32 <= from.count_ones());
+        if n == 0 {
+            return;
+        }
+        let (mut left, mut k, mut at, mut done) = (from, 0, 0, 0);
+        while done < count {
             if self.tries_left == 0 {
                 self.bits = self.next_u64();
                 self.tries_left = 10;
@@ -232,9 +247,14 @@ impl Draws {
             let pos = self.bits & 63;
             self.bits >>= 6;
             self.tries_left -= 1;
-            out[k] = 1u64 << pos;
-            k += (from >> pos & 1) as usize;
-            from &= !(1u64 << pos);
+            out[at + k] = 1u64 << pos;
+            k += (left >> pos & 1) as usize;
+            left &= !(1u64 << pos);
+            let full = k == n;
+            done += full as usize;
+            at += if full { n } else { 0 };
+            k = if full { 0 } else { k };
+            left = if full { from } else { left };
         }
     }
 
