@@ -91,12 +91,19 @@ impl Hands {
 /// My share of the pot given my value and the opponents' best value and how many hold it.
 /// A table lookup, not a branch: win or lose is a coin toss to the branch predictor when sampling.
 fn share(mine: HandValue, best: HandValue, tied: u32) -> f64 {
-    let tie = TIE_SHARE[tied as usize];
-    [0.0, tie, 1.0][(mine >= best) as usize + (mine > best) as usize]
+    SHARE[tied as usize][(mine >= best) as usize + (mine > best) as usize]
 }
 
-/// 1/(k + 1), my share when I tie with k opponents.
-const TIE_SHARE: [f64; MAX_PLAYERS] = [1.0, 1.0 / 2.0, 1.0 / 3.0, 1.0 / 4.0, 1.0 / 5.0];
+/// My share when I lose, tie with k opponents (1/(k + 1)) or win, by k.
+const SHARE: [[f64; 3]; MAX_PLAYERS] = {
+    let mut t = [[0.0, 0.0, 1.0]; MAX_PLAYERS];
+    let mut k = 0;
+    while k < MAX_PLAYERS {
+        t[k][1] = 1.0 / (k + 1) as f64;
+        k += 1;
+    }
+    t
+};
 
 /// Calls `f` with every `k`-card subset of `pool` (as bits); `n` = cards in `pool`.
 fn for_each_subset<F: FnMut(u64)>(pool: u64, n: u32, k: u32, chosen: u64, f: &mut F) {
