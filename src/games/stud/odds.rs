@@ -245,8 +245,9 @@ impl Draws {
         if n == 0 {
             return;
         }
-        let (mut left, mut k, mut at, mut done) = (from, 0, 0, 0);
-        while done < count {
+        // `i`: the next slot of `out`; `end`: the end of the sample being drawn.
+        let (mut left, mut i, mut end) = (from, 0, n);
+        while i < count * n {
             if self.tries_left == 0 {
                 self.bits = self.next_u64();
                 self.tries_left = 10;
@@ -254,14 +255,13 @@ impl Draws {
             let pos = self.bits & 63;
             self.bits >>= 6;
             self.tries_left -= 1;
-            out[at + k] = 1u64 << pos;
-            k += (left >> pos & 1) as usize;
-            left &= !(1u64 << pos);
-            let full = k == n;
-            done += full as usize;
-            at += if full { n } else { 0 };
-            k = if full { 0 } else { k };
-            left = if full { from } else { left };
+            out[i] = 1u64 << pos;
+            let hit = left >> pos & 1 != 0;
+            // The sample is full when this try hits its last slot.
+            let full = hit & (i + 1 == end);
+            i += hit as usize;
+            end += if full { n } else { 0 };
+            left = if full { from } else { left & !(1u64 << pos) };
         }
     }
 
