@@ -26,53 +26,9 @@
 
 use crate::cards::CardSet;
 
-/// Categories from low to high; the discriminant is the top field of a [`HandValue`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Category {
-    HighCard,
-    OnePair,
-    TwoPair,
-    ThreeOfAKind,
-    Straight,
-    Flush,
-    FullHouse,
-    FourOfAKind,
-    StraightFlush,
-}
-
-impl Category {
-    pub const ALL: [Category; 9] = [
-        Category::HighCard,
-        Category::OnePair,
-        Category::TwoPair,
-        Category::ThreeOfAKind,
-        Category::Straight,
-        Category::Flush,
-        Category::FullHouse,
-        Category::FourOfAKind,
-        Category::StraightFlush,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Category::HighCard => "high card",
-            Category::OnePair => "one pair",
-            Category::TwoPair => "two pair",
-            Category::ThreeOfAKind => "three of a kind",
-            Category::Straight => "straight",
-            Category::Flush => "flush",
-            Category::FullHouse => "full house",
-            Category::FourOfAKind => "four of a kind",
-            Category::StraightFlush => "straight flush",
-        }
-    }
-}
-
-impl std::fmt::Display for Category {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// Categories from low to high (shared with hold'em); the discriminant is the top field of a
+/// [`HandValue`].
+pub use crate::cards::Category;
 
 /// The strength of a hand: greater is better, equal is a tie.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
