@@ -12,6 +12,7 @@
 // Loops run over tile kinds and index several per-kind arrays at once.
 #![allow(clippy::needless_range_loop)]
 
+pub mod bench;
 pub mod expectimax;
 pub mod pruned;
 
