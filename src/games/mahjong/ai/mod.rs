@@ -14,6 +14,7 @@
 
 pub mod bench;
 pub mod expectimax;
+pub mod explain;
 pub mod pruned;
 
 #[cfg(test)]
@@ -98,11 +99,14 @@ impl Hasher for KeyHasher {
         }
     }
     fn write_u128(&mut self, k: u128) {
-        let x = (k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let x = self.0.rotate_left(23) ^ (k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let x = (x ^ (x >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         self.0 = x ^ (x >> 32);
     }
 }
+
+/// Sets of path keys (final hand, discards) in the pruned search.
+pub type KeySet = std::collections::HashSet<(u128, u128), BuildHasherDefault<KeyHasher>>;
 
 pub type Memo = std::collections::HashMap<u128, f64, BuildHasherDefault<KeyHasher>>;
 

@@ -22,7 +22,7 @@
 //!    discard the least dangerous tile (0 when the threatening seats discarded it themselves,
 //!    else by kind: honour by its live copies, terminal, simple).
 
-use super::{after_claim, hand_fans, Position};
+use super::{after_claim, hand_fans, pack, KeySet, Position};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::error::Result;
 use crate::games::mahjong::bots::best_discard;
@@ -211,11 +211,20 @@ pub struct Pruned {
     /// P(≥ c copies) by c = 1, 2 and copies left 0..=4, for the current decision.
     p_table: [[f64; 5]; 3],
     explain: Option<Vec<PathInfo>>,
+    /// Paths already valued in this analysis: two arrangements can lead to the same path (same
+    /// final hand, same discards), which counts once.
+    done: KeySet,
 }
 
 impl Pruned {
     pub fn new(cfg: Config) -> Pruned {
-        Pruned { cfg, kept: Vec::with_capacity(MAX_KEEP + 1), p_table: [[0.0; 5]; 3], explain: None }
+        Pruned {
+            cfg,
+            kept: Vec::with_capacity(MAX_KEEP + 1),
+            p_table: [[0.0; 5]; 3],
+            explain: None,
+            done: KeySet::default(),
+        }
     }
 
     /// Records every path of the next analyses (for `advise --explain`).
@@ -314,6 +323,7 @@ impl Pruned {
             }
         }
         self.arrange(h, t.melds.len());
+        self.done.clear();
         let mut out = Analysis { discard_value: [0.0; KINDS], best_path: 0.0, paths: 0 };
         for i in 0..self.kept.len() {
             let a = self.kept[i];
@@ -447,7 +457,7 @@ impl Pruned {
                 p *= if c <= 2 { self.p_table[c][t.unseen[k].min(4) as usize] } else { 0.0 };
             }
         }
-        if p == 0.0 {
+        if p == 0.0 || !self.done.insert((pack(&fin), pack(&useless))) {
             return;
         }
         let win = needs.tiles[needs.len - 1];
