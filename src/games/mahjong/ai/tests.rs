@@ -229,3 +229,20 @@ fn pruned_folds_to_a_safe_tile() {
     assert_eq!(t, 25, "8p is safe against seat 1");
     assert!(shanten(&h, 0) >= 2);
 }
+
+/// `advise --explain` names the pruned search's discard and lists its paths with P, score and E.
+#[test]
+fn advise_explain_shows_the_chosen_discard_and_its_paths() {
+    let args = crate::games::mahjong::advise::AdviseArgs {
+        hand: Some("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 5s 7s P".into()),
+        explain: true,
+        wall_left: 60,
+        seat_wind: "E".into(),
+        prevalent_wind: "E".into(),
+        ..Default::default()
+    };
+    let text = crate::games::mahjong::advise::run(&args).unwrap();
+    assert!(text.contains("chosen: discard P"), "{text}");
+    let first = text.lines().find(|l| l.trim_start().starts_with("needs ")).expect("a path line");
+    assert!(first.contains("needs 6s") && first.contains("P(win)") && first.contains(" E "), "{first}");
+}
