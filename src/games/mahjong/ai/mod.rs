@@ -5,6 +5,13 @@
 //! Both decide from a [`Position`]: what the seat can see, copied out of the view, so benches can
 //! replay recorded positions without a table.
 //!
+//! Measured (2 shared cores, `arena bench mahjong.pruned_decision` / `.expectimax_decision`,
+//! 1,000 discard decisions recorded from greedy games): pruned median 0.07 ms, p99 0.35 ms;
+//! expectimax (depth 2) median 0.9 ms, p99 9.6 ms. Strength (configs/mahjong*.toml, 4,000 games =
+//! 1,000 deals × 4 rotations each, points per hand, intervals clustered by deal): pruned − expectimax
+//! +2.89 [+1.61, +4.17]; pruned − greedy +9.23 [+7.96, +10.49]; expectimax − greedy +4.84
+//! [+3.76, +5.92].
+//!
 //! Known simplifications (both bots): the view shows no dealer or hand number, so the seat wind is
 //! taken as seat − 0 (exact for one-hand games, the default) and the prevalent wind as East;
 //! flowers are not counted in the estimated fans.
