@@ -74,6 +74,12 @@ pub struct AdviseArgs {
     pub seat_wind: String,
     #[arg(long, default_value = "E")]
     pub prevalent_wind: String,
+    /// With 14 tiles: also show the pruned search's discard, its arrangements and best paths.
+    #[arg(long)]
+    pub explain: bool,
+    /// Live wall tiles left, for `--explain` (draws left = a quarter of it).
+    #[arg(long, default_value_t = 60)]
+    pub wall_left: usize,
 }
 
 /// The 8-fan minimum of MCR (flowers excluded).
@@ -193,6 +199,10 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<String> {
     writeln!(out, "discards (shanten after, effective tiles):").unwrap();
     for (after, _, t, eff) in &options {
         writeln!(out, "  {:<3} {after:>2}  {}", tile_name(*t), effective_text(eff)).unwrap();
+    }
+    if args.explain {
+        let seat = wind(&args.seat_wind)? as usize;
+        out += &super::ai::explain::explain(&standing, &hand.melds, &visible, args.wall_left, seat);
     }
     Ok(out)
 }

@@ -16,6 +16,8 @@ pub fn benches() -> Vec<Bench> {
         Bench { name: "mahjong.shanten_per_s", run: shanten_per_s },
         Bench { name: "mahjong.shanten_standard_per_s", run: shanten_standard_per_s },
         Bench { name: "mahjong.greedy_hands_per_s", run: greedy_hands_per_s },
+        Bench { name: "mahjong.pruned_decision", run: super::ai::bench::pruned_decision },
+        Bench { name: "mahjong.expectimax_decision", run: super::ai::bench::expectimax_decision },
     ]
 }
 

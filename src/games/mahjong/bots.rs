@@ -23,6 +23,8 @@ pub static BOT_KINDS: &[BotKind<Mahjong>] = &[
         params: &[],
         make: |_, _| Ok(factory(|| GreedyBot)),
     },
+    super::ai::expectimax::KIND,
+    super::ai::pruned::KIND,
 ];
 
 pub struct RandomBot;

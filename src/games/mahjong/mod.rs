@@ -21,6 +21,7 @@
 //! greedy bots, 8-fan minimum).
 
 pub mod advise;
+pub mod ai;
 pub mod bots;
 pub mod engine;
 pub mod fans;
