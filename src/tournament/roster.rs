@@ -39,6 +39,7 @@ fn built_in(game: &str) -> &'static str {
         "holdem" => include_str!("../../bots/holdem.toml"),
         "zhajinhua" => include_str!("../../bots/zhajinhua.toml"),
         "stud" => include_str!("../../bots/stud.toml"),
+        "mahjong" => include_str!("../../bots/mahjong.toml"),
         _ => "",
     }
 }
