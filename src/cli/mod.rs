@@ -12,7 +12,7 @@ mod stats;
 
 /// Deterministic, parallel tournaments between game-playing bots, with statistics you can trust.
 ///
-/// Games: gomoku, holdem, stud, zhajinhua, mahjong. `arena list` shows the games, their table options, their bots and every
+/// Games: holdem, stud, zhajinhua, gomoku, mahjong. `arena list` shows the games, their table options, their bots and every
 /// parameter. Same seed, same results, on any number of threads.
 #[derive(Parser, Debug)]
 #[command(name = "arena", version, about, long_about = None, max_term_width = 100)]
