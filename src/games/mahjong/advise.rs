@@ -56,6 +56,7 @@ pub struct AdviseArgs {
     /// Tiles already visible elsewhere (discards, others' sets), for the unseen counts.
     #[arg(long)]
     pub seen: Option<String>,
+    /// The winning tile was drawn from the wall (not claimed from a discard)
     #[arg(long)]
     pub self_drawn: bool,
     /// The winning tile is the last copy ("Last Tile").
@@ -70,8 +71,10 @@ pub struct AdviseArgs {
     /// Flower tiles (1 point each, not counted toward the 8-fan minimum).
     #[arg(long, default_value_t = 0)]
     pub flowers: u8,
+    /// The seat's own wind: E, S, W or N
     #[arg(long, default_value = "E")]
     pub seat_wind: String,
+    /// The round's prevailing wind: E, S, W or N
     #[arg(long, default_value = "E")]
     pub prevalent_wind: String,
     /// With 14 tiles: also show the pruned search's discard, its arrangements and best paths.
