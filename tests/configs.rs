@@ -1,0 +1,52 @@
+//! Every config, gate config and roster shipped in the repository resolves: games, bots,
+//! parameters and table options all exist and are valid.
+
+use std::path::Path;
+
+use bot_arena::tournament::config::{Overrides, RunConfig};
+
+fn tomls(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_shipped_config_resolves() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut loaded = 0;
+    for dir in ["configs", "configs/gate"] {
+        for path in tomls(&repo.join(dir)) {
+            if path.file_name().unwrap() == "ci-gate.toml" {
+                continue;
+            }
+            let cfg = RunConfig::load(&path, &Overrides::default()).unwrap_or_else(|e| panic!("{e}"));
+            assert!(!cfg.bots.is_empty());
+            loaded += 1;
+        }
+    }
+    assert!(loaded >= 15, "only {loaded} configs found");
+}
+
+#[test]
+fn every_roster_entry_resolves() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for path in tomls(&repo.join("bots")) {
+        let game = path.file_stem().unwrap().to_str().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let roster: toml::Table = toml::from_str(&text).unwrap();
+        // Each entry, used by name in a config, resolves with its parameters checked.
+        for name in roster.keys() {
+            let config = format!("game = \"{game}\"\ngames = 1\nbots = [\"{name}\"]\n");
+            let file = std::env::temp_dir().join(format!("bot-arena-roster-{game}-{name}.toml"));
+            std::fs::write(&file, config).unwrap();
+            let cfg = RunConfig::load(&file, &Overrides::default()).unwrap_or_else(|e| panic!("{game}/{name}: {e}"));
+            assert_eq!(cfg.bots[0].name, *name);
+            std::fs::remove_file(&file).unwrap();
+        }
+    }
+}
