@@ -523,6 +523,8 @@ fn each_with(
     // A lower bound of the special shapes for every hand one tile away: one tile changes a
     // shape's distance by at most one (and removing a tile never lowers it). Kinds whose standard
     // shanten is already at or below it skip the special shapes.
+    // Whether the knitted straight can matter for any kind (see below).
+    let mut knitted_possible = true;
     let special_floor = if declared <= 1 {
         let held = KNITTED_MASKS.map(|m| (present & m).count_ones() as i8);
         let mut knitted_floor = 8 - held.iter().max().copied().unwrap_or(0);
@@ -532,6 +534,8 @@ fn each_with(
             // computed once here rather than for each kind.
             knitted_floor = knitted_straight(counts, declared, below + add as i8, &held.map(|h| h as u8));
         }
+        // One tile lowers the knitted straight's shanten by at most one.
+        knitted_possible = below == i8::MIN || knitted_floor - (add as i8) < below;
         let mut floor = knitted_floor;
         if declared == 0 {
             let need = 7 - pairs.min(7);
@@ -595,7 +599,7 @@ fn each_with(
             } else {
                 below
             };
-            if held.iter().any(|&h| 9 - h as i8 <= bound) {
+            if knitted_possible && held.iter().any(|&h| 9 - h as i8 <= bound) {
                 let mut cc = *counts;
                 cc[k] = nc;
                 best = best.min(knitted_straight(&cc, declared, bound, &held));
