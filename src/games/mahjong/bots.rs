@@ -67,7 +67,12 @@ pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8)
     let improving = improving_after_discards(hand, declared, &ties, best, candidates);
     let mut choice = (ties[0], 0u32);
     for (&t, &imp) in ties.iter().zip(&improving) {
-        let n: u32 = (0..KINDS).filter(|&k| imp >> k & 1 == 1).map(unseen).sum();
+        // Over the set bits only (the mask is sparse).
+        let (mut n, mut rest) = (0u32, imp);
+        while rest != 0 {
+            n += unseen(rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+        }
         if n > choice.1 {
             choice = (t, n);
         }

@@ -439,7 +439,15 @@ pub fn improving_after_discards(
                 }
             }
             let after = each_with(&c, declared, true, candidates, below, &s, &o, Some(&plus));
-            (0..KINDS).filter(|&k| after[k] < below).fold(0u64, |m, k| m | 1 << k)
+            // Only candidates can be below (the others are `i8::MAX`).
+            let mut mask = 0u64;
+            let mut rest = candidates;
+            while rest != 0 {
+                let k = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                mask |= ((after[k] < below) as u64) << k;
+            }
+            mask
         })
         .collect()
 }
