@@ -5,7 +5,7 @@
 use rand::Rng;
 
 use super::engine::{Action, Mahjong, PhaseView, View};
-use super::shanten::{shanten, shanten_each};
+use super::shanten::{improving_after_discards, shanten, shanten_each};
 use super::tiles::{Counts, Tile, KINDS};
 use crate::core::{Bot, BotRng};
 use crate::games::{factory, BotKind};
@@ -53,23 +53,26 @@ fn visible(v: &View<'_>) -> Counts {
 /// a tie), with that shanten.
 pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8) {
     let shantens = shanten_each(hand, declared, false);
-    let mut c = *hand;
     let best = *shantens.iter().min().unwrap();
     let ties: Vec<usize> = (0..KINDS).filter(|&t| shantens[t] == best).collect();
     if ties.len() == 1 {
         return (ties[0] as Tile, best);
     }
+    // Effective tiles of the hand after each tied discard `t`: draws that lower `best`, counted
+    // by the copies this seat has not seen (4 − hand after the discard − seen − the discard
+    // itself, i.e. 4 − hand − seen: the same for every tie). Kinds with none unseen add nothing,
+    // so they are not looked at.
+    let unseen = |k: usize| 4u32.saturating_sub(hand[k] as u32 + seen[k] as u32);
+    let candidates = (0..KINDS).filter(|&k| unseen(k) > 0).fold(0u64, |m, k| m | 1 << k);
+    let improving = improving_after_discards(hand, declared, &ties, best, candidates);
     let mut choice = (ties[0], 0u32);
-    for &t in &ties {
-        c[t] -= 1;
-        // Effective tiles of the hand after this discard: draws that lower `best`, counted by
-        // the copies this seat has not seen (the discard itself is seen from then on).
-        let after = shanten_each(&c, declared, true);
-        let n: u32 = (0..KINDS)
-            .filter(|&k| after[k] < best)
-            .map(|k| 4u32.saturating_sub(c[k] as u32 + seen[k] as u32 + (k == t) as u32))
-            .sum();
-        c[t] += 1;
+    for (&t, &imp) in ties.iter().zip(&improving) {
+        // Over the set bits only (the mask is sparse).
+        let (mut n, mut rest) = (0u32, imp);
+        while rest != 0 {
+            n += unseen(rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+        }
         if n > choice.1 {
             choice = (t, n);
         }

@@ -357,20 +357,159 @@ pub fn effective_tiles(counts: &Counts, declared: usize, visible: &Counts) -> (i
 /// `i8::MAX` where that is impossible. Same answers as calling [`shanten`] 34 times, but only the
 /// changed suit is looked up again and the special shapes are updated, not recounted.
 pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] {
-    let t = tables();
-    let sets = 4 - declared;
-    let groups = [suit_group(t, counts, 0), suit_group(t, counts, 1), suit_group(t, counts, 2), honor_group(t, counts)];
-    let mut idx = [0usize; 4];
-    for (g, i) in idx.iter_mut().enumerate() {
-        let (lo, len) = if g < 3 { (g * 9, 9) } else { (27, 7) };
-        for r in (0..len).rev() {
-            *i = *i * 5 + counts[lo + r] as usize;
-        }
-    }
+    // `below = i8::MIN`: nothing is below it, so every entry is exact.
+    each(counts, declared, add, ALL_KINDS, i8::MIN)
+}
+
+const ALL_KINDS: u64 = (1 << KINDS) - 1;
+
+/// [`shanten_each`] over the kinds in `candidates` only (the others are `i8::MAX`). With
+/// `below == i8::MIN` every entry is exact; otherwise only each entry's comparison with `below`
+/// is: the special shapes are skipped where they cannot change it (the standard shape alone is
+/// already below, or the special shapes cannot get below).
+fn each(counts: &Counts, declared: usize, add: bool, candidates: u64, below: i8) -> [i8; KINDS] {
+    let split = Split::new(counts);
     // The other three groups combined, for each group.
-    let [a, b, c, d] = groups.map(|g| g.0);
+    let [a, b, c, d] = split.grp;
     let (ab, cd) = (combine(a, b), combine(c, d));
     let others = [combine(b, &cd), combine(a, &cd), combine(&ab, d), combine(&ab, c)];
+    each_with(counts, declared, add, candidates, below, &split, &others, None)
+}
+
+/// For each discard `t` in `discards`: the kinds within `candidates` whose draw would then bring
+/// the shanten below `below` (the answer of [`improving`] on the hand minus `t`). The discards
+/// share the work: a discard changes one group, so its group is looked up again and the other
+/// groups' combinations come from pairs combined once.
+pub fn improving_after_discards(
+    hand: &Counts,
+    declared: usize,
+    discards: &[usize],
+    below: i8,
+    candidates: u64,
+) -> Vec<u64> {
+    let split = Split::new(hand);
+    let g = split.grp;
+    // `pair[i][j]` (i < j): groups i and j combined.
+    let mut pair = [[Group { need: [[INF; 5]; 2] }; 4]; 4];
+    for i in 0..4 {
+        for j in i + 1..4 {
+            pair[i][j] = combine(g[i], g[j]);
+        }
+    }
+    let others = [
+        combine(g[1], &pair[2][3]),
+        combine(g[0], &pair[2][3]),
+        combine(&pair[0][1], g[3]),
+        combine(&pair[0][1], g[2]),
+    ];
+    // The looked-up group of each kind drawn to the hand: the same after any discard from
+    // another group, so looked up once (these lookups into the large table dominate).
+    let mut plus: [&'static Group; KINDS] = [&IMPOSSIBLE; KINDS];
+    for (k, p) in plus.iter_mut().enumerate() {
+        let (h, r) = group_rank(k);
+        if candidates >> k & 1 == 1 && hand[k] < 4 {
+            *p = Split::group(h, split.idx[h] + POW5[r], split.n[h] + 1);
+        }
+    }
+    discards
+        .iter()
+        .map(|&t| {
+            let (dg, r) = group_rank(t);
+            let mut s = split;
+            s.idx[dg] -= POW5[r];
+            s.n[dg] -= 1;
+            s.grp[dg] = Split::group(dg, s.idx[dg], s.n[dg]);
+            // Other than group `h`: the changed group with the two groups that are neither.
+            let o: [Group; 4] = std::array::from_fn(|h| {
+                if h == dg {
+                    return others[h];
+                }
+                let mut rest = (0..4).filter(|&x| x != dg && x != h);
+                let (i, j) = (rest.next().unwrap(), rest.next().unwrap());
+                combine(s.grp[dg], &pair[i][j])
+            });
+            let mut c = *hand;
+            c[t] -= 1;
+            // Draws of the discard's group: looked up again (the group changed).
+            let mut plus = plus;
+            let lo = if dg < 3 { dg * 9 } else { 27 };
+            for k in lo..lo + if dg < 3 { 9 } else { 7 } {
+                if candidates >> k & 1 == 1 && c[k] < 4 {
+                    plus[k] = Split::group(dg, s.idx[dg] + POW5[k - lo], s.n[dg] + 1);
+                }
+            }
+            let after = each_with(&c, declared, true, candidates, below, &s, &o, Some(&plus));
+            // Only candidates can be below (the others are `i8::MAX`).
+            let mut mask = 0u64;
+            let mut rest = candidates;
+            while rest != 0 {
+                let k = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                mask |= ((after[k] < below) as u64) << k;
+            }
+            mask
+        })
+        .collect()
+}
+
+/// The group (0..3 suits, 3 honors) of kind `k` and its rank within the group.
+fn group_rank(k: usize) -> (usize, usize) {
+    if k < 27 {
+        (k / 9, k % 9)
+    } else {
+        (3, k - 27)
+    }
+}
+
+/// A hand by group: base-5 index, tile count and costs of each suit and of the honors.
+#[derive(Clone, Copy)]
+struct Split {
+    idx: [usize; 4],
+    n: [usize; 4],
+    grp: [&'static Group; 4],
+}
+
+impl Split {
+    fn new(counts: &Counts) -> Split {
+        let mut idx = [0usize; 4];
+        let mut n = [0usize; 4];
+        for g in 0..4 {
+            let (lo, len) = if g < 3 { (g * 9, 9) } else { (27, 7) };
+            for r in (0..len).rev() {
+                idx[g] = idx[g] * 5 + counts[lo + r] as usize;
+                n[g] += counts[lo + r] as usize;
+            }
+        }
+        Split { idx, n, grp: std::array::from_fn(|g| Split::group(g, idx[g], n[g])) }
+    }
+
+    /// The costs of group `g` with base-5 index `idx` and `n` tiles.
+    fn group(g: usize, idx: usize, n: usize) -> &'static Group {
+        let t = tables();
+        if g == 3 {
+            &t.groups[t.honors[idx] as usize]
+        } else if n > MAX_SUIT_TILES {
+            &IMPOSSIBLE
+        } else {
+            &t.groups[t.suit[idx] as usize]
+        }
+    }
+}
+
+/// [`each`] given the hand's [`Split`], for each group the other three groups combined, and
+/// optionally (`add` only) the changed group for each candidate kind already looked up.
+#[allow(clippy::too_many_arguments)]
+fn each_with(
+    counts: &Counts,
+    declared: usize,
+    add: bool,
+    candidates: u64,
+    below: i8,
+    split: &Split,
+    others: &[Group; 4],
+    plus: Option<&[&'static Group; KINDS]>,
+) -> [i8; KINDS] {
+    let sets = 4 - declared;
     // Statistics of the special shapes.
     let (mut present, mut pairs, mut odd, mut orphan_pairs) = (0u64, 0i32, 0i32, 0i32);
     for (k, &c) in counts.iter().enumerate() {
@@ -392,9 +531,19 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
     // A lower bound of the special shapes for every hand one tile away: one tile changes a
     // shape's distance by at most one (and removing a tile never lowers it). Kinds whose standard
     // shanten is already at or below it skip the special shapes.
+    // Whether the knitted straight can matter for any kind (see below).
+    let mut knitted_possible = true;
     let special_floor = if declared <= 1 {
         let held = KNITTED_MASKS.map(|m| (present & m).count_ones() as i8);
-        let knitted_floor = 8 - held.iter().max().copied().unwrap_or(0);
+        let mut knitted_floor = 8 - held.iter().max().copied().unwrap_or(0);
+        if below > i8::MIN && knitted_floor - (add as i8) < below {
+            // When only the comparison with `below` matters, the knitted straight's actual
+            // shanten (capped at `below + add`: enough to rule it out) is a much tighter floor,
+            // computed once here rather than for each kind.
+            knitted_floor = knitted_straight(counts, declared, below + add as i8, &held.map(|h| h as u8));
+        }
+        // One tile lowers the knitted straight's shanten by at most one.
+        knitted_possible = below == i8::MIN || knitted_floor - (add as i8) < below;
         let mut floor = knitted_floor;
         if declared == 0 {
             let need = 7 - pairs.min(7);
@@ -408,22 +557,23 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
     } else {
         i8::MAX
     };
+    let special_floor = if below > i8::MIN && special_floor >= below { i8::MAX } else { special_floor };
     let mut out = [i8::MAX; KINDS];
-    for k in 0..KINDS {
+    let mut rest = candidates;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
         let c = counts[k];
         if (add && c >= 4) || (!add && c == 0) {
             continue;
         }
         let nc = if add { c + 1 } else { c - 1 };
-        let (g, r) = if k < 27 { (k / 9, k % 9) } else { (3, k - 27) };
-        let n = if add { groups[g].1 + 1 } else { groups[g].1 - 1 };
-        let i = if add { idx[g] + POW5[r] } else { idx[g] - POW5[r] };
-        let grp = if g == 3 {
-            &t.groups[t.honors[i] as usize]
-        } else if n > MAX_SUIT_TILES {
-            &IMPOSSIBLE
-        } else {
-            &t.groups[t.suit[i] as usize]
+        let (g, r) = group_rank(k);
+        let n = if add { split.n[g] + 1 } else { split.n[g] - 1 };
+        let i = if add { split.idx[g] + POW5[r] } else { split.idx[g] - POW5[r] };
+        let grp = match plus {
+            Some(p) => p[k],
+            None => Split::group(g, i, n),
         };
         let rev = &reversed[g];
         let mut d = INF;
@@ -431,7 +581,7 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
             d = d.min(rev.need[1][m] + grp.need[0][m]).min(rev.need[0][m] + grp.need[1][m]);
         }
         let mut best = d as i8 - 1;
-        if declared <= 1 && best > special_floor {
+        if declared <= 1 && best > special_floor && best >= below {
             let bit = 1u64 << k;
             let p = if nc > 0 { present | bit } else { present & !bit };
             if declared == 0 {
@@ -448,10 +598,19 @@ pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] 
                 best = best.min(seven_pairs).min(orphans).min(honors_knitted);
             }
             let held = KNITTED_MASKS.map(|m| (p & m).count_ones() as u8);
-            if held.iter().any(|&h| 9 - h as i8 <= best) {
+            // The knitted straight is the costly shape. When only the comparison with `below`
+            // matters, look only for straights that could get below it (none once below).
+            let bound = if below == i8::MIN {
+                best
+            } else if best < below {
+                i8::MIN
+            } else {
+                below
+            };
+            if knitted_possible && held.iter().any(|&h| 9 - h as i8 <= bound) {
                 let mut cc = *counts;
                 cc[k] = nc;
-                best = knitted_straight(&cc, declared, best, &held);
+                best = best.min(knitted_straight(&cc, declared, bound, &held));
             }
         }
         out[k] = best;
@@ -613,7 +772,7 @@ mod tests {
     use super::super::tiles::Hand;
     use super::*;
     use rand::seq::SliceRandom;
-    use rand::SeedableRng;
+    use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
     fn counts(s: &str) -> (Counts, usize) {
@@ -781,6 +940,31 @@ mod tests {
                         i8::MAX
                     };
                     assert_eq!(each[t], want, "{c:?} {t} add {add} declared {declared}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn improving_after_discards_agrees_with_shanten_each() {
+        let mut rng = ChaCha8Rng::seed_from_u64(14);
+        let kinds: Vec<Tile> = (0..KINDS as u8).collect();
+        let few: Vec<Tile> = (0..9).chain(27..34).collect();
+        for i in 0..300 {
+            let declared = [0, 0, 1, 2][i % 4];
+            let hand = random_hand(&mut rng, 14 - 3 * declared, if i % 3 == 0 { &few } else { &kinds });
+            let discards: Vec<usize> = (0..KINDS).filter(|&t| hand[t] > 0).collect();
+            let candidates = rng.random::<u64>() & ((1 << KINDS) - 1);
+            for below in -1..5 {
+                let got = improving_after_discards(&hand, declared, &discards, below, candidates);
+                for (&t, &mask) in discards.iter().zip(&got) {
+                    let mut c = hand;
+                    c[t] -= 1;
+                    let after = shanten_each(&c, declared, true);
+                    let want = (0..KINDS)
+                        .filter(|&k| candidates >> k & 1 == 1 && after[k] < below)
+                        .fold(0u64, |m, k| m | 1 << k);
+                    assert_eq!(mask, want, "{hand:?} - {t} below {below}");
                 }
             }
         }
