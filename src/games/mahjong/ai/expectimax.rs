@@ -259,19 +259,6 @@ fn with_meld(melds: &[Meld], m: Meld) -> Vec<Meld> {
 
 impl Bot<Mahjong> for Expectimax {
     fn act(&mut self, game: &Mahjong, v: &View<'_>, _rng: &mut BotRng) -> Action {
-        if v.legal.contains(&Action::Win) {
-            return Action::Win;
-        }
-        if v.legal.len() == 1 {
-            return v.legal[0];
-        }
-        let p = Position::from_view(v);
-        let a = self.decide(&p, v.phase, &v.legal, game.min_fans);
-        debug_assert!(v.legal.contains(&a), "{a:?} not in {:?}", v.legal);
-        if v.legal.contains(&a) {
-            a
-        } else {
-            v.legal[0]
-        }
+        super::act(v, |p| self.decide(p, v.phase, &v.legal, game.min_fans))
     }
 }

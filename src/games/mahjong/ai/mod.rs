@@ -135,3 +135,22 @@ pub fn after_claim(hand: &Counts, meld: Meld, claimed: Tile) -> Counts {
 pub fn held(h: &Counts) -> impl Iterator<Item = usize> + '_ {
     (0..KINDS).filter(|&k| h[k] > 0)
 }
+
+/// What both search bots do around their decision: always take a win, play a forced move without
+/// searching, and never answer an action outside `legal` (a bug in a search must not forfeit).
+pub(crate) fn act(v: &View<'_>, decide: impl FnOnce(&Position) -> super::engine::Action) -> super::engine::Action {
+    use super::engine::Action;
+    if v.legal.contains(&Action::Win) {
+        return Action::Win;
+    }
+    if v.legal.len() == 1 {
+        return v.legal[0];
+    }
+    let a = decide(&Position::from_view(v));
+    debug_assert!(v.legal.contains(&a), "{a:?} not in {:?}", v.legal);
+    if v.legal.contains(&a) {
+        a
+    } else {
+        v.legal[0]
+    }
+}
