@@ -2,9 +2,9 @@
 //! sink in schedule order, so output is the same for any number of threads.
 //!
 //! Games are played in batches; a batch is played in parallel, then delivered in order while the
-//! next batch plays. Memory is a few batches of records, not the tournament. The batch grows while batches finish quickly (up to
-//! about a quarter second), so fast games amortise the hand-off and slow games still show
-//! progress. The stop flag (Ctrl-C, or a sink that has seen enough) is checked before every game;
+//! next batch plays. Memory is a few batches of records, not the tournament. The batch grows
+//! while batches finish quickly (up to about a quarter second), so fast games amortise the
+//! hand-off and slow games still show progress. The stop flag (Ctrl-C, or a sink that has seen enough) is checked before every game;
 //! what finished before the first unplayed game is kept.
 
 use std::sync::atomic::{AtomicBool, Ordering};
