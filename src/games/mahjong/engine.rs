@@ -204,7 +204,8 @@ impl Mahjong {
                 }
             }
             Phase::Claims { from, tile, asking, can_win, .. } => {
-                out.extend(self.claims(s, *from, *tile, *asking, can_win[*asking]));
+                out.push(Action::Pass);
+                self.claims(s, *from, *tile, *asking, can_win[*asking], out);
             }
             Phase::RobKong { tile, asking, .. } => {
                 out.push(Action::Pass);
@@ -216,9 +217,22 @@ impl Mahjong {
         }
     }
 
-    /// Pass and the claims `seat` may make on `tile` discarded by `from`.
-    fn claims(&self, s: &State, from: Seat, tile: Tile, seat: Seat, can_win: bool) -> Vec<Action> {
-        let mut out = vec![Action::Pass];
+    /// Whether `a` is among [`Mahjong::legal_for`]'s actions. Discards and passes, most of all
+    /// actions, are checked directly (no list, no win test).
+    fn is_legal(&self, s: &State, a: &Action) -> bool {
+        match (&s.phase, a) {
+            (Phase::Turn { seat, .. }, Action::Discard(t)) => s.hands[*seat].get(*t as usize).is_some_and(|&n| n > 0),
+            (Phase::Claims { .. } | Phase::RobKong { .. }, Action::Pass) => true,
+            _ => {
+                let mut legal = Vec::new();
+                self.legal_for(s, &mut legal);
+                legal.contains(a)
+            }
+        }
+    }
+
+    /// Appends the claims `seat` may make on `tile` discarded by `from` (besides passing).
+    fn claims(&self, s: &State, from: Seat, tile: Tile, seat: Seat, can_win: bool, out: &mut Vec<Action>) {
         let h = &s.hands[seat];
         let t = tile as usize;
         if can_win {
@@ -242,14 +256,16 @@ impl Mahjong {
                 }
             }
         }
-        out
     }
 
     /// The next seat after `after` (in turn order, before returning to `stop`) that has a claim.
     fn next_asked(&self, s: &State, from: Seat, tile: Tile, after: Seat, can_win: &[bool; SEATS]) -> Option<Seat> {
+        // Stays empty (no allocation) until some seat has a claim.
+        let mut claims = Vec::new();
         let mut seat = next_seat(after, 1);
         while seat != from {
-            if self.claims(s, from, tile, seat, can_win[seat]).len() > 1 {
+            self.claims(s, from, tile, seat, can_win[seat], &mut claims);
+            if !claims.is_empty() {
                 return Some(seat);
             }
             seat = next_seat(seat, 1);
@@ -480,9 +496,7 @@ impl Game for Mahjong {
     }
 
     fn apply(&self, s: &mut State, a: &Action) -> std::result::Result<(), IllegalAction> {
-        let mut legal = Vec::new();
-        self.legal_for(s, &mut legal);
-        if !legal.contains(a) {
+        if !self.is_legal(s, a) {
             return Err(IllegalAction(format!("{a:?} is not legal in {:?}", s.phase)));
         }
         match s.phase.clone() {
@@ -672,6 +686,15 @@ mod tests {
             let v = game.view(&s, seat);
             assert!(!v.legal.is_empty(), "the seat to act has an action");
             let a = if greedy[seat] { GreedyBot.act(game, &v, &mut rng) } else { RandomBot.act(game, &v, &mut rng) };
+            // The direct legality check answers as the list does, for every action.
+            let tiles = 0..=KINDS as Tile;
+            let probes =
+                [Action::Win, Action::Pass, Action::Pung, Action::Kong].into_iter().chain(tiles.flat_map(|t| {
+                    [Action::Discard(t), Action::ConcealedKong(t), Action::AddedKong(t), Action::Chow(t)]
+                }));
+            for p in probes {
+                assert_eq!(game.is_legal(&s, &p), v.legal.contains(&p), "{p:?} in {:?}", s.phase);
+            }
             // An illegal action is refused and leaves the state as it was.
             let before = format!("{s:?}");
             assert!(game.apply(&mut s, &Action::ConcealedKong(33)).is_err() || s.hands[seat][33] == 0);
