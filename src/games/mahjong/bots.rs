@@ -5,7 +5,7 @@
 use rand::Rng;
 
 use super::engine::{Action, Mahjong, PhaseView, View};
-use super::shanten::{improving_after_discards, shanten, shanten_each};
+use super::shanten::{shanten, shanten_each, Around};
 use super::tiles::{Counts, Tile, KINDS};
 use crate::core::{Bot, BotRng};
 use crate::games::{factory, BotKind};
@@ -52,7 +52,8 @@ fn visible(v: &View<'_>) -> Counts {
 /// The discard leaving the lowest shanten, then the most unseen effective tiles (lowest kind on
 /// a tie), with that shanten.
 pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8) {
-    let shantens = shanten_each(hand, declared, false);
+    let around = Around::new(hand, declared);
+    let shantens = around.each(false);
     let best = *shantens.iter().min().unwrap();
     let ties: Vec<usize> = (0..KINDS).filter(|&t| shantens[t] == best).collect();
     if ties.len() == 1 {
@@ -64,7 +65,10 @@ pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8)
     // so they are not looked at.
     let unseen = |k: usize| 4u32.saturating_sub(hand[k] as u32 + seen[k] as u32);
     let candidates = (0..KINDS).filter(|&k| unseen(k) > 0).fold(0u64, |m, k| m | 1 << k);
-    let improving = improving_after_discards(hand, declared, &ties, best, candidates);
+    // A draw that helps after some discard helps the whole hand too (a hand with more tiles is
+    // never farther from complete), so only the draws that improve the whole hand are tried.
+    let candidates = around.improving_draws(best, candidates);
+    let improving = around.improving_after_discards(&ties, best, candidates);
     let mut choice = (ties[0], 0u32);
     for (&t, &imp) in ties.iter().zip(&improving) {
         // Over the set bits only (the mask is sparse).

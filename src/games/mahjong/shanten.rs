@@ -292,29 +292,63 @@ fn knitted_straight(counts: &Counts, declared: usize, bound: i8, held: &[u8; 6])
 
 /// Minimum over every winning shape.
 pub fn shanten(counts: &Counts, declared: usize) -> i8 {
-    let mut best = shanten_standard(counts, declared);
+    let best = shanten_standard(counts, declared);
     if declared > 1 {
         return best;
     }
-    // One pass for the special shapes: kinds held, pairs (four of a kind = two), odd counts.
-    let (mut present, mut pairs, mut odd, mut orphan_pair) = (0u64, 0u8, 0u8, false);
-    for (t, &c) in counts.iter().enumerate() {
-        present |= ((c > 0) as u64) << t;
-        pairs += c / 2;
-        odd += c & 1;
-        orphan_pair |= c >= 2 && ORPHANS_MASK >> t & 1 == 1;
+    let tally = Tally::new(counts);
+    let held = tally.knitted_held();
+    let best = if declared == 0 { best.min(tally.concealed_shapes(&held)) } else { best };
+    knitted_straight(counts, declared, best, &held)
+}
+
+/// What the special shapes need to know of a hand, kept up to date tile by tile: the kinds held,
+/// the pairs (four of a kind = two), the odd counts and the pairs of terminals and honors.
+#[derive(Clone, Copy)]
+struct Tally {
+    present: u64,
+    pairs: i32,
+    odd: i32,
+    orphan_pairs: i32,
+}
+
+impl Tally {
+    fn new(counts: &Counts) -> Tally {
+        let mut t = Tally { present: 0, pairs: 0, odd: 0, orphan_pairs: 0 };
+        for (k, &c) in counts.iter().enumerate() {
+            t = t.with(k, 0, c);
+        }
+        t
     }
-    let knitted_held = KNITTED_MASKS.map(|k| (present & k).count_ones() as u8);
-    if declared == 0 {
-        let need = 7 - pairs.min(7);
-        let seven_pairs = (need + need.saturating_sub(odd)) as i8 - 1;
-        let orphans = 13 - (present & ORPHANS_MASK).count_ones() as i8 - orphan_pair as i8;
-        let honors = (present & HONOR_MASK).count_ones() as u8;
+
+    /// The tally once kind `k` goes from `c` to `nc` copies.
+    fn with(self, k: usize, c: u8, nc: u8) -> Tally {
+        let bit = 1u64 << k;
+        let orphan = ORPHANS_MASK & bit != 0;
+        Tally {
+            present: if nc > 0 { self.present | bit } else { self.present & !bit },
+            pairs: self.pairs - (c / 2) as i32 + (nc / 2) as i32,
+            odd: self.odd - (c & 1) as i32 + (nc & 1) as i32,
+            orphan_pairs: self.orphan_pairs - (orphan && c >= 2) as i32 + (orphan && nc >= 2) as i32,
+        }
+    }
+
+    /// How many kinds of each knitted straight are held.
+    fn knitted_held(&self) -> [u8; 6] {
+        KNITTED_MASKS.map(|m| (self.present & m).count_ones() as u8)
+    }
+
+    /// The lowest shanten of seven pairs, thirteen orphans and honors and knitted tiles (the
+    /// shapes of a concealed hand that need no table), given [`Tally::knitted_held`].
+    fn concealed_shapes(&self, knitted_held: &[u8; 6]) -> i8 {
+        let need = 7 - self.pairs.min(7);
+        let seven_pairs = (need + (need - self.odd).max(0)) as i8 - 1;
+        let orphans = 13 - (self.present & ORPHANS_MASK).count_ones() as i8 - (self.orphan_pairs > 0) as i8;
+        let honors = (self.present & HONOR_MASK).count_ones() as u8;
         let knitted = knitted_held.iter().max().copied().unwrap_or(0);
         let honors_knitted = (14 - (knitted + honors).min(14)) as i8 - 1;
-        best = best.min(seven_pairs).min(orphans).min(honors_knitted);
+        seven_pairs.min(orphans).min(honors_knitted)
     }
-    knitted_straight(counts, declared, best, &knitted_held)
 }
 
 const ORPHANS_MASK: u64 = {
@@ -357,99 +391,133 @@ pub fn effective_tiles(counts: &Counts, declared: usize, visible: &Counts) -> (i
 /// `i8::MAX` where that is impossible. Same answers as calling [`shanten`] 34 times, but only the
 /// changed suit is looked up again and the special shapes are updated, not recounted.
 pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] {
-    // `below = i8::MIN`: nothing is below it, so every entry is exact.
-    each(counts, declared, add, ALL_KINDS, i8::MIN)
+    Around::new(counts, declared).each(add)
 }
 
 const ALL_KINDS: u64 = (1 << KINDS) - 1;
 
-/// [`shanten_each`] over the kinds in `candidates` only (the others are `i8::MAX`). With
-/// `below == i8::MIN` every entry is exact; otherwise only each entry's comparison with `below`
-/// is: the special shapes are skipped where they cannot change it (the standard shape alone is
-/// already below, or the special shapes cannot get below).
-fn each(counts: &Counts, declared: usize, add: bool, candidates: u64, below: i8) -> [i8; KINDS] {
-    let split = Split::new(counts);
-    // The other three groups combined, for each group.
-    let [a, b, c, d] = split.grp;
-    let (ab, cd) = (combine(a, b), combine(c, d));
-    let others = [combine(b, &cd), combine(a, &cd), combine(&ab, d), combine(&ab, c)];
-    each_with(counts, declared, add, candidates, below, &split, &others, None)
+/// The kinds of each group (three suits, the honors).
+const GROUP_MASKS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
+
+/// One hand with its groups looked up and combined once, answering for the hands one tile away
+/// (and, for the greedy tie-break, two: one tile discarded and one drawn).
+pub struct Around<'a> {
+    hand: Hand<'a>,
+    /// For each group, the other three combined.
+    others: [Group; 4],
 }
 
-/// For each discard `t` in `discards`: the kinds within `candidates` whose draw would then bring
-/// the shanten below `below` (the answer of [`improving`] on the hand minus `t`). The discards
-/// share the work: a discard changes one group, so its group is looked up again and the other
-/// groups' combinations come from pairs combined once.
-pub fn improving_after_discards(
-    hand: &Counts,
+/// A hand as [`each_with`] reads it.
+#[derive(Clone, Copy)]
+struct Hand<'a> {
+    counts: &'a Counts,
     declared: usize,
-    discards: &[usize],
-    below: i8,
-    candidates: u64,
-) -> Vec<u64> {
-    let split = Split::new(hand);
-    let g = split.grp;
-    // `pair[i][j]` (i < j): groups i and j combined.
-    let mut pair = [[Group { need: [[INF; 5]; 2] }; 4]; 4];
-    for i in 0..4 {
-        for j in i + 1..4 {
-            pair[i][j] = combine(g[i], g[j]);
-        }
+    split: Split,
+    tally: Tally,
+}
+
+impl<'a> Around<'a> {
+    pub fn new(counts: &'a Counts, declared: usize) -> Around<'a> {
+        let split = Split::new(counts);
+        let [a, b, c, d] = split.grp;
+        let (ab, cd) = (combine(a, b), combine(c, d));
+        let others = [combine(b, &cd), combine(a, &cd), combine(&ab, d), combine(&ab, c)];
+        Around { hand: Hand { counts, declared, split, tally: Tally::new(counts) }, others }
     }
-    let others = [
-        combine(g[1], &pair[2][3]),
-        combine(g[0], &pair[2][3]),
-        combine(&pair[0][1], g[3]),
-        combine(&pair[0][1], g[2]),
-    ];
-    // The looked-up group of each kind drawn to the hand: the same after any discard from
-    // another group, so looked up once (these lookups into the large table dominate).
-    let mut plus: [&'static Group; KINDS] = [&IMPOSSIBLE; KINDS];
-    for (k, p) in plus.iter_mut().enumerate() {
-        let (h, r) = group_rank(k);
-        if candidates >> k & 1 == 1 && hand[k] < 4 {
-            *p = Split::group(h, split.idx[h] + POW5[r], split.n[h] + 1);
-        }
+
+    /// [`shanten_each`]: every entry exact.
+    pub fn each(&self, add: bool) -> [i8; KINDS] {
+        // `below = i8::MIN`: nothing is below it, so every entry is exact.
+        each_with(&self.hand, add, ALL_KINDS, i8::MIN, &self.others, None)
     }
-    discards
-        .iter()
-        .map(|&t| {
-            let (dg, r) = group_rank(t);
-            let mut s = split;
-            s.idx[dg] -= POW5[r];
-            s.n[dg] -= 1;
-            s.grp[dg] = Split::group(dg, s.idx[dg], s.n[dg]);
-            // Other than group `h`: the changed group with the two groups that are neither.
-            let o: [Group; 4] = std::array::from_fn(|h| {
-                if h == dg {
-                    return others[h];
-                }
-                let mut rest = (0..4).filter(|&x| x != dg && x != h);
-                let (i, j) = (rest.next().unwrap(), rest.next().unwrap());
-                combine(s.grp[dg], &pair[i][j])
-            });
-            let mut c = *hand;
-            c[t] -= 1;
-            // Draws of the discard's group: looked up again (the group changed).
-            let mut plus = plus;
-            let lo = if dg < 3 { dg * 9 } else { 27 };
-            for k in lo..lo + if dg < 3 { 9 } else { 7 } {
-                if candidates >> k & 1 == 1 && c[k] < 4 {
-                    plus[k] = Split::group(dg, s.idx[dg] + POW5[k - lo], s.n[dg] + 1);
-                }
+
+    /// The kinds within `candidates` whose draw brings the hand below shanten `below`, and every
+    /// candidate of a group that would then hold more than 14 tiles (not answered here: kept).
+    /// Among the kinds the hand holds fewer than four of, this covers every draw that brings the
+    /// hand minus any one discard below `below`: a hand with more tiles is never farther.
+    pub fn improving_draws(&self, below: i8, candidates: u64) -> u64 {
+        let after = each_with(&self.hand, true, candidates, below, &self.others, None);
+        let mut mask = 0u64;
+        let mut rest = candidates;
+        while rest != 0 {
+            let k = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let full = self.hand.split.n[group_rank(k).0] >= MAX_SUIT_TILES;
+            mask |= ((after[k] < below || full) as u64) << k;
+        }
+        mask
+    }
+
+    /// For each discard `t` in `discards`: the kinds within `candidates` whose draw would then
+    /// bring the shanten below `below` (what [`Around::improving_draws`] answers for the hand
+    /// minus `t`, without the superset). The discards share the work: a discard changes one
+    /// group, so its group is looked up again and the other groups' combinations come from pairs
+    /// combined once.
+    pub fn improving_after_discards(&self, discards: &[usize], below: i8, candidates: u64) -> Vec<u64> {
+        let hand = &self.hand;
+        let g = hand.split.grp;
+        // `pair[i][j]` (i < j): groups i and j combined.
+        let mut pair = [[IMPOSSIBLE; 4]; 4];
+        for i in 0..4 {
+            for j in i + 1..4 {
+                pair[i][j] = combine(g[i], g[j]);
             }
-            let after = each_with(&c, declared, true, candidates, below, &s, &o, Some(&plus));
-            // Only candidates can be below (the others are `i8::MAX`).
-            let mut mask = 0u64;
-            let mut rest = candidates;
-            while rest != 0 {
-                let k = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                mask |= ((after[k] < below) as u64) << k;
+        }
+        // The looked-up group of each kind drawn to the hand: the same after any discard from
+        // another group, so looked up once (these lookups into the large table dominate).
+        let mut plus: [&'static Group; KINDS] = [&IMPOSSIBLE; KINDS];
+        for (k, p) in plus.iter_mut().enumerate() {
+            let (h, r) = group_rank(k);
+            if candidates >> k & 1 == 1 && hand.counts[k] < 4 {
+                *p = Split::group(h, hand.split.idx[h] + POW5[r], hand.split.n[h] + 1);
             }
-            mask
-        })
-        .collect()
+        }
+        discards
+            .iter()
+            .map(|&t| {
+                let (dg, r) = group_rank(t);
+                let mut s = hand.split;
+                s.idx[dg] -= POW5[r];
+                s.n[dg] -= 1;
+                s.grp[dg] = Split::group(dg, s.idx[dg], s.n[dg]);
+                // Other than group `h`: the changed group with the two groups that are neither
+                // (only for the groups holding a candidate: no other draw is looked at).
+                let o: [Group; 4] = std::array::from_fn(|h| {
+                    if h == dg {
+                        return self.others[h];
+                    }
+                    if candidates & GROUP_MASKS[h] == 0 {
+                        return IMPOSSIBLE;
+                    }
+                    let mut rest = (0..4).filter(|&x| x != dg && x != h);
+                    let (i, j) = (rest.next().unwrap(), rest.next().unwrap());
+                    combine(s.grp[dg], &pair[i][j])
+                });
+                let mut c = *hand.counts;
+                c[t] -= 1;
+                // Draws of the discard's group: looked up again (the group changed).
+                let mut plus = plus;
+                let lo = if dg < 3 { dg * 9 } else { 27 };
+                for k in lo..lo + if dg < 3 { 9 } else { 7 } {
+                    if candidates >> k & 1 == 1 && c[k] < 4 {
+                        plus[k] = Split::group(dg, s.idx[dg] + POW5[k - lo], s.n[dg] + 1);
+                    }
+                }
+                let tally = hand.tally.with(t, hand.counts[t], c[t]);
+                let after_discard = Hand { counts: &c, declared: hand.declared, split: s, tally };
+                let after = each_with(&after_discard, true, candidates, below, &o, Some(&plus));
+                // Only candidates can be below (the others are `i8::MAX`).
+                let mut mask = 0u64;
+                let mut rest = candidates;
+                while rest != 0 {
+                    let k = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    mask |= ((after[k] < below) as u64) << k;
+                }
+                mask
+            })
+            .collect()
+    }
 }
 
 /// The group (0..3 suits, 3 honors) of kind `k` and its rank within the group.
@@ -496,28 +564,22 @@ impl Split {
     }
 }
 
-/// [`each`] given the hand's [`Split`], for each group the other three groups combined, and
-/// optionally (`add` only) the changed group for each candidate kind already looked up.
-#[allow(clippy::too_many_arguments)]
+/// The shanten of `hand` with one more (`add`) or one fewer (`!add`) tile of each kind in
+/// `candidates` (the others are `i8::MAX`), given for each group the other three groups combined
+/// (`others`) and optionally (`add` only) the changed group for each candidate already looked up.
+/// With `below == i8::MIN` every entry is exact; otherwise only each entry's comparison with
+/// `below` is: the special shapes are skipped where they cannot change it (the standard shape
+/// alone is already below, or the special shapes cannot get below).
 fn each_with(
-    counts: &Counts,
-    declared: usize,
+    hand: &Hand<'_>,
     add: bool,
     candidates: u64,
     below: i8,
-    split: &Split,
     others: &[Group; 4],
     plus: Option<&[&'static Group; KINDS]>,
 ) -> [i8; KINDS] {
+    let Hand { counts, declared, split, tally } = *hand;
     let sets = 4 - declared;
-    // Statistics of the special shapes.
-    let (mut present, mut pairs, mut odd, mut orphan_pairs) = (0u64, 0i32, 0i32, 0i32);
-    for (k, &c) in counts.iter().enumerate() {
-        present |= ((c > 0) as u64) << k;
-        pairs += (c / 2) as i32;
-        odd += (c & 1) as i32;
-        orphan_pairs += (c >= 2 && ORPHANS_MASK >> k & 1 == 1) as i32;
-    }
     // `others` with the set counts reversed (`sets - m`), so the final combination with the changed
     // group is a fixed-length, branch-free loop.
     let reversed: [Group; 4] = others.map(|o| {
@@ -534,25 +596,17 @@ fn each_with(
     // Whether the knitted straight can matter for any kind (see below).
     let mut knitted_possible = true;
     let special_floor = if declared <= 1 {
-        let held = KNITTED_MASKS.map(|m| (present & m).count_ones() as i8);
-        let mut knitted_floor = 8 - held.iter().max().copied().unwrap_or(0);
+        let held = tally.knitted_held();
+        let mut knitted_floor = 8 - held.iter().max().copied().unwrap_or(0) as i8;
         if below > i8::MIN && knitted_floor - (add as i8) < below {
             // When only the comparison with `below` matters, the knitted straight's actual
             // shanten (capped at `below + add`: enough to rule it out) is a much tighter floor,
             // computed once here rather than for each kind.
-            knitted_floor = knitted_straight(counts, declared, below + add as i8, &held.map(|h| h as u8));
+            knitted_floor = knitted_straight(counts, declared, below + add as i8, &held);
         }
         // One tile lowers the knitted straight's shanten by at most one.
         knitted_possible = below == i8::MIN || knitted_floor - (add as i8) < below;
-        let mut floor = knitted_floor;
-        if declared == 0 {
-            let need = 7 - pairs.min(7);
-            let seven_pairs = (need + (need - odd).max(0)) as i8 - 1;
-            let orphans = 13 - (present & ORPHANS_MASK).count_ones() as i8 - (orphan_pairs > 0) as i8;
-            let honors = (present & HONOR_MASK).count_ones() as i8;
-            let honors_knitted = 13 - (held.iter().max().copied().unwrap_or(0) + honors).min(14);
-            floor = floor.min(seven_pairs).min(orphans).min(honors_knitted);
-        }
+        let floor = if declared == 0 { knitted_floor.min(tally.concealed_shapes(&held)) } else { knitted_floor };
         floor - add as i8
     } else {
         i8::MAX
@@ -582,22 +636,11 @@ fn each_with(
         }
         let mut best = d as i8 - 1;
         if declared <= 1 && best > special_floor && best >= below {
-            let bit = 1u64 << k;
-            let p = if nc > 0 { present | bit } else { present & !bit };
+            let t = tally.with(k, c, nc);
+            let held = t.knitted_held();
             if declared == 0 {
-                let pr = pairs - (c / 2) as i32 + (nc / 2) as i32;
-                let od = odd - (c & 1) as i32 + (nc & 1) as i32;
-                let is_orphan = ORPHANS_MASK & bit != 0;
-                let op = orphan_pairs - (is_orphan && c >= 2) as i32 + (is_orphan && nc >= 2) as i32;
-                let need = 7 - pr.min(7);
-                let seven_pairs = (need + (need - od).max(0)) as i8 - 1;
-                let orphans = 13 - (p & ORPHANS_MASK).count_ones() as i8 - (op > 0) as i8;
-                let honors = (p & HONOR_MASK).count_ones() as u8;
-                let knitted = KNITTED_MASKS.iter().map(|m| (p & m).count_ones() as u8).max().unwrap_or(0);
-                let honors_knitted = (14 - (knitted + honors).min(14)) as i8 - 1;
-                best = best.min(seven_pairs).min(orphans).min(honors_knitted);
+                best = best.min(t.concealed_shapes(&held));
             }
-            let held = KNITTED_MASKS.map(|m| (p & m).count_ones() as u8);
             // The knitted straight is the costly shape. When only the comparison with `below`
             // matters, look only for straights that could get below it (none once below).
             let bound = if below == i8::MIN {
@@ -628,16 +671,13 @@ pub fn is_winning_shape(counts: &Counts, declared: usize) -> bool {
     if declared > 1 {
         return false;
     }
-    let present = (0..KINDS).fold(0u64, |m, t| m | ((counts[t] > 0) as u64) << t);
-    if declared == 0
-        && (counts.iter().all(|&c| c % 2 == 0)
-            || shanten_thirteen_orphans(counts) == -1
-            || shanten_honors_knitted(counts) == -1)
-    {
+    let tally = Tally::new(counts);
+    let held = tally.knitted_held();
+    if declared == 0 && tally.concealed_shapes(&held) == -1 {
         return true;
     }
     // A knitted straight hand holds all nine tiles of one straight.
-    KNITTED_MASKS.iter().any(|&m| m & !present == 0) && shanten_knitted_straight(counts, declared, i8::MAX) == -1
+    held.contains(&9) && shanten_knitted_straight(counts, declared, i8::MAX) == -1
 }
 
 /// Whether the standing tiles (3n+2 of them) form sets and one pair. Counts may reach 5 (the
@@ -647,27 +687,20 @@ pub fn is_complete_standard(counts: &Counts) -> bool {
         let mut c = *counts;
         return decomposes(&mut c, true);
     }
-    // Each group on its own: sets only, or (exactly one group) sets and the pair.
-    let t = tables();
-    let groups = [suit_group(t, counts, 0), suit_group(t, counts, 1), suit_group(t, counts, 2), honor_group(t, counts)];
-    let mut pairs = 0;
-    for (g, n) in groups {
-        if n > MAX_SUIT_TILES {
-            return false;
-        }
-        let ok = match n % 3 {
-            0 => g.need[0][n / 3] == 0,
-            2 => {
-                pairs += 1;
-                g.need[1][n / 3] == 0
-            }
-            _ => false,
-        };
-        if !ok {
-            return false;
-        }
+    // Each group on its own: sets only, or (exactly one group) sets and the pair. The groups' tile
+    // counts alone rule most hands out, before any table is read.
+    let n: [usize; 4] = std::array::from_fn(|g| {
+        let kinds = if g < 3 { g * 9..g * 9 + 9 } else { 27..34 };
+        counts[kinds].iter().map(|&c| c as usize).sum()
+    });
+    if n.iter().any(|&n| n % 3 == 1 || n > MAX_SUIT_TILES) || n.iter().filter(|&&n| n % 3 == 2).count() != 1 {
+        return false;
     }
-    pairs == 1
+    let t = tables();
+    (0..4).all(|g| {
+        let (grp, n) = if g < 3 { suit_group(t, counts, g) } else { honor_group(t, counts) };
+        grp.need[n % 3 / 2][n / 3] == 0
+    })
 }
 
 /// The kinds `t` (within `candidates`, a 34-bit mask) such that `counts` plus `t` is a complete
@@ -956,7 +989,7 @@ mod tests {
             let discards: Vec<usize> = (0..KINDS).filter(|&t| hand[t] > 0).collect();
             let candidates = rng.random::<u64>() & ((1 << KINDS) - 1);
             for below in -1..5 {
-                let got = improving_after_discards(&hand, declared, &discards, below, candidates);
+                let got = Around::new(&hand, declared).improving_after_discards(&discards, below, candidates);
                 for (&t, &mask) in discards.iter().zip(&got) {
                     let mut c = hand;
                     c[t] -= 1;
@@ -965,6 +998,36 @@ mod tests {
                         .filter(|&k| candidates >> k & 1 == 1 && after[k] < below)
                         .fold(0u64, |m, k| m | 1 << k);
                     assert_eq!(mask, want, "{hand:?} - {t} below {below}");
+                }
+            }
+        }
+    }
+
+    /// The draws that improve the whole hand are exactly those `shanten_each` says lower it
+    /// (kinds of a full group kept), and they include every draw that improves the hand after
+    /// any discard: what lets the greedy tie-break look at them alone.
+    #[test]
+    fn improving_draws_cover_the_draws_after_any_discard() {
+        let mut rng = ChaCha8Rng::seed_from_u64(15);
+        let kinds: Vec<Tile> = (0..KINDS as u8).collect();
+        let few: Vec<Tile> = (0..9).chain(27..34).collect();
+        let one_suit: Vec<Tile> = (9..18).collect();
+        for i in 0..400 {
+            let declared = [0, 0, 1, 2][i % 4];
+            let pool = [&kinds, &few, &one_suit][i % 3];
+            let hand = random_hand(&mut rng, 14 - 3 * declared, pool);
+            let around = Around::new(&hand, declared);
+            let after = shanten_each(&hand, declared, true);
+            let discards: Vec<usize> = (0..KINDS).filter(|&t| hand[t] > 0).collect();
+            for below in -1..5 {
+                let draws = around.improving_draws(below, ALL_KINDS);
+                for (k, &s) in after.iter().enumerate() {
+                    let full = around.hand.split.n[group_rank(k).0] >= MAX_SUIT_TILES;
+                    assert_eq!(draws >> k & 1 == 1, s < below || full, "{hand:?} + {k} below {below}");
+                }
+                let drawable = (0..KINDS).filter(|&k| hand[k] < 4).fold(0u64, |m, k| m | 1 << k);
+                for mask in around.improving_after_discards(&discards, below, drawable) {
+                    assert_eq!(mask & !draws, 0, "{hand:?} below {below}");
                 }
             }
         }
