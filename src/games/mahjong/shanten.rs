@@ -419,10 +419,7 @@ struct Hand<'a> {
 impl<'a> Around<'a> {
     pub fn new(counts: &'a Counts, declared: usize) -> Around<'a> {
         let split = Split::new(counts);
-        let [a, b, c, d] = split.grp;
-        let (ab, cd) = (combine(a, b), combine(c, d));
-        let others = [combine(b, &cd), combine(a, &cd), combine(&ab, d), combine(&ab, c)];
-        Around { hand: Hand { counts, declared, split, tally: Tally::new(counts) }, others }
+        Around { others: split.others(), hand: Hand { counts, declared, split, tally: Tally::new(counts) } }
     }
 
     /// [`shanten_each`]: every entry exact.
@@ -551,6 +548,13 @@ impl Split {
         Split { idx, n, grp: std::array::from_fn(|g| Split::group(g, idx[g], n[g])) }
     }
 
+    /// For each group, the other three combined.
+    fn others(&self) -> [Group; 4] {
+        let [a, b, c, d] = self.grp;
+        let (ab, cd) = (combine(a, b), combine(c, d));
+        [combine(b, &cd), combine(a, &cd), combine(&ab, d), combine(&ab, c)]
+    }
+
     /// The costs of group `g` with base-5 index `idx` and `n` tiles.
     fn group(g: usize, idx: usize, n: usize) -> &'static Group {
         let t = tables();
@@ -579,17 +583,9 @@ fn each_with(
     plus: Option<&[&'static Group; KINDS]>,
 ) -> [i8; KINDS] {
     let Hand { counts, declared, split, tally } = *hand;
-    let sets = 4 - declared;
-    // `others` with the set counts reversed (`sets - m`), so the final combination with the changed
-    // group is a fixed-length, branch-free loop.
-    let reversed: [Group; 4] = others.map(|o| {
-        let mut r = Group { need: [[INF; 5]; 2] };
-        for m in 0..=sets {
-            r.need[0][m] = o.need[0][sets - m];
-            r.need[1][m] = o.need[1][sets - m];
-        }
-        r
-    });
+    let reversed = others.map(|o| reverse(&o, 4 - declared));
+    // The knitted straights' rests, prepared when first needed.
+    let mut knitted = KnittedRests::new(counts, declared, tally.knitted_held());
     // A lower bound of the special shapes for every hand one tile away: one tile changes a
     // shape's distance by at most one (and removing a tile never lowers it). Kinds whose standard
     // shanten is already at or below it skip the special shapes.
@@ -602,7 +598,7 @@ fn each_with(
             // When only the comparison with `below` matters, the knitted straight's actual
             // shanten (capped at `below + add`: enough to rule it out) is a much tighter floor,
             // computed once here rather than for each kind.
-            knitted_floor = knitted_straight(counts, declared, below + add as i8, &held);
+            knitted_floor = knitted.shanten(below + add as i8);
         }
         // One tile lowers the knitted straight's shanten by at most one.
         knitted_possible = below == i8::MIN || knitted_floor - (add as i8) < below;
@@ -629,12 +625,7 @@ fn each_with(
             Some(p) => p[k],
             None => Split::group(g, i, n),
         };
-        let rev = &reversed[g];
-        let mut d = INF;
-        for m in 0..5 {
-            d = d.min(rev.need[1][m] + grp.need[0][m]).min(rev.need[0][m] + grp.need[1][m]);
-        }
-        let mut best = d as i8 - 1;
+        let mut best = complete(&reversed[g], grp) as i8 - 1;
         if declared <= 1 && best > special_floor && best >= below {
             let t = tally.with(k, c, nc);
             let held = t.knitted_held();
@@ -650,15 +641,121 @@ fn each_with(
             } else {
                 below
             };
-            if knitted_possible && held.iter().any(|&h| 9 - h as i8 <= bound) {
-                let mut cc = *counts;
-                cc[k] = nc;
-                best = best.min(knitted_straight(&cc, declared, bound, &held));
+            if knitted_possible {
+                best = best.min(knitted.shanten_after(k, add, &held, bound));
             }
         }
         out[k] = best;
     }
     out
+}
+
+/// `o` with the set counts reversed (`sets - m`), so that completing it with one more group is
+/// a fixed-length, branch-free loop ([`complete`]).
+fn reverse(o: &Group, sets: usize) -> Group {
+    let mut r = Group { need: [[INF; 5]; 2] };
+    for m in 0..=sets {
+        r.need[0][m] = o.need[0][sets - m];
+        r.need[1][m] = o.need[1][sets - m];
+    }
+    r
+}
+
+/// Tiles needed for the sets and pair `reversed` was reversed for, the rest of the hand being
+/// `grp`.
+fn complete(reversed: &Group, grp: &Group) -> u8 {
+    let mut d = INF;
+    for m in 0..5 {
+        d = d.min(reversed.need[1][m] + grp.need[0][m]).min(reversed.need[0][m] + grp.need[1][m]);
+    }
+    d
+}
+
+/// One knitted straight of a hand: the hand with one tile of each of the straight's kinds set
+/// aside (the rest: what must make the remaining set and pair), looked up by group.
+struct KnittedRest {
+    /// Kinds of the straight held.
+    held: u8,
+    rest: Split,
+    /// For each group, the rest's other three combined, reversed for the remaining set and pair.
+    reversed: [Group; 4],
+    /// Tiles the hand needs for this knitted straight hand.
+    distance: u8,
+}
+
+/// The knitted straights of one hand, each prepared when first asked for. A hand one tile away
+/// differs from it in the straight (a kind held or not any more) or else in the rest by that tile,
+/// so each answer is one table lookup instead of a [`knitted_straight`] call.
+struct KnittedRests<'a> {
+    counts: &'a Counts,
+    declared: usize,
+    held: [u8; 6],
+    rests: [Option<KnittedRest>; 6],
+}
+
+impl<'a> KnittedRests<'a> {
+    fn new(counts: &'a Counts, declared: usize, held: [u8; 6]) -> KnittedRests<'a> {
+        KnittedRests { counts, declared, held, rests: [const { None }; 6] }
+    }
+
+    fn rest(&mut self, k: usize) -> &KnittedRest {
+        let (counts, declared, held) = (self.counts, self.declared, self.held[k]);
+        self.rests[k].get_or_insert_with(|| {
+            let mut rest = *counts;
+            for &t in &KNITTED[k] {
+                rest[t as usize] = rest[t as usize].saturating_sub(1);
+            }
+            let rest = Split::new(&rest);
+            let reversed = rest.others().map(|o| reverse(&o, 1 - declared));
+            let distance = (9 - held) + complete(&reversed[0], rest.grp[0]);
+            KnittedRest { held, rest, reversed, distance }
+        })
+    }
+
+    /// The hand's knitted straight shanten if below `bound`, else `bound` (as [`knitted_straight`]).
+    fn shanten(&mut self, bound: i8) -> i8 {
+        if self.declared > 1 {
+            return bound;
+        }
+        let mut best = bound;
+        for k in 0..6 {
+            // At least 9 - held tiles are missing from the straight itself.
+            if 9 - self.held[k] as i8 <= best {
+                best = best.min(self.rest(k).distance as i8 - 1);
+            }
+        }
+        best
+    }
+
+    /// The same for the hand with one tile of kind `t` more (`add`) or less, whose straights hold
+    /// `held` kinds.
+    fn shanten_after(&mut self, t: usize, add: bool, held: &[u8; 6], bound: i8) -> i8 {
+        if self.declared > 1 {
+            return bound;
+        }
+        let mut best = bound;
+        for (k, &h) in held.iter().enumerate() {
+            if 9 - h as i8 > best {
+                continue;
+            }
+            let r = self.rest(k);
+            let distance = if h != r.held {
+                // The tile joined or left the straight; the rest is unchanged.
+                r.distance + r.held - h
+            } else {
+                // The tile joined or left the rest.
+                let (g, rank) = group_rank(t);
+                let (i, n) = if add {
+                    (r.rest.idx[g] + POW5[rank], r.rest.n[g] + 1)
+                } else {
+                    (r.rest.idx[g] - POW5[rank], r.rest.n[g] - 1)
+                };
+                (9 - h) + complete(&r.reversed[g], Split::group(g, i, n))
+            };
+            best = best.min(distance as i8 - 1);
+        }
+        best
+    }
 }
 
 /// Whether the standing tiles (with `declared` sets) are a complete hand of any shape: the same
@@ -882,6 +979,12 @@ mod tests {
         best as i8 - 1
     }
 
+    /// The kinds of one knitted straight and a few more: hands from them are near a knitted
+    /// straight often (random hands almost never are).
+    fn near_knitted() -> Vec<Tile> {
+        KNITTED[1].iter().copied().chain([1, 2, 12, 27, 28]).collect()
+    }
+
     fn random_hand(rng: &mut ChaCha8Rng, n: usize, kinds: &[Tile]) -> Counts {
         let mut wall: Vec<Tile> = kinds.iter().flat_map(|&t| [t; 4]).collect();
         wall.shuffle(rng);
@@ -958,7 +1061,7 @@ mod tests {
         let few: Vec<Tile> = (0..9).chain(27..34).collect();
         for i in 0..600 {
             let declared = [0, 0, 1, 2][i % 4];
-            let c = random_hand(&mut rng, 13 - 3 * declared + i / 300, if i % 3 == 0 { &few } else { &kinds });
+            let c = random_hand(&mut rng, 13 - 3 * declared + i / 300, [&few, &kinds, &near_knitted()][i % 3]);
             for add in [true, false] {
                 let each = shanten_each(&c, declared, add);
                 for t in 0..KINDS {
@@ -985,7 +1088,7 @@ mod tests {
         let few: Vec<Tile> = (0..9).chain(27..34).collect();
         for i in 0..300 {
             let declared = [0, 0, 1, 2][i % 4];
-            let hand = random_hand(&mut rng, 14 - 3 * declared, if i % 3 == 0 { &few } else { &kinds });
+            let hand = random_hand(&mut rng, 14 - 3 * declared, [&few, &kinds, &near_knitted()][i % 3]);
             let discards: Vec<usize> = (0..KINDS).filter(|&t| hand[t] > 0).collect();
             let candidates = rng.random::<u64>() & ((1 << KINDS) - 1);
             for below in -1..5 {
