@@ -316,7 +316,10 @@ impl Tally {
     fn new(counts: &Counts) -> Tally {
         let mut t = Tally { present: 0, pairs: 0, odd: 0, orphan_pairs: 0 };
         for (k, &c) in counts.iter().enumerate() {
-            t = t.with(k, 0, c);
+            t.present |= ((c > 0) as u64) << k;
+            t.pairs += (c / 2) as i32;
+            t.odd += (c & 1) as i32;
+            t.orphan_pairs += (c >= 2 && ORPHANS_MASK >> k & 1 == 1) as i32;
         }
         t
     }
