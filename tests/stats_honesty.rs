@@ -152,47 +152,46 @@ fn coverage_t_interval_payoff_difference() {
     }
 }
 
-/// Runs sequential tests on pairs drawn from the pentanomial distribution `truth`, looking at the LLR
-/// every `batch` pairs (as the harness does), until a decision; returns how many accepted H1.
-fn sprt_runs_penta(sprt: &Sprt, truth: &[f64], runs: usize, batch: usize, seed: u64) -> (usize, f64) {
+/// Runs `runs` sequential tests, each from an empty tally: `step` adds observations (as many as the
+/// harness plays between two looks at the LLR), until `sprt` decides on `llr` of the tally. Returns
+/// how many accepted H1 and the mean `size` of the tally at the decision.
+fn sprt_runs<T: Default>(
+    sprt: &Sprt,
+    runs: usize,
+    seed: u64,
+    mut step: impl FnMut(&mut T, &mut ChaCha8Rng),
+    llr: impl Fn(&Sprt, &T) -> f64,
+    size: impl Fn(&T) -> u64,
+) -> (usize, f64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut h1, mut pairs_total) = (0, 0u64);
+    let (mut h1, mut total) = (0, 0u64);
     for _ in 0..runs {
-        let mut p = Pentanomial::default();
+        let mut tally = T::default();
         loop {
-            (0..batch).for_each(|_| p.0[sample(&mut rng, truth)] += 1);
-            match sprt.decision(sprt.llr_penta(&p)) {
+            step(&mut tally, &mut rng);
+            match sprt.decision(llr(sprt, &tally)) {
                 SprtDecision::Continue => continue,
                 d => {
                     h1 += (d == SprtDecision::AcceptH1) as usize;
-                    pairs_total += p.pairs();
+                    total += size(&tally);
                     break;
                 }
             }
         }
     }
-    (h1, pairs_total as f64 / runs as f64)
+    (h1, total as f64 / runs as f64)
 }
 
-/// Same on games drawn from the trinomial distribution `truth` (loss, draw, win).
+/// [`sprt_runs`] on pairs drawn from the pentanomial distribution `truth`, `batch` pairs a look.
+fn sprt_runs_penta(sprt: &Sprt, truth: &[f64], runs: usize, batch: usize, seed: u64) -> (usize, f64) {
+    let step = |p: &mut Pentanomial, rng: &mut ChaCha8Rng| (0..batch).for_each(|_| p.0[sample(rng, truth)] += 1);
+    sprt_runs(sprt, runs, seed, step, Sprt::llr_penta, Pentanomial::pairs)
+}
+
+/// The same on games drawn from the trinomial distribution `truth` (loss, draw, win).
 fn sprt_runs_tri(sprt: &Sprt, truth: &Lwd, runs: usize, batch: usize, seed: u64) -> (usize, f64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut h1, mut games_total) = (0, 0u64);
-    for _ in 0..runs {
-        let mut t = Trinomial::default();
-        loop {
-            (0..batch).for_each(|_| t.add(OUTCOMES[sample(&mut rng, truth)]));
-            match sprt.decision(sprt.llr_tri(&t)) {
-                SprtDecision::Continue => continue,
-                d => {
-                    h1 += (d == SprtDecision::AcceptH1) as usize;
-                    games_total += t.games();
-                    break;
-                }
-            }
-        }
-    }
-    (h1, games_total as f64 / runs as f64)
+    let step = |t: &mut Trinomial, rng: &mut ChaCha8Rng| (0..batch).for_each(|_| t.add(OUTCOMES[sample(rng, truth)]));
+    sprt_runs(sprt, runs, seed, step, Sprt::llr_tri, Trinomial::games)
 }
 
 fn max_rate(target: f64, runs: usize) -> f64 {
@@ -261,4 +260,54 @@ fn true_nelo_penta(p: &[f64]) -> f64 {
     let mu: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * a).sum();
     let var: f64 = p.iter().zip(PENTA_SCORES).map(|(p, a)| p * (a - mu).powi(2)).sum();
     (mu - 0.5) / (2.0 * var).sqrt() * NELO_PER_T
+}
+
+/// A payoff difference of one duplicate pair shaped like real poker pairs: 30% of pairs end with
+/// exactly the same difference (in real hold'em pairs many hands are identical folds; here +5 from
+/// the mean, which is the H1 of the test below when the truth is 0), the others spread with heavy
+/// tails: mostly small pots, now and then a big one, rarely a huge one. Mean `mean`, sd about 32.
+/// Exact repeats are what fools a variance estimated from a few pairs: with no minimum number of
+/// observations, a first pair at +5 has no spread and sits on H1, and the test accepts H1 at once.
+fn poker_like(rng: &mut ChaCha8Rng, mean: f64) -> f64 {
+    if rng.random_bool(0.3) {
+        return mean + 5.0;
+    }
+    let sign = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+    let u: f64 = rng.random();
+    let size = if u < 0.80 {
+        rng.random_range(0.0..5.0)
+    } else if u < 0.95 {
+        rng.random_range(20.0..60.0)
+    } else {
+        rng.random_range(100.0..200.0)
+    };
+    // The spread part's mean offsets the repeats' +5 (0.3 · 5 = 0.7 · 15/7).
+    mean - 15.0 / 7.0 + sign * size
+}
+
+/// [`sprt_runs`] on payoff differences drawn with mean `truth`, looking at the LLR after every one
+/// (as the harness does after every pair).
+fn sprt_runs_payoff(sprt: &Sprt, truth: f64, runs: usize, seed: u64) -> (usize, f64) {
+    let step = |w: &mut Welford, rng: &mut ChaCha8Rng| w.push(poker_like(rng, truth));
+    sprt_runs(sprt, runs, seed, step, Sprt::llr_payoff, Welford::n)
+}
+
+/// Payoff SPRT [0, 5] on poker-like pairs: no difference accepts H1 at most α of the time; a
+/// difference of exactly 5 accepts H0 at most β of the time; 20 accepts H1 nearly always.
+#[test]
+fn sprt_error_rates_payoff() {
+    let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, SprtModel::Payoff).unwrap();
+    let runs = 2000;
+    let (h1, n) = sprt_runs_payoff(&sprt, 0.0, runs, 11);
+    let fp = rate(h1, runs);
+    println!("honesty: SPRT payoff [0, 5], poker-like pairs, true difference 0: accepts H1 in {:.2}% of {runs} runs (alpha 5%), mean {n:.0} pairs", 100.0 * fp);
+    assert!(fp <= max_rate(0.05, runs), "false-positive rate {fp}");
+    let (h1, n) = sprt_runs_payoff(&sprt, 5.0, runs, 12);
+    let fnr = rate(runs - h1, runs);
+    println!("honesty: SPRT payoff [0, 5], poker-like pairs, true difference 5: accepts H0 in {:.2}% of {runs} runs (beta 5%), mean {n:.0} pairs", 100.0 * fnr);
+    assert!(fnr <= max_rate(0.05, runs), "false-negative rate {fnr}");
+    let runs = 500;
+    let (h1, n) = sprt_runs_payoff(&sprt, 20.0, runs, 13);
+    println!("honesty: SPRT payoff [0, 5], poker-like pairs, true difference 20: accepts H1 in {:.2}% of {runs} runs, mean {n:.0} pairs", 100.0 * rate(h1, runs));
+    assert!(rate(h1, runs) >= 0.99);
 }

@@ -1,5 +1,6 @@
 //! End-to-end tests of the verdicts: match.csv, SPRT early stopping, `arena stats`, `arena gate`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 mod common;
@@ -31,21 +32,29 @@ fn run(dir: &Path, config: &Path, out: &str, threads: &str) -> PathBuf {
     out
 }
 
-#[test]
-fn the_sprt_stops_at_the_same_game_on_any_thread_count() {
-    let dir = TempDir::new().unwrap();
-    let config = write(dir.path(), "sprt.toml", SPRT_RUN);
-    let one = run(dir.path(), &config, "one", "1");
-    let two = run(dir.path(), &config, "two", "2");
+/// Runs `config` on one and on two threads, checks that games.csv and match.csv are
+/// byte-identical, and returns the one-thread run folder, its games.csv rows and its first
+/// match.csv row by column name.
+fn run_on_one_and_two_threads(dir: &Path, config: &str) -> (PathBuf, usize, HashMap<String, String>) {
+    let config = write(dir, "config.toml", config);
+    let one = run(dir, &config, "one", "1");
+    let two = run(dir, &config, "two", "2");
     let games = std::fs::read(one.join("games.csv")).unwrap();
     assert_eq!(games, std::fs::read(two.join("games.csv")).unwrap());
     let matches = std::fs::read_to_string(one.join("match.csv")).unwrap();
     assert_eq!(matches, std::fs::read_to_string(two.join("match.csv")).unwrap());
     let rows = games.iter().filter(|&&b| b == b'\n').count() - 1;
+    let header = matches.lines().next().unwrap().split(',');
+    let row = header.zip(matches.lines().nth(1).unwrap().split(',')).map(|(h, v)| (h.to_string(), v.to_string()));
+    (one, rows, row.collect())
+}
+
+#[test]
+fn the_sprt_stops_at_the_same_game_on_any_thread_count() {
+    let dir = TempDir::new().unwrap();
+    let (_, rows, row) = run_on_one_and_two_threads(dir.path(), SPRT_RUN);
     assert!(rows < 2 * 2000, "stopped early: {rows} rows");
-    let header: Vec<&str> = matches.lines().next().unwrap().split(',').collect();
-    let row: Vec<&str> = matches.lines().nth(1).unwrap().split(',').collect();
-    let get = |name: &str| row[header.iter().position(|h| *h == name).unwrap()];
+    let get = |name: &str| row[name].as_str();
     assert_eq!(get("decision"), "H1");
     assert_eq!(get("games").parse::<usize>().unwrap() * 2, rows, "match.csv counts every game written");
     let llr: f64 = get("llr").parse().unwrap();
@@ -84,6 +93,49 @@ fn stats_reproduces_the_reference_llr() {
     assert!(String::from_utf8(output.stdout).unwrap().contains("LLR       2.250368"));
     let bad = arena().args(["stats", "--penta", "1,2,3"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// rr wins several big blinds a hand from a calling station: a payoff SPRT decides early.
+const PAYOFF_SPRT_RUN: &str = r#"
+game = "holdem"
+games = 100000
+seed = 2
+paired = true
+bots = ["rr", "always-call"]
+[table]
+format = "cash"
+[sprt]
+model = "payoff"
+payoff0 = 0
+payoff1 = 2
+"#;
+
+#[test]
+fn the_payoff_sprt_stops_at_the_same_game_on_any_thread_count() {
+    let dir = TempDir::new().unwrap();
+    let (one, _, row) = run_on_one_and_two_threads(dir.path(), PAYOFF_SPRT_RUN);
+    let get = |name: &str| row[name].as_str();
+    assert_eq!((get("model"), get("h0"), get("h1"), get("decision")), ("payoff", "0.000000", "2.000000", "H1"));
+    let pairs: u64 = get("pairs").parse().unwrap();
+    assert!((30..2000).contains(&pairs), "stopped early, not before the minimum: {pairs} pairs");
+    let llr: f64 = get("llr").parse().unwrap();
+    assert!(llr >= get("upper").parse::<f64>().unwrap());
+    // The resolved config names the hypotheses in payoff units.
+    let resolved = std::fs::read_to_string(one.join("config.toml")).unwrap();
+    assert!(resolved.contains("payoff1 = 2.0") && resolved.contains("model = \"payoff\""), "{resolved}");
+    // `arena stats --run` recomputes the same LLR from games.csv; counts alone cannot.
+    let output =
+        arena().args(["stats", "--model", "payoff", "--elo0", "0", "--elo1", "2", "--run"]).arg(&one).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains(&format!("LLR       {llr:.6}")) && text.contains("payoff difference"), "{text}\nllr {llr}");
+    let bad = arena()
+        .args(["stats", "--penta", "1,2,3,2,1", "--model", "payoff", "--elo0", "0", "--elo1", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8(bad.stderr).unwrap();
+    assert!(err.contains("--run") && err.lines().count() == 1, "{err}");
 }
 
 const GATE_RUN: &str = r#"

@@ -72,7 +72,9 @@ struct Expectation {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SprtSpec {
+    #[serde(alias = "payoff0")]
     elo0: f64,
+    #[serde(alias = "payoff1")]
     elo1: f64,
     #[serde(default = "five_percent")]
     alpha: f64,
@@ -202,7 +204,7 @@ fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow]
             pass: s.decision == SprtDecision::AcceptH1,
             text: format!(
                 "SPRT [{}, {}] LLR {:.3} after {} games: {}",
-                s.sprt.elo0, s.sprt.elo1, s.llr, r.games, s.decision
+                s.sprt.h0, s.sprt.h1, s.llr, r.games, s.decision
             ),
         });
     }

@@ -28,7 +28,7 @@ pub fn stats(args: &StatsCmd) -> Result<i32> {
         println!("{}", calc::run(&args.calc)?.trim_end());
         return Ok(EXIT_OK);
     };
-    let sprt = calc::parse_sprt(&args.calc)?;
+    let sprt = calc::parse_any_sprt(&args.calc)?;
     let rows = matches_of_run(dir)?;
     if rows.is_empty() {
         return Err(Error::input(format!("{}: no pairing of exactly two bots to compare", dir.display())));
@@ -36,7 +36,8 @@ pub fn stats(args: &StatsCmd) -> Result<i32> {
     for (tally, row) in rows {
         println!("{} vs {}", row.bot_a, row.bot_b);
         let counts = if tally.pentanomial() { Counts::Penta(tally.penta) } else { Counts::Tri(tally.tri) };
-        println!("{}", calc::report(&counts, sprt.as_ref()).trim_end());
+        let llr = sprt.map(|s| (s, tally.llr(&s)));
+        println!("{}", calc::report(&counts, llr.as_ref()).trim_end());
         let d = &row.payoff_diff;
         println!(
             "payoff    {:+.4} [{:+.4}, {:+.4}] difference per observation, variance ratio {:.2}\n",

@@ -5,7 +5,8 @@
 //! - every game scores a win, draw or loss for bot A by comparing A's mean payoff over its seats
 //!   with B's (for two seats: who won); these are the trinomial counts;
 //! - with two seats and paired games, the two games of a deal are a pair: pentanomial counts, and
-//!   Elo, nElo, LOS and the SPRT are computed per pair (as fishtest does); otherwise per game;
+//!   Elo, nElo, LOS and the SPRT are computed per pair (as fishtest does); otherwise per game
+//!   (the SPRT's payoff model uses the payoff differences below instead);
 //! - the payoff difference of a game is A's mean payoff minus B's; its mean over a deal's replays
 //!   is the observation whose mean and Student-t interval are reported. `variance_ratio` is the
 //!   variance of the mean difference scored game by game (as if unpaired) over its variance scored
@@ -18,7 +19,7 @@ use std::path::Path;
 use crate::core::GameRecord;
 use crate::error::{Error, Result};
 use crate::report::num;
-use crate::stats::{EloEstimate, MeanCi, Outcome, Pentanomial, Sprt, SprtDecision, Trinomial, Welford};
+use crate::stats::{EloEstimate, MeanCi, Outcome, Pentanomial, Sprt, SprtDecision, SprtModel, Trinomial, Welford};
 
 pub struct MatchTally {
     /// Bot indexes: A is the first listed in the config.
@@ -82,7 +83,7 @@ pub const MATCH_COLUMNS: &[&str] = &[
     "payoff_diff_hi",
     "variance_ratio",
 ];
-pub const SPRT_COLUMNS: &[&str] = &["elo0", "elo1", "alpha", "beta", "model", "llr", "lower", "upper", "decision"];
+pub const SPRT_COLUMNS: &[&str] = &["h0", "h1", "alpha", "beta", "model", "llr", "lower", "upper", "decision"];
 
 impl MatchTally {
     /// A tally when `table` seats exactly two distinct bots.
@@ -153,7 +154,9 @@ impl MatchTally {
     }
 
     pub fn llr(&self, sprt: &Sprt) -> f64 {
-        if self.pentanomial() {
+        if sprt.model == SprtModel::Payoff {
+            sprt.llr_payoff(&self.obs_diff)
+        } else if self.pentanomial() {
             sprt.llr_penta(&self.penta)
         } else {
             sprt.llr_tri(&self.tri)
@@ -214,7 +217,7 @@ impl MatchRow {
         );
         if let Some(s) = &self.sprt {
             let (lower, upper) = s.sprt.bounds();
-            f.extend([num(s.sprt.elo0), num(s.sprt.elo1), num(s.sprt.alpha), num(s.sprt.beta)]);
+            f.extend([num(s.sprt.h0), num(s.sprt.h1), num(s.sprt.alpha), num(s.sprt.beta)]);
             f.push(s.sprt.model.to_string());
             f.extend([num(s.llr), num(lower), num(upper)]);
             f.push(s.decision.to_string());
@@ -264,7 +267,7 @@ impl MatchRow {
             let (lo, hi) = r.sprt.bounds();
             s.push_str(&format!(
                 "  SPRT {} [{}, {}] α={} β={}: LLR {:.3} in ({:.3}, {:.3}): {}\n",
-                r.sprt.model, r.sprt.elo0, r.sprt.elo1, r.sprt.alpha, r.sprt.beta, r.llr, lo, hi, r.decision
+                r.sprt.model, r.sprt.h0, r.sprt.h1, r.sprt.alpha, r.sprt.beta, r.llr, lo, hi, r.decision
             ));
         }
         s

@@ -31,10 +31,10 @@ pub struct StatsArgs {
     /// paired games
     #[arg(long, value_name = "L,D,W")]
     pub tri: Option<String>,
-    /// SPRT: H0 value (Elo or nElo, see --model); needs --elo1
+    /// SPRT: H0 value (Elo, nElo or payoff difference, see --model); needs --elo1
     #[arg(long, allow_hyphen_values = true)]
     pub elo0: Option<f64>,
-    /// SPRT: H1 value (Elo or nElo, see --model); needs --elo0
+    /// SPRT: H1 value (Elo, nElo or payoff difference, see --model); needs --elo0
     #[arg(long, allow_hyphen_values = true)]
     pub elo1: Option<f64>,
     /// SPRT: false-positive rate (accepting H1 when H0 holds)
@@ -43,8 +43,9 @@ pub struct StatsArgs {
     /// SPRT: false-negative rate (accepting H0 when H1 holds)
     #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
-    /// SPRT model: "normalized" (elo0/elo1 in nElo) or "logistic" (in Elo)
-    #[arg(long, default_value = "normalized", value_name = "normalized|logistic")]
+    /// SPRT model: "normalized" (elo0/elo1 in nElo), "logistic" (in Elo) or "payoff" (the mean
+    /// payoff difference per observation; with --run only)
+    #[arg(long, default_value = "normalized", value_name = "normalized|logistic|payoff")]
     pub model: String,
 }
 
@@ -59,7 +60,8 @@ pub enum Counts {
 pub fn run(args: &StatsArgs) -> Result<String> {
     let counts = parse_counts(args)?;
     let sprt = parse_sprt(args)?;
-    Ok(report(&counts, sprt.as_ref()))
+    let llr = sprt.map(|s| (s, counts.llr(&s)));
+    Ok(report(&counts, llr.as_ref()))
 }
 
 /// The counts from --penta or --tri (exactly one).
@@ -80,6 +82,16 @@ pub fn parse_counts(args: &StatsArgs) -> Result<Counts> {
 
 /// The SPRT when --elo0 and --elo1 are given (both or neither).
 pub fn parse_sprt(args: &StatsArgs) -> Result<Option<Sprt>> {
+    parse_any_sprt(args).and_then(|s| match s {
+        Some(s) if s.model == SprtModel::Payoff => {
+            Err(Error::input("the payoff model needs the payoffs: use --run DIR (counts carry no payoffs)"))
+        }
+        s => Ok(s),
+    })
+}
+
+/// [`parse_sprt`], the payoff model included (for `--run`, which has the payoffs).
+pub fn parse_any_sprt(args: &StatsArgs) -> Result<Option<Sprt>> {
     let model: SprtModel = args.model.parse()?;
     match (args.elo0, args.elo1) {
         (Some(e0), Some(e1)) => Sprt::new(e0, e1, args.alpha, args.beta, model).map(Some),
@@ -101,9 +113,19 @@ fn parse_list<const K: usize>(text: &str, flag: &str, order: &str) -> Result<[u6
     Ok(out)
 }
 
-/// The readable report of counts (and an SPRT if given).
-pub fn report(counts: &Counts, sprt: Option<&Sprt>) -> String {
-    let (head, e, llr) = match counts {
+impl Counts {
+    /// The LLR of an SPRT on these counts.
+    pub fn llr(&self, sprt: &Sprt) -> f64 {
+        match self {
+            Counts::Penta(p) => sprt.llr_penta(p),
+            Counts::Tri(t) => sprt.llr_tri(t),
+        }
+    }
+}
+
+/// The readable report of counts (and an SPRT with its LLR if given).
+pub fn report(counts: &Counts, sprt: Option<&(Sprt, f64)>) -> String {
+    let (head, e) = match counts {
         Counts::Penta(p) => {
             let [ll, ld, wl, wd, ww] = p.0;
             let head = format!(
@@ -111,11 +133,11 @@ pub fn report(counts: &Counts, sprt: Option<&Sprt>) -> String {
                 p.pairs(),
                 p.games()
             );
-            (head, p.estimate(), sprt.map(|s| s.llr_penta(p)))
+            (head, p.estimate())
         }
         Counts::Tri(t) => {
             let head = format!("games     {}: W {}, D {}, L {}", t.games(), t.wins, t.draws, t.losses);
-            (head, t.estimate(), sprt.map(|s| s.llr_tri(t)))
+            (head, t.estimate())
         }
     };
     let mut out = vec![head];
@@ -124,17 +146,14 @@ pub fn report(counts: &Counts, sprt: Option<&Sprt>) -> String {
     out.push(format!("Elo       {:+.2} ± {:.2} (95% interval [{:+.2}, {:+.2}])", e.elo, e.elo_err, i.lo, i.hi));
     out.push(format!("nElo      {:+.2} ± {:.2}", e.nelo, e.nelo_err));
     out.push(format!("LOS       {:.2} %", 100.0 * e.los));
-    if let (Some(s), Some(llr)) = (sprt, llr) {
-        let unit = match s.model {
-            SprtModel::Normalized => "nElo",
-            SprtModel::Logistic => "Elo",
-        };
+    if let Some(&(s, llr)) = sprt {
+        let unit = s.model.unit();
         let (lower, upper) = s.bounds();
-        out.push(format!("SPRT      {} [{}, {}] {unit}, alpha {}, beta {}", s.model, s.elo0, s.elo1, s.alpha, s.beta));
+        out.push(format!("SPRT      {} [{}, {}] {unit}, alpha {}, beta {}", s.model, s.h0, s.h1, s.alpha, s.beta));
         out.push(format!("LLR       {llr:.6} (bounds {lower:.6}, {upper:+.6})"));
         let decision = match s.decision(llr) {
-            SprtDecision::AcceptH0 => format!("H0 accepted (the data favour {} over {} {unit})", s.elo0, s.elo1),
-            SprtDecision::AcceptH1 => format!("H1 accepted (the data favour {} over {} {unit})", s.elo1, s.elo0),
+            SprtDecision::AcceptH0 => format!("H0 accepted (the data favour {} over {} {unit})", s.h0, s.h1),
+            SprtDecision::AcceptH1 => format!("H1 accepted (the data favour {} over {} {unit})", s.h1, s.h0),
             SprtDecision::Continue => "continue".to_string(),
         };
         out.push(format!("decision  {decision}"));

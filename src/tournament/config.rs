@@ -41,7 +41,10 @@ fn default_seed() -> Spanned<i64> {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SprtFile {
+    /// The hypotheses in the model's unit; `payoff0`/`payoff1` read better for the payoff model.
+    #[serde(alias = "payoff0")]
     elo0: f64,
+    #[serde(alias = "payoff1")]
     elo1: f64,
     #[serde(default = "default_error_rate")]
     alpha: f64,
@@ -244,8 +247,9 @@ impl RunConfig {
         doc.insert("table".into(), Value::Table(self.table.table().clone()));
         if let Some(sprt) = &self.sprt {
             let mut t = Table::new();
-            t.insert("elo0".into(), Value::Float(sprt.elo0));
-            t.insert("elo1".into(), Value::Float(sprt.elo1));
+            let [h0, h1] = if sprt.model == SprtModel::Payoff { ["payoff0", "payoff1"] } else { ["elo0", "elo1"] };
+            t.insert(h0.into(), Value::Float(sprt.h0));
+            t.insert(h1.into(), Value::Float(sprt.h1));
             t.insert("alpha".into(), Value::Float(sprt.alpha));
             t.insert("beta".into(), Value::Float(sprt.beta));
             t.insert("model".into(), Value::String(sprt.model.to_string()));
