@@ -6,7 +6,7 @@ use rand::Rng;
 
 use super::engine::{Action, Mahjong, PhaseView, View};
 use super::shanten::{shanten, shanten_each, Around};
-use super::tiles::{Counts, Tile, KINDS};
+use super::tiles::{kinds_in, Counts, Tile, KINDS};
 use crate::core::{Bot, BotRng};
 use crate::games::{factory, BotKind};
 
@@ -55,9 +55,10 @@ pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8)
     let around = Around::new(hand, declared);
     let shantens = around.each(false);
     let best = *shantens.iter().min().unwrap();
-    let ties: Vec<usize> = (0..KINDS).filter(|&t| shantens[t] == best).collect();
-    if ties.len() == 1 {
-        return (ties[0] as Tile, best);
+    let ties = (0..KINDS).filter(|&t| shantens[t] == best).fold(0u64, |m, t| m | 1 << t);
+    let first = ties.trailing_zeros() as usize;
+    if ties.count_ones() == 1 {
+        return (first as Tile, best);
     }
     // Effective tiles of the hand after each tied discard `t`: draws that lower `best`, counted
     // by the copies this seat has not seen (4 − hand after the discard − seen − the discard
@@ -68,15 +69,10 @@ pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8)
     // A draw that helps after some discard helps the whole hand too (a hand with more tiles is
     // never farther from complete), so only the draws that improve the whole hand are tried.
     let candidates = around.improving_draws(best, candidates);
-    let improving = around.improving_after_discards(&ties, best, candidates);
-    let mut choice = (ties[0], 0u32);
-    for (&t, &imp) in ties.iter().zip(&improving) {
-        // Over the set bits only (the mask is sparse).
-        let (mut n, mut rest) = (0u32, imp);
-        while rest != 0 {
-            n += unseen(rest.trailing_zeros() as usize);
-            rest &= rest - 1;
-        }
+    let improving = around.improving_after_discards(ties, best, candidates);
+    let mut choice = (first, 0u32);
+    for t in kinds_in(ties) {
+        let n = kinds_in(improving[t]).map(unseen).sum();
         if n > choice.1 {
             choice = (t, n);
         }

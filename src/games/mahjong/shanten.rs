@@ -16,7 +16,7 @@
 
 use std::sync::OnceLock;
 
-use super::tiles::{Counts, Tile, KINDS};
+use super::tiles::{kinds_in, Counts, Tile, KINDS};
 
 /// Nibble `m*2 + p` of an entry: tiles needed for `m` sets plus `p` pairs (15 = impossible).
 type Costs = u64;
@@ -138,32 +138,7 @@ fn build(len: usize, chows: bool) -> Vec<Costs> {
     cost
 }
 
-/// The group of suit `s` and its tile count.
-fn suit_group<'a>(t: &'a Tables, counts: &Counts, s: usize) -> (&'a Group, usize) {
-    let c = &counts[s * 9..s * 9 + 9];
-    let (mut idx, mut sum) = (0usize, 0usize);
-    for r in (0..9).rev() {
-        idx = idx * 5 + c[r] as usize;
-        sum += c[r] as usize;
-    }
-    if sum > MAX_SUIT_TILES {
-        // Not a hand (more than 14 standing tiles of a suit): nothing completes it.
-        return (&IMPOSSIBLE, sum);
-    }
-    (&t.groups[t.suit[idx] as usize], sum)
-}
-
 static IMPOSSIBLE: Group = Group { need: [[INF; 5]; 2] };
-
-fn honor_group<'a>(t: &'a Tables, counts: &Counts) -> (&'a Group, usize) {
-    let c = &counts[27..34];
-    let (mut idx, mut sum) = (0, 0);
-    for r in (0..7).rev() {
-        idx = idx * 5 + c[r] as usize;
-        sum += c[r] as usize;
-    }
-    (&t.groups[t.honors[idx] as usize], sum)
-}
 
 /// Min-plus combination of two groups.
 fn combine(a: &Group, b: &Group) -> Group {
@@ -195,11 +170,7 @@ fn combine_target(a: &Group, b: &Group, sets: usize) -> u8 {
 /// Tiles the standing tiles `counts` still need for `sets` sets and a pair.
 /// Counts must be at most 4 and a suit at most 14 tiles (any hand).
 pub fn standard_distance(counts: &Counts, sets: usize) -> u8 {
-    let t = tables();
-    let (m, _) = suit_group(t, counts, 0);
-    let (s, _) = suit_group(t, counts, 1);
-    let (p, _) = suit_group(t, counts, 2);
-    let (h, _) = honor_group(t, counts);
+    let [m, s, p, h] = Split::new(counts).grp;
     combine_target(&combine(&combine(m, s), p), h, sets)
 }
 
@@ -437,23 +408,16 @@ impl<'a> Around<'a> {
     /// hand minus any one discard below `below`: a hand with more tiles is never farther.
     pub fn improving_draws(&self, below: i8, candidates: u64) -> u64 {
         let after = each_with(&self.hand, true, candidates, below, &self.others, None);
-        let mut mask = 0u64;
-        let mut rest = candidates;
-        while rest != 0 {
-            let k = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let full = self.hand.split.n[group_rank(k).0] >= MAX_SUIT_TILES;
-            mask |= ((after[k] < below || full) as u64) << k;
-        }
-        mask
+        let full = (0..4).filter(|&g| self.hand.split.n[g] >= MAX_SUIT_TILES).fold(0, |m, g| m | GROUP_MASKS[g]);
+        below_in(&after, candidates, below) | candidates & full
     }
 
-    /// For each discard `t` in `discards`: the kinds within `candidates` whose draw would then
+    /// For each discard `t` in `discards` (a mask of kinds), entry `t`: the kinds within `candidates` whose draw would then
     /// bring the shanten below `below` (what [`Around::improving_draws`] answers for the hand
     /// minus `t`, without the superset). The discards share the work: a discard changes one
     /// group, so its group is looked up again and the other groups' combinations come from pairs
     /// combined once.
-    pub fn improving_after_discards(&self, discards: &[usize], below: i8, candidates: u64) -> Vec<u64> {
+    pub fn improving_after_discards(&self, discards: u64, below: i8, candidates: u64) -> [u64; KINDS] {
         let hand = &self.hand;
         let g = hand.split.grp;
         // `pair[i][j]` (i < j): groups i and j combined.
@@ -466,58 +430,59 @@ impl<'a> Around<'a> {
         // The looked-up group of each kind drawn to the hand: the same after any discard from
         // another group, so looked up once (these lookups into the large table dominate).
         let mut plus: [&'static Group; KINDS] = [&IMPOSSIBLE; KINDS];
-        for (k, p) in plus.iter_mut().enumerate() {
-            let (h, r) = group_rank(k);
-            if candidates >> k & 1 == 1 && hand.counts[k] < 4 {
-                *p = Split::group(h, hand.split.idx[h] + POW5[r], hand.split.n[h] + 1);
-            }
+        for k in kinds_in(candidates).filter(|&k| hand.counts[k] < 4) {
+            plus[k] = hand.split.with(k, true).1;
         }
-        discards
-            .iter()
-            .map(|&t| {
-                let (dg, r) = group_rank(t);
-                let mut s = hand.split;
-                s.idx[dg] -= POW5[r];
-                s.n[dg] -= 1;
-                s.grp[dg] = Split::group(dg, s.idx[dg], s.n[dg]);
-                // Other than group `h`: the changed group with the two groups that are neither
-                // (only for the groups holding a candidate: no other draw is looked at).
-                let o: [Group; 4] = std::array::from_fn(|h| {
-                    if h == dg {
-                        return self.others[h];
-                    }
-                    if candidates & GROUP_MASKS[h] == 0 {
-                        return IMPOSSIBLE;
-                    }
-                    let mut rest = (0..4).filter(|&x| x != dg && x != h);
-                    let (i, j) = (rest.next().unwrap(), rest.next().unwrap());
-                    combine(s.grp[dg], &pair[i][j])
-                });
-                let mut c = *hand.counts;
-                c[t] -= 1;
-                // Draws of the discard's group: looked up again (the group changed).
-                let mut plus = plus;
-                let lo = if dg < 3 { dg * 9 } else { 27 };
-                for k in lo..lo + if dg < 3 { 9 } else { 7 } {
-                    if candidates >> k & 1 == 1 && c[k] < 4 {
-                        plus[k] = Split::group(dg, s.idx[dg] + POW5[k - lo], s.n[dg] + 1);
-                    }
+        let mut out = [0u64; KINDS];
+        for t in kinds_in(discards) {
+            let dg = group_rank(t).0;
+            let s = hand.split.without(t);
+            // Other than group `h`: the changed group with the two groups that are neither (only
+            // for the groups holding a candidate: no other draw is looked at).
+            let o: [Group; 4] = std::array::from_fn(|h| {
+                if h == dg {
+                    return self.others[h];
                 }
-                let tally = hand.tally.with(t, hand.counts[t], c[t]);
-                let after_discard = Hand { counts: &c, declared: hand.declared, split: s, tally };
-                let after = each_with(&after_discard, true, candidates, below, &o, Some(&plus));
-                // Only candidates can be below (the others are `i8::MAX`).
-                let mut mask = 0u64;
-                let mut rest = candidates;
-                while rest != 0 {
-                    let k = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    mask |= ((after[k] < below) as u64) << k;
+                if candidates & GROUP_MASKS[h] == 0 {
+                    return IMPOSSIBLE;
                 }
-                mask
-            })
-            .collect()
+                let mut rest = (0..4).filter(|&x| x != dg && x != h);
+                let (i, j) = (rest.next().unwrap(), rest.next().unwrap());
+                combine(s.grp[dg], &pair[i][j])
+            });
+            let mut c = *hand.counts;
+            c[t] -= 1;
+            // Draws of the discard's group: looked up again (the group changed).
+            let mut plus = plus;
+            for k in kinds_in(candidates & GROUP_MASKS[dg]).filter(|&k| c[k] < 4) {
+                plus[k] = s.with(k, true).1;
+            }
+            let tally = hand.tally.with(t, hand.counts[t], c[t]);
+            let after_discard = Hand { counts: &c, declared: hand.declared, split: s, tally };
+            let after = each_with(&after_discard, true, candidates, below, &o, Some(&plus));
+            out[t] = below_in(&after, candidates, below);
+        }
+        out
     }
+}
+
+/// The kinds within `mask` whose entry of `shantens` is below `below`.
+fn below_in(shantens: &[i8; KINDS], mask: u64, below: i8) -> u64 {
+    kinds_in(mask).filter(|&k| shantens[k] < below).fold(0, |m, k| m | 1 << k)
+}
+
+/// The kinds of group `g` (the three suits of nine, then the seven honors).
+fn group_kinds(g: usize) -> std::ops::Range<usize> {
+    if g < 3 {
+        g * 9..g * 9 + 9
+    } else {
+        27..34
+    }
+}
+
+/// Group `g` of `counts`: its base-5 index (the lowest rank least significant) and its tile count.
+fn group_index(counts: &Counts, g: usize) -> (usize, usize) {
+    counts[group_kinds(g)].iter().rev().fold((0, 0), |(idx, n), &c| (idx * 5 + c as usize, n + c as usize))
 }
 
 /// The group (0..3 suits, 3 honors) of kind `k` and its rank within the group.
@@ -539,16 +504,12 @@ struct Split {
 
 impl Split {
     fn new(counts: &Counts) -> Split {
-        let mut idx = [0usize; 4];
-        let mut n = [0usize; 4];
-        for g in 0..4 {
-            let (lo, len) = if g < 3 { (g * 9, 9) } else { (27, 7) };
-            for r in (0..len).rev() {
-                idx[g] = idx[g] * 5 + counts[lo + r] as usize;
-                n[g] += counts[lo + r] as usize;
-            }
+        let groups: [(usize, usize); 4] = std::array::from_fn(|g| group_index(counts, g));
+        Split {
+            idx: groups.map(|(idx, _)| idx),
+            n: groups.map(|(_, n)| n),
+            grp: std::array::from_fn(|g| Split::group(g, groups[g].0, groups[g].1)),
         }
-        Split { idx, n, grp: std::array::from_fn(|g| Split::group(g, idx[g], n[g])) }
     }
 
     /// For each group, the other three combined.
@@ -556,6 +517,24 @@ impl Split {
         let [a, b, c, d] = self.grp;
         let (ab, cd) = (combine(a, b), combine(c, d));
         [combine(b, &cd), combine(a, &cd), combine(&ab, d), combine(&ab, c)]
+    }
+
+    /// The group of kind `k` and its costs once one tile of `k` is added (`add`) or removed.
+    fn with(&self, k: usize, add: bool) -> (usize, &'static Group) {
+        let (g, r) = group_rank(k);
+        let (idx, n) =
+            if add { (self.idx[g] + POW5[r], self.n[g] + 1) } else { (self.idx[g] - POW5[r], self.n[g] - 1) };
+        (g, Split::group(g, idx, n))
+    }
+
+    /// The split once one tile of kind `k` is removed.
+    fn without(&self, k: usize) -> Split {
+        let (g, r) = group_rank(k);
+        let mut s = *self;
+        s.idx[g] -= POW5[r];
+        s.n[g] -= 1;
+        s.grp[g] = Split::group(g, s.idx[g], s.n[g]);
+        s
     }
 
     /// The costs of group `g` with base-5 index `idx` and `n` tiles.
@@ -612,21 +591,15 @@ fn each_with(
     };
     let special_floor = if below > i8::MIN && special_floor >= below { i8::MAX } else { special_floor };
     let mut out = [i8::MAX; KINDS];
-    let mut rest = candidates;
-    while rest != 0 {
-        let k = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
+    for k in kinds_in(candidates) {
         let c = counts[k];
         if (add && c >= 4) || (!add && c == 0) {
             continue;
         }
         let nc = if add { c + 1 } else { c - 1 };
-        let (g, r) = group_rank(k);
-        let n = if add { split.n[g] + 1 } else { split.n[g] - 1 };
-        let i = if add { split.idx[g] + POW5[r] } else { split.idx[g] - POW5[r] };
-        let grp = match plus {
-            Some(p) => p[k],
-            None => Split::group(g, i, n),
+        let (g, grp) = match plus {
+            Some(p) => (group_rank(k).0, p[k]),
+            None => split.with(k, add),
         };
         let mut best = complete(&reversed[g], grp) as i8 - 1;
         if declared <= 1 && best > special_floor && best >= below {
@@ -747,13 +720,8 @@ impl<'a> KnittedRests<'a> {
                 r.distance + r.held - h
             } else {
                 // The tile joined or left the rest.
-                let (g, rank) = group_rank(t);
-                let (i, n) = if add {
-                    (r.rest.idx[g] + POW5[rank], r.rest.n[g] + 1)
-                } else {
-                    (r.rest.idx[g] - POW5[rank], r.rest.n[g] - 1)
-                };
-                (9 - h) + complete(&r.reversed[g], Split::group(g, i, n))
+                let (g, grp) = r.rest.with(t, add);
+                (9 - h) + complete(&r.reversed[g], grp)
             };
             best = best.min(distance as i8 - 1);
         }
@@ -789,58 +757,29 @@ pub fn is_complete_standard(counts: &Counts) -> bool {
     }
     // Each group on its own: sets only, or (exactly one group) sets and the pair. The groups' tile
     // counts alone rule most hands out, before any table is read.
-    let n: [usize; 4] = std::array::from_fn(|g| {
-        let kinds = if g < 3 { g * 9..g * 9 + 9 } else { 27..34 };
-        counts[kinds].iter().map(|&c| c as usize).sum()
-    });
-    if n.iter().any(|&n| n % 3 == 1 || n > MAX_SUIT_TILES) || n.iter().filter(|&&n| n % 3 == 2).count() != 1 {
+    let groups: [(usize, usize); 4] = std::array::from_fn(|g| group_index(counts, g));
+    if groups.iter().any(|&(_, n)| n % 3 == 1 || n > MAX_SUIT_TILES)
+        || groups.iter().filter(|&&(_, n)| n % 3 == 2).count() != 1
+    {
         return false;
     }
-    let t = tables();
-    (0..4).all(|g| {
-        let (grp, n) = if g < 3 { suit_group(t, counts, g) } else { honor_group(t, counts) };
-        grp.need[n % 3 / 2][n / 3] == 0
-    })
+    groups.iter().enumerate().all(|(g, &(idx, n))| complete_alone(Split::group(g, idx, n), n).is_some())
+}
+
+/// What a group of `n` tiles with costs `grp` is on its own: sets only (`Some(false)`), sets and
+/// the pair (`Some(true)`), or neither (`None`).
+fn complete_alone(grp: &Group, n: usize) -> Option<bool> {
+    let pair = n % 3 == 2;
+    (n <= MAX_SUIT_TILES && n % 3 != 1 && grp.need[pair as usize][n / 3] == 0).then_some(pair)
 }
 
 /// The kinds `t` (within `candidates`, a 34-bit mask) such that `counts` plus `t` is a complete
 /// standard hand. Only the suit of `t` changes, so each candidate costs one table lookup.
 pub fn standard_waits(counts: &Counts, candidates: u64) -> u64 {
-    let t = tables();
-    // Per group: base-5 index, tile count, and whether it is fine as sets only / with the pair.
-    let mut idx = [0usize; 4];
-    let mut n = [0usize; 4];
-    for g in 0..4 {
-        let (lo, len) = if g < 3 { (g * 9, 9) } else { (27, 7) };
-        for r in (0..len).rev() {
-            idx[g] = idx[g] * 5 + counts[lo + r] as usize;
-            n[g] += counts[lo + r] as usize;
-        }
-    }
-    let group = |g: usize, i: usize| -> &Group {
-        if g < 3 {
-            &t.groups[t.suit[i] as usize]
-        } else {
-            &t.groups[t.honors[i] as usize]
-        }
-    };
-    // 0 = sets only, 1 = sets and the pair, 2 = neither.
-    let status = |grp: &Group, n: usize| -> u8 {
-        if n > MAX_SUIT_TILES {
-            return 2;
-        }
-        match n % 3 {
-            0 if grp.need[0][n / 3] == 0 => 0,
-            2 if grp.need[1][n / 3] == 0 => 1,
-            _ => 2,
-        }
-    };
-    let st: [u8; 4] = std::array::from_fn(|g| status(group(g, idx[g]), n[g]));
+    let split = Split::new(counts);
+    let alone: [Option<bool>; 4] = std::array::from_fn(|g| complete_alone(split.grp[g], split.n[g]));
     let mut waits = 0u64;
-    let mut rest = candidates;
-    while rest != 0 {
-        let k = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
+    for k in kinds_in(candidates) {
         if counts[k] >= 4 {
             let mut c = *counts;
             c[k] += 1;
@@ -849,17 +788,10 @@ pub fn standard_waits(counts: &Counts, candidates: u64) -> u64 {
             }
             continue;
         }
-        let (g, r) = if k < 27 { (k / 9, k % 9) } else { (3, k - 27) };
-        let new = status(group(g, idx[g] + POW5[r]), n[g] + 1);
-        let mut pairs = (new == 1) as u8;
-        let mut ok = new != 2;
-        for (o, &s) in st.iter().enumerate() {
-            if o != g {
-                ok &= s != 2;
-                pairs += (s == 1) as u8;
-            }
-        }
-        if ok && pairs == 1 {
+        let (g, grp) = split.with(k, true);
+        let mut with = alone;
+        with[g] = complete_alone(grp, split.n[g] + 1);
+        if with.iter().all(Option::is_some) && with.iter().filter(|&&a| a == Some(true)).count() == 1 {
             waits |= 1 << k;
         }
     }
@@ -1092,11 +1024,12 @@ mod tests {
         for i in 0..300 {
             let declared = [0, 0, 1, 2][i % 4];
             let hand = random_hand(&mut rng, 14 - 3 * declared, [&few, &kinds, &near_knitted()][i % 3]);
-            let discards: Vec<usize> = (0..KINDS).filter(|&t| hand[t] > 0).collect();
+            let discards = (0..KINDS).filter(|&t| hand[t] > 0).fold(0u64, |m, t| m | 1 << t);
             let candidates = rng.random::<u64>() & ((1 << KINDS) - 1);
             for below in -1..5 {
-                let got = Around::new(&hand, declared).improving_after_discards(&discards, below, candidates);
-                for (&t, &mask) in discards.iter().zip(&got) {
+                let got = Around::new(&hand, declared).improving_after_discards(discards, below, candidates);
+                for t in kinds_in(discards) {
+                    let mask = got[t];
                     let mut c = hand;
                     c[t] -= 1;
                     let after = shanten_each(&c, declared, true);
@@ -1124,7 +1057,7 @@ mod tests {
             let hand = random_hand(&mut rng, 14 - 3 * declared, pool);
             let around = Around::new(&hand, declared);
             let after = shanten_each(&hand, declared, true);
-            let discards: Vec<usize> = (0..KINDS).filter(|&t| hand[t] > 0).collect();
+            let discards = (0..KINDS).filter(|&t| hand[t] > 0).fold(0u64, |m, t| m | 1 << t);
             for below in -1..5 {
                 let draws = around.improving_draws(below, ALL_KINDS);
                 for (k, &s) in after.iter().enumerate() {
@@ -1132,7 +1065,7 @@ mod tests {
                     assert_eq!(draws >> k & 1 == 1, s < below || full, "{hand:?} + {k} below {below}");
                 }
                 let drawable = (0..KINDS).filter(|&k| hand[k] < 4).fold(0u64, |m, k| m | 1 << k);
-                for mask in around.improving_after_discards(&discards, below, drawable) {
+                for mask in around.improving_after_discards(discards, below, drawable) {
                     assert_eq!(mask & !draws, 0, "{hand:?} below {below}");
                 }
             }

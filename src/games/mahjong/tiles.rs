@@ -23,6 +23,17 @@ const HONOR_LETTERS: [char; 7] = ['E', 'S', 'W', 'N', 'C', 'F', 'P'];
 /// Copies per kind (a hand, a wall, the seen tiles).
 pub type Counts = [u8; KINDS];
 
+/// The kinds in a mask of kinds (bit `k` for kind `k`), lowest first.
+pub fn kinds_in(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let k = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            k
+        })
+    })
+}
+
 pub fn is_honor(t: Tile) -> bool {
     t >= 27
 }
