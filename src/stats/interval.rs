@@ -111,6 +111,21 @@ pub struct MeanCi {
     pub hi: f64,
 }
 
+impl MeanCi {
+    /// The interval `[lo, hi]`.
+    pub fn interval(&self) -> Interval {
+        Interval { lo: self.lo, hi: self.hi }
+    }
+}
+
+impl FromIterator<f64> for Welford {
+    fn from_iter<I: IntoIterator<Item = f64>>(xs: I) -> Welford {
+        let mut w = Welford::new();
+        xs.into_iter().for_each(|x| w.push(x));
+        w
+    }
+}
+
 impl Welford {
     pub fn new() -> Welford {
         Welford::default()

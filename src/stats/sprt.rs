@@ -356,9 +356,7 @@ mod tests {
     use super::*;
 
     fn welford(xs: &[f64]) -> Welford {
-        let mut w = Welford::new();
-        xs.iter().for_each(|&x| w.push(x));
-        w
+        xs.iter().copied().collect()
     }
 
     /// The payoff LLR against values worked out by hand from (n/2)·ln(σ̂₀²/σ̂₁²).

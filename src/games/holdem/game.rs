@@ -432,18 +432,8 @@ impl Holdem {
 
     /// sng: records the hand, places the seats that went broke, and deals the next hand.
     fn next_hand(&self, s: &mut State) {
-        s.past.push(HandRecord {
-            seats: s.n as u8,
-            button: s.button as u8,
-            blinds: s.blinds,
-            live: s.live,
-            start: s.start,
-            end: s.stack,
-            hole: s.hole,
-            board: s.board,
-            events: s.events.clone(),
-            showdown: s.showdown,
-        });
+        let record = self.current_record(s);
+        s.past.push(record);
         // Seats out this hand share a place unless they started it with different stacks.
         let broke: Vec<usize> = (0..s.n).filter(|&i| s.live & bit(i) != 0 && s.stack[i] == 0).collect();
         let remaining = s.live.count_ones() - broke.len() as u32;

@@ -412,6 +412,7 @@ fn write_phh_samples() {
 fn duplicate(seats: usize, bots: &[&str], deals: u64) -> Vec<(f64, f64)> {
     use crate::core::{play_game, GameSeeds};
     use crate::games::GameDef;
+    use crate::stats::Welford;
     let g = table(seats);
     let kinds = Holdem::bot_kinds();
     let factories: Vec<_> = bots
@@ -444,9 +445,8 @@ fn duplicate(seats: usize, bots: &[&str], deals: u64) -> Vec<(f64, f64)> {
     per_deal
         .iter()
         .map(|xs| {
-            let m = xs.iter().sum::<f64>() / xs.len() as f64;
-            let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64;
-            (100.0 * m, 100.0 * 1.96 * (var / xs.len() as f64).sqrt())
+            let ci = xs.iter().copied().collect::<Welford>().ci(0.95);
+            (100.0 * ci.mean, 100.0 * ci.interval().half_width())
         })
         .collect()
 }

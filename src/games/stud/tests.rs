@@ -9,6 +9,7 @@ use super::eval::value;
 use crate::cards::{parse_cards, Card, CardSet};
 use crate::core::{Game, GameSeeds, Params, Seat};
 use crate::games::GameDef;
+use crate::stats::Welford;
 
 fn table(seats: usize) -> Stud {
     Stud::new(seats, 1, 100, CardSet::FULL)
@@ -334,10 +335,8 @@ fn duplicate_margin(hero: &str, villain: &str, deals: u64) -> (f64, f64) {
             total / 2.0
         })
         .collect();
-    let n = per_deal.len() as f64;
-    let mean = per_deal.iter().sum::<f64>() / n;
-    let var = per_deal.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, 1.96 * (var / n).sqrt())
+    let ci = per_deal.into_iter().collect::<Welford>().ci(0.95);
+    (ci.mean, ci.interval().half_width())
 }
 
 /// The acceptance figures: expert against always-call and random, 20,000 hands each (10,000 deals

@@ -5,11 +5,12 @@
 //!
 //! Duplicate mode: every deal is replayed once per seat with the tested bot rotated through the
 //! seats (the other seats hold the opponent bot), so each deal gives the tested bot every position.
-//! The sample unit is the deal (the mean over its rotations); the interval is mean +- 1.96 standard
-//! errors over deals.
+//! The sample unit is the deal (the mean over its rotations); the interval is the Student-t 95%
+//! interval over deals ([`Welford::ci`]).
 
 use crate::core::{play_game, Bot, GameSeeds, Params};
 use crate::games::{BotFactory, GameDef};
+use crate::stats::Welford;
 
 use super::Zhajinhua;
 
@@ -44,10 +45,8 @@ pub fn chips_per_hand(seats: usize, hero: &str, villain: &str, deals: u64, maste
         }
         per_deal.push(sum / seats as f64);
     }
-    let n = per_deal.len() as f64;
-    let mean = per_deal.iter().sum::<f64>() / n;
-    let var = per_deal.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, 1.96 * (var / n).sqrt())
+    let ci = per_deal.into_iter().collect::<Welford>().ci(0.95);
+    (ci.mean, ci.interval().half_width())
 }
 
 /// `cargo test --release -- --ignored --nocapture zhajinhua::measure::ev_against_the_baselines`

@@ -35,7 +35,7 @@ use super::super::table::{Action, Public, View, Zhajinhua, MAX_SEATS};
 use super::super::winprob::{equity_table, heads_up};
 use super::belief::{Belief, Likelihoods};
 
-pub const EV_PARAMS: &[ParamSpec] = &[
+const EV_SPECS: [ParamSpec; 5] = [
     ParamSpec::new("horizon", "6.0", "rounds of calling that a call or a raise is priced as committing to"),
     ParamSpec::new("raise_margin", "1.0", "chips by which a raise's EV must beat the call's"),
     ParamSpec::new("raise_min_p", "0.85", "the least win probability against all seats still in at which it raises"),
@@ -46,21 +46,23 @@ pub const EV_PARAMS: &[ParamSpec] = &[
         "how far a seen seat's future calls count as money to win (0: it keeps calling only when its hand is good)",
     ),
 ];
+pub const EV_PARAMS: &[ParamSpec] = &EV_SPECS;
 
-pub const ADAPTIVE_PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("horizon", "6.0", "rounds of calling that a call or a raise is priced as committing to"),
-    ParamSpec::new("raise_margin", "1.0", "chips by which a raise's EV must beat the call's"),
-    ParamSpec::new("raise_min_p", "0.85", "the least win probability against all seats still in at which it raises"),
-    ParamSpec::new("look_bias", "0.0", "chips added to the EV of looking (positive: looks sooner)"),
-    ParamSpec::new(
-        "seen_call_weight",
-        "0.0",
-        "how far a seen seat's future calls count as money to win (0: it keeps calling only when its hand is good)",
-    ),
-    ParamSpec::new("call_mid", "0.4", "heads-up equity at which a seen seat is as likely to call as not"),
-    ParamSpec::new("raise_mid", "0.7", "heads-up equity at which a seen seat is as likely to raise as not"),
-    ParamSpec::new("width", "0.1", "softness of those two logistic likelihoods (equity units)"),
-];
+/// ev's parameters, then the belief model's.
+pub const ADAPTIVE_PARAMS: &[ParamSpec] = &{
+    let belief = [
+        ParamSpec::new("call_mid", "0.4", "heads-up equity at which a seen seat is as likely to call as not"),
+        ParamSpec::new("raise_mid", "0.7", "heads-up equity at which a seen seat is as likely to raise as not"),
+        ParamSpec::new("width", "0.1", "softness of those two logistic likelihoods (equity units)"),
+    ];
+    let mut all = [EV_SPECS[0]; 8];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = if i < EV_SPECS.len() { EV_SPECS[i] } else { belief[i - EV_SPECS.len()] };
+        i += 1;
+    }
+    all
+};
 
 pub const EV: BotKind<Zhajinhua> = BotKind {
     name: "ev",
