@@ -13,3 +13,5 @@ pub mod games;
 pub mod report;
 pub mod stats;
 pub mod tournament;
+
+pub use games::Arena;

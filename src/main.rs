@@ -1,3 +1,3 @@
 fn main() {
-    std::process::exit(bot_arena::cli::main());
+    bot_arena::Arena::standard().main()
 }

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use bot_arena::tournament::config::{Overrides, RunConfig};
+use bot_arena::Arena;
 
 fn tomls(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
@@ -24,7 +25,8 @@ fn every_shipped_config_resolves() {
             if path.file_name().unwrap() == "ci-gate.toml" {
                 continue;
             }
-            let cfg = RunConfig::load(&path, &Overrides::default()).unwrap_or_else(|e| panic!("{e}"));
+            let cfg =
+                RunConfig::load(&Arena::standard(), &path, &Overrides::default()).unwrap_or_else(|e| panic!("{e}"));
             assert!(!cfg.bots.is_empty());
             loaded += 1;
         }
@@ -44,7 +46,8 @@ fn every_roster_entry_resolves() {
             let config = format!("game = \"{game}\"\ngames = 1\nbots = [\"{name}\"]\n");
             let file = std::env::temp_dir().join(format!("bot-arena-roster-{game}-{name}.toml"));
             std::fs::write(&file, config).unwrap();
-            let cfg = RunConfig::load(&file, &Overrides::default()).unwrap_or_else(|e| panic!("{game}/{name}: {e}"));
+            let cfg = RunConfig::load(&Arena::standard(), &file, &Overrides::default())
+                .unwrap_or_else(|e| panic!("{game}/{name}: {e}"));
             assert_eq!(cfg.bots[0].name, *name);
             std::fs::remove_file(&file).unwrap();
         }

@@ -5,7 +5,8 @@ use clap::Args;
 use crate::bench::BenchOptions;
 use crate::cli::EXIT_OK;
 use crate::error::{Error, Result};
-use crate::{games, tournament};
+use crate::games::Arena;
+use crate::tournament;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  arena bench\n  arena bench gomoku\n  arena bench holdem.eval7")]
@@ -20,7 +21,7 @@ pub struct BenchArgs {
     seconds: f64,
 }
 
-pub fn bench(args: &BenchArgs) -> Result<i32> {
+pub fn bench(arena: &Arena, args: &BenchArgs) -> Result<i32> {
     if !(args.seconds > 0.0 && args.seconds < 3600.0) {
         return Err(Error::input(format!("--seconds must be between 0 and 3600, not {}", args.seconds)));
     }
@@ -29,7 +30,7 @@ pub fn bench(args: &BenchArgs) -> Result<i32> {
         budget: Duration::from_secs_f64(args.seconds),
     };
     let filter = args.filter.as_deref().unwrap_or("");
-    let all = || games::benches().into_iter().chain(tournament::bench::benches());
+    let all = || arena.benches().into_iter().chain(tournament::bench::benches());
     let chosen: Vec<_> = all().filter(|b| b.name.contains(filter)).collect();
     if chosen.is_empty() {
         let names: Vec<&str> = all().map(|b| b.name).collect();

@@ -27,6 +27,7 @@ use serde::Deserialize;
 
 use crate::cli::{EXIT_FAIL, EXIT_OK};
 use crate::error::{Error, Result};
+use crate::games::Arena;
 use crate::report::{BotSummary, MatchRow};
 use crate::stats::{Sprt, SprtDecision, SprtModel};
 use crate::tournament::config::{one_line, Overrides, RunConfig};
@@ -129,7 +130,7 @@ fn slug(name: &str) -> String {
 }
 
 /// Loads everything first, so a bad file fails before any game is played.
-fn load(args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>> {
+fn load(arena: &Arena, args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>> {
     let text = std::fs::read_to_string(&args.gate).map_err(|e| Error::io(&args.gate, e))?;
     let shown = args.gate.display();
     let file: GateFile = toml::from_str(&text).map_err(|e| {
@@ -140,7 +141,7 @@ fn load(args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>> {
     let mut out = Vec::new();
     for e in file.expect {
         let overrides = Overrides { games: e.games, seed: e.seed };
-        let mut cfg = RunConfig::load(&base.join(&e.config), &overrides)?;
+        let mut cfg = RunConfig::load(arena, &base.join(&e.config), &overrides)?;
         let ctx = |msg: String| Error::input(format!("{shown}: expectation `{}`: {msg}", e.name));
         if let Some(bot) = &e.bot {
             if !cfg.bots.iter().any(|b| &b.name == bot) {
@@ -219,8 +220,8 @@ fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow]
     Ok(checks)
 }
 
-pub fn gate(args: &GateArgs) -> Result<i32> {
-    let expectations = load(args)?;
+pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
+    let expectations = load(arena, args)?;
     let base = args.gate.parent().unwrap_or(Path::new("."));
     let opts = RunOptions {
         threads: args.threads.map(usize::from).unwrap_or_else(rayon::current_num_threads),
@@ -232,7 +233,7 @@ pub fn gate(args: &GateArgs) -> Result<i32> {
     for (e, cfg) in &expectations {
         let dir = args.out.join(slug(&e.name));
         prepare_dir(&dir, true)?;
-        let report = execute(cfg, &opts, &dir)?;
+        let report = execute(arena, cfg, &opts, &dir)?;
         let judged = e.bot.clone().unwrap_or_else(|| cfg.bots[0].name.clone());
         let checks = judge(e, base, &report.bots, &report.matches, &judged)?;
         let pass = checks.iter().all(|c| c.pass);

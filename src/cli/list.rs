@@ -3,7 +3,7 @@ use clap::Args;
 use crate::cli::EXIT_OK;
 use crate::core::ParamSpec;
 use crate::error::Result;
-use crate::games::{self, GameEntry};
+use crate::games::{Arena, GameEntry};
 use crate::tournament::roster::Roster;
 
 #[derive(Args, Debug)]
@@ -33,7 +33,7 @@ fn describe(game: &dyn GameEntry) -> Result<String> {
         out.push_str(&format!("    {}: {}\n", bot.name, bot.about));
         params(&mut out, "      ", bot.params);
     }
-    let roster = Roster::load(game.name())?;
+    let roster = Roster::load(game)?;
     if !roster.entries.is_empty() {
         out.push_str(&format!("  roster (bots/{}.toml):\n", game.name()));
         for (name, entry) in &roster.entries {
@@ -50,11 +50,11 @@ fn describe(game: &dyn GameEntry) -> Result<String> {
     Ok(out)
 }
 
-pub fn list(args: &ListArgs) -> Result<i32> {
+pub fn list(arena: &Arena, args: &ListArgs) -> Result<i32> {
     match &args.game {
-        Some(name) => print!("{}", describe(games::find(name)?)?),
+        Some(name) => print!("{}", describe(arena.find(name)?)?),
         None => {
-            let all: Result<Vec<String>> = games::GAMES.iter().map(|g| describe(*g)).collect();
+            let all: Result<Vec<String>> = arena.games().map(describe).collect();
             print!("{}", all?.join("\n"));
         }
     }

@@ -1,9 +1,14 @@
 //! The command line: one file per subcommand. Every error becomes one line on stderr and exit
 //! code 2 (bad input or usage); a failed gate exits 1; an interrupted run 130.
+//!
+//! The commands see the games only through the [`Arena`] they are given, so a crate that adds
+//! its own bots or games gets the whole command line with them ([`Arena::main`]).
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-mod advise;
+use crate::error::{Error, Result};
+use crate::games::Arena;
+
 mod bench;
 mod gate;
 mod list;
@@ -30,8 +35,9 @@ enum Command {
     /// Measure throughput: one line per measure, `name value unit`.
     Bench(bench::BenchArgs),
     /// The documents' advisers: what a hand is worth and what to do with it.
-    #[command(subcommand)]
-    Advise(advise::AdviseCmd),
+    // One subcommand per game that has an adviser, added from the arena by `command`.
+    #[command(subcommand_required = true, arg_required_else_help = true)]
+    Advise,
     /// Check bot strength against named expectations; exit 1 when one fails (for CI).
     Gate(gate::GateArgs),
     /// Elo, nElo, LOS and SPRT from match counts or from a run folder.
@@ -44,18 +50,49 @@ pub const EXIT_FAIL: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_INTERRUPTED: i32 = 130;
 
-/// Parses the command line, runs the command, returns the exit code.
+/// The whole command line: the derived commands, with `advise` given one subcommand per adviser
+/// of the arena's games.
+fn command(arena: &Arena) -> clap::Command {
+    Cli::command().mut_subcommand("advise", |advise| {
+        arena.games().fold(advise, |advise, game| match game.adviser() {
+            Some(adviser) => advise.subcommand(adviser.command(game.name())),
+            None => advise,
+        })
+    })
+}
+
+/// `arena advise GAME ...`: the game's adviser answers; its text goes to stdout.
+fn advise(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
+    let (name, args) = matches.subcommand().ok_or_else(|| Error::input("advise needs a game"))?;
+    let adviser = arena.find(name)?.adviser().ok_or_else(|| Error::input(format!("{name} has no adviser")))?;
+    println!("{}", adviser.run(args)?.trim_end());
+    Ok(EXIT_OK)
+}
+
+fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
+    if let Some(("advise", advise_matches)) = matches.subcommand() {
+        return advise(arena, advise_matches);
+    }
+    let cli = Cli::from_arg_matches(matches).map_err(|e| Error::input(e.to_string()))?;
+    match &cli.command {
+        Command::Run(args) => run::run(arena, args),
+        Command::List(args) => list::list(arena, args),
+        Command::Bench(args) => bench::bench(arena, args),
+        Command::Stats(args) => stats::stats(arena, args),
+        Command::Gate(args) => gate::gate(arena, args),
+        Command::Advise => unreachable!("handled above"),
+    }
+}
+
+/// Parses the command line, runs the command with the standard games, returns the exit code.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
-    let result = match &cli.command {
-        Command::Run(args) => run::run(args),
-        Command::List(args) => list::list(args),
-        Command::Bench(args) => bench::bench(args),
-        Command::Stats(args) => stats::stats(args),
-        Command::Gate(args) => gate::gate(args),
-        Command::Advise(cmd) => advise::advise(cmd),
-    };
-    match result {
+    main_with(&Arena::standard())
+}
+
+/// Parses the command line, runs the command with `arena`'s games, returns the exit code.
+pub fn main_with(arena: &Arena) -> i32 {
+    let matches = command(arena).get_matches();
+    match dispatch(arena, &matches) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");

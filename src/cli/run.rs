@@ -7,10 +7,10 @@ use clap::Args;
 
 use crate::cli::{EXIT_INTERRUPTED, EXIT_OK};
 use crate::error::{Error, Result};
+use crate::games::Arena;
 use crate::report::BotSummary;
 use crate::tournament::config::{Overrides, RunConfig, Source};
 use crate::tournament::execute::{execute, prepare_dir};
-use crate::tournament::roster::Roster;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -57,10 +57,10 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    fn config(&self) -> Result<RunConfig> {
+    fn config(&self, arena: &Arena) -> Result<RunConfig> {
         let overrides = Overrides { games: self.games, seed: self.seed };
         if let Some(path) = &self.config {
-            return RunConfig::load(path, &overrides);
+            return RunConfig::load(arena, path, &overrides);
         }
         let game = self.game.as_deref().ok_or_else(|| {
             Error::input("give a config file, or --game and at least one --bot (see `arena run --help`)")
@@ -82,7 +82,7 @@ impl RunArgs {
             text.push_str(&format!("seats = {seats}\n"));
         }
         let name = format!("{game}-{}", self.bots.join("-vs-"));
-        RunConfig::parse(&Source { path: "command line", text: &text }, &name, &overrides, &Roster::load)
+        RunConfig::parse(arena, &Source { path: "command line", text: &text }, &name, &overrides)
     }
 }
 
@@ -95,8 +95,8 @@ fn stop_flag() -> Arc<AtomicBool> {
     flag
 }
 
-pub fn run(args: &RunArgs) -> Result<i32> {
-    let cfg = args.config()?;
+pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
+    let cfg = args.config(arena)?;
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
     prepare_dir(&out, args.force)?;
     let opts = RunOptions {
@@ -105,7 +105,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         history: args.hand_history,
         stop: stop_flag(),
     };
-    let report = execute(&cfg, &opts, &out)?;
+    let report = execute(arena, &cfg, &opts, &out)?;
     let (end, schedule) = (&report.end, &report.schedule);
     if !args.quiet {
         let pairings = schedule.pairings.len();

@@ -5,6 +5,7 @@ use clap::Args;
 use crate::cli::EXIT_OK;
 use crate::core::{GameRecord, SeatResult, Status};
 use crate::error::{Error, Result};
+use crate::games::Arena;
 use crate::report::{MatchRow, MatchTally};
 use crate::stats::calc::{self, Counts, StatsArgs};
 use crate::tournament::config::{Overrides, RunConfig};
@@ -23,13 +24,13 @@ pub struct StatsCmd {
     run: Option<PathBuf>,
 }
 
-pub fn stats(args: &StatsCmd) -> Result<i32> {
+pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
     let Some(dir) = &args.run else {
         println!("{}", calc::run(&args.calc)?.trim_end());
         return Ok(EXIT_OK);
     };
     let sprt = calc::parse_any_sprt(&args.calc)?;
-    let rows = matches_of_run(dir)?;
+    let rows = matches_of_run(arena, dir)?;
     if rows.is_empty() {
         return Err(Error::input(format!("{}: no pairing of exactly two bots to compare", dir.display())));
     }
@@ -48,8 +49,8 @@ pub fn stats(args: &StatsCmd) -> Result<i32> {
 }
 
 /// Rebuilds the match tallies of a run folder from its games.csv.
-fn matches_of_run(dir: &Path) -> Result<Vec<(MatchTally, MatchRow)>> {
-    let cfg = RunConfig::load(&dir.join("config.toml"), &Overrides::default())?;
+fn matches_of_run(arena: &Arena, dir: &Path) -> Result<Vec<(MatchTally, MatchRow)>> {
+    let cfg = RunConfig::load(arena, &dir.join("config.toml"), &Overrides::default())?;
     let schedule = Schedule::new(cfg.bots.len(), cfg.seats, cfg.games, cfg.paired, cfg.seed);
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
     let mut tallies: Vec<Option<MatchTally>> =

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use crate::bench::{Bench, BenchOptions, Measure};
 use crate::core::Params;
-use crate::games::{self, BotChoice};
+use crate::games::{Arena, BotChoice};
 use crate::report::Tally;
 use crate::tournament::runner::{self, Flow, RunOptions};
 use crate::tournament::schedule::Schedule;
@@ -23,7 +23,8 @@ pub fn benches() -> Vec<Bench> {
 
 /// Games per second of a run of `games` games on `threads` threads.
 fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
-    let entry = games::find("gomoku").expect("gomoku is registered");
+    let arena = Arena::standard();
+    let entry = arena.find("gomoku").expect("gomoku is registered");
     let options = Params::new(entry.options(), &toml::Table::new(), "gomoku").expect("defaults are valid");
     let specs = entry.bot_params(bot).expect("bench bot exists");
     let params = Params::new(specs, &toml::Table::new(), bot).expect("defaults are valid");
@@ -48,7 +49,8 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
 
 /// The bot used for throughput: the document's AI when present.
 fn bench_bot() -> &'static str {
-    let entry = games::find("gomoku").expect("gomoku is registered");
+    let arena = Arena::standard();
+    let entry = arena.find("gomoku").expect("gomoku is registered");
     if entry.bot_params("weights").is_some() {
         "weights"
     } else {

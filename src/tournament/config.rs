@@ -12,7 +12,7 @@ use toml::{Spanned, Table, Value};
 
 use crate::core::Params;
 use crate::error::{Error, Result};
-use crate::games::{self, BotChoice, GameEntry};
+use crate::games::{Arena, BotChoice, GameEntry};
 use crate::stats::{Sprt, SprtModel};
 use crate::tournament::roster::Roster;
 
@@ -123,20 +123,15 @@ pub struct Overrides {
 
 impl RunConfig {
     /// Reads and resolves a config file.
-    pub fn load(path: &Path, overrides: &Overrides) -> Result<RunConfig> {
+    pub fn load(arena: &Arena, path: &Path, overrides: &Overrides) -> Result<RunConfig> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("run").to_string();
         let shown = path.display().to_string();
-        RunConfig::parse(&Source { path: &shown, text: &text }, &stem, overrides, &Roster::load)
+        RunConfig::parse(arena, &Source { path: &shown, text: &text }, &stem, overrides)
     }
 
     /// Parses config text; `default_name` names the run when the file does not.
-    pub fn parse(
-        src: &Source,
-        default_name: &str,
-        overrides: &Overrides,
-        roster_for: &dyn Fn(&str) -> Result<Roster>,
-    ) -> Result<RunConfig> {
+    pub fn parse(arena: &Arena, src: &Source, default_name: &str, overrides: &Overrides) -> Result<RunConfig> {
         let file: ConfigFile = toml::from_str(src.text).map_err(|e| {
             let msg = one_line(e.message());
             match e.span() {
@@ -149,7 +144,7 @@ impl RunConfig {
             None => u64::try_from(*file.seed.get_ref())
                 .map_err(|_| src.error_at(&file.seed.span(), "seed must be 0 or more"))?,
         };
-        let entry = games::find(file.game.get_ref()).map_err(|e| src.error_at(&file.game.span(), e))?;
+        let entry = arena.find(file.game.get_ref()).map_err(|e| src.error_at(&file.game.span(), e))?;
         let games = overrides.games.unwrap_or(*file.games.get_ref());
         if games <= 0 {
             return Err(src.error_at(&file.games.span(), format!("games must be at least 1, not {games}")));
@@ -161,7 +156,7 @@ impl RunConfig {
             }
             None => Params::new(entry.options(), &Table::new(), &table_owner)?,
         };
-        let roster = roster_for(entry.name())?;
+        let roster = Roster::load(entry)?;
         let mut bots = Vec::new();
         for value in file.bots.get_ref() {
             let spec = resolve_bot(entry, &roster, value.get_ref()).map_err(|e| src.error_at(&value.span(), e))?;

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::games;
+use crate::games::Arena;
 use crate::report::{BotSummary, GamesWriter, MatchRow, MatchTally, Tally};
 use crate::stats::SprtDecision;
 use crate::tournament::config::RunConfig;
@@ -34,11 +34,11 @@ pub fn prepare_dir(dir: &Path, force: bool) -> Result<()> {
 }
 
 /// Plays `cfg` and writes its files into `dir` (which must exist).
-pub fn execute(cfg: &RunConfig, opts: &RunOptions, dir: &Path) -> Result<RunReport> {
+pub fn execute(arena: &Arena, cfg: &RunConfig, opts: &RunOptions, dir: &Path) -> Result<RunReport> {
     let config_path = dir.join("config.toml");
     std::fs::write(&config_path, cfg.to_toml()).map_err(|e| Error::io(&config_path, e))?;
 
-    let entry = games::find(cfg.game)?;
+    let entry = arena.find(cfg.game)?;
     let choices: Vec<_> = cfg.bots.iter().map(|b| b.choice.clone()).collect();
     let table = entry.table(&cfg.table, cfg.seats, &choices)?;
     let schedule = Schedule::new(cfg.bots.len(), cfg.seats, cfg.games, cfg.paired, cfg.seed);

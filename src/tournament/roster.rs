@@ -7,8 +7,8 @@
 //! params = { fold_below = 1.0 }
 //! ```
 //!
-//! The file in `./bots/` is read when it exists (so a user can edit it); otherwise the copy built
-//! into the binary is used, so `arena` works from any folder.
+//! Each game's roster is built into the binary (its `GameDef::ROSTER`), so `arena` works from any
+//! folder; a `bots/<game>.toml` in the working folder adds variants and replaces same-named ones.
 
 use serde::Deserialize;
 use toml::Table;
@@ -32,26 +32,29 @@ pub struct Roster {
     pub entries: Vec<(String, RosterEntry)>,
 }
 
-/// The roster files built into the binary.
-fn built_in(game: &str) -> &'static str {
-    match game {
-        "gomoku" => include_str!("../../bots/gomoku.toml"),
-        "holdem" => include_str!("../../bots/holdem.toml"),
-        "zhajinhua" => include_str!("../../bots/zhajinhua.toml"),
-        "stud" => include_str!("../../bots/stud.toml"),
-        "mahjong" => include_str!("../../bots/mahjong.toml"),
-        _ => "",
-    }
-}
-
 impl Roster {
-    /// `bots/<game>.toml` from the working folder, else the built-in copy.
-    pub fn load(game: &str) -> Result<Roster> {
-        let path = format!("bots/{game}.toml");
+    /// The game's built-in roster, with `bots/<game>.toml` from the working folder on top when it
+    /// exists: its entries are added, and replace built-in ones of the same name.
+    pub fn load(game: &dyn GameEntry) -> Result<Roster> {
+        let path = format!("bots/{}.toml", game.name());
+        let mut roster = Roster::parse(game.roster(), &format!("{path} (built in)"))?;
         match std::fs::read_to_string(&path) {
-            Ok(text) => Roster::parse(&text, &path),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Roster::parse(built_in(game), &path),
+            Ok(text) => {
+                roster.extend(Roster::parse(&text, &path)?);
+                Ok(roster)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(roster),
             Err(e) => Err(Error::io(path, e)),
+        }
+    }
+
+    /// Adds `other`'s entries; an entry of the same name replaces the one here.
+    pub fn extend(&mut self, other: Roster) {
+        for (name, entry) in other.entries {
+            match self.entries.iter_mut().find(|(n, _)| *n == name) {
+                Some(slot) => slot.1 = entry,
+                None => self.entries.push((name, entry)),
+            }
         }
     }
 
@@ -95,5 +98,18 @@ impl Roster {
         let mut known: Vec<String> = game.bots().iter().map(|b| b.name.to_string()).collect();
         known.extend(self.entries.iter().map(|(n, _)| n.clone()));
         Err(Error::input(format!("unknown bot `{name}` for {} (known: {})", game.name(), known.join(", "))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_local_roster_adds_entries_and_replaces_same_names() {
+        let mut roster = Roster::parse("[a]\nkind = \"x\"\n[b]\nkind = \"y\"\n", "built-in").unwrap();
+        roster.extend(Roster::parse("[b]\nkind = \"z\"\n[c]\nkind = \"x\"\n", "local").unwrap());
+        let kinds: Vec<(&str, &str)> = roster.entries.iter().map(|(n, e)| (n.as_str(), e.kind.as_str())).collect();
+        assert_eq!(kinds, vec![("a", "x"), ("b", "z"), ("c", "x")]);
     }
 }

@@ -2,8 +2,8 @@
 
 use rand::Rng;
 
-use crate::core::{DealRng, Game, IllegalAction, Outcome, Params, Seat};
-use crate::error::{Error, Result};
+use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
+use crate::error::Result;
 
 /// Win condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,42 +241,6 @@ fn push_number(out: &mut String, v: u8) {
         out.push(char::from(b'0' + v / 10));
     }
     out.push(char::from(b'0' + v % 10));
-}
-
-impl crate::games::GameDef for Gomoku {
-    const NAME: &'static str = "gomoku";
-    const ABOUT: &'static str = "Five in a row on a square board (source: a 19x19 weight-based AI)";
-    const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
-    const OPTIONS: &'static [crate::core::ParamSpec] = &[
-        crate::core::ParamSpec::new("size", "15", "board size, 5 to 25"),
-        crate::core::ParamSpec::new(
-            "rule",
-            "\"freestyle\"",
-            "\"freestyle\": five or more in a row wins; \"standard\": exactly five",
-        ),
-        crate::core::ParamSpec::new(
-            "opening",
-            "0",
-            "stones placed at random near the centre before play (paired games replay the same opening with colours swapped)",
-        ),
-    ];
-
-    fn from_options(p: &Params, _seats: usize) -> Result<Gomoku> {
-        let size = p.int_in("size", 5, 25, "gomoku")? as usize;
-        let rule = match p.choice("rule", &["freestyle", "standard"], "gomoku")? {
-            "freestyle" => Rule::Freestyle,
-            _ => Rule::Standard,
-        };
-        let opening = p.int_in("opening", 0, 25, "gomoku")? as usize;
-        if opening >= size * size {
-            return Err(Error::input("gomoku: the opening must leave empty cells"));
-        }
-        Ok(Gomoku::new(size, rule, opening))
-    }
-
-    fn bot_kinds() -> &'static [crate::games::BotKind<Gomoku>] {
-        super::bots::KINDS
-    }
 }
 
 #[cfg(test)]

@@ -6,14 +6,53 @@ pub mod bots;
 pub use board::{lines, makes_five, Gomoku, Move, Rule, State};
 
 use crate::bench::{throughput, Bench, BenchOptions, Measure};
+use crate::core::ParamSpec;
 use crate::core::{play_game, Bot, GameRecord, GameSeeds, Params};
-use crate::games::BotFactory;
+use crate::error::{Error, Result};
+use crate::games::{BotFactory, BotKind, GameDef};
 
-/// `arena bench gomoku`, on one core, 15×15 freestyle, no opening stones:
-/// - `gomoku.games_per_s`: weights vs weights, game i with `GameSeeds::derive(1, 0, i, 1)`;
-/// - `gomoku.search_games_per_s`: search (default parameters) vs weights, colours alternating.
-pub fn benches() -> Vec<Bench> {
-    vec![Bench { name: "gomoku", run: bench_games }]
+impl GameDef for Gomoku {
+    const NAME: &'static str = "gomoku";
+    const ABOUT: &'static str = "Five in a row on a square board (source: a 19x19 weight-based AI)";
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
+    const ROSTER: &'static str = include_str!("../../../bots/gomoku.toml");
+    const OPTIONS: &'static [ParamSpec] = &[
+        ParamSpec::new("size", "15", "board size, 5 to 25"),
+        ParamSpec::new(
+            "rule",
+            "\"freestyle\"",
+            "\"freestyle\": five or more in a row wins; \"standard\": exactly five",
+        ),
+        ParamSpec::new(
+            "opening",
+            "0",
+            "stones placed at random near the centre before play (paired games replay the same opening with colours swapped)",
+        ),
+    ];
+
+    fn from_options(p: &Params, _seats: usize) -> Result<Gomoku> {
+        let size = p.int_in("size", 5, 25, "gomoku")? as usize;
+        let rule = match p.choice("rule", &["freestyle", "standard"], "gomoku")? {
+            "freestyle" => Rule::Freestyle,
+            _ => Rule::Standard,
+        };
+        let opening = p.int_in("opening", 0, 25, "gomoku")? as usize;
+        if opening >= size * size {
+            return Err(Error::input("gomoku: the opening must leave empty cells"));
+        }
+        Ok(Gomoku::new(size, rule, opening))
+    }
+
+    fn bot_kinds() -> Vec<BotKind<Gomoku>> {
+        bots::KINDS.to_vec()
+    }
+
+    /// `arena bench gomoku`, on one core, 15×15 freestyle, no opening stones:
+    /// - `gomoku.games_per_s`: weights vs weights, game i with `GameSeeds::derive(1, 0, i, 1)`;
+    /// - `gomoku.search_games_per_s`: search (default parameters) vs weights, colours alternating.
+    fn benches() -> Vec<Bench> {
+        vec![Bench { name: "gomoku", run: bench_games }]
+    }
 }
 
 /// A bot kind of gomoku with its default parameters.

@@ -18,14 +18,17 @@ pub mod phh;
 
 pub use game::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
 
+use crate::bench::Bench;
 use crate::core::{ParamSpec, Params};
 use crate::error::{Error, Result};
+use crate::games::{Adviser, BotKind, GameDef};
 
-impl crate::games::GameDef for Holdem {
+impl GameDef for Holdem {
     const NAME: &'static str = "holdem";
     const ABOUT: &'static str =
         "No-limit Texas hold'em, 2-10 seats, cash or sit-and-go (source: an RR-mapping poker AI)";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=10;
+    const ROSTER: &'static str = include_str!("../../../bots/holdem.toml");
     const OPTIONS: &'static [ParamSpec] = &[
         ParamSpec::new("small_blind", "50", "small blind in chips"),
         ParamSpec::new("big_blind", "100", "big blind in chips (also the minimum bet)"),
@@ -71,14 +74,20 @@ impl crate::games::GameDef for Holdem {
         Ok(game)
     }
 
-    fn bot_kinds() -> &'static [crate::games::BotKind<Holdem>] {
-        bots::KINDS
+    fn bot_kinds() -> Vec<BotKind<Holdem>> {
+        bots::KINDS.to_vec()
     }
-}
 
-/// `arena bench holdem`.
-pub fn benches() -> Vec<crate::bench::Bench> {
-    bench::benches()
+    fn benches() -> Vec<Bench> {
+        bench::benches()
+    }
+
+    fn adviser() -> Option<Adviser> {
+        Some(Adviser::new(
+            "Hold'em: equity of a hand (Monte Carlo or exact), its category and pot-odds guidance",
+            advise::run,
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -18,8 +18,7 @@ use rand::seq::SliceRandom;
 use super::fans::{score, WinContext, WinningHand};
 use super::shanten::is_winning_shape;
 use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, KINDS};
-use crate::core::{DealRng, Game, IllegalAction, Outcome, Params, Seat};
-use crate::error::Result;
+use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 
 pub const SEATS: usize = 4;
 
@@ -598,34 +597,6 @@ impl Mahjong {
             m.kind = MeldKind::Kong;
         }
         self.draw(s, seat, true);
-    }
-}
-
-impl crate::games::GameDef for Mahjong {
-    const NAME: &'static str = "mahjong";
-    const ABOUT: &'static str =
-        "Chinese Official (MCR) mahjong, four seats, one hand or a 16-hand round (source: a mahjong AI patent)";
-    const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
-    const OPTIONS: &'static [crate::core::ParamSpec] = &[
-        crate::core::ParamSpec::new("min_fans", "8", "fans a win needs (flowers excluded); 0 = no minimum"),
-        crate::core::ParamSpec::new("flowers", "false", "8 flower tiles in the wall, 1 fan each"),
-        crate::core::ParamSpec::new(
-            "hands",
-            "1",
-            "hands per game: 1, or 16 for a full round (dealer and winds rotate)",
-        ),
-    ];
-
-    fn from_options(p: &Params, _seats: usize) -> Result<Mahjong> {
-        let hands = p.int_in("hands", 1, 16, "mahjong")? as usize;
-        if hands != 1 && hands != 16 {
-            return Err(crate::error::Error::input("mahjong: hands must be 1 or 16"));
-        }
-        Ok(Mahjong { min_fans: p.int_in("min_fans", 0, 88, "mahjong")? as u32, flowers: p.bool("flowers"), hands })
-    }
-
-    fn bot_kinds() -> &'static [crate::games::BotKind<Mahjong>] {
-        super::bots::BOT_KINDS
     }
 }
 

@@ -30,5 +30,45 @@ pub mod tiles;
 
 mod bench;
 
-pub use bench::benches;
 pub use engine::Mahjong;
+
+use crate::bench::Bench;
+use crate::core::{ParamSpec, Params};
+use crate::error::{Error, Result};
+use crate::games::{Adviser, BotKind, GameDef};
+
+impl GameDef for Mahjong {
+    const NAME: &'static str = "mahjong";
+    const ABOUT: &'static str =
+        "Chinese Official (MCR) mahjong, four seats, one hand or a 16-hand round (source: a mahjong AI patent)";
+    const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
+    const ROSTER: &'static str = include_str!("../../../bots/mahjong.toml");
+    const OPTIONS: &'static [ParamSpec] = &[
+        ParamSpec::new("min_fans", "8", "fans a win needs (flowers excluded); 0 = no minimum"),
+        ParamSpec::new("flowers", "false", "8 flower tiles in the wall, 1 fan each"),
+        ParamSpec::new("hands", "1", "hands per game: 1, or 16 for a full round (dealer and winds rotate)"),
+    ];
+
+    fn from_options(p: &Params, _seats: usize) -> Result<Mahjong> {
+        let hands = p.int_in("hands", 1, 16, "mahjong")? as usize;
+        if hands != 1 && hands != 16 {
+            return Err(Error::input("mahjong: hands must be 1 or 16"));
+        }
+        Ok(Mahjong { min_fans: p.int_in("min_fans", 0, 88, "mahjong")? as u32, flowers: p.bool("flowers"), hands })
+    }
+
+    fn bot_kinds() -> Vec<BotKind<Mahjong>> {
+        bots::BOT_KINDS.to_vec()
+    }
+
+    fn benches() -> Vec<Bench> {
+        bench::benches()
+    }
+
+    fn adviser() -> Option<Adviser> {
+        Some(Adviser::new(
+            "Mahjong (MCR): shanten, effective tiles, and the fans of a complete hand (or a --batch file)",
+            advise::run,
+        ))
+    }
+}

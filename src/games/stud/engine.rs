@@ -453,42 +453,6 @@ impl Game for Stud {
     }
 }
 
-impl crate::games::GameDef for Stud {
-    const NAME: &'static str = "stud";
-    const ABOUT: &'static str =
-        "Five-card stud (梭哈): one hole card, four face-up cards, no-limit up to the shortest stack (source: a rule-based expert system)";
-    const SEATS: std::ops::RangeInclusive<usize> = 2..=MAX_SEATS;
-    const OPTIONS: &'static [crate::core::ParamSpec] = &[
-        crate::core::ParamSpec::new("ante", "1", "chips every seat puts in before the deal"),
-        crate::core::ParamSpec::new("stack", "100", "chips every seat starts the hand with (more than the ante)"),
-        crate::core::ParamSpec::new(
-            "deck",
-            "\"full\"",
-            "\"full\": 52 cards; \"short\": the 28-card deck 8 to A (same ranking, no straight wraps)",
-        ),
-    ];
-
-    fn from_options(p: &crate::core::Params, seats: usize) -> crate::error::Result<Stud> {
-        let ante = p.int_in("ante", 0, 1_000_000, "stud")? as u32;
-        let stack = p.int_in("stack", 1, 1_000_000_000, "stud")? as u32;
-        if stack <= ante {
-            return Err(crate::error::Error::input(format!("stud: the stack ({stack}) must exceed the ante ({ante})")));
-        }
-        if !(2..=MAX_SEATS).contains(&seats) {
-            return Err(crate::error::Error::input(format!("stud is for 2 to {MAX_SEATS} seats, not {seats}")));
-        }
-        let deck = match p.choice("deck", &["full", "short"], "stud")? {
-            "full" => CardSet::FULL,
-            _ => short_deck(),
-        };
-        Ok(Stud::new(seats, ante, stack, deck))
-    }
-
-    fn bot_kinds() -> &'static [crate::games::BotKind<Stud>] {
-        super::bots::KINDS
-    }
-}
-
 /// The 28 cards 8 to A.
 pub fn short_deck() -> CardSet {
     CardSet::FULL.iter().filter(|c| c.rank() >= 6).collect()

@@ -23,4 +23,58 @@ mod tests;
 
 pub use engine::{Action, State, Stud, View};
 
-pub use bench::benches;
+use crate::bench::Bench;
+use crate::cards::CardSet;
+use crate::core::{ParamSpec, Params};
+use crate::error::{Error, Result};
+use crate::games::{Adviser, BotKind, GameDef};
+
+use engine::{short_deck, MAX_SEATS};
+
+impl GameDef for Stud {
+    const NAME: &'static str = "stud";
+    const ABOUT: &'static str =
+        "Five-card stud (梭哈): one hole card, four face-up cards, no-limit up to the shortest stack (source: a rule-based expert system)";
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=MAX_SEATS;
+    const ROSTER: &'static str = include_str!("../../../bots/stud.toml");
+    const OPTIONS: &'static [ParamSpec] = &[
+        ParamSpec::new("ante", "1", "chips every seat puts in before the deal"),
+        ParamSpec::new("stack", "100", "chips every seat starts the hand with (more than the ante)"),
+        ParamSpec::new(
+            "deck",
+            "\"full\"",
+            "\"full\": 52 cards; \"short\": the 28-card deck 8 to A (same ranking, no straight wraps)",
+        ),
+    ];
+
+    fn from_options(p: &Params, seats: usize) -> Result<Stud> {
+        let ante = p.int_in("ante", 0, 1_000_000, "stud")? as u32;
+        let stack = p.int_in("stack", 1, 1_000_000_000, "stud")? as u32;
+        if stack <= ante {
+            return Err(Error::input(format!("stud: the stack ({stack}) must exceed the ante ({ante})")));
+        }
+        if !(2..=MAX_SEATS).contains(&seats) {
+            return Err(Error::input(format!("stud is for 2 to {MAX_SEATS} seats, not {seats}")));
+        }
+        let deck = match p.choice("deck", &["full", "short"], "stud")? {
+            "full" => CardSet::FULL,
+            _ => short_deck(),
+        };
+        Ok(Stud::new(seats, ante, stack, deck))
+    }
+
+    fn bot_kinds() -> Vec<BotKind<Stud>> {
+        bots::KINDS.to_vec()
+    }
+
+    fn benches() -> Vec<Bench> {
+        bench::benches()
+    }
+
+    fn adviser() -> Option<Adviser> {
+        Some(Adviser::new(
+            "Five-card stud: category, exact win probability against hidden cards, and the expert's advice",
+            advise::run,
+        ))
+    }
+}

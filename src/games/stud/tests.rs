@@ -318,7 +318,7 @@ fn bots_play_whole_hands_in_every_seat_count() {
 fn duplicate_margin(hero: &str, villain: &str, deals: u64) -> (f64, f64) {
     let game = table(2);
     let make = |name: &str| {
-        let kind = Stud::bot_kinds().iter().find(|k| k.name == name).unwrap();
+        let kind = super::bots::KINDS.iter().find(|k| k.name == name).unwrap();
         (kind.make)(&Params::new(kind.params, &toml::Table::new(), name).unwrap(), &game).unwrap()
     };
     let (hero, villain) = (make(hero), make(villain));
@@ -358,7 +358,7 @@ fn the_roster_and_the_config_name_real_bots_with_valid_parameters() {
     let game = table(2);
     for (name, variant) in &roster {
         let kind_name = variant["kind"].as_str().unwrap();
-        let kind = Stud::bot_kinds().iter().find(|k| k.name == kind_name).unwrap();
+        let kind = super::bots::KINDS.iter().find(|k| k.name == kind_name).unwrap();
         let params = Params::new(kind.params, variant["params"].as_table().unwrap(), name).unwrap();
         assert!((kind.make)(&params, &game).is_ok(), "{name}");
     }
@@ -368,6 +368,6 @@ fn the_roster_and_the_config_name_real_bots_with_valid_parameters() {
     let options = Params::new(Stud::OPTIONS, config["table"].as_table().unwrap(), "stud").unwrap();
     assert!(Stud::from_options(&options, 2).is_ok());
     for bot in config["bots"].as_array().unwrap() {
-        assert!(Stud::bot_kinds().iter().any(|k| Some(k.name) == bot.as_str()), "{bot}");
+        assert!(super::bots::KINDS.iter().any(|k| Some(k.name) == bot.as_str()), "{bot}");
     }
 }

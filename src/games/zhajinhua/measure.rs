@@ -9,7 +9,7 @@
 //! interval over deals ([`Welford::ci`]).
 
 use crate::core::{play_game, Bot, GameSeeds, Params};
-use crate::games::{BotFactory, GameDef};
+use crate::games::BotFactory;
 use crate::stats::Welford;
 
 use super::Zhajinhua;
@@ -23,7 +23,7 @@ fn bot(game: &Zhajinhua, name: &str) -> BotFactory<Zhajinhua> {
         }
         None => (name, toml::Table::new()),
     };
-    let k = Zhajinhua::bot_kinds().iter().find(|k| k.name == kind).expect("known bot");
+    let k = super::bots::KINDS.iter().find(|k| k.name == kind).expect("known bot");
     (k.make)(&Params::new(k.params, &params, name).unwrap(), game).unwrap()
 }
 

@@ -18,7 +18,70 @@ mod measure;
 
 pub use table::{Action, Event, Public, State, View, Zhajinhua};
 
-pub use bench::benches;
+use crate::bench::Bench;
+use crate::core::{ParamSpec, Params};
+use crate::error::{Error, Result};
+use crate::games::{Adviser, BotKind, GameDef};
+
+use table::MAX_SEATS;
+
+impl GameDef for Zhajinhua {
+    const NAME: &'static str = "zhajinhua";
+    const ABOUT: &'static str =
+        "Zhajinhua (炸金花), three-card poker: blind and seen seats, compare; 2-6 seats (source: an EV-based AI series)";
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=MAX_SEATS;
+    const ROSTER: &'static str = include_str!("../../../bots/zhajinhua.toml");
+    const OPTIONS: &'static [ParamSpec] = &[
+        ParamSpec::new("ante", "1", "chips each seat puts in before the deal (at least 1)"),
+        ParamSpec::new("stack", "100", "chips each seat starts the hand with"),
+        ParamSpec::new(
+            "stakes",
+            "[1, 2, 5, 10]",
+            "the stake ladder in blind units, increasing; the first is the opening stake",
+        ),
+        ParamSpec::new("seen_multiplier", "2", "a seat that has looked pays this many times the stake"),
+        ParamSpec::new("round_cap", "20", "betting rounds before the forced showdown"),
+        ParamSpec::new("compare_from_round", "2", "the first round in which a seat may ask to compare"),
+        ParamSpec::new("blind_may_compare_seen", "false", "whether a blind seat may ask a seen seat to compare"),
+        ParamSpec::new("special_235", "false", "2-3-5 of mixed suits beats a leopard (and loses to everything else)"),
+    ];
+
+    fn from_options(o: &Params, seats: usize) -> Result<Zhajinhua> {
+        const OWNER: &str = "zhajinhua";
+        let stack = o.int_in("stack", 2, 1_000_000, OWNER)?;
+        let ante = o.int_in("ante", 1, stack - 1, OWNER)?;
+        let stakes = o.i64s("stakes");
+        if stakes.is_empty() || stakes[0] < 1 || stakes.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(Error::input(format!("zhajinhua: `stakes` must be positive and increasing, not {stakes:?}")));
+        }
+        if !(2..=MAX_SEATS).contains(&seats) {
+            return Err(Error::input(format!("zhajinhua: 2 to {MAX_SEATS} seats, not {seats}")));
+        }
+        Ok(Zhajinhua {
+            seats,
+            ante,
+            stack,
+            stakes,
+            seen_multiplier: o.int_in("seen_multiplier", 1, 100, OWNER)?,
+            round_cap: o.int_in("round_cap", 1, 1000, OWNER)? as u32,
+            compare_from_round: o.int_in("compare_from_round", 1, 1000, OWNER)? as u32,
+            blind_may_compare_seen: o.bool("blind_may_compare_seen"),
+            special_235: o.bool("special_235"),
+        })
+    }
+
+    fn bot_kinds() -> Vec<BotKind<Zhajinhua>> {
+        bots::KINDS.to_vec()
+    }
+
+    fn benches() -> Vec<Bench> {
+        bench::benches()
+    }
+
+    fn adviser() -> Option<Adviser> {
+        Some(Adviser::new("Zhajinhua: category, strength value and win probability of a three-card hand", advise::run))
+    }
+}
 
 /// The roster of named variants (bots/zhajinhua.toml), checked by the tests below.
 #[cfg(test)]
@@ -36,7 +99,7 @@ mod tests {
         let roster: toml::Table = toml::from_str(super::ROSTER).unwrap();
         for (name, v) in &roster {
             let kind = v["kind"].as_str().unwrap();
-            let k = Zhajinhua::bot_kinds().iter().find(|k| k.name == kind).unwrap_or_else(|| panic!("{name}: {kind}"));
+            let k = super::bots::KINDS.iter().find(|k| k.name == kind).unwrap_or_else(|| panic!("{name}: {kind}"));
             let params = v.get("params").and_then(|p| p.as_table()).cloned().unwrap_or_default();
             Params::new(k.params, &params, name).unwrap();
         }
@@ -53,7 +116,7 @@ mod tests {
             Zhajinhua::from_options(&options, c["seats"].as_integer().unwrap() as usize).unwrap();
             for b in c["bots"].as_array().unwrap() {
                 let name = b.as_str().unwrap();
-                assert!(roster.contains_key(name) || Zhajinhua::bot_kinds().iter().any(|k| k.name == name), "{name}");
+                assert!(roster.contains_key(name) || super::bots::KINDS.iter().any(|k| k.name == name), "{name}");
             }
         }
     }

@@ -1,0 +1,299 @@
+//! The registry: which games there are and what each brings (options, bot kinds, roster,
+//! benchmarks, adviser). It is one value, an [`Arena`], built at start-up: the standard one holds
+//! the project's five games ([`Arena::standard`]), and a crate that depends on bot-arena can add
+//! its own bot kinds or games before handing it to the command line:
+//!
+//! ```no_run
+//! # use bot_arena::Arena;
+//! # fn my_gomoku_kind() -> bot_arena::games::BotKind<bot_arena::games::gomoku::Gomoku> { unimplemented!() }
+//! fn main() {
+//!     Arena::standard().bot(my_gomoku_kind()).main()
+//! }
+//! ```
+//!
+//! The tournament sees a game only through [`GameEntry`] (name, options, bots) and [`Table`]
+//! (play one game with a given seating): everything generic over `G: Game` stays behind those two
+//! object-safe traits, so the runner is not monomorphised per game and a game's hot loop is not
+//! behind a virtual call.
+
+use std::any::Any;
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+use crate::bench::Bench;
+use crate::core::{play_game, Bot, Game, GameRecord, GameSeeds, ParamSpec, Params};
+use crate::error::{Error, Result};
+
+/// Builds a fresh bot for each game (bots keep per-game state; parameters are parsed once).
+pub type BotFactory<G> = Arc<dyn Fn() -> Box<dyn Bot<G>> + Send + Sync>;
+
+/// Wraps a bot constructor as a factory: `factory(move || MyBot::new(cfg.clone()))`.
+pub fn factory<G: Game, B: Bot<G> + 'static>(make: impl Fn() -> B + Send + Sync + 'static) -> BotFactory<G> {
+    Arc::new(move || Box::new(make()) as Box<dyn Bot<G>>)
+}
+
+/// One kind of bot of a game, with its documented parameters.
+pub struct BotKind<G: Game> {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub params: &'static [ParamSpec],
+    /// Checks the parameters against the table and returns the factory.
+    pub make: fn(&Params, &G) -> Result<BotFactory<G>>,
+}
+
+impl<G: Game> Clone for BotKind<G> {
+    fn clone(&self) -> Self {
+        BotKind { name: self.name, about: self.about, params: self.params, make: self.make }
+    }
+}
+
+/// Answers an adviser's parsed arguments with the text to print.
+type AdviseFn = dyn Fn(&clap::ArgMatches) -> Result<String> + Send + Sync;
+
+/// A game's command-line adviser (`arena advise GAME ...`): its arguments as a clap type and the
+/// function that answers them with the text to print.
+pub struct Adviser {
+    about: &'static str,
+    args: fn(clap::Command) -> clap::Command,
+    run: Box<AdviseFn>,
+}
+
+impl Adviser {
+    /// An adviser whose arguments are the clap type `A`.
+    pub fn new<A: clap::Args + clap::FromArgMatches + 'static>(
+        about: &'static str,
+        run: fn(&A) -> Result<String>,
+    ) -> Adviser {
+        Adviser {
+            about,
+            args: A::augment_args,
+            run: Box::new(move |matches| {
+                let args = A::from_arg_matches(matches).map_err(|e| Error::input(e.to_string()))?;
+                run(&args)
+            }),
+        }
+    }
+
+    /// The `arena advise NAME` subcommand.
+    pub fn command(&self, name: &'static str) -> clap::Command {
+        (self.args)(clap::Command::new(name).about(self.about))
+    }
+
+    /// Answers parsed arguments of [`Adviser::command`].
+    pub fn run(&self, matches: &clap::ArgMatches) -> Result<String> {
+        (self.run)(matches)
+    }
+}
+
+/// What a game tells the registry about itself, all in the game's own `mod.rs`.
+pub trait GameDef: Game {
+    const NAME: &'static str;
+    const ABOUT: &'static str;
+    /// Seat counts the game supports.
+    const SEATS: RangeInclusive<usize>;
+    /// Table options (`[table]` in a config).
+    const OPTIONS: &'static [ParamSpec];
+    /// Named variants of the bots, as the text of a roster file (`bots/<game>.toml`), built into
+    /// the binary; a `bots/<game>.toml` in the working folder adds to and overrides it.
+    const ROSTER: &'static str = "";
+    /// Builds the game from its checked options and the chosen seat count.
+    fn from_options(options: &Params, seats: usize) -> Result<Self>;
+    /// The game's own bot kinds.
+    fn bot_kinds() -> Vec<BotKind<Self>>;
+    /// `arena bench` measures of the game.
+    fn benches() -> Vec<Bench> {
+        Vec::new()
+    }
+    /// `arena advise NAME`, when the game has an adviser.
+    fn adviser() -> Option<Adviser> {
+        None
+    }
+}
+
+/// A bot chosen for a table: a kind of the game and its checked parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotChoice {
+    pub kind: String,
+    pub params: Params,
+}
+
+/// A game with its options and bots fixed: plays one game for a seating.
+pub trait Table: Send + Sync {
+    fn seats(&self) -> usize;
+    /// The game's own columns in games.csv.
+    fn columns(&self) -> &'static [&'static str];
+    /// The file extension of the game's records (`--hand-history`).
+    fn history_extension(&self) -> &'static str;
+    /// Plays one game; `lineup[seat]` is the index of the bot in that seat.
+    /// `history`: also produce the game record in its community's format.
+    fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord;
+}
+
+/// A bot kind as `arena list` shows it.
+pub struct BotListing {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub params: &'static [ParamSpec],
+}
+
+/// A game as the tournament sees it.
+pub trait GameEntry: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn about(&self) -> &'static str;
+    fn seats(&self) -> RangeInclusive<usize>;
+    fn options(&self) -> &'static [ParamSpec];
+    fn bots(&self) -> Vec<BotListing>;
+    /// The parameter specs of a bot kind, if the game has it.
+    fn bot_params(&self, kind: &str) -> Option<&'static [ParamSpec]>;
+    /// The built-in roster text (`bots/<game>.toml`).
+    fn roster(&self) -> &'static str;
+    fn benches(&self) -> Vec<Bench>;
+    fn adviser(&self) -> Option<Adviser>;
+    /// A table with `bots` available to seat; `options` already checked against [`Self::options`].
+    fn table(&self, options: &Params, seats: usize, bots: &[BotChoice]) -> Result<Arc<dyn Table>>;
+    /// For [`Arena::bot`]: the concrete entry behind the trait.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// A registered game: its [`GameDef`] and the bot kinds it has (its own, plus any added).
+struct Registered<G: GameDef> {
+    kinds: Vec<BotKind<G>>,
+}
+
+impl<G: GameDef> Registered<G> {
+    fn new() -> Registered<G> {
+        Registered { kinds: G::bot_kinds() }
+    }
+
+    fn kind(&self, name: &str) -> Option<&BotKind<G>> {
+        self.kinds.iter().find(|k| k.name == name)
+    }
+}
+
+struct Match<G: Game> {
+    game: G,
+    bots: Vec<BotFactory<G>>,
+}
+
+impl<G: Game> Table for Match<G> {
+    fn seats(&self) -> usize {
+        self.game.seats()
+    }
+    fn columns(&self) -> &'static [&'static str] {
+        self.game.columns()
+    }
+    fn history_extension(&self) -> &'static str {
+        self.game.history_extension()
+    }
+    fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord {
+        let mut bots: Vec<Box<dyn Bot<G>>> = lineup.iter().map(|&b| (self.bots[b])()).collect();
+        play_game(&self.game, &mut bots, seeds, history)
+    }
+}
+
+impl<G: GameDef> GameEntry for Registered<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn about(&self) -> &'static str {
+        G::ABOUT
+    }
+    fn seats(&self) -> RangeInclusive<usize> {
+        G::SEATS
+    }
+    fn options(&self) -> &'static [ParamSpec] {
+        G::OPTIONS
+    }
+    fn bots(&self) -> Vec<BotListing> {
+        self.kinds.iter().map(|k| BotListing { name: k.name, about: k.about, params: k.params }).collect()
+    }
+    fn bot_params(&self, kind: &str) -> Option<&'static [ParamSpec]> {
+        self.kind(kind).map(|k| k.params)
+    }
+    fn roster(&self) -> &'static str {
+        G::ROSTER
+    }
+    fn benches(&self) -> Vec<Bench> {
+        G::benches()
+    }
+    fn adviser(&self) -> Option<Adviser> {
+        G::adviser()
+    }
+    fn table(&self, options: &Params, seats: usize, bots: &[BotChoice]) -> Result<Arc<dyn Table>> {
+        let game = G::from_options(options, seats)?;
+        let bots = bots
+            .iter()
+            .map(|choice| {
+                let kind = self
+                    .kind(&choice.kind)
+                    .ok_or_else(|| Error::input(format!("game {} has no bot `{}`", G::NAME, choice.kind)))?;
+                (kind.make)(&choice.params, &game)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Arc::new(Match { game, bots }))
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// Every game the command line knows, with their bot kinds: built once at start-up.
+pub struct Arena {
+    games: Vec<Box<dyn GameEntry>>,
+}
+
+impl Arena {
+    /// No games at all (the standard set is [`Arena::standard`]).
+    pub fn empty() -> Arena {
+        Arena { games: Vec::new() }
+    }
+
+    /// Adds a game, with the bot kinds, roster, benchmarks and adviser its [`GameDef`] declares.
+    ///
+    /// # Panics
+    /// When a game of that name is registered already (a programming error).
+    pub fn game<G: GameDef>(mut self) -> Arena {
+        assert!(self.games.iter().all(|g| g.name() != G::NAME), "game `{}` registered twice", G::NAME);
+        self.games.push(Box::new(Registered::<G>::new()));
+        self
+    }
+
+    /// Adds a bot kind to its game (registering the game first if it is not there yet). A kind
+    /// with the name of an existing one replaces it.
+    pub fn bot<G: GameDef>(mut self, kind: BotKind<G>) -> Arena {
+        if !self.games.iter().any(|g| g.name() == G::NAME) {
+            self = self.game::<G>();
+        }
+        let entry = self.games.iter_mut().find(|g| g.name() == G::NAME).expect("registered above");
+        let registered = entry
+            .as_any_mut()
+            .downcast_mut::<Registered<G>>()
+            .unwrap_or_else(|| panic!("game `{}` is registered with another type", G::NAME));
+        registered.kinds.retain(|k| k.name != kind.name);
+        registered.kinds.push(kind);
+        self
+    }
+
+    /// The games, in the order they were added (the order `arena list` shows).
+    pub fn games(&self) -> impl Iterator<Item = &dyn GameEntry> {
+        self.games.iter().map(|g| g.as_ref())
+    }
+
+    /// The game called `name`.
+    pub fn find(&self, name: &str) -> Result<&dyn GameEntry> {
+        self.games().find(|g| g.name() == name).ok_or_else(|| {
+            let known: Vec<&str> = self.games().map(|g| g.name()).collect();
+            Error::input(format!("unknown game `{name}` (known: {})", known.join(", ")))
+        })
+    }
+
+    /// Every game's benchmarks, in game order.
+    pub fn benches(&self) -> Vec<Bench> {
+        self.games().flat_map(|g| g.benches()).collect()
+    }
+
+    /// Runs the command line (`std::env::args`) with these games and exits with its code.
+    pub fn main(self) -> ! {
+        std::process::exit(crate::cli::main_with(&self))
+    }
+}
