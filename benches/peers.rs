@@ -70,7 +70,13 @@ fn race<A, B>(runs: usize, mut ours: impl FnMut() -> A, mut theirs: impl FnMut()
         b.push(tb);
     }
     let mut ratios: Vec<f64> = a.iter().zip(&b).map(|(x, y)| y / x).collect();
-    Race { ours: median(&mut a), theirs: median(&mut b), ratio: median(&mut ratios), lo: ratios[0], hi: ratios[runs - 1] }
+    Race {
+        ours: median(&mut a),
+        theirs: median(&mut b),
+        ratio: median(&mut ratios),
+        lo: ratios[0],
+        hi: ratios[runs - 1],
+    }
 }
 
 struct Race {
@@ -157,9 +163,7 @@ fn monte_carlo_contest() {
     const TRIALS: u64 = 1_000_000;
     let card = |s: &str| Card::parse(s).unwrap();
     let (aa, kk) = ([card("Ah"), card("As")], [card("Kd"), card("Kc")]);
-    let hands = || {
-        ["AhAs", "KdKc"].iter().map(|s| rs_poker::core::Hand::new_from_str(s).unwrap()).collect::<Vec<_>>()
-    };
+    let hands = || ["AhAs", "KdKc"].iter().map(|s| rs_poker::core::Hand::new_from_str(s).unwrap()).collect::<Vec<_>>();
     let mut game = rs_poker::holdem::MonteCarloGame::new(hands()).unwrap();
     let mut seed = 0;
     let mut ours_last = 0.0;

@@ -45,7 +45,6 @@ fn eval7_per_s(o: &BenchOptions) -> Vec<Measure> {
 fn mc_1m(_: &BenchOptions) -> Vec<Measure> {
     let aa = [Card::parse("Ah").unwrap(), Card::parse("As").unwrap()];
     let kk = [Card::parse("Kd").unwrap(), Card::parse("Kc").unwrap()];
-    super::eval::init();
     let best = (0..5)
         .map(|i| {
             let start = Instant::now();

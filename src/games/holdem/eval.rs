@@ -1,11 +1,11 @@
 //! Hand evaluation: 5, 6 or 7 cards to one [`HandValue`] (1..=7462, higher is better, equal values
 //! ⇔ equal hands: the value is the hand's class among the 7,462 distinct five-card poker hands).
 //!
-//! Design (tables built once, in a `OnceLock`):
+//! Design (tables computed at compile time by `build/holdem_eval.rs`, so no command pays for them):
 //! - Every card has a 64-bit key. The low 32 bits are its rank's *rank key*: thirteen numbers chosen
-//!   (by a greedy search, see [`RANK_KEYS`]) so that the sums over every multiset of at most seven
-//!   ranks (each at most four times) are all distinct. The high bits count suits, one nibble per suit
-//!   started at 3, so a nibble reaches 8 (bit 3 set) exactly when that suit has five or more cards.
+//!   (by a greedy search) so that the sums over every multiset of at most seven ranks (each at most
+//!   four times) are all distinct. The high bits count suits, one nibble per suit started at 3, so a
+//!   nibble reaches 8 (bit 3 set) exactly when that suit has five or more cards.
 //!   Keys are additive: a hand's key is the sum of its cards' keys, so a partial hand (hole cards and
 //!   board) is summed once and completed per opponent or per Monte Carlo trial with two additions.
 //! - Flush (≥ 5 cards of one suit): with at most seven cards, a flush beats every hand the other
@@ -15,10 +15,9 @@
 //!   `VALUES[OFFSETS[key >> SHIFT] + (key & MASK)]` (two loads; all tables together are about
 //!   480 KB, inside a typical L2 cache).
 //!
-//! The tables are computed from [`plain`], a slow evaluator written straight from the rules, which the
-//! tests also use as the independent reference.
-
-use std::sync::OnceLock;
+//! The build script scores every rank multiset directly from its counts; the tests check every
+//! table against [`plain`], a slow evaluator written straight from the rules (best of the
+//! five-card subsets).
 
 use crate::cards::{Card, CardSet};
 
@@ -27,17 +26,16 @@ pub type HandValue = u16;
 
 pub use crate::cards::Category;
 
-/// Rank keys, 2 to A. Found by a greedy search (each key the smallest number keeping every sum over
-/// multisets of ≤ 7 ranks, ≤ 4 of each, distinct); the table build re-checks distinctness.
-const RANK_KEYS: [u32; 13] = [1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520];
+// `RANK_KEYS`, `SHIFT`, `FLUSH`, `OFFSETS`, `VALUES` and `FLOOR` (the lowest value of each category).
+include!(concat!(env!("OUT_DIR"), "/holdem_eval_tables.rs"));
+
 /// Suit nibbles start at 3: `3 + count ≥ 8` ⇔ five or more cards of the suit.
 const SUIT_START: u64 = 0x3333 << 32;
 const FLUSH_BITS: u64 = 0x8888 << 32;
-const SHIFT: u32 = 12;
 const MASK: u32 = (1 << SHIFT) - 1;
 
 /// Each card's key, indexed by the card's byte (suit * 16 + rank): its rank key plus one in its
-/// suit's nibble. A constant, so adding a card needs no table lookup through the `OnceLock`.
+/// suit's nibble.
 const CARD_KEYS: [u64; 64] = {
     let mut keys = [0u64; 64];
     let mut i = 0;
@@ -50,24 +48,6 @@ const CARD_KEYS: [u64; 64] = {
     }
     keys
 };
-
-struct Tables {
-    flush: Vec<HandValue>,
-    offsets: Vec<u32>,
-    values: Vec<HandValue>,
-    /// `floor[c]` = the lowest value of category `c`.
-    floor: [HandValue; 9],
-}
-
-fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(build)
-}
-
-/// Builds every table now (they are otherwise built on first use).
-pub fn init() {
-    tables();
-}
 
 /// A hand being built card by card. Adding is two additions; [`Hand::value`] needs 5 to 7 cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,16 +94,21 @@ impl Hand {
     /// The value of the best five cards. Needs 5 to 7 cards.
     #[inline(always)]
     pub fn value(self) -> HandValue {
-        let t = tables();
         let flush = self.key & FLUSH_BITS;
         if flush != 0 {
             let suit = (flush.trailing_zeros() - 35) / 4;
-            t.flush[(self.cards >> (16 * suit)) as usize & 0x1fff]
+            FLUSH[(self.cards >> (16 * suit)) as usize & 0x1fff]
         } else {
-            let k = self.key as u32;
-            t.values[(t.offsets[(k >> SHIFT) as usize] + (k & MASK)) as usize]
+            lookup(self.key)
         }
     }
+}
+
+/// The value of a hand without five cards of one suit, from its key.
+#[inline(always)]
+fn lookup(key: u64) -> HandValue {
+    let k = key as u32;
+    VALUES[(OFFSETS[(k >> SHIFT) as usize] + (k & MASK)) as usize]
 }
 
 /// The value of the best five of `cards` (5 to 7 cards).
@@ -137,29 +122,27 @@ pub fn eval(cards: &[Card]) -> HandValue {
 #[inline]
 pub fn eval7(cards: &[Card; 7]) -> HandValue {
     let key = cards.iter().fold(SUIT_START, |k, &c| k + CARD_KEYS[c.bit() as usize]);
-    let t = tables();
     let flush = key & FLUSH_BITS;
     if flush != 0 {
         // Rare (about 3 % of seven-card hands): only now collect the suit's ranks.
         let suit = (flush.trailing_zeros() - 35) / 4;
         let mask = cards.iter().filter(|c| c.suit() as u32 == suit).fold(0usize, |m, c| m | 1 << c.rank());
-        t.flush[mask]
+        FLUSH[mask]
     } else {
-        let k = key as u32;
-        t.values[(t.offsets[(k >> SHIFT) as usize] + (k & MASK)) as usize]
+        lookup(key)
     }
 }
 
 /// The category of a value.
 pub fn category(v: HandValue) -> Category {
-    let floor = &tables().floor;
-    let i = floor.iter().rposition(|&f| f <= v).unwrap_or(0);
+    let i = FLOOR.iter().rposition(|&f| f <= v).unwrap_or(0);
     Category::ALL[i]
 }
 
-/// The slow, plain evaluator the tables are built from (and the tests' reference): a five-card hand
+/// The slow, plain evaluator the tests check the tables against: a five-card hand
 /// to `category << 20 | ranks`, the ranks as nibbles in the order that breaks ties (by count, then
 /// rank; a straight by its top card, the wheel's being the five).
+#[cfg(test)]
 pub mod plain {
     use super::Category;
 
@@ -265,88 +248,12 @@ pub mod plain {
     }
 }
 
-fn build() -> Tables {
-    let classes = plain::classes();
-    let class_of = |key: u32| -> HandValue { classes.binary_search(&key).expect("a five-card key") as HandValue + 1 };
-
-    let mut flush = vec![0 as HandValue; 8192];
-    for (mask, slot) in flush.iter_mut().enumerate() {
-        if (5..=7).contains(&mask.count_ones()) {
-            let ranks: Vec<u8> = (0..13u8).filter(|r| mask >> r & 1 == 1).collect();
-            *slot = class_of(plain::best_key(&ranks, true));
-        }
-    }
-
-    // Every rank multiset of 5..=7 cards: its rank-key sum and best non-flush value.
-    let mut entries: Vec<(u32, HandValue)> = Vec::with_capacity(80_000);
-    plain::for_each_multiset(5, 7, &mut |ranks| {
-        let key: u32 = ranks.iter().map(|&r| RANK_KEYS[r as usize]).sum();
-        entries.push((key, class_of(plain::best_key(ranks, false))));
-    });
-    entries.sort_unstable();
-    assert!(entries.windows(2).all(|w| w[0].0 != w[1].0), "rank keys must give distinct sums");
-    let (offsets, values) = displace(&entries);
-
-    let mut floor = [0 as HandValue; 9];
-    for cat in Category::ALL {
-        let first = classes.iter().position(|&k| k >> 20 == cat as u32).expect("every category occurs");
-        floor[cat as usize] = first as HandValue + 1;
-    }
-    Tables { flush, offsets, values, floor }
-}
-
-/// Row-displacement perfect hash (Tarjan and Yao): the keys of row `key >> SHIFT` keep their column
-/// `key & MASK` and the whole row is shifted by one offset chosen so no two keys share a slot.
-/// Rows are placed fullest first, each at the first offset that fits.
-fn displace(entries: &[(u32, HandValue)]) -> (Vec<u32>, Vec<HandValue>) {
-    let rows = (entries.last().unwrap().0 >> SHIFT) as usize + 1;
-    let mut by_row: Vec<Vec<(u32, HandValue)>> = vec![Vec::new(); rows];
-    for &(k, v) in entries {
-        by_row[(k >> SHIFT) as usize].push((k & MASK, v));
-    }
-    let mut order: Vec<usize> = (0..rows).collect();
-    order.sort_by_key(|&r| (std::cmp::Reverse(by_row[r].len()), r));
-    let mut used: Vec<bool> = Vec::new();
-    let mut values: Vec<HandValue> = Vec::new();
-    let mut offsets = vec![0u32; rows];
-    let mut first_free = 0usize;
-    for r in order {
-        let row = &by_row[r];
-        if row.is_empty() {
-            continue;
-        }
-        let min_col = row.iter().map(|e| e.0).min().unwrap() as usize;
-        let mut off = first_free.saturating_sub(min_col);
-        loop {
-            if row.iter().all(|&(c, _)| !used.get(off + c as usize).copied().unwrap_or(false)) {
-                break;
-            }
-            off += 1;
-        }
-        for &(c, v) in row {
-            let slot = off + c as usize;
-            if slot >= used.len() {
-                used.resize(slot + 1, false);
-                values.resize(slot + 1, 0);
-            }
-            used[slot] = true;
-            values[slot] = v;
-        }
-        offsets[r] = off as u32;
-        while first_free < used.len() && used[first_free] {
-            first_free += 1;
-        }
-    }
-    // Keys never looked up may land past the end: pad so every row's span is addressable.
-    values.resize(values.len() + MASK as usize + 1, 0);
-    (offsets, values)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cards::parse_cards;
     use rand::{Rng, SeedableRng};
+    use std::sync::OnceLock;
 
     fn v(s: &str) -> HandValue {
         eval(&parse_cards(s).unwrap())
@@ -484,10 +391,32 @@ mod tests {
 
     #[test]
     fn tables_stay_small() {
-        let t = tables();
-        let bytes = 2 * t.values.len() + 4 * t.offsets.len() + 2 * t.flush.len();
+        let bytes = std::mem::size_of_val(&VALUES) + std::mem::size_of_val(&OFFSETS) + std::mem::size_of_val(&FLUSH);
         // 491,606 bytes when written: the non-flush table is about a third full.
         assert!(bytes < 512 * 1024, "{bytes} bytes");
+    }
+
+    /// Every entry the evaluator can read, against the plain evaluator: each rank multiset of 5 to 7
+    /// cards without a flush, and each one-suit rank set of 5 to 7 cards.
+    #[test]
+    fn every_table_entry_matches_the_plain_evaluator() {
+        let classes = plain::classes();
+        let class_of = |key: u32| classes.binary_search(&key).unwrap() as HandValue + 1;
+        let mut multisets = 0;
+        plain::for_each_multiset(5, 7, &mut |ranks| {
+            let key = ranks.iter().fold(0u64, |k, &r| k + RANK_KEYS[r as usize] as u64);
+            assert_eq!(lookup(key), class_of(plain::best_key(ranks, false)), "{ranks:?}");
+            multisets += 1;
+        });
+        assert_eq!(multisets, 6_175 + 18_395 + 49_205);
+        for mask in (0..1usize << 13).filter(|m| (5..=7).contains(&m.count_ones())) {
+            let ranks: Vec<u8> = (0..13u8).filter(|r| mask >> r & 1 == 1).collect();
+            assert_eq!(FLUSH[mask], class_of(plain::best_key(&ranks, true)), "{ranks:?}");
+        }
+        for (cat, &floor) in FLOOR.iter().enumerate() {
+            assert_eq!(classes[floor as usize - 1] >> 20, cat as u32);
+            assert!(floor == 1 || classes[floor as usize - 2] >> 20 < cat as u32);
+        }
     }
 
     #[test]

@@ -1,13 +1,16 @@
 //! Win probabilities with card removal.
 //!
 //! Heads-up (one random opponent hand from the 49 unseen cards, all C(49,3) = 18,424 of them) is
-//! exact and comes from a table built once over the 22,100 hands. The table itself is built without
-//! enumerating opponents: the number of hands below a value that avoid a set R of known cards is, by
-//! inclusion-exclusion over the subsets T of R with |T| <= 3 (a hand has three cards),
-//! `sum (-1)^|T| * #{hands containing T and below the value}`, and those counts are binary searches
-//! in sorted value lists (all hands; the 1,275 hands through each card) or short scans (the 50
-//! hands through two cards). The same counter gives the exact probability against two opponents.
-//! For any number of opponents there is a Monte Carlo estimate with its standard error.
+//! exact and comes from a table over the 22,100 hands, built without enumerating opponents: the
+//! number of hands below a value that avoid a set R of known cards is, by inclusion-exclusion over
+//! the subsets T of R with |T| <= 3 (a hand has three cards),
+//! `sum (-1)^|T| * #{hands containing T and below the value}`. The table takes every hand's counts
+//! in one pass over the hands in value order, tallying the hands passed through each card and each
+//! pair of cards (well under a millisecond: no command pays for it at start). For any set R,
+//! [`count_below_equal`] finds the same counts by binary searches in sorted value lists (all hands;
+//! the 1,275 hands through each card) or short scans (the 50 hands through two cards): the exact
+//! probability against two opponents. For any number of opponents there is a Monte Carlo estimate
+//! with its standard error.
 
 use std::sync::OnceLock;
 
@@ -137,7 +140,14 @@ fn special_hands() -> impl Iterator<Item = [Card; 3]> {
 
 /// Hands avoiding `removed` that `mine` (value `v`) beats, and those it ties with.
 pub fn wins_ties_avoiding(v: Strength, removed: &[Card], special_235: bool) -> (u32, u32) {
-    let (mut win, tie) = count_below_equal(removed, v);
+    let (below, tie) = count_below_equal(removed, v);
+    (wins_from_below(below, v, removed, special_235), tie)
+}
+
+/// The hands avoiding `removed` that value `v` beats, from those below it in value order: under
+/// `special_235` the 2-3-5 hand and the leopards swap places.
+fn wins_from_below(below: u32, v: Strength, removed: &[Card], special_235: bool) -> u32 {
+    let mut win = below;
     if special_235 {
         if v == SPECIAL_235 {
             // Leopards sit above in value order but lose to this hand.
@@ -147,7 +157,7 @@ pub fn wins_ties_avoiding(v: Strength, removed: &[Card], special_235: bool) -> (
             win -= special_hands().filter(|&h| avoids(h, removed)).count() as u32;
         }
     }
-    (win, tie)
+    win
 }
 
 /// The heads-up table of one rule set, by [`hand_index`].
@@ -155,15 +165,50 @@ fn heads_up_table(special_235: bool) -> &'static [(u16, u16)] {
     static PLAIN: OnceLock<Vec<(u16, u16)>> = OnceLock::new();
     static SPECIAL: OnceLock<Vec<(u16, u16)>> = OnceLock::new();
     let cell = if special_235 { &SPECIAL } else { &PLAIN };
-    cell.get_or_init(|| {
-        let values = strength_table();
-        let mut table = Vec::with_capacity(HANDS);
-        for (h, &v) in all_hands().iter().zip(values) {
-            let (w, t) = wins_ties_avoiding(v, h, special_235);
-            table.push((w as u16, t as u16));
+    cell.get_or_init(|| heads_up_counts(special_235))
+}
+
+/// Every hand's (wins, ties) against the hands that avoid its cards, in one pass over the hands in
+/// value order. Hands of one value are a group; before a group, the hands passed (all below it)
+/// are tallied in total, through each card and through each pair of cards, so the hands below a
+/// hand that avoid its three cards are, by inclusion-exclusion, `total - Σ card + Σ pair` (no
+/// passed hand holds all three: that is the hand itself). After the group is added, the same sum
+/// minus the hand itself counts the hands at or below it.
+fn heads_up_counts(special_235: bool) -> Vec<(u16, u16)> {
+    let (hands, values) = (all_hands(), strength_table());
+    let mut order: Vec<usize> = (0..HANDS).collect();
+    order.sort_by_key(|&i| values[i]);
+    let cards = |i: usize| hands[i].map(|c| c.index());
+    let mut total = 0i32;
+    let mut through_card = [0i32; 52];
+    let mut through_pair = vec![0i32; 52 * 52];
+    let avoiding = |h: [usize; 3], total: i32, card: &[i32; 52], pair: &[i32]| {
+        let [a, b, c] = h;
+        total - card[a] - card[b] - card[c] + pair[a * 52 + b] + pair[a * 52 + c] + pair[b * 52 + c]
+    };
+    let mut table = vec![(0u16, 0u16); HANDS];
+    for group in order.chunk_by(|&i, &j| values[i] == values[j]) {
+        for &i in group {
+            table[i].0 = avoiding(cards(i), total, &through_card, &through_pair) as u16;
         }
-        table
-    })
+        for &i in group {
+            let [a, b, c] = cards(i);
+            total += 1;
+            for x in [a, b, c] {
+                through_card[x] += 1;
+            }
+            for (x, y) in [(a, b), (a, c), (b, c)] {
+                through_pair[x * 52 + y] += 1;
+            }
+        }
+        for &i in group {
+            let at_or_below = avoiding(cards(i), total, &through_card, &through_pair) - 1;
+            let below = table[i].0;
+            let win = wins_from_below(below as u32, values[i], &hands[i], special_235);
+            table[i] = (win as u16, at_or_below as u16 - below);
+        }
+    }
+    table
 }
 
 /// Exact odds of `hand` against one random opponent hand from the other 49 cards.
@@ -287,6 +332,18 @@ mod tests {
         for special in [false, true] {
             for &h in &hands {
                 assert_eq!(heads_up(h, special), brute_heads_up(h, special), "{h:?} special {special}");
+            }
+        }
+    }
+
+    /// The one-pass table against the inclusion-exclusion counter, hand by hand.
+    #[test]
+    fn heads_up_table_matches_the_counter_on_every_hand() {
+        for special in [false, true] {
+            let table = heads_up_table(special);
+            for (i, (h, &v)) in all_hands().iter().zip(strength_table()).enumerate() {
+                let (w, t) = wins_ties_avoiding(v, h, special);
+                assert_eq!(table[i], (w as u16, t as u16), "{h:?} special {special}");
             }
         }
     }
