@@ -4,165 +4,184 @@
 //! that it contains a complete hand (extra tiles are discarded), with at most 4 copies of a kind
 //! among the hand's standing tiles. The same definition serves 13- and 14-tile hands.
 //!
-//! Standard shape, table-driven: for every count vector of one suit (5^9 of them) a table built
-//! once holds, for each target of `m` sets (0..=4) with or without the pair, the fewest tiles the
-//! suit needs to contain such sets ("replacement number"). The honors use the same table over their
-//! 7 kinds (pungs only). A hand is then four lookups and a min-plus combination over the suits,
-//! which is exact (not the blocks-formula approximation) because a target splits by suit.
+//! Standard shape, table-driven: for every count vector of one suit, and of the honors (pungs
+//! only), tables computed at compile time (`build/mahjong_shanten.rs`) give, for each target of `m`
+//! sets (0..=4) with or without the pair, the fewest tiles the group needs to contain such sets
+//! ("replacement number"). A hand is then four lookups and a min-plus combination over the
+//! groups, which is exact (not the blocks-formula approximation) because a target splits by group.
+//! The vectors are numbered fewest tiles first, so those of real hands share a few kilobytes of
+//! table; the 131 distinct cost vectors are 16 byte lanes each, combined lane-wise (a handful of
+//! vector instructions).
 //! Seven pairs (four of a kind counts as two pairs, as in MCR), thirteen orphans, honors and
-//! knitted tiles and the knitted straight (+ one set + pair, using the same table for the rest)
+//! knitted tiles and the knitted straight (+ one set + pair, using the same tables for the rest)
 //! are closed formulas. Declared sets lower the number of sets needed; the special shapes need a
 //! concealed hand (the knitted straight allows one declared set).
 
-use std::sync::OnceLock;
-
 use super::tiles::{kinds_in, Counts, Tile, KINDS};
 
-/// Nibble `m*2 + p` of an entry: tiles needed for `m` sets plus `p` pairs (15 = impossible).
-type Costs = u64;
+/// The costs of one group (a suit or the honors) in byte lanes: lane `m` = tiles needed for `m`
+/// sets, lane `PAIR + m` = for `m` sets and the pair, every other lane [`INF`]. The gap of INF
+/// lanes lets a shift by up to four lanes (the sets another group takes) stay within its half.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(align(16))]
+struct Group([u8; LANES]);
 
-const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
-const NIBBLES: usize = 10;
+const LANES: usize = 16;
+const PAIR: usize = 10;
+/// Impossible: no target needs more than 14 tiles, so 15 marks "cannot". Sums of two lanes stay
+/// far below 256.
+const INF: u8 = 15;
+/// The lanes that hold no target.
+const GAPS: [bool; LANES] = {
+    let mut gaps = [true; LANES];
+    let mut m = 0;
+    while m < 5 {
+        gaps[m] = false;
+        gaps[PAIR + m] = false;
+        m += 1;
+    }
+    gaps
+};
 
-const ALL_PAIR0: u16 = 0b01_0101_0101;
+impl Group {
+    /// Tiles needed for `sets` sets, plus the pair if `pair`.
+    fn need(&self, pair: bool, sets: usize) -> u8 {
+        self.0[pair as usize * PAIR + sets]
+    }
+}
+
+// `SUIT_RANK`, `HONOR_RANK`, `SUIT_IDS`, `HONOR_IDS` and `GROUPS`: see build/mahjong_shanten.rs.
+include!(concat!(env!("OUT_DIR"), "/shanten_tables.rs"));
 
 /// Max standing tiles of one suit in a hand (a 14-tile hand of one suit).
 const MAX_SUIT_TILES: usize = 14;
-const INF: u8 = 30;
 
-/// The costs of one group (a suit or the honors), unpacked: `need[p][m]` = tiles needed for `m`
-/// sets plus `p` pairs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Group {
-    need: [[u8; 5]; 2],
-}
-
-struct Tables {
-    /// Suit vectors by base-5 index: index into `groups` (u16, so the table is 3.9 MB).
-    suit: Vec<u16>,
-    /// Honor vectors by base-5 index: index into `groups`.
-    honors: Vec<u16>,
-    /// The distinct cost vectors (a few thousand: small enough to stay in cache).
-    groups: Vec<Group>,
-}
-
-fn tables() -> &'static Tables {
-    static T: OnceLock<Tables> = OnceLock::new();
-    T.get_or_init(|| {
-        let mut groups = Vec::new();
-        let mut ids = std::collections::HashMap::new();
-        let mut class = |c: Costs| -> u16 {
-            *ids.entry(c).or_insert_with(|| {
-                let mut g = Group { need: [[INF; 5]; 2] };
-                for m in 0..5 {
-                    for p in 0..2 {
-                        let v = nibble(c, m * 2 + p);
-                        g.need[p][m] = if v >= 15 { INF } else { v };
-                    }
-                }
-                groups.push(g);
-                (groups.len() - 1) as u16
-            })
-        };
-        let suit = build(9, true).into_iter().map(&mut class).collect();
-        let honors = build(7, false).into_iter().map(&mut class).collect();
-        Tables { suit, honors, groups }
-    })
-}
-
-/// Forces the tables to be built (benches call it before timing).
+/// Reads the tables once, so that a benchmark's first timed call does not pay for paging them in
+/// (they are compiled into the binary: nothing is built).
 pub fn warm_up() {
-    tables();
+    let sum = |bytes: &[u8]| bytes.iter().map(|&b| b as u32).sum::<u32>();
+    std::hint::black_box(sum(SUIT_IDS) + sum(KNIT_IDS) + sum(HONOR_IDS) + sum(PAIRS));
 }
 
-fn nibble(c: Costs, k: usize) -> u8 {
-    ((c >> (4 * k)) & 15) as u8
-}
-
-/// Builds the replacement-number table over `len` kinds (base-5 indices).
-fn build(len: usize, chows: bool) -> Vec<Costs> {
-    let n = POW5[len];
-    // 1. Which targets (m sets, p pairs) the vector already contains: closure under adding a set,
-    //    a pair, or a stray tile to a smaller vector.
-    let mut contains = vec![0u16; n];
-    let mut digits = [0usize; 9];
-    for idx in 0..n {
-        if idx > 0 {
-            let mut i = 0;
-            while digits[i] == 4 {
-                digits[i] = 0;
-                i += 1;
-            }
-            digits[i] += 1;
-        }
-        let mut mask = 1u16;
-        for i in 0..len {
-            let c = digits[i];
-            if c >= 1 {
-                mask |= contains[idx - POW5[i]];
-            }
-            if c >= 2 {
-                mask |= (contains[idx - 2 * POW5[i]] & ALL_PAIR0) << 1;
-            }
-            if c >= 3 {
-                mask |= (contains[idx - 3 * POW5[i]] << 2) & 0x3FF;
-            }
-            if chows && i + 2 < len && c >= 1 && digits[i + 1] >= 1 && digits[i + 2] >= 1 {
-                mask |= (contains[idx - POW5[i] - POW5[i + 1] - POW5[i + 2]] << 2) & 0x3FF;
-            }
-        }
-        contains[idx] = mask;
+/// Group `g` (0..3 suits, 3 honors) of a hand: its number in its table, and its tiles.
+#[inline(always)]
+fn group_rank_of(g: usize, counts: &Counts) -> (usize, usize) {
+    if g == 3 {
+        rank::<7, _, _>(&HONOR_RANK, counts[27..].try_into().expect("seven honors"))
+    } else {
+        rank::<9, _, _>(&SUIT_RANK, counts[9 * g..9 * g + 9].try_into().expect("nine ranks"))
     }
-    // 2. Distance: 0 when contained, else one tile more than the best vector with one more tile.
-    let mut cost = vec![0u64; n];
-    for idx in (0..n).rev() {
-        let mut best = [15u8; NIBBLES];
-        let mut rest = idx;
-        for i in 0..len {
-            let c = rest % 5;
-            rest /= 5;
-            if c < 4 {
-                let nb = cost[idx + POW5[i]];
-                for (k, b) in best.iter_mut().enumerate() {
-                    *b = (*b).min(nibble(nb, k));
-                }
-            }
-        }
-        let mut entry = 0u64;
-        for (k, &b) in best.iter().enumerate() {
-            let v = if contains[idx] >> k & 1 == 1 { 0 } else { (b + 1).min(15) };
-            entry |= (v as u64) << (4 * k);
-        }
-        cost[idx] = entry;
-    }
-    cost
 }
 
-static IMPOSSIBLE: Group = Group { need: [[INF; 5]; 2] };
+/// The id in [`GROUPS`] of the costs of group `g` with number and tiles `(index, n)`.
+#[inline(always)]
+fn group_id(g: usize, (index, n): (usize, usize)) -> u8 {
+    if g == 3 {
+        HONOR_IDS[index]
+    } else if n > MAX_SUIT_TILES {
+        IMPOSSIBLE
+    } else {
+        SUIT_IDS[index]
+    }
+}
 
-/// Min-plus combination of two groups.
-fn combine(a: &Group, b: &Group) -> Group {
-    let mut out = Group { need: [[INF; 5]; 2] };
-    // All five set counts (no runtime bound): straight-line code the compiler unrolls.
-    for m in 0..5 {
-        let (mut no_pair, mut pair) = (INF, INF);
-        for i in 0..=m {
-            let j = m - i;
-            no_pair = no_pair.min(a.need[0][i] + b.need[0][j]);
-            pair = pair.min(a.need[0][i] + b.need[1][j]).min(a.need[1][i] + b.need[0][j]);
+/// For each knitted straight (as in [`KNITTED`]) and suit, the suit's lowest rank in the
+/// straight (0, 1 or 2: kinds 1-4-7, 2-5-8 or 3-6-9), which picks its table of set-aside costs.
+const KNIT_START: [[usize; 3]; 6] = {
+    let mut out = [[0; 3]; 6];
+    let mut k = 0;
+    while k < 6 {
+        let mut s = 0;
+        while s < 3 {
+            out[k][s] = KNITTED[k][s * 3] as usize - s * 9;
+            s += 1;
         }
-        out.need[0][m] = no_pair.min(INF);
-        out.need[1][m] = pair.min(INF);
+        k += 1;
     }
     out
+};
+
+/// The id of the impossible costs (a suit of more than 14 tiles).
+const IMPOSSIBLE: u8 = 0;
+
+/// A group vector's number, `Σ table[b][tiles before][5 * c + d]` over its kinds two at a time
+/// (counts `c` and `d`; `d = 0` past the last kind), and its tiles.
+#[inline(always)]
+fn rank<const N: usize, const ROWS: usize, const BLOCKS: usize>(
+    table: &[[[u32; 25]; ROWS]; BLOCKS],
+    counts: &[u8; N],
+) -> (usize, usize) {
+    let (mut index, mut tiles) = (0, 0);
+    for (b, row) in table.iter().enumerate() {
+        let c = counts[2 * b] as usize;
+        let d = if 2 * b + 1 < N { counts[2 * b + 1] as usize } else { 0 };
+        index += row[tiles][5 * c + d];
+        tiles += c + d;
+    }
+    (index as usize, tiles)
+}
+
+/// Groups `a` and `b` combined ([`combine`]), from the table of every two.
+#[inline(always)]
+fn pair(a: u8, b: u8) -> Group {
+    let at = (a as usize * GROUPS.len() + b as usize) * LANES;
+    Group(PAIRS[at..at + LANES].try_into().expect("16 lanes"))
+}
+
+/// `x` moved up by `BY` lanes, INF shifted in.
+#[inline(always)]
+fn shifted<const BY: usize>(x: &[u8; LANES]) -> [u8; LANES] {
+    std::array::from_fn(|l| if l >= BY { x[l - BY] } else { INF })
+}
+
+/// Lane-wise `out = min(out, x + k)`.
+#[inline(always)]
+fn add_min(out: &mut [u8; LANES], x: &[u8; LANES], k: u8) {
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = (*o).min(v + k);
+    }
+}
+
+/// `a` taking `I` sets (`P = PAIR + I`: and the pair): `b`'s lanes move up by `I`, or its
+/// no-pair lanes up into the pair lanes.
+#[inline(always)]
+fn take<const I: usize, const P: usize>(out: &mut [u8; LANES], a: &Group, b: &Group) {
+    add_min(out, &shifted::<I>(&b.0), a.0[I]);
+    add_min(out, &shifted::<P>(&b.0), a.0[P]);
+}
+
+/// Min-plus combination of two groups: for each target, the cheapest split of its sets (and the
+/// pair) between them. Lane-wise, with constant shifts: a few vector instructions.
+fn combine(a: &Group, b: &Group) -> Group {
+    let mut out = [INF; LANES];
+    take::<0, PAIR>(&mut out, a, b);
+    take::<1, { PAIR + 1 }>(&mut out, a, b);
+    take::<2, { PAIR + 2 }>(&mut out, a, b);
+    take::<3, { PAIR + 3 }>(&mut out, a, b);
+    take::<4, { PAIR + 4 }>(&mut out, a, b);
+    Group(std::array::from_fn(|l| if GAPS[l] { INF } else { out[l].min(INF) }))
 }
 
 /// Only the (sets, pair) target of the last combination is needed.
+#[inline(always)]
 fn combine_target(a: &Group, b: &Group, sets: usize) -> u8 {
+    match sets {
+        0 => target::<0>(a, b),
+        1 => target::<1>(a, b),
+        2 => target::<2>(a, b),
+        3 => target::<3>(a, b),
+        4 => target::<4>(a, b),
+        _ => panic!("at most four sets"),
+    }
+}
+
+/// [`combine_target`] for `SETS` sets: straight-line code.
+#[inline(always)]
+fn target<const SETS: usize>(a: &Group, b: &Group) -> u8 {
     let mut best = INF;
-    for i in 0..=sets {
-        let j = sets - i;
-        best = best.min(a.need[1][i] + b.need[0][j]).min(a.need[0][i] + b.need[1][j]);
+    for i in 0..=SETS {
+        let j = SETS - i;
+        best = best.min(a.0[PAIR + i] + b.0[j]).min(a.0[i] + b.0[PAIR + j]);
     }
     best
 }
@@ -170,13 +189,12 @@ fn combine_target(a: &Group, b: &Group, sets: usize) -> u8 {
 /// Tiles the standing tiles `counts` still need for `sets` sets and a pair.
 /// Counts must be at most 4 and a suit at most 14 tiles (any hand).
 pub fn standard_distance(counts: &Counts, sets: usize) -> u8 {
-    let [m, s, p, h] = Split::new(counts).grp;
-    combine_target(&combine(&combine(m, s), p), h, sets)
+    Ranked::new(counts).standard(sets)
 }
 
 /// Standard shape: `declared` sets already declared.
 pub fn shanten_standard(counts: &Counts, declared: usize) -> i8 {
-    standard_distance(counts, 4 - declared) as i8 - 1
+    Ranked::new(counts).shanten_standard(declared)
 }
 
 pub fn shanten_seven_pairs(counts: &Counts) -> i8 {
@@ -234,28 +252,22 @@ pub fn shanten_honors_knitted(counts: &Counts) -> i8 {
 /// Knitted straight + one set + a pair (at most one declared set).
 pub fn shanten_knitted_straight(counts: &Counts, declared: usize, bound: i8) -> i8 {
     let held = KNITTED.map(|k| held(counts, &k));
-    knitted_straight(counts, declared, bound, &held)
+    knitted_straight(counts, &Ranked::new(counts), declared, bound, &held)
 }
 
 /// The knitted straight's shanten if below `bound` (else `bound`); `held[k]` = kinds of straight
 /// `k` in the hand.
-fn knitted_straight(counts: &Counts, declared: usize, bound: i8, held: &[u8; 6]) -> i8 {
+fn knitted_straight(counts: &Counts, ranked: &Ranked, declared: usize, bound: i8, held: &[u8; 6]) -> i8 {
     if declared > 1 {
         return bound;
     }
     let mut best = bound;
-    for (k, &h) in KNITTED.iter().zip(held) {
+    for (k, &h) in held.iter().enumerate() {
         // At least 9 - h tiles are missing from the straight itself.
         if 9 - h as i8 > best {
             continue;
         }
-        let mut rest = *counts;
-        for &t in k {
-            if rest[t as usize] > 0 {
-                rest[t as usize] -= 1;
-            }
-        }
-        let d = (9 - h) + standard_distance(&rest, 1 - declared);
+        let d = (9 - h) + ranked.knitted_rest(counts, k, 1 - declared);
         best = best.min(d as i8 - 1);
     }
     best
@@ -263,14 +275,15 @@ fn knitted_straight(counts: &Counts, declared: usize, bound: i8, held: &[u8; 6])
 
 /// Minimum over every winning shape.
 pub fn shanten(counts: &Counts, declared: usize) -> i8 {
-    let best = shanten_standard(counts, declared);
+    let ranked = Ranked::new(counts);
+    let best = ranked.shanten_standard(declared);
     if declared > 1 {
         return best;
     }
     let tally = Tally::new(counts);
     let held = tally.knitted_held();
     let best = if declared == 0 { best.min(tally.concealed_shapes(&held)) } else { best };
-    knitted_straight(counts, declared, best, &held)
+    knitted_straight(counts, &ranked, declared, best, &held)
 }
 
 /// What the special shapes need to know of a hand, kept up to date tile by tile: the kinds held,
@@ -284,14 +297,23 @@ struct Tally {
 }
 
 impl Tally {
+    /// Eight kinds at a time, one byte lane each (counts up to 7).
     fn new(counts: &Counts) -> Tally {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        // Bit 0 of each lane to bit i of a byte (lane i), and the sum of the lanes.
+        let gather = |flags: u64| flags.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        let lane_sum = |x: u64| x.wrapping_mul(ONES) >> 56;
+        let word = |w: usize| u64::from_le_bytes(counts[8 * w..8 * w + 8].try_into().expect("eight kinds"));
+        let words = [word(0), word(1), word(2), word(3), counts[32] as u64 | (counts[33] as u64) << 8];
         let mut t = Tally { present: 0, pairs: 0, odd: 0, orphan_pairs: 0 };
-        for (k, &c) in counts.iter().enumerate() {
-            t.present |= ((c > 0) as u64) << k;
-            t.pairs += (c / 2) as i32;
-            t.odd += (c & 1) as i32;
-            t.orphan_pairs += (c >= 2 && ORPHANS_MASK >> k & 1 == 1) as i32;
+        let mut two_or_more = 0u64;
+        for (w, &x) in words.iter().enumerate() {
+            t.present |= gather((x | x >> 1 | x >> 2) & ONES) << (8 * w);
+            two_or_more |= gather((x >> 1 | x >> 2) & ONES) << (8 * w);
+            t.pairs += lane_sum((x >> 1) & (3 * ONES)) as i32;
+            t.odd += (x & ONES).count_ones() as i32;
         }
+        t.orphan_pairs = (two_or_more & ORPHANS_MASK).count_ones() as i32;
         t
     }
 
@@ -408,7 +430,7 @@ impl<'a> Around<'a> {
     /// hand minus any one discard below `below`: a hand with more tiles is never farther.
     pub fn improving_draws(&self, below: i8, candidates: u64) -> u64 {
         let after = each_with(&self.hand, true, candidates, below, &self.others, None);
-        let full = (0..4).filter(|&g| self.hand.split.n[g] >= MAX_SUIT_TILES).fold(0, |m, g| m | GROUP_MASKS[g]);
+        let full = (0..4).filter(|&g| self.hand.split.ranked.n[g] >= MAX_SUIT_TILES).fold(0, |m, g| m | GROUP_MASKS[g]);
         below_in(&after, candidates, below) | candidates & full
     }
 
@@ -419,17 +441,10 @@ impl<'a> Around<'a> {
     /// combined once.
     pub fn improving_after_discards(&self, discards: u64, below: i8, candidates: u64) -> [u64; KINDS] {
         let hand = &self.hand;
-        let g = hand.split.grp;
-        // `pair[i][j]` (i < j): groups i and j combined.
-        let mut pair = [[IMPOSSIBLE; 4]; 4];
-        for i in 0..4 {
-            for j in i + 1..4 {
-                pair[i][j] = combine(g[i], g[j]);
-            }
-        }
+        let id = hand.split.ranked.id;
         // The looked-up group of each kind drawn to the hand: the same after any discard from
-        // another group, so looked up once (these lookups into the large table dominate).
-        let mut plus: [&'static Group; KINDS] = [&IMPOSSIBLE; KINDS];
+        // another group, so looked up once.
+        let mut plus: [&'static Group; KINDS] = [&GROUPS[IMPOSSIBLE as usize]; KINDS];
         for k in kinds_in(candidates).filter(|&k| hand.counts[k] < 4) {
             plus[k] = hand.split.with(k, true).1;
         }
@@ -444,11 +459,11 @@ impl<'a> Around<'a> {
                     return self.others[h];
                 }
                 if candidates & GROUP_MASKS[h] == 0 {
-                    return IMPOSSIBLE;
+                    return GROUPS[IMPOSSIBLE as usize];
                 }
                 let mut rest = (0..4).filter(|&x| x != dg && x != h);
                 let (i, j) = (rest.next().unwrap(), rest.next().unwrap());
-                combine(s.grp[dg], &pair[i][j])
+                combine(s.grp[dg], &pair(id[i], id[j]))
             });
             let mut c = *hand.counts;
             c[t] -= 1;
@@ -480,9 +495,9 @@ fn group_kinds(g: usize) -> std::ops::Range<usize> {
     }
 }
 
-/// Group `g` of `counts`: its base-5 index (the lowest rank least significant) and its tile count.
-fn group_index(counts: &Counts, g: usize) -> (usize, usize) {
-    counts[group_kinds(g)].iter().rev().fold((0, 0), |(idx, n), &c| (idx * 5 + c as usize, n + c as usize))
+/// Tiles in group `g` of `counts`.
+fn group_tiles(counts: &Counts, g: usize) -> usize {
+    counts[group_kinds(g)].iter().map(|&c| c as usize).sum()
 }
 
 /// The group (0..3 suits, 3 honors) of kind `k` and its rank within the group.
@@ -494,59 +509,110 @@ fn group_rank(k: usize) -> (usize, usize) {
     }
 }
 
-/// A hand by group: base-5 index, tile count and costs of each suit and of the honors.
+/// A hand's four groups looked up: each one's number in its table, tile count and costs id.
+#[derive(Clone, Copy)]
+struct Ranked {
+    index: [usize; 4],
+    n: [usize; 4],
+    id: [u8; 4],
+}
+
+impl Ranked {
+    #[inline(always)]
+    fn new(counts: &Counts) -> Ranked {
+        // Written out (not `map`ped) so that each group's lookup is inlined for its own table.
+        let ranks =
+            [group_rank_of(0, counts), group_rank_of(1, counts), group_rank_of(2, counts), group_rank_of(3, counts)];
+        Ranked {
+            index: [ranks[0].0, ranks[1].0, ranks[2].0, ranks[3].0],
+            n: [ranks[0].1, ranks[1].1, ranks[2].1, ranks[3].1],
+            id: [group_id(0, ranks[0]), group_id(1, ranks[1]), group_id(2, ranks[2]), group_id(3, ranks[3])],
+        }
+    }
+
+    /// Tiles needed for `sets` sets and the pair.
+    #[inline(always)]
+    fn standard(&self, sets: usize) -> u8 {
+        combine_target(&pair(self.id[0], self.id[1]), &pair(self.id[2], self.id[3]), sets)
+    }
+
+    #[inline(always)]
+    fn shanten_standard(&self, declared: usize) -> i8 {
+        self.standard(4 - declared) as i8 - 1
+    }
+
+    /// Tiles the hand (`counts`) needs for `sets` sets and the pair once one tile of each kind of
+    /// knitted straight `k` it holds is set aside: from the tables of set-aside costs, or (a suit
+    /// of more than 14 tiles, which those tables do not cover) from the counts.
+    fn knitted_rest(&self, counts: &Counts, k: usize, sets: usize) -> u8 {
+        if self.n[..3].iter().any(|&n| n > MAX_SUIT_TILES) {
+            let mut rest = *counts;
+            for &t in &KNITTED[k] {
+                rest[t as usize] = rest[t as usize].saturating_sub(1);
+            }
+            return Ranked::new(&rest).standard(sets);
+        }
+        let rest = |s: usize| KNIT_IDS[KNIT_START[k][s] * SUIT_IDS.len() + self.index[s]];
+        combine_target(&pair(rest(0), rest(1)), &pair(rest(2), self.id[3]), sets)
+    }
+}
+
+/// A hand by group, for answering about the hands one tile away: its counts, its groups looked
+/// up, and their costs.
 #[derive(Clone, Copy)]
 struct Split {
-    idx: [usize; 4],
-    n: [usize; 4],
+    counts: Counts,
+    ranked: Ranked,
     grp: [&'static Group; 4],
 }
 
 impl Split {
     fn new(counts: &Counts) -> Split {
-        let groups: [(usize, usize); 4] = std::array::from_fn(|g| group_index(counts, g));
-        Split {
-            idx: groups.map(|(idx, _)| idx),
-            n: groups.map(|(_, n)| n),
-            grp: std::array::from_fn(|g| Split::group(g, groups[g].0, groups[g].1)),
-        }
+        let ranked = Ranked::new(counts);
+        Split { counts: *counts, ranked, grp: ranked.id.map(|id| &GROUPS[id as usize]) }
     }
 
     /// For each group, the other three combined.
     fn others(&self) -> [Group; 4] {
         let [a, b, c, d] = self.grp;
-        let (ab, cd) = (combine(a, b), combine(c, d));
+        let id = self.ranked.id;
+        let (ab, cd) = (pair(id[0], id[1]), pair(id[2], id[3]));
         [combine(b, &cd), combine(a, &cd), combine(&ab, d), combine(&ab, c)]
     }
 
     /// The group of kind `k` and its costs once one tile of `k` is added (`add`) or removed.
     fn with(&self, k: usize, add: bool) -> (usize, &'static Group) {
-        let (g, r) = group_rank(k);
-        let (idx, n) =
-            if add { (self.idx[g] + POW5[r], self.n[g] + 1) } else { (self.idx[g] - POW5[r], self.n[g] - 1) };
-        (g, Split::group(g, idx, n))
+        let (g, id) = self.id_with(k, add);
+        (g, &GROUPS[id as usize])
+    }
+
+    fn id_with(&self, k: usize, add: bool) -> (usize, u8) {
+        let (g, rank) = self.rank_with(k, add);
+        (g, group_id(g, rank))
+    }
+
+    /// The group of kind `k`, and its number and tiles once one tile of `k` is added or removed.
+    fn rank_with(&self, k: usize, add: bool) -> (usize, (usize, usize)) {
+        let g = group_rank(k).0;
+        let mut counts = self.counts;
+        if add {
+            counts[k] += 1;
+        } else {
+            counts[k] -= 1;
+        }
+        (g, group_rank_of(g, &counts))
     }
 
     /// The split once one tile of kind `k` is removed.
     fn without(&self, k: usize) -> Split {
-        let (g, r) = group_rank(k);
+        let (g, rank) = self.rank_with(k, false);
+        let id = group_id(g, rank);
         let mut s = *self;
-        s.idx[g] -= POW5[r];
-        s.n[g] -= 1;
-        s.grp[g] = Split::group(g, s.idx[g], s.n[g]);
+        s.counts[k] -= 1;
+        (s.ranked.index[g], s.ranked.n[g]) = rank;
+        s.ranked.id[g] = id;
+        s.grp[g] = &GROUPS[id as usize];
         s
-    }
-
-    /// The costs of group `g` with base-5 index `idx` and `n` tiles.
-    fn group(g: usize, idx: usize, n: usize) -> &'static Group {
-        let t = tables();
-        if g == 3 {
-            &t.groups[t.honors[idx] as usize]
-        } else if n > MAX_SUIT_TILES {
-            &IMPOSSIBLE
-        } else {
-            &t.groups[t.suit[idx] as usize]
-        }
     }
 }
 
@@ -626,25 +692,23 @@ fn each_with(
     out
 }
 
-/// `o` with the set counts reversed (`sets - m`), so that completing it with one more group is
-/// a fixed-length, branch-free loop ([`complete`]).
+/// `o` with the set counts reversed (`sets - m`) and the halves swapped (pair lanes first), so
+/// that completing it with one more group is one lane-wise sum and a minimum ([`complete`]).
 fn reverse(o: &Group, sets: usize) -> Group {
-    let mut r = Group { need: [[INF; 5]; 2] };
-    for m in 0..=sets {
-        r.need[0][m] = o.need[0][sets - m];
-        r.need[1][m] = o.need[1][sets - m];
-    }
-    r
+    Group(std::array::from_fn(|l| {
+        let (pair, m) = (l < PAIR, l % PAIR);
+        if GAPS[l] || m > sets {
+            INF
+        } else {
+            o.need(pair, sets - m)
+        }
+    }))
 }
 
 /// Tiles needed for the sets and pair `reversed` was reversed for, the rest of the hand being
 /// `grp`.
 fn complete(reversed: &Group, grp: &Group) -> u8 {
-    let mut d = INF;
-    for m in 0..5 {
-        d = d.min(reversed.need[1][m] + grp.need[0][m]).min(reversed.need[0][m] + grp.need[1][m]);
-    }
-    d
+    reversed.0.iter().zip(&grp.0).map(|(&r, &g)| r + g).min().unwrap_or(INF).min(INF)
 }
 
 /// One knitted straight of a hand: the hand with one tile of each of the straight's kinds set
@@ -757,27 +821,28 @@ pub fn is_complete_standard(counts: &Counts) -> bool {
     }
     // Each group on its own: sets only, or (exactly one group) sets and the pair. The groups' tile
     // counts alone rule most hands out, before any table is read.
-    let groups: [(usize, usize); 4] = std::array::from_fn(|g| group_index(counts, g));
-    if groups.iter().any(|&(_, n)| n % 3 == 1 || n > MAX_SUIT_TILES)
-        || groups.iter().filter(|&&(_, n)| n % 3 == 2).count() != 1
-    {
+    let n: [usize; 4] = std::array::from_fn(|g| group_tiles(counts, g));
+    if n.iter().any(|&n| n % 3 == 1 || n > MAX_SUIT_TILES) || n.iter().filter(|&&n| n % 3 == 2).count() != 1 {
         return false;
     }
-    groups.iter().enumerate().all(|(g, &(idx, n))| complete_alone(Split::group(g, idx, n), n).is_some())
+    (0..4).all(|g| {
+        let id = group_id(g, group_rank_of(g, counts));
+        complete_alone(&GROUPS[id as usize], n[g]).is_some()
+    })
 }
 
 /// What a group of `n` tiles with costs `grp` is on its own: sets only (`Some(false)`), sets and
 /// the pair (`Some(true)`), or neither (`None`).
 fn complete_alone(grp: &Group, n: usize) -> Option<bool> {
     let pair = n % 3 == 2;
-    (n <= MAX_SUIT_TILES && n % 3 != 1 && grp.need[pair as usize][n / 3] == 0).then_some(pair)
+    (n <= MAX_SUIT_TILES && n % 3 != 1 && grp.need(pair, n / 3) == 0).then_some(pair)
 }
 
 /// The kinds `t` (within `candidates`, a 34-bit mask) such that `counts` plus `t` is a complete
 /// standard hand. Only the suit of `t` changes, so each candidate costs one table lookup.
 pub fn standard_waits(counts: &Counts, candidates: u64) -> u64 {
     let split = Split::new(counts);
-    let alone: [Option<bool>; 4] = std::array::from_fn(|g| complete_alone(split.grp[g], split.n[g]));
+    let alone: [Option<bool>; 4] = std::array::from_fn(|g| complete_alone(split.grp[g], split.ranked.n[g]));
     let mut waits = 0u64;
     for k in kinds_in(candidates) {
         if counts[k] >= 4 {
@@ -790,7 +855,7 @@ pub fn standard_waits(counts: &Counts, candidates: u64) -> u64 {
         }
         let (g, grp) = split.with(k, true);
         let mut with = alone;
-        with[g] = complete_alone(grp, split.n[g] + 1);
+        with[g] = complete_alone(grp, split.ranked.n[g] + 1);
         if with.iter().all(Option::is_some) && with.iter().filter(|&&a| a == Some(true)).count() == 1 {
             waits |= 1 << k;
         }
@@ -930,6 +995,77 @@ mod tests {
         c
     }
 
+    /// The compiled tables: the ranking numbers every suit vector of at most 14 tiles (and every
+    /// honor vector) once, in the order of its tile count; id 0 is impossible; `PAIRS` holds
+    /// every two groups combined as [`combine`] combines them.
+    #[test]
+    fn tables_are_consistent() {
+        fn each_vector(kinds: usize, f: &mut dyn FnMut(&[u8])) {
+            let mut v = vec![0u8; kinds];
+            for idx in 0..5usize.pow(kinds as u32) {
+                let mut rest = idx;
+                for c in v.iter_mut() {
+                    *c = (rest % 5) as u8;
+                    rest /= 5;
+                }
+                f(&v);
+            }
+        }
+        let rank_of = |g: usize, v: &[u8]| {
+            if g == 3 {
+                rank(&HONOR_RANK, &<[u8; 7]>::try_from(v).unwrap())
+            } else {
+                rank(&SUIT_RANK, &<[u8; 9]>::try_from(v).unwrap())
+            }
+        };
+        for (g, kinds, max, size) in [(0, 9, 14, SUIT_IDS.len()), (3, 7, 28, HONOR_IDS.len())] {
+            let mut seen = vec![false; size];
+            let mut first_of = vec![usize::MAX; max + 1];
+            each_vector(kinds, &mut |v| {
+                let (index, n) = rank_of(g, v);
+                assert_eq!(n, v.iter().map(|&c| c as usize).sum::<usize>());
+                if n <= max {
+                    assert!(!std::mem::replace(&mut seen[index], true), "{v:?} numbered twice");
+                    first_of[n] = first_of[n].min(index);
+                    if g == 0 {
+                        // The set-aside costs: one tile of kinds j, j + 3, j + 6 fewer, where held.
+                        for j in 0..3 {
+                            let rest: Vec<u8> =
+                                (0..9).map(|k| if k % 3 == j { v[k].saturating_sub(1) } else { v[k] }).collect();
+                            let want = SUIT_IDS[rank_of(0, &rest).0];
+                            assert_eq!(KNIT_IDS[j * SUIT_IDS.len() + index], want, "{v:?} without {j}");
+                        }
+                    }
+                }
+            });
+            assert!(seen.iter().all(|&s| s));
+            assert!(first_of.windows(2).all(|w| w[0] < w[1]), "fewer tiles first");
+        }
+        assert_eq!(GROUPS[IMPOSSIBLE as usize], Group([INF; LANES]));
+        for (a, ga) in GROUPS.iter().enumerate() {
+            assert!((0..LANES).all(|l| !GAPS[l] || ga.0[l] == INF));
+            for (b, gb) in GROUPS.iter().enumerate() {
+                assert_eq!(pair(a as u8, b as u8), combine(ga, gb), "{a} {b}");
+            }
+        }
+    }
+
+    /// The tally taken eight kinds at a time, against one kind at a time.
+    #[test]
+    fn tally_matches_a_plain_count() {
+        let mut rng = ChaCha8Rng::seed_from_u64(16);
+        for _ in 0..2000 {
+            let c: Counts = std::array::from_fn(|_| rng.random_range(0..=4));
+            let t = Tally::new(&c);
+            let present = (0..KINDS).filter(|&k| c[k] > 0).fold(0u64, |m, k| m | 1 << k);
+            let orphan_pairs = ORPHANS.iter().filter(|&&k| c[k as usize] >= 2).count() as i32;
+            assert_eq!(t.present, present, "{c:?}");
+            assert_eq!(t.pairs, c.iter().map(|&x| (x / 2) as i32).sum::<i32>(), "{c:?}");
+            assert_eq!(t.odd, c.iter().map(|&x| (x & 1) as i32).sum::<i32>(), "{c:?}");
+            assert_eq!(t.orphan_pairs, orphan_pairs, "{c:?}");
+        }
+    }
+
     #[test]
     fn standard_table_matches_brute_force() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -1061,7 +1197,7 @@ mod tests {
             for below in -1..5 {
                 let draws = around.improving_draws(below, ALL_KINDS);
                 for (k, &s) in after.iter().enumerate() {
-                    let full = around.hand.split.n[group_rank(k).0] >= MAX_SUIT_TILES;
+                    let full = around.hand.split.ranked.n[group_rank(k).0] >= MAX_SUIT_TILES;
                     assert_eq!(draws >> k & 1 == 1, s < below || full, "{hand:?} + {k} below {below}");
                 }
                 let drawable = (0..KINDS).filter(|&k| hand[k] < 4).fold(0u64, |m, k| m | 1 << k);
