@@ -258,12 +258,12 @@ pub fn shanten_knitted_straight(counts: &Counts, declared: usize, bound: i8) -> 
 /// The knitted straight's shanten if below `bound` (else `bound`); `held[k]` = kinds of straight
 /// `k` in the hand.
 fn knitted_straight(counts: &Counts, ranked: &Ranked, declared: usize, bound: i8, held: &[u8; 6]) -> i8 {
-    if declared > 1 {
+    // At least 9 - h tiles are missing from a straight of which h kinds are held.
+    if declared > 1 || 9 - held.iter().max().copied().unwrap_or(0) as i8 > bound {
         return bound;
     }
     let mut best = bound;
     for (k, &h) in held.iter().enumerate() {
-        // At least 9 - h tiles are missing from the straight itself.
         if 9 - h as i8 > best {
             continue;
         }
@@ -287,51 +287,87 @@ pub fn shanten(counts: &Counts, declared: usize) -> i8 {
 }
 
 /// What the special shapes need to know of a hand, kept up to date tile by tile: the kinds held,
-/// the pairs (four of a kind = two), the odd counts and the pairs of terminals and honors.
-#[derive(Clone, Copy)]
+/// the pairs (four of a kind = two), the odd counts, and how many kinds of terminals and honors
+/// are held (and twice or more) and of honors. Kept as counts rather than counted from masks when
+/// needed: x86-64's baseline instruction set has no population count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Tally {
     present: u64,
     pairs: i32,
     odd: i32,
+    orphans: i32,
     orphan_pairs: i32,
+    honors: i32,
 }
 
+/// One byte lane per kind, eight kinds a word.
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The kinds of `mask` as byte lanes: 1 in the lane of each kind.
+const fn lanes_of(mask: u64) -> [u64; 5] {
+    let mut out = [0u64; 5];
+    let mut k = 0;
+    while k < KINDS {
+        out[k / 8] |= (mask >> k & 1) << (8 * (k % 8));
+        k += 1;
+    }
+    out
+}
+const ORPHAN_LANES: [u64; 5] = lanes_of(ORPHANS_MASK);
+const HONOR_LANES: [u64; 5] = lanes_of(HONOR_MASK);
+
 impl Tally {
-    /// Eight kinds at a time, one byte lane each (counts up to 7).
+    /// Eight kinds at a time, one byte lane each (counts up to 7): the lanes are added up over
+    /// the five words first, and across lanes once at the end.
     fn new(counts: &Counts) -> Tally {
-        const ONES: u64 = 0x0101_0101_0101_0101;
         // Bit 0 of each lane to bit i of a byte (lane i), and the sum of the lanes.
         let gather = |flags: u64| flags.wrapping_mul(0x0102_0408_1020_4080) >> 56;
-        let lane_sum = |x: u64| x.wrapping_mul(ONES) >> 56;
+        let lane_sum = |x: u64| (x.wrapping_mul(ONES) >> 56) as i32;
         let word = |w: usize| u64::from_le_bytes(counts[8 * w..8 * w + 8].try_into().expect("eight kinds"));
         let words = [word(0), word(1), word(2), word(3), counts[32] as u64 | (counts[33] as u64) << 8];
-        let mut t = Tally { present: 0, pairs: 0, odd: 0, orphan_pairs: 0 };
-        let mut two_or_more = 0u64;
+        let mut present = 0;
+        // Per lane: pairs (at most 10 over five words), odd counts, orphan kinds held twice, and
+        // orphan kinds held plus 16 × honor kinds held (13 + 16 × 7 < 256 in all).
+        let (mut pairs, mut odd, mut orphan_pairs, mut kinds) = (0, 0, 0, 0);
         for (w, &x) in words.iter().enumerate() {
-            t.present |= gather((x | x >> 1 | x >> 2) & ONES) << (8 * w);
-            two_or_more |= gather((x >> 1 | x >> 2) & ONES) << (8 * w);
-            t.pairs += lane_sum((x >> 1) & (3 * ONES)) as i32;
-            t.odd += (x & ONES).count_ones() as i32;
+            let held = (x | x >> 1 | x >> 2) & ONES;
+            present |= gather(held) << (8 * w);
+            pairs += (x >> 1) & (3 * ONES);
+            odd += x & ONES;
+            orphan_pairs += (x >> 1 | x >> 2) & ORPHAN_LANES[w];
+            kinds += (held & ORPHAN_LANES[w]) | (held & HONOR_LANES[w]) << 4;
         }
-        t.orphan_pairs = (two_or_more & ORPHANS_MASK).count_ones() as i32;
-        t
+        let kinds = lane_sum(kinds);
+        Tally {
+            present,
+            pairs: lane_sum(pairs),
+            odd: lane_sum(odd),
+            orphans: kinds & 15,
+            orphan_pairs: lane_sum(orphan_pairs),
+            honors: kinds >> 4,
+        }
     }
 
     /// The tally once kind `k` goes from `c` to `nc` copies.
     fn with(self, k: usize, c: u8, nc: u8) -> Tally {
         let bit = 1u64 << k;
-        let orphan = ORPHANS_MASK & bit != 0;
+        let (orphan, honor) = ((ORPHANS_MASK & bit != 0) as i32, (HONOR_MASK & bit != 0) as i32);
+        let held = (nc > 0) as i32 - (c > 0) as i32;
         Tally {
             present: if nc > 0 { self.present | bit } else { self.present & !bit },
             pairs: self.pairs - (c / 2) as i32 + (nc / 2) as i32,
             odd: self.odd - (c & 1) as i32 + (nc & 1) as i32,
-            orphan_pairs: self.orphan_pairs - (orphan && c >= 2) as i32 + (orphan && nc >= 2) as i32,
+            orphans: self.orphans + orphan * held,
+            orphan_pairs: self.orphan_pairs + orphan * ((nc >= 2) as i32 - (c >= 2) as i32),
+            honors: self.honors + honor * held,
         }
     }
 
     /// How many kinds of each knitted straight are held.
     fn knitted_held(&self) -> [u8; 6] {
-        KNITTED_MASKS.map(|m| (self.present & m).count_ones() as u8)
+        let suit = |s: usize| PATTERNS_HELD[(self.present >> (9 * s)) as usize & 0x1ff];
+        let per_suit = [suit(0), suit(1), suit(2)];
+        std::array::from_fn(|k| (0..3).map(|s| (per_suit[s] >> (8 * KNIT_START[k][s])) as u8).sum())
     }
 
     /// The lowest shanten of seven pairs, thirteen orphans and honors and knitted tiles (the
@@ -339,10 +375,9 @@ impl Tally {
     fn concealed_shapes(&self, knitted_held: &[u8; 6]) -> i8 {
         let need = 7 - self.pairs.min(7);
         let seven_pairs = (need + (need - self.odd).max(0)) as i8 - 1;
-        let orphans = 13 - (self.present & ORPHANS_MASK).count_ones() as i8 - (self.orphan_pairs > 0) as i8;
-        let honors = (self.present & HONOR_MASK).count_ones() as u8;
+        let orphans = 13 - self.orphans as i8 - (self.orphan_pairs > 0) as i8;
         let knitted = knitted_held.iter().max().copied().unwrap_or(0);
-        let honors_knitted = (14 - (knitted + honors).min(14)) as i8 - 1;
+        let honors_knitted = (14 - (knitted + self.honors as u8).min(14)) as i8 - 1;
         seven_pairs.min(orphans).min(honors_knitted)
     }
 }
@@ -357,16 +392,19 @@ const ORPHANS_MASK: u64 = {
     m
 };
 const HONOR_MASK: u64 = 0x7F << 27;
-const KNITTED_MASKS: [u64; 6] = {
-    let mut out = [0u64; 6];
-    let mut k = 0;
-    while k < 6 {
-        let mut i = 0;
-        while i < 9 {
-            out[k] |= 1 << KNITTED[k][i];
-            i += 1;
+
+/// For a suit's kinds held (a 9-bit mask): in byte `j`, how many of its kinds `j`, `j + 3`,
+/// `j + 6` are held (the suit's share of a knitted straight).
+const PATTERNS_HELD: [u32; 512] = {
+    let mut out = [0u32; 512];
+    let mut mask = 0;
+    while mask < 512 {
+        let mut k = 0;
+        while k < 9 {
+            out[mask] += ((mask >> k & 1) as u32) << (8 * (k % 3));
+            k += 1;
         }
-        k += 1;
+        mask += 1;
     }
     out
 };
@@ -1050,19 +1088,34 @@ mod tests {
         }
     }
 
-    /// The tally taken eight kinds at a time, against one kind at a time.
+    /// The tally taken eight kinds at a time, against one kind at a time; kept up to date tile by
+    /// tile, against taken anew.
     #[test]
     fn tally_matches_a_plain_count() {
         let mut rng = ChaCha8Rng::seed_from_u64(16);
+        let kinds_held = |c: &Counts, kinds: &mut dyn Iterator<Item = usize>, at_least: u8| {
+            kinds.filter(|&k| c[k] >= at_least).count() as i32
+        };
         for _ in 0..2000 {
             let c: Counts = std::array::from_fn(|_| rng.random_range(0..=4));
             let t = Tally::new(&c);
-            let present = (0..KINDS).filter(|&k| c[k] > 0).fold(0u64, |m, k| m | 1 << k);
-            let orphan_pairs = ORPHANS.iter().filter(|&&k| c[k as usize] >= 2).count() as i32;
-            assert_eq!(t.present, present, "{c:?}");
-            assert_eq!(t.pairs, c.iter().map(|&x| (x / 2) as i32).sum::<i32>(), "{c:?}");
-            assert_eq!(t.odd, c.iter().map(|&x| (x & 1) as i32).sum::<i32>(), "{c:?}");
-            assert_eq!(t.orphan_pairs, orphan_pairs, "{c:?}");
+            let orphans = || ORPHANS.iter().map(|&k| k as usize);
+            let want = Tally {
+                present: (0..KINDS).filter(|&k| c[k] > 0).fold(0u64, |m, k| m | 1 << k),
+                pairs: c.iter().map(|&x| (x / 2) as i32).sum(),
+                odd: c.iter().map(|&x| (x & 1) as i32).sum(),
+                orphans: kinds_held(&c, &mut orphans(), 1),
+                orphan_pairs: kinds_held(&c, &mut orphans(), 2),
+                honors: kinds_held(&c, &mut (27..KINDS), 1),
+            };
+            assert_eq!(t, want, "{c:?}");
+            let held: [u8; 6] =
+                std::array::from_fn(|k| KNITTED[k].iter().filter(|&&x| c[x as usize] > 0).count() as u8);
+            assert_eq!(t.knitted_held(), held, "{c:?}");
+            let k = rng.random_range(0..KINDS);
+            let mut d = c;
+            d[k] = rng.random_range(0..=4);
+            assert_eq!(t.with(k, c[k], d[k]), Tally::new(&d), "{c:?} {k} to {}", d[k]);
         }
     }
 
