@@ -6,11 +6,14 @@
 //! several hundred: dozens of times a trivial command. Run in release builds only (in debug
 //! builds, unoptimised code is what is slow).
 
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-mod common;
+use assert_cmd::cargo::CommandCargoExt;
 
-use common::arena;
+fn arena() -> Command {
+    Command::cargo_bin("arena").unwrap()
+}
 
 /// The fastest of `runs` runs of `arena args...`, which must succeed.
 fn fastest(args: &[&str], runs: usize) -> Duration {
