@@ -1,12 +1,13 @@
 //! Playing cards shared by the card games: [`Card`], [`CardSet`] (one bit per card in a u64),
-//! parsing (`AS`, `as`, `10D`, `TD`, `XX` for a hidden card) and the shuffled [`Deck`].
+//! parsing (every common notation: `Ah`, `AH`, `10d`, `Td`, `HA`, `♠K`; `XX` for a hidden card) and
+//! the shuffled [`Deck`].
 //!
 //! Layout: a card is `suit * 16 + rank`, rank 0..=12 for 2..A. A [`CardSet`] therefore holds one
 //! 13-bit rank mask per suit at bits `16 * suit ..`: flushes and rank masks are a shift and a mask.
 
 use rand::Rng;
 
-use crate::error::{Error, Result};
+use crate::error::{shown, Error, Result};
 
 pub const RANK_CHARS: &[u8; 13] = b"23456789TJQKA";
 pub const SUIT_CHARS: &[u8; 4] = b"cdhs";
@@ -47,24 +48,15 @@ impl Card {
         (0..52).map(Card::from_index)
     }
 
-    /// Parses one card: rank `2`-`9`, `10` or `T`, `J`, `Q`, `K`, `A`, then suit `c d h s`
-    /// (either case). `XX` is not a card: see [`parse_cards_or_hidden`].
+    /// Parses one card in any common notation: a rank (`2`-`9`, `10` or `T`, `J`, `Q`, `K`, `A`)
+    /// and a suit (`c d h s` or `♣ ♦ ♥ ♠`), either case, in either order (`Ah`, `10d`, `HA`,
+    /// `♠K`). `XX` is not a card: see [`parse_cards_or_hidden`].
     pub fn parse(s: &str) -> Result<Card> {
-        let bad = || {
-            Error::input(format!(
-                "bad card `{s}`: expected a rank (2-9, 10 or T, J, Q, K, A) and a suit (C, D, H, S), e.g. AS or 10d"
-            ))
-        };
-        let upper = s.trim().to_ascii_uppercase();
-        let (rank_str, suit_str) = upper.split_at(upper.len().checked_sub(1).ok_or_else(bad)?);
-        let rank = match rank_str {
-            "10" | "T" => 8,
-            r if r.len() == 1 => RANK_CHARS.iter().position(|&c| c == r.as_bytes()[0]).ok_or_else(bad)? as u8,
-            _ => return Err(bad()),
-        };
-        let suit_char = suit_str.as_bytes()[0].to_ascii_lowercase();
-        let suit = SUIT_CHARS.iter().position(|&c| c == suit_char).ok_or_else(bad)? as u8;
-        Ok(Card::new(rank, suit))
+        let mut parts = CardParts::new(s.trim());
+        match (parts.next_card(), parts.rest.is_empty()) {
+            (Some(card), true) => Ok(card),
+            _ => Err(bad_card(s)),
+        }
     }
 
     pub fn rank_char(self) -> char {
@@ -206,43 +198,86 @@ pub fn parse_cards(s: &str) -> Result<Vec<Card>> {
 pub fn parse_cards_or_hidden(s: &str) -> Result<Vec<Option<Card>>> {
     let mut out = Vec::new();
     let mut seen = CardSet::EMPTY;
-    for token in split_tokens(s) {
-        if token.eq_ignore_ascii_case("xx") {
-            out.push(None);
-            continue;
+    for word in s.split(|c: char| c.is_whitespace() || c == ',') {
+        let mut parts = CardParts::new(word);
+        while !parts.rest.is_empty() {
+            if let Some(rest) = strip_prefix_ignore_case(parts.rest, "xx") {
+                out.push(None);
+                parts.rest = rest;
+                continue;
+            }
+            let before = parts.rest;
+            let card = parts.next_card().ok_or_else(|| bad_card(before))?;
+            if seen.contains(card) {
+                return Err(Error::input(format!("card {card} appears twice in {}", shown(s))));
+            }
+            seen.insert(card);
+            out.push(Some(card));
         }
-        let card = Card::parse(&token)?;
-        if seen.contains(card) {
-            return Err(Error::input(format!("card {token} appears twice in `{s}`")));
-        }
-        seen.insert(card);
-        out.push(Some(card));
     }
     Ok(out)
 }
 
-/// Splits `8S 10D,AhKd` into `8S`, `10D`, `Ah`, `Kd`: a token ends at a suit letter.
-fn split_tokens(s: &str) -> Vec<String> {
-    let mut tokens = Vec::new();
-    let mut current = String::new();
-    for ch in s.chars() {
-        if ch.is_whitespace() || ch == ',' {
-            if !current.is_empty() {
-                tokens.push(std::mem::take(&mut current));
+fn bad_card(s: &str) -> Error {
+    Error::input(format!(
+        "bad card {}: expected a rank (2-9, 10 or T, J, Q, K, A) and a suit (c, d, h, s or ♣ ♦ ♥ ♠), e.g. Ah, 10d or HA",
+        shown(s)
+    ))
+}
+
+fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix).then(|| &s[prefix.len()..])
+}
+
+/// Reads cards one by one off the front of a string: each is a rank and a suit in either order.
+struct CardParts<'a> {
+    rest: &'a str,
+}
+
+impl<'a> CardParts<'a> {
+    fn new(s: &'a str) -> CardParts<'a> {
+        CardParts { rest: s }
+    }
+
+    fn rank(&mut self) -> Option<Rank> {
+        if let Some(rest) = self.rest.strip_prefix("10") {
+            self.rest = rest;
+            return Some(8);
+        }
+        let c = self.rest.chars().next()?.to_ascii_uppercase();
+        let rank = RANK_CHARS.iter().position(|&r| r as char == c)? as Rank;
+        self.rest = &self.rest[1..];
+        Some(rank)
+    }
+
+    fn suit(&mut self) -> Option<Suit> {
+        let c = self.rest.chars().next()?;
+        let suit = match c.to_ascii_lowercase() {
+            'c' | '♣' | '♧' => 0,
+            'd' | '♦' | '♢' => 1,
+            'h' | '♥' | '♡' => 2,
+            's' | '♠' | '♤' => 3,
+            _ => return None,
+        };
+        self.rest = &self.rest[c.len_utf8()..];
+        Some(suit)
+    }
+
+    /// The next card, rank first or suit first; `None` (and nothing consumed that matters: the
+    /// caller reports an error) when the front is not a card.
+    fn next_card(&mut self) -> Option<Card> {
+        let start = self.rest;
+        if let Some(rank) = self.rank() {
+            if let Some(suit) = self.suit() {
+                return Some(Card::new(rank, suit));
             }
-            continue;
         }
-        current.push(ch);
-        let is_suit = matches!(ch.to_ascii_lowercase(), 'c' | 'd' | 'h' | 's');
-        let hidden = current.eq_ignore_ascii_case("xx");
-        if (is_suit && current.len() >= 2) || hidden {
-            tokens.push(std::mem::take(&mut current));
-        }
+        self.rest = start;
+        let suit = self.suit()?;
+        let rank = self.rank()?;
+        Some(Card::new(rank, suit))
     }
-    if !current.is_empty() {
-        tokens.push(current);
-    }
-    tokens
 }
 
 /// A 52-card deck in the order drawn from the deal stream.
@@ -283,9 +318,14 @@ mod tests {
         assert_eq!(Card::parse("10D").unwrap(), Card::parse("td").unwrap());
         assert_eq!(Card::parse("As").unwrap(), Card::new(12, 3));
         assert_eq!(Card::parse("2c").unwrap().to_string(), "2c");
-        for bad in ["", "1S", "AX", "10", "A", "11D", "AhKd"] {
+        for bad in ["", "1S", "AX", "10", "A", "11D", "AhKd", "é", "A♠♠", "♠", "AHH"] {
             assert!(Card::parse(bad).is_err(), "{bad}");
         }
+        let ace_of_spades = Card::new(12, 3);
+        for good in ["As", "AS", "as", "SA", "sa", "A♠", "♠A", "a♤"] {
+            assert_eq!(Card::parse(good).unwrap(), ace_of_spades, "{good}");
+        }
+        assert_eq!(Card::parse("H10").unwrap(), Card::parse("Th").unwrap());
     }
 
     #[test]
@@ -297,6 +337,23 @@ mod tests {
         assert_eq!(parse_cards("AhAs").unwrap().len(), 2);
         assert!(parse_cards("Ah Ah").unwrap_err().to_string().contains("twice"));
         assert!(parse_cards("XX Ah").is_err());
+        assert_eq!(parse_cards("HA KD").unwrap(), parse_cards("Ah Kd").unwrap());
+        assert_eq!(parse_cards("A♠K♠").unwrap(), parse_cards("As Ks").unwrap());
+    }
+
+    proptest::proptest! {
+        /// Any string: parsed or refused with one line, never a panic; whatever parses prints
+        /// back (in the canonical notation) to the same cards.
+        #[test]
+        fn any_string_parses_or_is_refused_in_one_line(s in "(?s).{0,16}") {
+            match parse_cards_or_hidden(&s) {
+                Ok(cards) => {
+                    let text: Vec<String> = cards.iter().map(|c| c.map_or("XX".to_string(), |c| c.to_string())).collect();
+                    proptest::prop_assert_eq!(parse_cards_or_hidden(&text.join(" ")).unwrap(), cards);
+                }
+                Err(e) => proptest::prop_assert!(!e.to_string().contains('\n'), "{}", e),
+            }
+        }
     }
 
     #[test]

@@ -14,8 +14,8 @@ pub struct BenchArgs {
     /// Run only the benchmarks whose name contains this (e.g. `gomoku`).
     filter: Option<String>,
     /// Threads for the measures of parallel throughput (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    #[arg(long, value_parser = crate::cli::parse_threads)]
+    threads: Option<usize>,
     /// Seconds each measure runs for.
     #[arg(long, default_value_t = 2.0)]
     seconds: f64,
@@ -25,10 +25,8 @@ pub fn bench(arena: &Arena, args: &BenchArgs) -> Result<i32> {
     if !(args.seconds > 0.0 && args.seconds < 3600.0) {
         return Err(Error::input(format!("--seconds must be between 0 and 3600, not {}", args.seconds)));
     }
-    let opts = BenchOptions {
-        threads: args.threads.map(usize::from).unwrap_or_else(rayon::current_num_threads),
-        budget: Duration::from_secs_f64(args.seconds),
-    };
+    let opts =
+        BenchOptions { threads: crate::cli::threads(args.threads), budget: Duration::from_secs_f64(args.seconds) };
     let filter = args.filter.as_deref().unwrap_or("");
     let all = || arena.benches().into_iter().chain(tournament::bench::benches());
     let chosen: Vec<_> = all().filter(|b| b.name.contains(filter)).collect();

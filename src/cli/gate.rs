@@ -40,8 +40,8 @@ pub struct GateArgs {
     /// The gate file (TOML, a list of [[expect]]).
     gate: PathBuf,
     /// Worker threads (results do not depend on it).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    #[arg(long, value_parser = crate::cli::parse_threads)]
+    threads: Option<usize>,
     /// Where each expectation's run folder goes.
     #[arg(long, default_value = "results/gate")]
     out: PathBuf,
@@ -131,7 +131,7 @@ fn slug(name: &str) -> String {
 
 /// Loads everything first, so a bad file fails before any game is played.
 fn load(arena: &Arena, args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>> {
-    let text = std::fs::read_to_string(&args.gate).map_err(|e| Error::io(&args.gate, e))?;
+    let text = crate::tournament::limits::read_text(&args.gate)?;
     let shown = args.gate.display();
     let file: GateFile = toml::from_str(&text).map_err(|e| {
         let line = e.span().map(|s| 1 + text[..s.start].matches('\n').count()).unwrap_or(0);
@@ -161,6 +161,24 @@ fn load(arena: &Arena, args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>>
             let model: SprtModel = s.model.parse().map_err(|err: Error| ctx(err.to_string()))?;
             let sprt = Sprt::new(s.elo0, s.elo1, s.alpha, s.beta, model).map_err(|err| ctx(err.to_string()))?;
             cfg.sprt = Some(sprt);
+        }
+        let bounds = [
+            ("win_rate_lo", e.win_rate_lo, 0.0, 1.0),
+            ("payoff_lo", e.payoff_lo, f64::MIN, f64::MAX),
+            ("elo_lo", e.elo_lo, f64::MIN, f64::MAX),
+            ("tolerance", Some(e.tolerance), 0.0, f64::MAX),
+        ];
+        for (key, value, lo, hi) in bounds {
+            if let Some(v) = value.filter(|v| !(v.is_finite() && (lo..=hi).contains(v))) {
+                let range = if hi == 1.0 {
+                    " in 0..=1"
+                } else if lo == 0.0 {
+                    " and not negative"
+                } else {
+                    ""
+                };
+                return Err(ctx(format!("{key} must be a finite number{range}, not {v}")));
+            }
         }
         let judged = e.bot.clone().unwrap_or_else(|| cfg.bots[0].name.clone());
         if let Some(path) = &e.baseline {
@@ -224,7 +242,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     let expectations = load(arena, args)?;
     let base = args.gate.parent().unwrap_or(Path::new("."));
     let opts = RunOptions {
-        threads: args.threads.map(usize::from).unwrap_or_else(rayon::current_num_threads),
+        threads: crate::cli::threads(args.threads),
         progress: false,
         history: false,
         stop: Arc::new(AtomicBool::new(false)),

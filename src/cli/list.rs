@@ -12,11 +12,15 @@ pub struct ListArgs {
     game: Option<String>,
 }
 
+/// `name = default  (range)  help`, aligned.
 fn params(out: &mut String, indent: &str, specs: &[ParamSpec]) {
-    let width = specs.iter().map(|s| s.name.len() + s.default.len() + 3).max().unwrap_or(0);
+    let head = |s: &ParamSpec| match s.bounds() {
+        Some(bounds) => format!("{} = {}  ({bounds})", s.name, s.default),
+        None => format!("{} = {}", s.name, s.default),
+    };
+    let width = specs.iter().map(|s| head(s).chars().count()).max().unwrap_or(0);
     for s in specs {
-        let head = format!("{} = {}", s.name, s.default);
-        out.push_str(&format!("{indent}{head:<width$}  {}\n", s.help));
+        out.push_str(&format!("{indent}{:<width$}  {}\n", head(s), s.help));
     }
 }
 

@@ -4,6 +4,7 @@
 //! The commands see the games only through the [`Arena`] they are given, so a crate that adds
 //! its own bots or games gets the whole command line with them ([`Arena::main`]).
 
+use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::error::{Error, Result};
@@ -84,6 +85,47 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
     }
 }
 
+/// Every command takes negative numbers as values, so `--games -1` is refused by the value's own
+/// check ("must be at least 1") rather than read as an unknown flag.
+fn allow_negative_numbers(command: clap::Command) -> clap::Command {
+    let names: Vec<String> = command.get_subcommands().map(|c| c.get_name().to_string()).collect();
+    names.iter().fold(command.allow_negative_numbers(true), |command, name| {
+        command.mut_subcommand(name, allow_negative_numbers)
+    })
+}
+
+/// clap's error (several lines: the message, a tip, the usage) as one line: the message, with
+/// echoed values escaped and cut, and where to look next.
+fn clap_one_line(e: &clap::Error) -> String {
+    let rendered = e.render().to_string();
+    let message = rendered.lines().find(|l| !l.trim().is_empty()).unwrap_or("bad command line");
+    let message = message.trim().trim_start_matches("error:").trim();
+    let escaped = |c: char| if c.is_control() { c.escape_default().collect() } else { c.to_string() };
+    let mut line: String = message.chars().take(200).map(escaped).collect();
+    if message.chars().count() > 200 {
+        line.push('…');
+    }
+    format!("{line}; try --help")
+}
+
+/// `--threads`: 1 to [`MAX_THREADS_PER_CORE`] × the cores (more only adds queues and memory).
+pub(crate) fn parse_threads(s: &str) -> std::result::Result<usize, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max = MAX_THREADS_PER_CORE * cores;
+    match s.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("must be a whole number from 1 to {max} ({MAX_THREADS_PER_CORE} per core)")),
+    }
+}
+
+/// Worker threads allowed per core.
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// The worker threads to use: the `--threads` given, else one per core.
+pub(crate) fn threads(given: Option<usize>) -> usize {
+    given.unwrap_or_else(rayon::current_num_threads)
+}
+
 /// Parses the command line, runs the command with the standard games, returns the exit code.
 pub fn main() -> i32 {
     main_with(&Arena::standard())
@@ -91,7 +133,18 @@ pub fn main() -> i32 {
 
 /// Parses the command line, runs the command with `arena`'s games, returns the exit code.
 pub fn main_with(arena: &Arena) -> i32 {
-    let matches = command(arena).get_matches();
+    let matches = match allow_negative_numbers(command(arena)).try_get_matches() {
+        Ok(matches) => matches,
+        // Help and version go to stdout with exit 0; a bare `arena advise` shows its help.
+        Err(e) if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+        }
+        Err(e) => {
+            eprintln!("error: {}", clap_one_line(&e));
+            return EXIT_USAGE;
+        }
+    };
     match dispatch(arena, &matches) {
         Ok(code) => code,
         Err(e) => {

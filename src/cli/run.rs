@@ -32,15 +32,15 @@ pub struct RunArgs {
     /// Seats at the table (no config only; default: the number of bots).
     #[arg(long, conflicts_with = "config")]
     seats: Option<i64>,
-    /// Games per pairing (overrides the config).
+    /// Games per pairing (overrides the config; default 100).
     #[arg(long, allow_negative_numbers = true)]
     games: Option<i64>,
     /// Master seed, 0 to 2^63-1 (overrides the config).
     #[arg(long, value_parser = clap::value_parser!(u64).range(..=i64::MAX as u64))]
     seed: Option<u64>,
     /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    #[arg(long, value_parser = crate::cli::parse_threads)]
+    threads: Option<usize>,
     /// Output folder (default: results/<config name>).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -71,18 +71,12 @@ impl RunArgs {
         // The flags are written as a config and parsed like one, so both paths check the same way.
         let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
         let bots: Vec<String> = self.bots.iter().map(|b| quote(b)).collect();
-        let mut text = format!(
-            "game = {}\ngames = {}\npaired = {}\nbots = [{}]\n",
-            quote(game),
-            self.games.unwrap_or(100),
-            self.paired,
-            bots.join(", ")
-        );
+        let mut text = format!("game = {}\npaired = {}\nbots = [{}]\n", quote(game), self.paired, bots.join(", "));
         if let Some(seats) = self.seats {
             text.push_str(&format!("seats = {seats}\n"));
         }
         let name = format!("{game}-{}", self.bots.join("-vs-"));
-        RunConfig::parse(arena, &Source { path: "command line", text: &text }, &name, &overrides)
+        RunConfig::parse(arena, &Source::command_line(&text), &name, &overrides)
     }
 }
 
@@ -97,10 +91,13 @@ fn stop_flag() -> Arc<AtomicBool> {
 
 pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     let cfg = args.config(arena)?;
+    if cfg.bots.len() == 1 && cfg.seats > 1 && !args.quiet {
+        eprintln!("note: one bot, so it plays itself in all {} seats", cfg.seats);
+    }
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
     prepare_dir(&out, args.force)?;
     let opts = RunOptions {
-        threads: args.threads.map(usize::from).unwrap_or_else(rayon::current_num_threads),
+        threads: crate::cli::threads(args.threads),
         progress: !args.quiet && std::io::stderr().is_terminal(),
         history: args.hand_history,
         stop: stop_flag(),

@@ -78,9 +78,10 @@ pub trait Game: Send + Sync + Sized + 'static {
     fn history(&self, _state: &Self::State) -> Option<String> {
         None
     }
-    /// The file extension of [`Game::history`] records (`phh` for one poker hand).
-    fn history_extension(&self) -> &'static str {
-        "txt"
+    /// The file extension of [`Game::history`] records (`phh` for one poker hand); `None` when
+    /// the game has no such format (then `--hand-history` is refused).
+    fn history_extension(&self) -> Option<&'static str> {
+        None
     }
 }
 

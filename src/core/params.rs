@@ -3,20 +3,66 @@
 
 use toml::{Table, Value};
 
-use crate::error::{Error, Result};
+use crate::error::{shown, Error, Result};
 
 /// One declared parameter. `default` is a TOML literal (`"15"`, `"0.7"`, `"[1, 2, 8]"`,
-/// `"\"freestyle\""`); its type is the parameter's type.
+/// `"\"freestyle\""`); its type is the parameter's type. A number (or every number of an array)
+/// may be given a range, a string a list of choices: [`Params::new`] checks them for every game
+/// and bot alike, and `arena list` prints them. Floats are always finite.
 #[derive(Clone, Copy, Debug)]
 pub struct ParamSpec {
     pub name: &'static str,
     pub default: &'static str,
     pub help: &'static str,
+    /// Inclusive bounds of a number, or of each number of an array.
+    pub range: Option<(f64, f64)>,
+    /// The values a string may take.
+    pub choices: &'static [&'static str],
 }
 
 impl ParamSpec {
     pub const fn new(name: &'static str, default: &'static str, help: &'static str) -> ParamSpec {
-        ParamSpec { name, default, help }
+        ParamSpec { name, default, help, range: None, choices: &[] }
+    }
+
+    /// The number (or each number of the array) must lie in `min..=max`.
+    pub const fn range(self, min: f64, max: f64) -> ParamSpec {
+        ParamSpec { range: Some((min, max)), ..self }
+    }
+
+    /// The string must be one of `choices`.
+    pub const fn choices(self, choices: &'static [&'static str]) -> ParamSpec {
+        ParamSpec { choices, ..self }
+    }
+
+    /// The range or choices as `arena list` shows them (`1..=8`, `0.0..=1.0`, `cash|sng`).
+    pub fn bounds(&self) -> Option<String> {
+        if !self.choices.is_empty() {
+            return Some(self.choices.join("|"));
+        }
+        let (lo, hi) = self.range?;
+        let integer = matches!(self.default_value(), Value::Integer(_))
+            || matches!(self.default_value(), Value::Array(a) if a.first().is_some_and(Value::is_integer));
+        let show = |x: f64| if integer { format!("{}", x as i64) } else { format!("{x:?}") };
+        Some(format!("{}..={}", show(lo), show(hi)))
+    }
+
+    /// Why `value` (already of the right type) is out of this spec's range or choices.
+    fn out_of_bounds(&self, value: &Value) -> Option<String> {
+        match value {
+            Value::Array(items) => items.iter().find_map(|v| self.out_of_bounds(v)),
+            Value::Float(x) if !x.is_finite() => Some(format!("must be a finite number, not {x}")),
+            Value::Float(_) | Value::Integer(_) => {
+                let x = value.as_float().or(value.as_integer().map(|i| i as f64))?;
+                let (lo, hi) = self.range?;
+                (!(lo..=hi).contains(&x))
+                    .then(|| format!("must be in {}, not {value}", self.bounds().unwrap_or_default()))
+            }
+            Value::String(text) if !self.choices.is_empty() && !self.choices.contains(&text.as_str()) => {
+                Some(format!("must be one of {}, not {}", self.choices.join(", "), crate::error::shown(text)))
+            }
+            _ => None,
+        }
     }
 
     fn default_value(&self) -> Value {
@@ -56,29 +102,44 @@ fn normalise(expected: &Value, got: Value) -> Value {
 
 impl Params {
     /// Checks `given` against `specs`; `owner` names what the parameters belong to, for errors.
+    /// An error names the parameter at fault ([`Error::Param`]), so a config can point at its line.
     pub fn new(specs: &[ParamSpec], given: &Table, owner: &str) -> Result<Params> {
+        let fault = |key: &str, message: String| Error::Param { key: key.to_string(), message };
         for key in given.keys() {
             if !specs.iter().any(|s| s.name == key) {
                 let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-                return Err(Error::input(format!(
-                    "unknown parameter `{key}` for {owner} (known: {})",
-                    if known.is_empty() { "none".to_string() } else { known.join(", ") }
-                )));
+                return Err(fault(
+                    key,
+                    format!(
+                        "unknown parameter {} for {owner} (known: {})",
+                        shown(key),
+                        if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                    ),
+                ));
             }
         }
         let mut values = Table::new();
         for spec in specs {
             let default = spec.default_value();
             let value = match given.get(spec.name) {
-                Some(v) if same_type(&default, v) => normalise(&default, v.clone()),
+                Some(v) if same_type(&default, v) => {
+                    let v = normalise(&default, v.clone());
+                    if let Some(why) = spec.out_of_bounds(&v) {
+                        return Err(fault(spec.name, format!("parameter `{}` of {owner} {why}", spec.name)));
+                    }
+                    v
+                }
                 Some(v) => {
-                    return Err(Error::input(format!(
-                        "parameter `{}` of {owner} must be {} like {}, not {}",
+                    return Err(fault(
                         spec.name,
-                        default.type_str(),
-                        spec.default,
-                        v
-                    )))
+                        format!(
+                            "parameter `{}` of {owner} must be {} like {}, not {}",
+                            spec.name,
+                            default.type_str(),
+                            spec.default,
+                            shown(&v.to_string())
+                        ),
+                    ))
                 }
                 None => default,
             };

@@ -122,8 +122,8 @@ pub trait Table: Send + Sync {
     fn seats(&self) -> usize;
     /// The game's own columns in games.csv.
     fn columns(&self) -> &'static [&'static str];
-    /// The file extension of the game's records (`--hand-history`).
-    fn history_extension(&self) -> &'static str;
+    /// The file extension of the game's records (`--hand-history`), if it has such records.
+    fn history_extension(&self) -> Option<&'static str>;
     /// Plays one game; `lineup[seat]` is the index of the bot in that seat.
     /// `history`: also produce the game record in its community's format.
     fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord;
@@ -182,7 +182,7 @@ impl<G: Game> Table for Match<G> {
     fn columns(&self) -> &'static [&'static str] {
         self.game.columns()
     }
-    fn history_extension(&self) -> &'static str {
+    fn history_extension(&self) -> Option<&'static str> {
         self.game.history_extension()
     }
     fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord {
@@ -283,7 +283,7 @@ impl Arena {
     pub fn find(&self, name: &str) -> Result<&dyn GameEntry> {
         self.games().find(|g| g.name() == name).ok_or_else(|| {
             let known: Vec<&str> = self.games().map(|g| g.name()).collect();
-            Error::input(format!("unknown game `{name}` (known: {})", known.join(", ")))
+            Error::input(format!("unknown game {} (known: {})", crate::error::shown(name), known.join(", ")))
         })
     }
 
@@ -295,5 +295,32 @@ impl Arena {
     /// Runs the command line (`std::env::args`) with these games and exits with its code.
     pub fn main(self) -> ! {
         std::process::exit(crate::cli::main_with(&self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every game's options and every bot's parameters have defaults inside their own ranges, and
+    /// a table builds from the defaults with every bot, at every seat count.
+    #[test]
+    fn every_default_is_valid_and_builds() {
+        let arena = Arena::standard();
+        for game in arena.games() {
+            let options = Params::new(game.options(), &toml::Table::new(), game.name()).unwrap();
+            let bots: Vec<BotChoice> = game
+                .bots()
+                .iter()
+                .map(|b| BotChoice {
+                    kind: b.name.to_string(),
+                    params: Params::new(b.params, &toml::Table::new(), b.name).unwrap(),
+                })
+                .collect();
+            for seats in game.seats() {
+                let table = game.table(&options, seats, &bots).unwrap_or_else(|e| panic!("{}: {e}", game.name()));
+                assert_eq!(table.seats(), seats);
+            }
+        }
     }
 }

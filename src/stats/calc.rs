@@ -18,7 +18,7 @@
 
 use super::elo::{Pentanomial, Trinomial};
 use super::sprt::{Sprt, SprtDecision, SprtModel};
-use crate::error::{Error, Result};
+use crate::error::{shown, Error, Result};
 
 /// Elo, nElo, LOS and (with --elo0/--elo1) the SPRT of match counts.
 #[derive(clap::Args, Debug)]
@@ -100,8 +100,11 @@ pub fn parse_any_sprt(args: &StatsArgs) -> Result<Option<Sprt>> {
     }
 }
 
+/// Counts add up to at most this (2^53): every total stays exact, in integers and in f64.
+pub const MAX_COUNT: u64 = 1 << 53;
+
 fn parse_list<const K: usize>(text: &str, flag: &str, order: &str) -> Result<[u64; K]> {
-    let bad = || Error::input(format!("{flag} needs {K} non-negative integers {order}, got '{text}'"));
+    let bad = || Error::input(format!("{flag} needs {K} non-negative integers {order}, got {}", shown(text)));
     let mut out = [0u64; K];
     let mut parts = text.split(',');
     for slot in out.iter_mut() {
@@ -109,6 +112,10 @@ fn parse_list<const K: usize>(text: &str, flag: &str, order: &str) -> Result<[u6
     }
     if parts.next().is_some() {
         return Err(bad());
+    }
+    let total = out.iter().try_fold(0u64, |sum, &c| sum.checked_add(c).filter(|&t| t <= MAX_COUNT));
+    if total.is_none() {
+        return Err(Error::input(format!("{flag}: the counts add up to more than the limit of 2^53")));
     }
     Ok(out)
 }

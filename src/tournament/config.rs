@@ -4,6 +4,7 @@
 //! errors. The resolved config (every bot's kind and every parameter, defaults included) is
 //! written beside the results, so `arena run results/x/config.toml` repeats a run exactly.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
@@ -11,17 +12,19 @@ use serde::Deserialize;
 use toml::{Spanned, Table, Value};
 
 use crate::core::Params;
-use crate::error::{Error, Result};
+use crate::error::{shown, Error, Result};
 use crate::games::{Arena, BotChoice, GameEntry};
 use crate::stats::{Sprt, SprtModel};
+use crate::tournament::limits;
 use crate::tournament::roster::Roster;
 
 /// The file as written.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ConfigFile {
-    name: Option<String>,
+    name: Option<Spanned<String>>,
     game: Spanned<String>,
+    #[serde(default = "default_games")]
     games: Spanned<i64>,
     #[serde(default = "default_seed")]
     seed: Spanned<i64>,
@@ -30,7 +33,14 @@ struct ConfigFile {
     seats: Option<Spanned<i64>>,
     sprt: Option<Spanned<SprtFile>>,
     bots: Spanned<Vec<Spanned<Value>>>,
-    table: Option<Spanned<Table>>,
+    table: Option<Spanned<BTreeMap<String, Spanned<Value>>>>,
+}
+
+/// Games per pairing when neither the file nor `--games` says.
+pub const DEFAULT_GAMES: i64 = 100;
+
+fn default_games() -> Spanned<i64> {
+    Spanned::new(0..0, DEFAULT_GAMES)
 }
 
 fn default_seed() -> Spanned<i64> {
@@ -101,15 +111,30 @@ pub struct RunConfig {
 pub struct Source<'a> {
     pub path: &'a str,
     pub text: &'a str,
+    /// Written from command-line flags: errors name the value, not a line of this text.
+    pub flags: bool,
 }
 
-impl Source<'_> {
+impl<'a> Source<'a> {
+    /// A file's text, `path` as shown in errors.
+    pub fn file(path: &'a str, text: &'a str) -> Source<'a> {
+        Source { path, text, flags: false }
+    }
+
+    /// Config text made from `arena run --game ... --bot ...`.
+    pub fn command_line(text: &'a str) -> Source<'a> {
+        Source { path: "command line", text, flags: true }
+    }
+
     fn line_of(&self, span: &Range<usize>) -> usize {
         1 + self.text[..span.start.min(self.text.len())].matches('\n').count()
     }
 
-    /// `file:line: message`.
+    /// `file:line: message` (just the message for flags).
     pub fn error_at(&self, span: &Range<usize>, msg: impl std::fmt::Display) -> Error {
+        if self.flags {
+            return Error::input(msg.to_string());
+        }
         Error::input(format!("{}:{}: {msg}", self.path, self.line_of(span)))
     }
 }
@@ -124,18 +149,22 @@ pub struct Overrides {
 impl RunConfig {
     /// Reads and resolves a config file.
     pub fn load(arena: &Arena, path: &Path, overrides: &Overrides) -> Result<RunConfig> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = limits::read_text(path)?;
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("run").to_string();
         let shown = path.display().to_string();
-        RunConfig::parse(arena, &Source { path: &shown, text: &text }, &stem, overrides)
+        RunConfig::parse(arena, &Source::file(&shown, &text), &stem, overrides)
     }
 
     /// Parses config text; `default_name` names the run when the file does not.
     pub fn parse(arena: &Arena, src: &Source, default_name: &str, overrides: &Overrides) -> Result<RunConfig> {
         let file: ConfigFile = toml::from_str(src.text).map_err(|e| {
-            let msg = one_line(e.message());
+            let mut msg = one_line(e.message());
+            if msg.contains("unknown field `expect`") {
+                msg.push_str(" (this looks like a gate file: run it with `arena gate FILE`)");
+            }
             match e.span() {
                 Some(span) => src.error_at(&span, msg),
+                None if src.flags => Error::input(msg),
                 None => Error::input(format!("{}: {msg}", src.path)),
             }
         })?;
@@ -145,21 +174,46 @@ impl RunConfig {
                 .map_err(|_| src.error_at(&file.seed.span(), "seed must be 0 or more"))?,
         };
         let entry = arena.find(file.game.get_ref()).map_err(|e| src.error_at(&file.game.span(), e))?;
-        let games = overrides.games.unwrap_or(*file.games.get_ref());
-        if games <= 0 {
-            return Err(src.error_at(&file.games.span(), format!("games must be at least 1, not {games}")));
-        }
+        let games = match overrides.games {
+            Some(games) if games <= 0 => return Err(Error::input(format!("--games must be at least 1, not {games}"))),
+            Some(games) => games,
+            None if *file.games.get_ref() <= 0 => {
+                return Err(
+                    src.error_at(&file.games.span(), format!("games must be at least 1, not {}", file.games.get_ref()))
+                )
+            }
+            None => *file.games.get_ref(),
+        } as u64;
+        let name = match &file.name {
+            Some(name) => {
+                limits::check_run_name(name.get_ref()).map_err(|e| src.error_at(&name.span(), e))?;
+                name.get_ref().clone()
+            }
+            None => limits::run_name_from(default_name),
+        };
         let table_owner = format!("the {} table", entry.name());
         let table = match &file.table {
             Some(t) => {
-                Params::new(entry.options(), t.get_ref(), &table_owner).map_err(|e| src.error_at(&t.span(), e))?
+                let given: Table = t.get_ref().iter().map(|(k, v)| (k.clone(), v.get_ref().clone())).collect();
+                Params::new(entry.options(), &given, &table_owner).map_err(|e| {
+                    // Point at the option at fault, or at [table] for an option that is missing.
+                    let span = match &e {
+                        Error::Param { key, .. } => t.get_ref().get(key).map_or(t.span(), |v| v.span()),
+                        _ => t.span(),
+                    };
+                    src.error_at(&span, e)
+                })?
             }
             None => Params::new(entry.options(), &Table::new(), &table_owner)?,
         };
         let roster = Roster::load(entry)?;
         let mut bots = Vec::new();
         for value in file.bots.get_ref() {
-            let spec = resolve_bot(entry, &roster, value.get_ref()).map_err(|e| src.error_at(&value.span(), e))?;
+            let spec = resolve_bot(entry, &roster, value.get_ref()).map_err(|e| match e {
+                // Set in a roster file: its place is already in the message.
+                BotError::Roster(e) => e,
+                BotError::Here(e) => src.error_at(&value.span(), e),
+            })?;
             bots.push(spec);
         }
         if bots.is_empty() {
@@ -184,9 +238,15 @@ impl RunConfig {
             }
             None => bots.len().clamp(*entry.seats().start(), *entry.seats().end()),
         };
+        let replays = if file.paired { seats as u64 } else { 1 };
+        let rounded = games.div_ceil(replays) * replays;
+        limits::check_size(limits::pairings(bots.len(), seats), rounded).map_err(|e| match overrides.games {
+            Some(_) => e,
+            None => src.error_at(&file.games.span(), e),
+        })?;
         // Build the table once so that range checks in the game and its bots point at the line
         // that set the value: options at [table], a bot's parameters at that bot.
-        let table_span = file.table.as_ref().map(|t| t.span()).unwrap_or(file.game.span());
+        let table_span = file.table.as_ref().map_or(file.game.span(), |t| t.span());
         entry.table(&table, seats, &[]).map_err(|e| src.error_at(&table_span, e))?;
         for (bot, value) in bots.iter().zip(file.bots.get_ref()) {
             entry
@@ -205,17 +265,7 @@ impl RunConfig {
                 Some(Sprt::new(f.elo0, f.elo1, f.alpha, f.beta, model).map_err(at)?)
             }
         };
-        Ok(RunConfig {
-            sprt,
-            name: file.name.unwrap_or_else(|| default_name.to_string()),
-            game: entry.name(),
-            games: games as u64,
-            seed,
-            paired: file.paired,
-            seats,
-            table,
-            bots,
-        })
+        Ok(RunConfig { sprt, name, game: entry.name(), games, seed, paired: file.paired, seats, table, bots })
     }
 
     /// The config as TOML, every value explicit: reading it back gives the same config.
@@ -262,21 +312,44 @@ pub fn one_line(msg: &str) -> String {
 }
 
 /// A bot entry: `"name"` (roster entry or kind) or `{ name, kind, params }`.
-fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<BotSpec> {
+/// Where a bad bot entry's fault lies: in the config's bot entry, or in a roster file (the error
+/// then names that file and line).
+enum BotError {
+    Here(Error),
+    Roster(Error),
+}
+
+impl From<Error> for BotError {
+    fn from(e: Error) -> BotError {
+        BotError::Here(e)
+    }
+}
+
+fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<BotSpec, BotError> {
     let inline = match value {
         Value::String(name) => InlineBot { name: name.clone(), kind: None, params: Table::new() },
         Value::Table(_) => value
             .clone()
             .try_into()
             .map_err(|e: toml::de::Error| Error::input(format!("bad bot entry: {}", one_line(e.message()))))?,
-        other => return Err(Error::input(format!("a bot is a name or a table, not {other}"))),
+        other => {
+            return Err(Error::input(format!("a bot is a name or a table, not {}", shown(&other.to_string()))).into())
+        }
     };
+    limits::check_bot_name(&inline.name)?;
     let base = inline.kind.as_deref().unwrap_or(&inline.name);
-    let (kind, mut params) = roster.lookup(entry, base)?;
-    params.extend(inline.params);
-    let specs = entry.bot_params(&kind).expect("roster lookup checked the kind");
-    let params = Params::new(specs, &params, &format!("bot `{}`", inline.name))?;
-    Ok(BotSpec { name: inline.name, choice: BotChoice { kind, params } })
+    let resolved = roster.lookup(entry, base)?;
+    let mut params = resolved.params.clone();
+    params.extend(inline.params.clone());
+    let specs = entry.bot_params(&resolved.kind).expect("roster lookup checked the kind");
+    let params = Params::new(specs, &params, &format!("bot `{}`", inline.name)).map_err(|e| match &e {
+        Error::Param { key, .. } if !inline.params.contains_key(key) => match resolved.place_of(key) {
+            Some(place) => BotError::Roster(Error::input(format!("{place}: {e}"))),
+            None => BotError::Here(e),
+        },
+        _ => BotError::Here(e),
+    })?;
+    Ok(BotSpec { name: inline.name, choice: BotChoice { kind: resolved.kind, params } })
 }
 
 /// Two bots with one name (e.g. a bot against itself) become `name` and `name#2`.

@@ -35,12 +35,21 @@ pub fn prepare_dir(dir: &Path, force: bool) -> Result<()> {
 
 /// Plays `cfg` and writes its files into `dir` (which must exist).
 pub fn execute(arena: &Arena, cfg: &RunConfig, opts: &RunOptions, dir: &Path) -> Result<RunReport> {
-    let config_path = dir.join("config.toml");
-    std::fs::write(&config_path, cfg.to_toml()).map_err(|e| Error::io(&config_path, e))?;
-
     let entry = arena.find(cfg.game)?;
     let choices: Vec<_> = cfg.bots.iter().map(|b| b.choice.clone()).collect();
     let table = entry.table(&cfg.table, cfg.seats, &choices)?;
+    let extension = match (opts.history, table.history_extension()) {
+        (true, None) => {
+            return Err(Error::input(format!(
+                "{} has no hand-history format (games.csv holds what its games record)",
+                cfg.game
+            )))
+        }
+        (_, extension) => extension.unwrap_or_default(),
+    };
+    let config_path = dir.join("config.toml");
+    std::fs::write(&config_path, cfg.to_toml()).map_err(|e| Error::io(&config_path, e))?;
+
     let schedule = Schedule::new(cfg.bots.len(), cfg.seats, cfg.games, cfg.paired, cfg.seed);
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
 
@@ -56,7 +65,7 @@ pub fn execute(arena: &Arena, cfg: &RunConfig, opts: &RunOptions, dir: &Path) ->
         let lineup = schedule.lineup(job);
         games_csv.write(job, &lineup, &names, &record)?;
         if let Some(text) = &record.history {
-            let path = history_dir.join(format!("{}-{}.{}", job.pairing, job.game, table.history_extension()));
+            let path = history_dir.join(format!("{}-{}.{extension}", job.pairing, job.game));
             std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
         }
         Tally::add_game(&mut tallies, &lineup, &record);

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod config;
 pub mod execute;
+pub mod limits;
 pub mod roster;
 pub mod runner;
 pub mod schedule;

@@ -13,8 +13,9 @@
 use serde::Deserialize;
 use toml::Table;
 
-use crate::error::{Error, Result};
+use crate::error::{shown, Error, Result};
 use crate::games::GameEntry;
+use crate::tournament::limits;
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -24,6 +25,25 @@ pub struct RosterEntry {
     pub about: String,
     #[serde(default)]
     pub params: Table,
+    /// Where the entry is written (`bots/gomoku.toml:12`), for errors about its parameters.
+    #[serde(skip)]
+    pub place: String,
+}
+
+/// A roster name or bot kind resolved: the kind, the parameters the roster gives it, and for each
+/// of those the place it was written.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub kind: String,
+    pub params: Table,
+    pub places: Vec<(String, String)>,
+}
+
+impl Resolved {
+    /// Where parameter `key` was set, if a roster entry set it.
+    pub fn place_of(&self, key: &str) -> Option<&str> {
+        self.places.iter().find(|(k, _)| k == key).map(|(_, place)| place.as_str())
+    }
 }
 
 /// Named variants of one game's bots, in file order.
@@ -38,14 +58,11 @@ impl Roster {
     pub fn load(game: &dyn GameEntry) -> Result<Roster> {
         let path = format!("bots/{}.toml", game.name());
         let mut roster = Roster::parse(game.roster(), &format!("{path} (built in)"))?;
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                roster.extend(Roster::parse(&text, &path)?);
-                Ok(roster)
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(roster),
-            Err(e) => Err(Error::io(path, e)),
+        let local = std::path::Path::new(&path);
+        if local.exists() {
+            roster.extend(Roster::parse(&limits::read_text(local)?, &path)?);
         }
+        Ok(roster)
     }
 
     /// Adds `other`'s entries; an entry of the same name replaces the one here.
@@ -65,39 +82,44 @@ impl Roster {
         })?;
         let mut entries = Vec::new();
         for (name, value) in table {
-            let entry: RosterEntry = value.try_into().map_err(|e: toml::de::Error| {
-                Error::input(format!("{path}: [{name}]: {}", crate::tournament::config::one_line(e.message())))
+            limits::check_bot_name(&name).map_err(|e| Error::input(format!("{path}: {e}")))?;
+            let line = text
+                .lines()
+                .position(|l| l.trim() == format!("[{name}]") || l.trim_start().starts_with(&format!("{name} =")))
+                .map_or(String::new(), |i| format!(":{}", i + 1));
+            let mut entry: RosterEntry = value.try_into().map_err(|e: toml::de::Error| {
+                Error::input(format!("{path}{line}: [{name}]: {}", crate::tournament::config::one_line(e.message())))
             })?;
+            entry.place = format!("{path}{line}");
             entries.push((name, entry));
         }
         Ok(Roster { entries })
     }
 
-    /// Resolves a roster name or a bot kind to (kind, parameters given so far). Roster entries may
-    /// build on other entries (`kind = "rr-tight"`); a cycle is an error.
-    pub fn lookup(&self, game: &dyn GameEntry, name: &str) -> Result<(String, Table)> {
-        let mut params = Table::new();
-        let mut current = name.to_string();
+    /// Resolves a roster name or a bot kind to its kind and the parameters the roster gives it.
+    /// Roster entries may build on other entries (`kind = "rr-tight"`); a cycle is an error.
+    pub fn lookup(&self, game: &dyn GameEntry, name: &str) -> Result<Resolved> {
+        let mut resolved = Resolved { kind: name.to_string(), params: Table::new(), places: Vec::new() };
         for _ in 0..=self.entries.len() {
-            if let Some((_, entry)) = self.entries.iter().find(|(n, _)| *n == current) {
-                // The outer entry's parameters win over the one it builds on.
-                let mut merged = entry.params.clone();
-                merged.extend(params);
-                params = merged;
-                if entry.kind == current {
-                    break;
+            let Some((_, entry)) = self.entries.iter().find(|(n, _)| *n == resolved.kind) else { break };
+            // The outer entry's parameters win over the one it builds on.
+            for (key, value) in &entry.params {
+                if !resolved.params.contains_key(key) {
+                    resolved.params.insert(key.clone(), value.clone());
+                    resolved.places.push((key.clone(), entry.place.clone()));
                 }
-                current = entry.kind.clone();
-                continue;
             }
-            break;
+            if entry.kind == resolved.kind {
+                break;
+            }
+            resolved.kind = entry.kind.clone();
         }
-        if game.bot_params(&current).is_some() {
-            return Ok((current, params));
+        if game.bot_params(&resolved.kind).is_some() {
+            return Ok(resolved);
         }
         let mut known: Vec<String> = game.bots().iter().map(|b| b.name.to_string()).collect();
         known.extend(self.entries.iter().map(|(n, _)| n.clone()));
-        Err(Error::input(format!("unknown bot `{name}` for {} (known: {})", game.name(), known.join(", "))))
+        Err(Error::input(format!("unknown bot {} for {} (known: {})", shown(name), game.name(), known.join(", "))))
     }
 }
 

@@ -655,8 +655,8 @@ impl Game for Holdem {
     /// reached the last hand's showdown (1/0); `hands`: hands played.
     fn record(&self, s: &State, seat: Seat, out: &mut Vec<String>) {
         let [a, b] = s.hole[seat];
-        out.push(format!("{a}{b}"));
-        out.push(s.visible_board().iter().map(|c| c.to_string()).collect());
+        out.push(format!("{a} {b}"));
+        out.push(s.visible_board().iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
         out.push(((s.showdown & bit(seat) != 0) as u8).to_string());
         out.push((s.hand_no + (self.format == Format::Cash) as u32).to_string());
     }
@@ -666,11 +666,11 @@ impl Game for Holdem {
     }
 
     /// One hand is a PHH file; a sit-and-go's hands are a `.phhs` file of `[N]` tables.
-    fn history_extension(&self) -> &'static str {
-        match self.format {
+    fn history_extension(&self) -> Option<&'static str> {
+        Some(match self.format {
             Format::Cash => "phh",
             Format::Sng => "phhs",
-        }
+        })
     }
 }
 

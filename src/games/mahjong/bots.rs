@@ -90,7 +90,7 @@ impl Bot<Mahjong> for GreedyBot {
         if v.legal.contains(&Action::Win) {
             return Action::Win;
         }
-        let declared = v.melds[v.seat].len();
+        let declared = v.own_melds().len();
         match v.phase {
             PhaseView::Turn { .. } => Action::Discard(best_discard(v.hand, declared, &visible(v)).0),
             PhaseView::RobKong { .. } => Action::Pass,

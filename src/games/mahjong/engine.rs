@@ -109,16 +109,36 @@ pub struct Mahjong {
     pub hands: usize,
 }
 
-/// What one seat sees.
+/// What one seat sees. Declared sets are read through [`View::own_melds`] and
+/// [`View::exposed_melds`]: another seat's concealed kong is face down, so its tile is not shown.
 pub struct View<'a> {
     pub seat: Seat,
     pub hand: &'a Counts,
-    pub melds: &'a [Vec<Meld>; SEATS],
+    melds: &'a [Vec<Meld>; SEATS],
     pub discards: &'a [Vec<Tile>; SEATS],
     pub seen: &'a Counts,
     pub phase: PhaseView,
     pub wall_left: usize,
     pub legal: Vec<Action>,
+}
+
+impl View<'_> {
+    /// This seat's declared sets, concealed kongs included.
+    pub fn own_melds(&self) -> &[Meld] {
+        &self.melds[self.seat]
+    }
+
+    /// How many sets `seat` has declared (a concealed kong counts: it is on the table, face down).
+    pub fn declared(&self, seat: Seat) -> usize {
+        self.melds[seat].len()
+    }
+
+    /// The sets of `seat` whose tiles this seat may see: all of its own, another seat's without
+    /// its concealed kongs.
+    pub fn exposed_melds(&self, seat: Seat) -> impl Iterator<Item = &Meld> {
+        let own = seat == self.seat;
+        self.melds[seat].iter().filter(move |m| own || m.kind != MeldKind::ConcealedKong)
+    }
 }
 
 /// The phase without the other seats' pending answers.
@@ -614,6 +634,22 @@ pub fn action_text(a: &Action) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A concealed kong is face down: the seat that declared it sees its tile, the others see
+    /// only that a set was declared.
+    #[test]
+    fn another_seats_concealed_kong_is_face_down() {
+        let game = Mahjong::new(8);
+        let mut s = game.deal(&mut rand_chacha::ChaCha8Rng::seed_from_u64(1));
+        s.melds[2].push(Meld { kind: MeldKind::ConcealedKong, tile: 5 });
+        s.melds[2].push(Meld { kind: MeldKind::Pung, tile: 30 });
+        let mine = game.view(&s, 2);
+        assert_eq!(mine.exposed_melds(2).count(), 2);
+        let theirs = game.view(&s, 0);
+        assert_eq!(theirs.declared(2), 2);
+        let shown: Vec<&Meld> = theirs.exposed_melds(2).collect();
+        assert_eq!(shown, vec![&Meld { kind: MeldKind::Pung, tile: 30 }]);
+    }
     use crate::core::{Bot, GameSeeds};
     use crate::games::mahjong::bots::{GreedyBot, RandomBot};
     use rand::SeedableRng;

@@ -44,17 +44,18 @@ impl GameDef for Mahjong {
     const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
     const ROSTER: &'static str = include_str!("../../../bots/mahjong.toml");
     const OPTIONS: &'static [ParamSpec] = &[
-        ParamSpec::new("min_fans", "8", "fans a win needs (flowers excluded); 0 = no minimum"),
+        ParamSpec::new("min_fans", "8", "fans a win needs (flowers excluded); 0 = no minimum").range(0.0, 88.0),
         ParamSpec::new("flowers", "false", "8 flower tiles in the wall, 1 fan each"),
-        ParamSpec::new("hands", "1", "hands per game: 1, or 16 for a full round (dealer and winds rotate)"),
+        ParamSpec::new("hands", "1", "hands per game: 1, or 16 for a full round (dealer and winds rotate)")
+            .range(1.0, 16.0),
     ];
 
     fn from_options(p: &Params, _seats: usize) -> Result<Mahjong> {
-        let hands = p.int_in("hands", 1, 16, "mahjong")? as usize;
+        let hands = p.i64("hands") as usize;
         if hands != 1 && hands != 16 {
             return Err(Error::input("mahjong: hands must be 1 or 16"));
         }
-        Ok(Mahjong { min_fans: p.int_in("min_fans", 0, 88, "mahjong")? as u32, flowers: p.bool("flowers"), hands })
+        Ok(Mahjong { min_fans: p.i64("min_fans") as u32, flowers: p.bool("flowers"), hands })
     }
 
     fn bot_kinds() -> Vec<BotKind<Mahjong>> {

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{shown, Error, Result};
 
 /// A tile kind, `0..34`: 0-8 = 1m-9m, 9-17 = 1s-9s, 18-26 = 1p-9p, 27-30 = E S W N, 31-33 = C F P.
 pub type Tile = u8;
@@ -66,7 +66,9 @@ pub fn parse_tile(s: &str) -> Result<Tile> {
     parse_run(s, &mut tiles)?;
     match tiles.as_slice() {
         [t] => Ok(*t),
-        _ => Err(Error::input(format!("`{s}` is not one tile (expected 1m..9m, 1s..9s, 1p..9p, E S W N C F P)"))),
+        _ => {
+            Err(Error::input(format!("{} is not one tile (expected 1m..9m, 1s..9s, 1p..9p, E S W N C F P)", shown(s))))
+        }
     }
 }
 
@@ -82,13 +84,15 @@ fn parse_run(s: &str, out: &mut Vec<Tile>) -> Result<()> {
         } else if let Some(d) = c.to_digit(10).filter(|d| (1..=9).contains(d)) {
             let letter = chars.get(i + 1).copied();
             let Some(su) = letter.and_then(|l| SUIT_LETTERS.iter().position(|&x| x == l)) else {
-                return Err(Error::input(format!("bad tile in `{s}`: a rank must be followed by m, s or p")));
+                return Err(Error::input(format!("bad tile in {}: a rank must be followed by m, s or p", shown(s))));
             };
             out.push(su as u8 * 9 + d as u8 - 1);
             i += 2;
         } else {
             return Err(Error::input(format!(
-                "bad tile `{c}` in `{s}` (expected 1m..9m, 1s..9s, 1p..9p, E S W N C F P)"
+                "bad tile {} in {} (expected 1m..9m, 1s..9s, 1p..9p, E S W N C F P)",
+                shown(&c.to_string()),
+                shown(s)
             )));
         }
     }
@@ -211,17 +215,17 @@ impl Hand {
             let c = rest.chars().next().unwrap();
             if c == '[' || c == '(' {
                 let close = if c == '[' { ']' } else { ')' };
-                let end = rest.find(close).ok_or_else(|| Error::input(format!("unclosed `{c}` in `{s}`")))?;
+                let end = rest.find(close).ok_or_else(|| Error::input(format!("unclosed `{c}` in {}", shown(s))))?;
                 let mut tiles = Vec::new();
                 parse_run(&rest[1..end].replace([' ', ','], ""), &mut tiles)?;
                 if after_bar {
-                    return Err(Error::input(format!("a set after `|` in `{s}`")));
+                    return Err(Error::input(format!("a set after `|` in {}", shown(s))));
                 }
                 melds.push(Meld::from_tiles(&tiles, c == '(')?);
                 rest = rest[end + 1..].trim_start();
             } else if c == '|' {
                 if after_bar {
-                    return Err(Error::input(format!("two `|` in `{s}`")));
+                    return Err(Error::input(format!("two `|` in {}", shown(s))));
                 }
                 after_bar = true;
                 rest = rest[1..].trim_start();
@@ -232,9 +236,11 @@ impl Hand {
                 for t in tiles {
                     if after_bar {
                         if win_tile.is_some() {
-                            return Err(Error::input(format!("more than one tile after `|` in `{s}`")));
+                            return Err(Error::input(format!("more than one tile after `|` in {}", shown(s))));
                         }
                         win_tile = Some(t);
+                    } else if concealed[t as usize] == 4 {
+                        return Err(Error::input(format!("more than 4 copies of {} in {}", tile_name(t), shown(s))));
                     } else {
                         concealed[t as usize] += 1;
                     }
@@ -243,7 +249,7 @@ impl Hand {
             }
         }
         if after_bar && win_tile.is_none() {
-            return Err(Error::input(format!("no winning tile after `|` in `{s}`")));
+            return Err(Error::input(format!("no winning tile after `|` in {}", shown(s))));
         }
         let hand = Hand { melds, concealed, win_tile };
         hand.validate()?;
@@ -254,6 +260,9 @@ impl Hand {
     pub fn from_parts(melds: Vec<Meld>, concealed: &[Tile], win_tile: Option<Tile>) -> Result<Hand> {
         let mut c = [0u8; KINDS];
         for &t in concealed {
+            if c[t as usize] == 4 {
+                return Err(Error::input(format!("more than 4 copies of {}", tile_name(t))));
+            }
             c[t as usize] += 1;
         }
         let hand = Hand { melds, concealed: c, win_tile };

@@ -38,28 +38,26 @@ impl GameDef for Stud {
     const SEATS: std::ops::RangeInclusive<usize> = 2..=MAX_SEATS;
     const ROSTER: &'static str = include_str!("../../../bots/stud.toml");
     const OPTIONS: &'static [ParamSpec] = &[
-        ParamSpec::new("ante", "1", "chips every seat puts in before the deal"),
-        ParamSpec::new("stack", "100", "chips every seat starts the hand with (more than the ante)"),
+        ParamSpec::new("ante", "1", "chips every seat puts in before the deal").range(0.0, 1e6),
+        ParamSpec::new("stack", "100", "chips every seat starts the hand with (more than the ante)").range(1.0, 1e8),
         ParamSpec::new(
             "deck",
             "\"full\"",
             "\"full\": 52 cards; \"short\": the 28-card deck 8 to A (same ranking, no straight wraps)",
-        ),
+        )
+        .choices(&["full", "short"]),
     ];
 
     fn from_options(p: &Params, seats: usize) -> Result<Stud> {
-        let ante = p.int_in("ante", 0, 1_000_000, "stud")? as u32;
-        let stack = p.int_in("stack", 1, 1_000_000_000, "stud")? as u32;
+        // Ranges keep every pot (at most 5 stacks) inside a u32.
+        let (ante, stack) = (p.i64("ante") as u32, p.i64("stack") as u32);
         if stack <= ante {
             return Err(Error::input(format!("stud: the stack ({stack}) must exceed the ante ({ante})")));
         }
         if !(2..=MAX_SEATS).contains(&seats) {
             return Err(Error::input(format!("stud is for 2 to {MAX_SEATS} seats, not {seats}")));
         }
-        let deck = match p.choice("deck", &["full", "short"], "stud")? {
-            "full" => CardSet::FULL,
-            _ => short_deck(),
-        };
+        let deck = if p.str("deck") == "full" { CardSet::FULL } else { short_deck() };
         Ok(Stud::new(seats, ante, stack, deck))
     }
 

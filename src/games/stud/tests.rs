@@ -157,7 +157,11 @@ fn table_options_are_checked() {
     assert!(Stud::from_options(&opts("deck = \"short\""), 5).is_ok());
     assert!(Stud::from_options(&opts(""), 6).is_err());
     assert!(Stud::from_options(&opts("stack = 1"), 2).is_err());
-    assert!(Stud::from_options(&opts("deck = \"long\""), 2).is_err());
+    let long: toml::Table = toml::from_str("deck = \"long\"").unwrap();
+    assert!(Params::new(Stud::OPTIONS, &long, "stud").is_err());
+    // A stack beyond the range could overflow a five-seat pot.
+    let huge: toml::Table = toml::from_str("stack = 1000000000").unwrap();
+    assert!(Params::new(Stud::OPTIONS, &huge, "stud").is_err());
 }
 
 /// The rules' legality of `action` for the seat to act, from the betting alone.

@@ -32,26 +32,31 @@ impl GameDef for Zhajinhua {
     const SEATS: std::ops::RangeInclusive<usize> = 2..=MAX_SEATS;
     const ROSTER: &'static str = include_str!("../../../bots/zhajinhua.toml");
     const OPTIONS: &'static [ParamSpec] = &[
-        ParamSpec::new("ante", "1", "chips each seat puts in before the deal (at least 1)"),
-        ParamSpec::new("stack", "100", "chips each seat starts the hand with"),
+        ParamSpec::new("ante", "1", "chips each seat puts in before the deal (less than the stack)").range(1.0, 1e6),
+        ParamSpec::new("stack", "100", "chips each seat starts the hand with").range(2.0, 1e6),
         ParamSpec::new(
             "stakes",
             "[1, 2, 5, 10]",
             "the stake ladder in blind units, increasing; the first is the opening stake",
-        ),
-        ParamSpec::new("seen_multiplier", "2", "a seat that has looked pays this many times the stake"),
-        ParamSpec::new("round_cap", "20", "betting rounds before the forced showdown"),
-        ParamSpec::new("compare_from_round", "2", "the first round in which a seat may ask to compare"),
+        )
+        .range(1.0, 1e6),
+        ParamSpec::new("seen_multiplier", "2", "a seat that has looked pays this many times the stake")
+            .range(1.0, 100.0),
+        ParamSpec::new("round_cap", "20", "betting rounds before the forced showdown").range(1.0, 1000.0),
+        ParamSpec::new("compare_from_round", "2", "the first round in which a seat may ask to compare")
+            .range(1.0, 1000.0),
         ParamSpec::new("blind_may_compare_seen", "false", "whether a blind seat may ask a seen seat to compare"),
         ParamSpec::new("special_235", "false", "2-3-5 of mixed suits beats a leopard (and loses to everything else)"),
     ];
 
     fn from_options(o: &Params, seats: usize) -> Result<Zhajinhua> {
-        const OWNER: &str = "zhajinhua";
-        let stack = o.int_in("stack", 2, 1_000_000, OWNER)?;
-        let ante = o.int_in("ante", 1, stack - 1, OWNER)?;
+        let (stack, ante) = (o.i64("stack"), o.i64("ante"));
+        if ante >= stack {
+            return Err(Error::input(format!("zhajinhua: the ante ({ante}) must be less than the stack ({stack})")));
+        }
+        // Ranges keep stakes × multiplier × rounds × seats far inside an i64.
         let stakes = o.i64s("stakes");
-        if stakes.is_empty() || stakes[0] < 1 || stakes.windows(2).any(|w| w[0] >= w[1]) {
+        if stakes.is_empty() || stakes.windows(2).any(|w| w[0] >= w[1]) {
             return Err(Error::input(format!("zhajinhua: `stakes` must be positive and increasing, not {stakes:?}")));
         }
         if !(2..=MAX_SEATS).contains(&seats) {
@@ -62,9 +67,9 @@ impl GameDef for Zhajinhua {
             ante,
             stack,
             stakes,
-            seen_multiplier: o.int_in("seen_multiplier", 1, 100, OWNER)?,
-            round_cap: o.int_in("round_cap", 1, 1000, OWNER)? as u32,
-            compare_from_round: o.int_in("compare_from_round", 1, 1000, OWNER)? as u32,
+            seen_multiplier: o.i64("seen_multiplier"),
+            round_cap: o.i64("round_cap") as u32,
+            compare_from_round: o.i64("compare_from_round") as u32,
             blind_may_compare_seen: o.bool("blind_may_compare_seen"),
             special_235: o.bool("special_235"),
         })

@@ -401,10 +401,10 @@ impl Game for Zhajinhua {
         let h = s.hands[seat];
         out.push(format!("{} {} {}", h[0], h[1], h[2]));
         out.push(Category::of(s.values[seat]).name().to_string());
-        out.push(s.public.seen[seat].to_string());
-        out.push((!s.public.in_hand[seat]).to_string());
+        out.push(u8::from(s.public.seen[seat]).to_string());
+        out.push(u8::from(!s.public.in_hand[seat]).to_string());
         out.push(s.public.round.min(self.round_cap).to_string());
-        out.push(s.showdown.to_string());
+        out.push(u8::from(s.showdown).to_string());
     }
 }
 

@@ -13,21 +13,24 @@ use super::super::equity::{hand_strength, FastRng};
 use super::super::{Action, Chips, Holdem, View};
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("trials", "1000", "Monte Carlo trials for hand strength"),
+    ParamSpec::new("trials", "1000", "Monte Carlo trials for hand strength").range(1.0, 1e6),
     ParamSpec::new(
         "thresholds",
         "[0.8, 1.0, 1.3]",
-        "RR bounds of the table's rows (RR < first: row 1, ...; ≥ last: last row)",
-    ),
-    ParamSpec::new("fold", "[0.95, 0.80, 0.0, 0.0]", "fold probability per row"),
-    ParamSpec::new("call", "[0.0, 0.05, 0.60, 0.30]", "call probability per row (raise = the rest)"),
+        "RR bounds of the table's rows (RR < first: row 1, ...; ≥ last: last row), increasing",
+    )
+    .range(0.0, 1000.0),
+    ParamSpec::new("fold", "[0.95, 0.80, 0.0, 0.0]", "fold probability per row").range(0.0, 1.0),
+    ParamSpec::new("call", "[0.0, 0.05, 0.60, 0.30]", "call probability per row (raise = the rest)").range(0.0, 1.0),
     ParamSpec::new(
         "raise_pot",
         "1.0",
         "raise size as a fraction of the pot after calling (1.0 = pot-sized), capped by the stack",
-    ),
-    ParamSpec::new("protect_bb", "4.0", "chip protection: fold if stack - to_call < this many big blinds ..."),
-    ParamSpec::new("protect_hs", "0.5", "... and HS is below this"),
+    )
+    .range(0.01, 100.0),
+    ParamSpec::new("protect_bb", "4.0", "chip protection: fold if stack - to_call < this many big blinds ...")
+        .range(0.0, 1e5),
+    ParamSpec::new("protect_hs", "0.5", "... and HS is below this").range(0.0, 1.0),
 ];
 
 pub const KIND: BotKind<Holdem> = BotKind {
@@ -54,7 +57,7 @@ pub struct RrConfig {
 impl RrConfig {
     pub fn from_params(p: &Params) -> Result<RrConfig> {
         let cfg = RrConfig {
-            trials: p.int_in("trials", 1, 10_000_000, "bot rr")? as u64,
+            trials: p.i64("trials") as u64,
             thresholds: p.f64s("thresholds"),
             fold: p.f64s("fold"),
             call: p.f64s("call"),
@@ -68,14 +71,11 @@ impl RrConfig {
                 "bot rr: `fold` and `call` need {rows} entries (one more than `thresholds`)"
             )));
         }
-        if cfg.fold.iter().zip(&cfg.call).any(|(f, c)| *f < 0.0 || *c < 0.0 || f + c > 1.0 + 1e-9) {
-            return Err(Error::input("bot rr: fold and call probabilities must be ≥ 0 and sum to at most 1 per row"));
+        if cfg.fold.iter().zip(&cfg.call).any(|(f, c)| f + c > 1.0 + 1e-9) {
+            return Err(Error::input("bot rr: fold and call probabilities must sum to at most 1 per row"));
         }
         if cfg.thresholds.windows(2).any(|w| w[0] > w[1]) {
             return Err(Error::input("bot rr: `thresholds` must be increasing"));
-        }
-        if cfg.raise_pot.is_nan() || cfg.raise_pot <= 0.0 {
-            return Err(Error::input("bot rr: `raise_pot` must be positive"));
         }
         Ok(cfg)
     }
@@ -226,7 +226,12 @@ mod tests {
         assert!(RrConfig::from_params(&spec("fold = [0.5, 0.5]")).is_err());
         assert!(RrConfig::from_params(&spec("fold = [0.9, 0.9, 0.9, 0.9]")).is_err());
         assert!(RrConfig::from_params(&spec("thresholds = [1.0, 0.8, 1.3]")).is_err());
-        assert!(RrConfig::from_params(&spec("raise_pot = 0.0")).is_err());
+        // Out of their declared ranges: refused by the parameter check itself.
+        for bad in
+            ["raise_pot = 0.0", "raise_pot = nan", "trials = 0", "protect_hs = inf", "fold = [-1.0, 0.0, 0.0, 0.0]"]
+        {
+            assert!(Params::new(PARAMS, &toml::from_str(bad).unwrap(), "bot rr").is_err(), "{bad}");
+        }
         assert!(RrConfig::from_params(&spec("trials = 200")).is_ok());
     }
 }

@@ -54,10 +54,10 @@ impl Position {
         Position {
             seat: v.seat,
             hand: *v.hand,
-            melds: v.melds[v.seat].clone(),
+            melds: v.own_melds().to_vec(),
             seen: *v.seen,
             discards: v.discards.clone(),
-            declared: std::array::from_fn(|k| v.melds[k].len()),
+            declared: std::array::from_fn(|k| v.declared(k)),
             wall_left: v.wall_left,
         }
     }

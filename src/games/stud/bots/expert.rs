@@ -52,14 +52,17 @@ impl Thresholds {
 }
 
 pub const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("bet_above", "0.7", "bet big when P(win) is above this"),
-    ParamSpec::new("fold_below", "0.3", "fold (check when free) when P(win) is below this"),
-    ParamSpec::new("show_hand_above", "0.9", "bet big = show hand (all in) when P(win) is above this"),
-    ParamSpec::new("big_bet", "1.0", "otherwise bet big = raise by this fraction of the pot (after calling)"),
-    ParamSpec::new("bluff", "0.1", "between the thresholds, the probability of a small bet when nothing is to call"),
-    ParamSpec::new("small_bet", "0.5", "the small bet, as a fraction of the pot"),
-    ParamSpec::new("exact_max", "2000", "enumerate every unseen card exactly up to this many outcomes"),
-    ParamSpec::new("samples", "200", "Monte Carlo samples above that budget"),
+    ParamSpec::new("bet_above", "0.7", "bet big when P(win) is above this").range(0.0, 1.0),
+    ParamSpec::new("fold_below", "0.3", "fold (check when free) when P(win) is below this (at most bet_above)")
+        .range(0.0, 1.0),
+    ParamSpec::new("show_hand_above", "0.9", "bet big = show hand (all in) when P(win) is above this").range(0.0, 1.0),
+    ParamSpec::new("big_bet", "1.0", "otherwise bet big = raise by this fraction of the pot (after calling)")
+        .range(0.01, 100.0),
+    ParamSpec::new("bluff", "0.1", "between the thresholds, the probability of a small bet when nothing is to call")
+        .range(0.0, 1.0),
+    ParamSpec::new("small_bet", "0.5", "the small bet, as a fraction of the pot").range(0.01, 100.0),
+    ParamSpec::new("exact_max", "2000", "enumerate every unseen card exactly up to this many outcomes").range(0.0, 1e7),
+    ParamSpec::new("samples", "200", "Monte Carlo samples above that budget").range(1.0, 1e6),
 ];
 
 pub const KIND: BotKind<Stud> = BotKind {
@@ -84,36 +87,17 @@ pub struct Config {
 
 impl Config {
     pub fn from_params(p: &Params) -> Result<Config> {
-        let prob = |name: &str| {
-            let v = p.f64(name);
-            if (0.0..=1.0).contains(&v) {
-                Ok(v)
-            } else {
-                Err(Error::input(format!("parameter `{name}` of stud bot expert must be in 0..=1, not {v}")))
-            }
-        };
-        let positive = |name: &str| {
-            let v = p.f64(name);
-            if v > 0.0 && v.is_finite() {
-                Ok(v)
-            } else {
-                Err(Error::input(format!("parameter `{name}` of stud bot expert must be positive, not {v}")))
-            }
-        };
-        let thresholds = Thresholds { bet_above: prob("bet_above")?, fold_below: prob("fold_below")? };
+        let thresholds = Thresholds { bet_above: p.f64("bet_above"), fold_below: p.f64("fold_below") };
         if thresholds.fold_below > thresholds.bet_above {
             return Err(Error::input("stud bot expert: fold_below must not exceed bet_above"));
         }
         Ok(Config {
             thresholds,
-            show_hand_above: prob("show_hand_above")?,
-            big_bet: positive("big_bet")?,
-            bluff: prob("bluff")?,
-            small_bet: positive("small_bet")?,
-            budget: Budget {
-                exact_max: p.int_in("exact_max", 0, i64::MAX, "stud bot expert")? as u64,
-                samples: p.int_in("samples", 1, 100_000_000, "stud bot expert")? as u32,
-            },
+            show_hand_above: p.f64("show_hand_above"),
+            big_bet: p.f64("big_bet"),
+            bluff: p.f64("bluff"),
+            small_bet: p.f64("small_bet"),
+            budget: Budget { exact_max: p.i64("exact_max") as u64, samples: p.i64("samples") as u32 },
         })
     }
 }

@@ -45,8 +45,10 @@ impl Bot<Zhajinhua> for RandomBot {
 const CATEGORIES: [&str; 6] = ["high card", "pair", "straight", "flush", "straight flush", "leopard"];
 
 pub const THRESHOLD_PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("play_from", "\"pair\"", "the weakest category played; weaker hands fold after looking"),
-    ParamSpec::new("raise_from", "\"leopard\"", "the weakest category that raises to the top stake instead of calling"),
+    ParamSpec::new("play_from", "\"pair\"", "the weakest category played; weaker hands fold after looking")
+        .choices(&CATEGORIES),
+    ParamSpec::new("raise_from", "\"leopard\"", "the weakest category that raises to the top stake instead of calling")
+        .choices(&CATEGORIES),
 ];
 
 pub const THRESHOLD: BotKind<Zhajinhua> = BotKind {
@@ -57,8 +59,8 @@ pub const THRESHOLD: BotKind<Zhajinhua> = BotKind {
 };
 
 fn category(p: &Params, name: &str) -> Result<Category> {
-    let chosen = p.choice(name, &CATEGORIES, "bot threshold")?;
-    Ok(Category::ALL[CATEGORIES.iter().position(|&c| c == chosen).expect("checked choice")])
+    let chosen = p.str(name);
+    Ok(Category::ALL[CATEGORIES.iter().position(|&c| c == chosen).expect("a declared choice")])
 }
 
 fn make_threshold(p: &Params, _: &Zhajinhua) -> Result<BotFactory<Zhajinhua>> {

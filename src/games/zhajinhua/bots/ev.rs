@@ -27,7 +27,7 @@
 use std::sync::OnceLock;
 
 use crate::core::{Bot, BotRng, ParamSpec, Params, Seat};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::games::{factory, BotFactory, BotKind};
 
 use super::super::eval::hand_index;
@@ -36,24 +36,29 @@ use super::super::winprob::{equity_table, heads_up};
 use super::belief::{Belief, Likelihoods};
 
 const EV_SPECS: [ParamSpec; 5] = [
-    ParamSpec::new("horizon", "6.0", "rounds of calling that a call or a raise is priced as committing to"),
-    ParamSpec::new("raise_margin", "1.0", "chips by which a raise's EV must beat the call's"),
-    ParamSpec::new("raise_min_p", "0.85", "the least win probability against all seats still in at which it raises"),
-    ParamSpec::new("look_bias", "0.0", "chips added to the EV of looking (positive: looks sooner)"),
+    ParamSpec::new("horizon", "6.0", "rounds of calling that a call or a raise is priced as committing to")
+        .range(1.0, 1000.0),
+    ParamSpec::new("raise_margin", "1.0", "chips by which a raise's EV must beat the call's").range(-1e6, 1e6),
+    ParamSpec::new("raise_min_p", "0.85", "the least win probability against all seats still in at which it raises")
+        .range(0.0, 1.0),
+    ParamSpec::new("look_bias", "0.0", "chips added to the EV of looking (positive: looks sooner)").range(-1e6, 1e6),
     ParamSpec::new(
         "seen_call_weight",
         "0.0",
         "how far a seen seat's future calls count as money to win (0: it keeps calling only when its hand is good)",
-    ),
+    )
+    .range(0.0, 1.0),
 ];
 pub const EV_PARAMS: &[ParamSpec] = &EV_SPECS;
 
 /// ev's parameters, then the belief model's.
 pub const ADAPTIVE_PARAMS: &[ParamSpec] = &{
     let belief = [
-        ParamSpec::new("call_mid", "0.4", "heads-up equity at which a seen seat is as likely to call as not"),
-        ParamSpec::new("raise_mid", "0.7", "heads-up equity at which a seen seat is as likely to raise as not"),
-        ParamSpec::new("width", "0.1", "softness of those two logistic likelihoods (equity units)"),
+        ParamSpec::new("call_mid", "0.4", "heads-up equity at which a seen seat is as likely to call as not")
+            .range(0.0, 1.0),
+        ParamSpec::new("raise_mid", "0.7", "heads-up equity at which a seen seat is as likely to raise as not")
+            .range(0.0, 1.0),
+        ParamSpec::new("width", "0.1", "softness of those two logistic likelihoods (equity units)").range(0.001, 1.0),
     ];
     let mut all = [EV_SPECS[0]; 8];
     let mut i = 0;
@@ -90,15 +95,11 @@ pub struct EvConfig {
 }
 
 fn make(p: &Params, game: &Zhajinhua, adaptive: bool) -> Result<BotFactory<Zhajinhua>> {
-    let owner = if adaptive { "bot ev-adaptive" } else { "bot ev" };
     let horizon = p.f64("horizon");
-    if horizon.is_nan() || horizon < 1.0 {
-        return Err(Error::input(format!("parameter `horizon` of {owner} must be at least 1")));
-    }
     let adaptive = adaptive.then(|| Likelihoods {
         call_mid: p.f64("call_mid"),
         raise_mid: p.f64("raise_mid"),
-        width: p.f64("width").max(1e-3),
+        width: p.f64("width"),
     });
     let cfg = EvConfig {
         horizon,

@@ -1,0 +1,223 @@
+//! Every reproducer of the hardening review: hostile or careless input is refused with one line on
+//! stderr and exit code 2 (never a panic, never a silently wrong result), and the outputs are
+//! clean.
+
+use std::process::Output;
+
+mod common;
+
+use common::{arena, write};
+use tempfile::TempDir;
+
+/// Runs `arena ARGS` in `dir`.
+fn run_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    arena().current_dir(dir).args(args).output().unwrap()
+}
+
+/// The command failed with exit 2 and one short line on stderr containing `expected`.
+fn refused(output: &Output, expected: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line, got {stderr}");
+    assert!(stderr.starts_with("error: ") && stderr.len() < 400, "{stderr}");
+    assert!(stderr.contains(expected), "expected `{expected}` in {stderr}");
+}
+
+fn succeeded(output: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn card_strings_ending_in_any_character_never_panic() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let out = succeeded(&run_in(d, &["advise", "holdem", "--hole", "A♠K♠", "--trials", "1000"]));
+    assert!(out.contains("hole AsKs"), "{out}");
+    refused(&run_in(d, &["advise", "zhajinhua", "--hand", "é"]), "bad card `é`");
+    succeeded(&run_in(d, &["advise", "stud", "--me", "A♠ KD", "--opponent", "XX QC"]));
+    refused(&run_in(d, &["advise", "holdem", "--hole", &"Z".repeat(100_000)]), "…`");
+    // Suit first (HA) and ten as 10 or T, in any game.
+    let out = succeeded(&run_in(d, &["advise", "zhajinhua", "--hand", "HA SA D10"]));
+    assert!(out.contains("Ah As Td"), "{out}");
+}
+
+#[test]
+fn runs_too_large_to_play_are_refused_before_any_game() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let mut forty = vec!["run", "--game", "holdem", "--games", "1"];
+    forty.extend(std::iter::repeat_n(["--bot", "random"], 40).flatten());
+    refused(&run_in(d, &forty), "847660528 tables of bots");
+    let bots: Vec<String> = (0..60).map(|i| format!("{{ name = \"r{i}\", kind = \"random\" }}")).collect();
+    let sixty =
+        write(d, "sixty.toml", &format!("game = \"stud\"\ngames = 10\nseats = 5\nbots = [{}]\n", bots.join(", ")));
+    refused(&run_in(d, &["run", sixty.to_str().unwrap()]), "tables of bots is more than the limit");
+    refused(
+        &run_in(d, &["run", "--game", "gomoku", "--bot", "random", "--bot", "random", "--threads", "65535"]),
+        "--threads",
+    );
+    let three = ["run", "--game", "gomoku", "--bot", "random", "--bot", "weights", "--bot", "random-adjacent"];
+    let mut huge = three.to_vec();
+    huge.extend(["--games", "6148914691236517206"]);
+    refused(&run_in(d, &huge), "more than 2^64");
+}
+
+#[test]
+fn values_that_would_overflow_or_are_not_numbers_are_refused() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let config = |name: &str, text: &str| write(d, name, text).to_str().unwrap().to_string();
+    let zhj = config(
+        "zhj.toml",
+        "game = \"zhajinhua\"\nbots = [\"ev\", \"random\"]\n[table]\nstakes = [1, 9000000000000000000]\n",
+    );
+    refused(&run_in(d, &["run", &zhj]), "zhj.toml:4: parameter `stakes` of the zhajinhua table must be in 1..=1000000");
+    let stud = config("stud.toml", "game = \"stud\"\nseats = 5\nbots = [\"expert\"]\n[table]\nstack = 4000000000\n");
+    refused(&run_in(d, &["run", &stud]), "stud.toml:5: parameter `stack`");
+    refused(
+        &run_in(d, &["stats", "--penta", "1,1,1,1,18446744073709551615", "--elo0", "0", "--elo1", "5"]),
+        "limit of 2^53",
+    );
+    let many = "1m ".repeat(256);
+    refused(&run_in(d, &["advise", "mahjong", "--hand", &many]), "more than 4 copies of 1m");
+    for (kind, param) in [("rr", "raise_pot = nan"), ("rr", "protect_bb = inf"), ("rr", "trials = -3")] {
+        let text = format!(
+            "game = \"holdem\"\nbots = [{{ name = \"x\", kind = \"{kind}\", params = {{ {param} }} }}, \"random\"]\n"
+        );
+        refused(&run_in(d, &["run", &config("p.toml", &text)]), "p.toml:2: parameter");
+    }
+    for param in ["horizon = nan", "raise_min_p = 2.0", "look_bias = -inf"] {
+        for kind in ["ev", "ev-adaptive"] {
+            let text = format!(
+                "game = \"zhajinhua\"\nbots = [{{ name = \"x\", kind = \"{kind}\", params = {{ {param} }} }}]\n"
+            );
+            refused(&run_in(d, &["run", &config("p.toml", &text)]), "p.toml:2: parameter");
+        }
+    }
+    let exact = config(
+        "e.toml",
+        "game = \"stud\"\nbots = [{ name = \"x\", kind = \"expert\", params = { exact_max = 9223372036854775000 } }]\n",
+    );
+    refused(&run_in(d, &["run", &exact]), "exact_max");
+}
+
+#[test]
+fn gate_criteria_must_be_real_numbers() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let repo = env!("CARGO_MANIFEST_DIR");
+    for criterion in ["win_rate_lo = nan", "win_rate_lo = -inf", "payoff_lo = nan", "tolerance = -1.0"] {
+        let text = format!(
+            "[[expect]]\nname = \"x\"\nconfig = \"{repo}/configs/gate/gomoku-weights-random.toml\"\nbaseline = \"{repo}/results/baselines/gomoku-weights-random.csv\"\n{criterion}\n"
+        );
+        let gate = write(d, "gate.toml", &text);
+        refused(&run_in(d, &["gate", gate.to_str().unwrap()]), "must be a finite number");
+    }
+}
+
+#[test]
+fn paths_and_files_stay_where_they_belong() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for name in ["../../bot-arena-escaped", "/tmp/bot-arena-escaped", "a/b"] {
+        let c = write(d, "n.toml", &format!("name = \"{name}\"\ngame = \"gomoku\"\nbots = [\"random\"]\n"));
+        refused(&run_in(d, &["run", c.to_str().unwrap()]), "n.toml:1: bad run name");
+    }
+    refused(&run_in(d, &["run", "/dev/zero"]), "not a regular file");
+    refused(&run_in(d, &["run", "/"]), "not a regular file");
+    assert!(!std::path::Path::new("/tmp/bot-arena-escaped").exists());
+    assert!(!d.parent().unwrap().parent().unwrap().join("bot-arena-escaped").exists());
+}
+
+#[test]
+fn errors_are_one_line_and_point_at_the_right_place() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    refused(
+        &run_in(d, &["run", "--game", "gomoku", "--bot", "random", "--games", "-1"]),
+        "--games must be at least 1, not -1",
+    );
+    refused(&run_in(d, &["run", "--bogus"]), "unexpected argument '--bogus' found; try --help");
+    refused(&run_in(d, &["stats", "--tri", "1,2"]), "--tri needs 3");
+    let long = format!("--{}", "x".repeat(100_000));
+    refused(&run_in(d, &["run", &long]), "…");
+    refused(&run_in(d, &["run", "--game", "go\nmoku", "--bot", "random"]), "unknown game `go\\nmoku`");
+    let c = write(d, "c.toml", "game = \"gomoku\"\ngames = 10\nbots = [\"random\"]\n");
+    refused(&run_in(d, &["run", c.to_str().unwrap(), "--games", "0"]), "--games must be at least 1");
+    let t = write(d, "t.toml", "game = \"holdem\"\nbots = [\"random\"]\n\n[table]\nformat = \"cash\"\nbig_blind = 0\n");
+    refused(&run_in(d, &["run", t.to_str().unwrap()]), "t.toml:6: parameter `big_blind`");
+    let gate = format!("{}/configs/ci-gate.toml", env!("CARGO_MANIFEST_DIR"));
+    refused(&run_in(d, &["run", &gate]), "run it with `arena gate FILE`");
+    // A bad value in a local roster is blamed on the roster's own line.
+    std::fs::create_dir(d.join("bots")).unwrap();
+    write(
+        &d.join("bots"),
+        "gomoku.toml",
+        "[mine]\nkind = \"weights\"\nabout = \"x\"\n\n[broken]\nkind = \"weights\"\nparams = { own = \"x\" }\n",
+    );
+    let b = write(d, "b.toml", "game = \"gomoku\"\nbots = [\"broken\", \"random\"]\n");
+    refused(&run_in(d, &["run", b.to_str().unwrap()]), "bots/gomoku.toml:5: parameter `own`");
+}
+
+#[test]
+fn names_are_safe_to_print_and_to_open_in_a_spreadsheet() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for name in ["=cmd|' /C calc'!A0", "two\\nlines", "-x", "+1", "@sum"] {
+        let c =
+            write(d, "n.toml", &format!("game = \"gomoku\"\nbots = [{{ name = \"{name}\", kind = \"random\" }}]\n"));
+        refused(&run_in(d, &["run", c.to_str().unwrap()]), "bad bot name");
+    }
+}
+
+#[test]
+fn usage_traps_are_closed() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    // --hand-history for a game without hand histories: refused, nothing written.
+    let out =
+        run_in(d, &["run", "--game", "gomoku", "--bot", "random", "--bot", "random", "--hand-history", "--out", "hh"]);
+    refused(&out, "gomoku has no hand-history format");
+    assert!(!d.join("hh/history").exists());
+    // One bot plays itself, and says so.
+    let out = run_in(d, &["run", "--game", "gomoku", "--bot", "random", "--games", "2", "--out", "one"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("plays itself"));
+    // The same default number of games for flags and files.
+    let file = write(d, "nogames.toml", "game = \"gomoku\"\nbots = [\"random\", \"random-adjacent\"]\n");
+    let a = succeeded(&run_in(d, &["run", file.to_str().unwrap(), "--out", "a"]));
+    let b = succeeded(&run_in(
+        d,
+        &["run", "--game", "gomoku", "--bot", "random", "--bot", "random-adjacent", "--out", "b"],
+    ));
+    assert!(a.contains(": 100 games of gomoku") && b.contains(": 100 games of gomoku"), "{a}\n{b}");
+    // A local roster adds to the built-in one.
+    std::fs::create_dir(d.join("bots")).unwrap();
+    write(&d.join("bots"), "gomoku.toml", "[mine]\nkind = \"weights\"\n");
+    let out = run_in(
+        d,
+        &["run", "--game", "gomoku", "--bot", "mine", "--bot", "weights-defensive", "--games", "2", "--out", "r"],
+    );
+    succeeded(&out);
+}
+
+#[test]
+fn one_notation_for_cards_and_flags_in_every_csv() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    succeeded(&run_in(
+        d,
+        &["run", "--game", "holdem", "--bot", "random", "--bot", "always-call", "--games", "4", "--out", "h"],
+    ));
+    succeeded(&run_in(
+        d,
+        &["run", "--game", "zhajinhua", "--bot", "random", "--bot", "ev", "--games", "4", "--out", "z"],
+    ));
+    let holdem = std::fs::read_to_string(d.join("h/games.csv")).unwrap();
+    let row: Vec<&str> = holdem.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(row[9].len(), 5, "hole cards as `Qs 8c`: {}", row[9]);
+    let zhj = std::fs::read_to_string(d.join("z/games.csv")).unwrap();
+    assert!(!zhj.contains("true") && !zhj.contains("false"), "{zhj}");
+}
