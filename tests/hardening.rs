@@ -221,3 +221,13 @@ fn one_notation_for_cards_and_flags_in_every_csv() {
     let zhj = std::fs::read_to_string(d.join("z/games.csv")).unwrap();
     assert!(!zhj.contains("true") && !zhj.contains("false"), "{zhj}");
 }
+
+#[test]
+fn a_closed_stdout_ends_the_command_quietly() {
+    use std::process::Stdio;
+    let mut child = arena().args(["list"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    drop(child.stdout.take()); // the reader goes away at once, like `arena list | head -0`
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

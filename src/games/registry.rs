@@ -294,6 +294,13 @@ impl Arena {
 
     /// Runs the command line (`std::env::args`) with these games and exits with its code.
     pub fn main(self) -> ! {
+        // Like every Unix filter, end quietly when the reader of stdout goes away (`arena list |
+        // head`) instead of panicking on the failed write. Rust ignores SIGPIPE by default.
+        #[cfg(unix)]
+        // SAFETY: restoring the default disposition of a signal, before any thread starts.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
         std::process::exit(crate::cli::main_with(&self))
     }
 }
