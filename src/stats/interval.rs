@@ -157,6 +157,12 @@ impl Welford {
         self.n += other.n;
     }
 
+    /// An accumulator with `n` observations of mean `mean` whose squared deviations from it sum to
+    /// `m2` (e.g. the moments of a difference of two variables computed from their co-moments).
+    pub fn from_moments(n: u64, mean: f64, m2: f64) -> Welford {
+        Welford { n, mean, m2 }
+    }
+
     pub fn n(&self) -> u64 {
         self.n
     }

@@ -5,6 +5,11 @@
 //! - [`elo`]: Elo with its 95% ±, normalized Elo (nElo) and likelihood of superiority (LOS) from
 //!   trinomial (per game) or pentanomial (per pair) counts.
 //! - [`sprt`]: the generalized SPRT (logistic and normalized models), Wald's bounds, decisions.
+//! - [`cluster`]: means over deals ([`ClusteredMean`], a bot's payoff or win rate when the games
+//!   of a deal are correlated) and the bots of one table deal by deal ([`FieldStats`]: each bot's
+//!   mean payoff and the difference between any two, clustered by deal).
+//! - [`ratings`]: rating lists: maximum-likelihood Elo (draws as half points) and least-squares
+//!   payoff ratings, anchored, with cluster-robust intervals.
 //! - [`calc`]: the `arena stats` calculator (counts on the command line → report).
 //!
 //! The definitions are those of fishtest and fastchess; tests/stats_vectors.rs reproduces
@@ -12,13 +17,18 @@
 //! intervals cover the truth 95% of the time and that the SPRT's false-positive rate stays at α.
 
 pub mod calc;
+pub mod cluster;
 pub mod elo;
 pub mod interval;
+mod matrix;
+pub mod ratings;
 pub mod sprt;
 
+pub use cluster::{ClusteredMean, FieldStats};
 pub use elo::{
     elo_from_score, estimate, score_from_elo, EloEstimate, Outcome, Pentanomial, Trinomial, NELO_PER_T, PENTA_SCORES,
     TRI_SCORES,
 };
 pub use interval::{normal_cdf, normal_quantile, t_quantile, wilson, Interval, MeanCi, Welford, Z95};
+pub use ratings::{payoff_ratings, Anchor, Comparisons, PairScore, Rating, RatingList, TableField};
 pub use sprt::{Sprt, SprtDecision, SprtModel};
