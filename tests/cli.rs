@@ -19,6 +19,7 @@ size = 9
 opening = 2
 "#;
 
+/// Runs SMALL; returns games.csv and the derived files: summary.csv, match.csv, ratings.csv.
 fn run_small(dir: &Path, out: &str, threads: &str) -> (Vec<u8>, Vec<u8>) {
     let config = write(dir, "small.toml", SMALL);
     let out = dir.join(out);
@@ -28,7 +29,8 @@ fn run_small(dir: &Path, out: &str, threads: &str) -> (Vec<u8>, Vec<u8>) {
         .status()
         .unwrap();
     assert!(status.success());
-    (std::fs::read(out.join("games.csv")).unwrap(), std::fs::read(out.join("summary.csv")).unwrap())
+    let derived = ["summary.csv", "match.csv", "ratings.csv"].map(|f| std::fs::read(out.join(f)).unwrap()).concat();
+    (std::fs::read(out.join("games.csv")).unwrap(), derived)
 }
 
 #[test]
@@ -39,7 +41,7 @@ fn results_are_byte_identical_for_any_thread_count_and_repeated_runs() {
     let four = run_small(dir.path(), "t4", "4");
     let again = run_small(dir.path(), "t1-again", "1");
     assert!(one.0 == two.0 && one.0 == four.0 && one.0 == again.0, "games.csv differs");
-    assert!(one.1 == two.1 && one.1 == four.1 && one.1 == again.1, "summary.csv differs");
+    assert!(one.1 == two.1 && one.1 == four.1 && one.1 == again.1, "summary, match or ratings.csv differs");
     // Three bots, two seats: a round robin of three pairings, 120 games each, two rows a game.
     let games = String::from_utf8(one.0).unwrap();
     assert_eq!(games.lines().count(), 1 + 3 * 120 * 2);
@@ -55,7 +57,8 @@ fn the_resolved_config_repeats_the_run() {
     let status = arena().args(["run", "--quiet", "--out"]).arg(&out).arg(&resolved).status().unwrap();
     assert!(status.success());
     assert_eq!(std::fs::read(out.join("games.csv")).unwrap(), first.0);
-    assert_eq!(std::fs::read(out.join("summary.csv")).unwrap(), first.1);
+    let derived = ["summary.csv", "match.csv", "ratings.csv"].map(|f| std::fs::read(out.join(f)).unwrap()).concat();
+    assert_eq!(derived, first.1);
 }
 
 #[test]
@@ -85,9 +88,11 @@ fn a_run_without_a_file_and_the_summary() {
     assert!(stdout.contains(&format!("results: {}", out.display())), "{stdout}");
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert!(summary.starts_with(
-        "bot,games,wins,draws,losses,forfeits,score,win_rate,win_rate_lo,win_rate_hi,mean_payoff,payoff_lo,payoff_hi\n"
+        "bot,games,wins,draws,losses,forfeits,score,win_rate,win_rate_lo,win_rate_hi,mean_payoff,payoff_lo,payoff_hi,ci_unit\n"
     ));
     assert_eq!(summary.lines().count(), 3);
+    // Paired: the intervals are over deals.
+    assert!(summary.lines().skip(1).all(|l| l.ends_with(",deal")), "{summary}");
 }
 
 #[test]
@@ -141,6 +146,32 @@ fn bad_input_gets_one_clear_line_and_exit_code_2() {
             "games must be at least 1",
         ),
         (Some("game = \"gomoku\"\ngames = 1\nbots = []\n"), vec![], "at least one bot"),
+        (
+            Some("game = \"gomoku\"\ngames = 1\nschedule = \"swiss\"\nbots = [\"random\"]\n"),
+            vec![],
+            "bad.toml:3: unknown schedule `swiss` (known: single-table, round-robin, gauntlet)",
+        ),
+        (
+            Some("game = \"gomoku\"\ngames = 1\nschedule = \"single-table\"\nbots = [\"random\", \"weights\", \"search\"]\n"),
+            vec![],
+            "bad.toml:3: one table seats 1 to 2 bots, not 3",
+        ),
+        (
+            Some("game = \"mahjong\"\ngames = 1\nschedule = \"round-robin\"\nbots = [\"random\", \"greedy\"]\n"),
+            vec![],
+            "a round robin at 4 seats needs at least 4 bots, not 2",
+        ),
+        (Some("game = \"gomoku\"\ngames = 1\nschedule = \"gauntlet\"\nbots = [\"random\"]\n"), vec![], "a gauntlet needs"),
+        (
+            Some("game = \"gomoku\"\ngames = 1\nanchor = \"weights\"\nbots = [\"random\", \"search\"]\n"),
+            vec![],
+            "bad.toml:3: anchor `weights` is not a bot of this run (random, search)",
+        ),
+        (
+            Some("game = \"mahjong\"\ngames = 1\nbots = [\"greedy\", \"random\"]\n[sprt]\nelo0 = 0\nelo1 = 5\n"),
+            vec![],
+            "bad.toml:4: the SPRT's Elo models (logistic, normalized) count independent games or pairs",
+        ),
         (None, vec!["--game", "chess", "--bot", "random"], "unknown game `chess`"),
         (None, vec!["--game", "gomoku"], "at least one --bot"),
         (None, vec!["--game", "gomoku", "--bot", "random", "--threads", "0"], "--threads"),

@@ -62,7 +62,7 @@ fn the_sprt_stops_at_the_same_game_on_any_thread_count() {
     assert!(llr >= upper, "{llr} >= {upper}");
     // The pentanomial cells add up to the pairs.
     let penta: u64 = ["ll", "ld", "wl_dd", "wd", "ww"].iter().map(|c| get(c).parse::<u64>().unwrap()).sum();
-    assert_eq!(penta, get("pairs").parse::<u64>().unwrap());
+    assert_eq!(penta, get("deals").parse::<u64>().unwrap());
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn the_payoff_sprt_stops_at_the_same_game_on_any_thread_count() {
     let (one, _, row) = run_on_one_and_two_threads(dir.path(), PAYOFF_SPRT_RUN);
     let get = |name: &str| row[name].as_str();
     assert_eq!((get("model"), get("h0"), get("h1"), get("decision")), ("payoff", "0.000000", "2.000000", "H1"));
-    let pairs: u64 = get("pairs").parse().unwrap();
+    let pairs: u64 = get("deals").parse().unwrap();
     assert!((30..2000).contains(&pairs), "stopped early, not before the minimum: {pairs} pairs");
     let llr: f64 = get("llr").parse().unwrap();
     assert!(llr >= get("upper").parse::<f64>().unwrap());
@@ -220,4 +220,143 @@ fn the_ci_gate_fails_when_the_gated_bot_is_weakened() {
     std::fs::write(&real, real_text).unwrap();
     let output = arena().args(["gate", "--out"]).arg(dir.path().join("out2")).arg(&real).output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
+}
+
+/// One ev against three copies of threshold at a four-seat zhajinhua table, every deal in the four
+/// rotations, with a payoff SPRT on their difference per game.
+const FIELD_RUN: &str = r#"
+game = "zhajinhua"
+games = 40000
+seed = 3
+paired = true
+seats = 4
+bots = ["ev", "threshold", "threshold", "threshold"]
+[sprt]
+model = "payoff"
+payoff0 = 0
+payoff1 = 1
+"#;
+
+fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    text.lines()
+        .skip(1)
+        .map(|l| header.iter().zip(l.split(',')).map(|(h, v)| (h.to_string(), v.to_string())).collect())
+        .collect()
+}
+
+/// The field's verdict, recomputed from games.csv by hand: each deal's mean payoff per game of ev
+/// and of the pooled threshold seats, their difference deal by deal, its mean and t interval.
+#[test]
+fn a_field_pools_copies_and_its_payoff_sprt_stops_on_the_deal_differences() {
+    let dir = TempDir::new().unwrap();
+    let (one, rows, row) = run_on_one_and_two_threads(dir.path(), FIELD_RUN);
+    let get = |name: &str| row[name].as_str();
+    assert_eq!((get("bot_a"), get("bot_b"), get("decision")), ("ev", "threshold", "H1"));
+    let (games, deals): (u64, u64) = (get("games").parse().unwrap(), get("deals").parse().unwrap());
+    assert_eq!((rows as u64, games), (4 * games, 4 * deals), "stopped after a whole deal");
+    assert!(games < 40000, "stopped early");
+    // Three seats a game are threshold's: three comparisons with ev a game.
+    let wdl: u64 = ["wins", "draws", "losses"].iter().map(|c| get(c).parse::<u64>().unwrap()).sum();
+    assert_eq!(wdl, 3 * games);
+    let summary = csv_rows(&one.join("summary.csv"));
+    let names: Vec<&str> = summary.iter().map(|r| r["bot"].as_str()).collect();
+    assert_eq!(names, ["ev", "threshold"]);
+    assert_eq!(summary[1]["games"].parse::<u64>().unwrap(), 3 * games);
+    assert!(summary.iter().all(|r| r["ci_unit"] == "deal"));
+
+    let mut diffs = Vec::new();
+    let (mut sum, mut count) = ([0.0; 2], [0.0; 2]);
+    for (i, r) in csv_rows(&one.join("games.csv")).iter().enumerate() {
+        let k = usize::from(r["bot"] == "threshold");
+        sum[k] += r["payoff"].parse::<f64>().unwrap();
+        count[k] += 1.0;
+        if (i + 1) % 16 == 0 {
+            diffs.push(sum[0] / count[0] - sum[1] / count[1]);
+            (sum, count) = ([0.0; 2], [0.0; 2]);
+        }
+    }
+    let ci = diffs.iter().copied().collect::<bot_arena::stats::Welford>().ci(0.95);
+    let close = |name: &str, want: f64| {
+        let got: f64 = get(name).parse().unwrap();
+        assert!((got - want).abs() < 2e-6, "{name}: {got} vs {want}");
+    };
+    close("mean_payoff_diff", ci.mean);
+    close("payoff_diff_lo", ci.lo);
+    close("payoff_diff_hi", ci.hi);
+    let llr = bot_arena::stats::Sprt::new(0.0, 1.0, 0.05, 0.05, bot_arena::stats::SprtModel::Payoff)
+        .unwrap()
+        .llr_payoff(&diffs.iter().copied().collect());
+    close("llr", llr);
+}
+
+const ROUND_ROBIN: &str = r#"
+game = "gomoku"
+games = 40
+seed = 4
+paired = true
+anchor = "random-adjacent"
+bots = ["random-adjacent", "random", "weights", { name = "adj2", kind = "random-adjacent" }, "weights-defensive"]
+[table]
+size = 9
+opening = 2
+"#;
+
+#[test]
+fn a_round_robin_of_five_writes_and_prints_a_rating_list() {
+    let dir = TempDir::new().unwrap();
+    let config = write(dir.path(), "rr.toml", ROUND_ROBIN);
+    let out = dir.path().join("rr");
+    let output = arena().args(["run", "--threads", "2", "--out"]).arg(&out).arg(&config).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("(round-robin, 10 pairings, seed 4), paired")
+            && text.contains("rating list (anchored at random-adjacent"),
+        "{text}"
+    );
+    assert_eq!(csv_rows(&out.join("match.csv")).len(), 10);
+    let ratings = csv_rows(&out.join("ratings.csv"));
+    assert_eq!(ratings.len(), 5);
+    let elo = |r: &HashMap<String, String>| r["elo"].parse::<f64>().unwrap();
+    for (rank, r) in ratings.iter().enumerate() {
+        assert_eq!((r["rank"].parse::<usize>().unwrap(), r["anchor"].as_str()), (rank + 1, "random-adjacent"));
+        // Every bot played four opponents 40 games each.
+        assert_eq!(r["games"], "160", "{r:?}");
+        if rank > 0 {
+            assert!(elo(&ratings[rank - 1]) >= elo(r), "ranked by Elo: {ratings:?}");
+        }
+        if r["bot"] == "random-adjacent" {
+            assert_eq!((elo(r), r["elo_lo"].as_str(), r["elo_hi"].as_str()), (0.0, "0.000000", "0.000000"));
+        }
+    }
+    // The two weights bots won every game against the others: no finite rating, a lower bound.
+    for r in &ratings[..2] {
+        assert!(r["bot"].starts_with("weights") && r["elo"] == "inf" && r["elo_hi"] == "inf", "{r:?}");
+        assert!(r["elo_lo"].parse::<f64>().unwrap() > 0.0, "{r:?}");
+    }
+}
+
+#[test]
+fn a_gauntlet_plays_the_first_bot_against_each_of_the_others() {
+    let dir = TempDir::new().unwrap();
+    let text = ROUND_ROBIN.replace("anchor = \"random-adjacent\"", "schedule = \"gauntlet\"");
+    let config = write(dir.path(), "g.toml", &text);
+    let out = dir.path().join("g");
+    let status = arena().args(["run", "--quiet", "--out"]).arg(&out).arg(&config).status().unwrap();
+    assert!(status.success());
+    let rows = csv_rows(&out.join("match.csv"));
+    let pairs: Vec<(&str, &str)> = rows.iter().map(|r| (r["bot_a"].as_str(), r["bot_b"].as_str())).collect();
+    assert_eq!(
+        pairs,
+        [
+            ("random-adjacent", "random"),
+            ("random-adjacent", "weights"),
+            ("random-adjacent", "adj2"),
+            ("random-adjacent", "weights-defensive")
+        ]
+    );
+    assert!(std::fs::read_to_string(out.join("config.toml")).unwrap().contains("schedule = \"gauntlet\""));
+    assert_eq!(csv_rows(&out.join("ratings.csv")).len(), 5);
 }

@@ -12,6 +12,8 @@
 //! win_rate_lo = 0.95        # its Wilson 95% lower bound of the win rate is at least this
 //! payoff_lo = 0.0           # its mean payoff's 95% lower bound is at least this
 //! elo_lo = 100.0            # the lower end of its Elo 95% interval against the other bot (two bots)
+//! payoff_diff_lo = 0.0      # the lower end of its payoff per game minus the other bot's (two bots;
+//!                           # at a table with copies, the bots' pooled payoffs), 95% over deals
 //! sprt = { elo0 = 0, elo1 = 50, model = "logistic" }   # the SPRT accepts H1 (two bots); the
 //!                           # run stops when it decides, and the other criteria see those games
 //! baseline = "../results/baselines/gomoku.csv"  # a stored summary.csv: the bot's score is at
@@ -64,6 +66,7 @@ struct Expectation {
     win_rate_lo: Option<f64>,
     payoff_lo: Option<f64>,
     elo_lo: Option<f64>,
+    payoff_diff_lo: Option<f64>,
     sprt: Option<SprtSpec>,
     baseline: Option<PathBuf>,
     #[serde(default)]
@@ -149,8 +152,8 @@ fn load(arena: &Arena, args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>>
             }
         }
         let two_bots = cfg.bots.len() == 2;
-        if (e.elo_lo.is_some() || e.sprt.is_some()) && !two_bots {
-            return Err(ctx("elo_lo and sprt need a config with exactly two bots".into()));
+        if (e.elo_lo.is_some() || e.payoff_diff_lo.is_some() || e.sprt.is_some()) && !two_bots {
+            return Err(ctx("elo_lo, payoff_diff_lo and sprt need a config with exactly two distinct bots".into()));
         }
         if let Some(s) = &e.sprt {
             if e.bot.as_ref().is_some_and(|b| *b != cfg.bots[0].name) {
@@ -188,11 +191,12 @@ fn load(arena: &Arena, args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>>
             e.win_rate_lo.is_some(),
             e.payoff_lo.is_some(),
             e.elo_lo.is_some(),
+            e.payoff_diff_lo.is_some(),
             e.sprt.is_some(),
             e.baseline.is_some(),
         ];
         if !criteria.contains(&true) {
-            return Err(ctx("no criterion (win_rate_lo, payoff_lo, elo_lo, sprt, baseline)".into()));
+            return Err(ctx("no criterion (win_rate_lo, payoff_lo, elo_lo, payoff_diff_lo, sprt, baseline)".into()));
         }
         out.push((e, cfg));
     }
@@ -216,6 +220,11 @@ fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow]
         let interval = r.elo.elo_interval();
         let lo = if sign > 0.0 { interval.lo } else { -interval.hi };
         checks.push(at_least(&format!("{judged} Elo lower bound"), lo, x));
+    }
+    if let (Some(x), Some(r)) = (e.payoff_diff_lo, row) {
+        let d = &r.payoff_diff;
+        let lo = if sign > 0.0 { d.lo } else { -d.hi };
+        checks.push(at_least(&format!("{judged} payoff difference lower bound"), lo, x));
     }
     if let (Some(_), Some(r)) = (&e.sprt, row) {
         let s = r.sprt.as_ref().expect("the run had the SPRT");
@@ -253,7 +262,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         prepare_dir(&dir, true)?;
         let report = execute(arena, cfg, &opts, &dir)?;
         let judged = e.bot.clone().unwrap_or_else(|| cfg.bots[0].name.clone());
-        let checks = judge(e, base, &report.bots, &report.matches, &judged)?;
+        let checks = judge(e, base, &report.verdicts.bots, &report.verdicts.matches, &judged)?;
         let pass = checks.iter().all(|c| c.pass);
         failed += usize::from(!pass);
         let figures: Vec<&str> = checks.iter().map(|c| c.text.as_str()).collect();

@@ -8,7 +8,7 @@ use clap::Args;
 use crate::cli::{EXIT_INTERRUPTED, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
-use crate::report::BotSummary;
+use crate::report::{BotSummary, CiUnit};
 use crate::tournament::config::{Overrides, RunConfig, Source};
 use crate::tournament::execute::{execute, prepare_dir};
 use crate::tournament::runner::RunOptions;
@@ -106,19 +106,20 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     let (end, schedule) = (&report.end, &report.schedule);
     if !args.quiet {
         let pairings = schedule.pairings.len();
+        let by_deal = report.verdicts.bots.iter().any(|b| b.ci_unit == CiUnit::Deal);
         println!(
-            "{}: {} games of {} ({pairings} pairing{}, seed {}){}",
+            "{}: {} games of {} ({}{}, seed {}){}{}",
             cfg.name,
             end.played,
             cfg.game,
-            if pairings == 1 { "" } else { "s" },
+            cfg.shape.name(),
+            if pairings == 1 { String::new() } else { format!(", {pairings} pairings") },
             cfg.seed,
-            if cfg.paired { ", paired" } else { "" }
+            if cfg.paired { ", paired" } else { "" },
+            if by_deal { "; 95% intervals over deals" } else { "" }
         );
-        print!("{}", BotSummary::table(&report.bots));
-        for m in &report.matches {
-            print!("{}", m.describe());
-        }
+        print!("{}", BotSummary::table(&report.verdicts.bots));
+        print!("{}", report.verdicts.describe());
     }
     if end.stopped_by_sink {
         println!("SPRT decided after {} of {} games", end.played, schedule.total());

@@ -3,13 +3,13 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::cli::EXIT_OK;
-use crate::core::{GameRecord, SeatResult, Status};
+use crate::core::{GameRecord, Headline, SeatResult, Status};
 use crate::error::{Error, Result};
 use crate::games::Arena;
-use crate::report::{MatchRow, MatchTally};
+use crate::report::{MatchRow, RunTally};
 use crate::stats::calc::{self, Counts, StatsArgs};
-use crate::tournament::config::{Overrides, RunConfig};
-use crate::tournament::schedule::Schedule;
+use crate::stats::SprtModel;
+use crate::tournament::config::{Overrides, RunConfig, COUNT_MODELS_NEED_TWO_SEATS};
 
 #[derive(Args, Debug)]
 #[command(
@@ -18,8 +18,8 @@ use crate::tournament::schedule::Schedule;
 pub struct StatsCmd {
     #[command(flatten)]
     calc: StatsArgs,
-    /// Read the counts of every two-bot pairing from a run folder (its games.csv and config.toml)
-    /// instead of --penta/--tri.
+    /// Read the counts of every two bots that shared a table from a run folder (its games.csv and
+    /// config.toml) instead of --penta/--tri.
     #[arg(long, conflicts_with_all = ["penta", "tri"])]
     run: Option<PathBuf>,
 }
@@ -30,31 +30,44 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
         return Ok(EXIT_OK);
     };
     let sprt = calc::parse_any_sprt(&args.calc)?;
-    let rows = matches_of_run(arena, dir)?;
+    let (seats, rows) = matches_of_run(arena, dir)?;
     if rows.is_empty() {
-        return Err(Error::input(format!("{}: no pairing of exactly two bots to compare", dir.display())));
+        return Err(Error::input(format!("{}: no table of two or more bots to compare", dir.display())));
     }
-    for (tally, row) in rows {
+    if sprt.is_some_and(|s| s.model != SprtModel::Payoff) && seats > 2 {
+        return Err(Error::input(COUNT_MODELS_NEED_TWO_SEATS));
+    }
+    for row in rows {
         println!("{} vs {}", row.bot_a, row.bot_b);
-        let counts = if tally.pentanomial() { Counts::Penta(tally.penta) } else { Counts::Tri(tally.tri) };
-        let llr = sprt.map(|s| (s, tally.llr(&s)));
-        println!("{}", calc::report(&counts, llr.as_ref()).trim_end());
+        let llr = sprt.map(|s| (s, row.llr(&s)));
+        let head = match row.counts() {
+            Counts::Tri(t) if t.games() != row.games => format!(
+                "seats     {} comparisons in {} games: W {}, D {}, L {}; intervals over {} deals",
+                t.games(),
+                row.games,
+                t.wins,
+                t.draws,
+                t.losses,
+                row.elo.n
+            ),
+            counts => calc::report(&counts, None).lines().next().unwrap_or_default().to_string(),
+        };
+        println!("{}", calc::report_estimate(head, &row.elo, llr.as_ref()).trim_end());
         let d = &row.payoff_diff;
         println!(
-            "payoff    {:+.4} [{:+.4}, {:+.4}] difference per observation, variance ratio {:.2}\n",
-            d.mean, d.lo, d.hi, row.variance_ratio
+            "payoff    {:+.4} [{:+.4}, {:+.4}] difference per game, over {} deals, variance ratio {:.2}\n",
+            d.mean, d.lo, d.hi, row.deals, row.variance_ratio
         );
     }
     Ok(EXIT_OK)
 }
 
-/// Rebuilds the match tallies of a run folder from its games.csv.
-fn matches_of_run(arena: &Arena, dir: &Path) -> Result<Vec<(MatchTally, MatchRow)>> {
+/// Rebuilds the match rows of a run folder from its games.csv; also its seats a table.
+fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>)> {
     let cfg = RunConfig::load(arena, &dir.join("config.toml"), &Overrides::default())?;
-    let schedule = Schedule::new(cfg.bots.len(), cfg.seats, cfg.games, cfg.paired, cfg.seed);
+    let schedule = cfg.schedule()?;
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
-    let mut tallies: Vec<Option<MatchTally>> =
-        schedule.pairings.iter().map(|p| MatchTally::for_table(&p.table, schedule.replays)).collect();
+    let mut tally = RunTally::new(&schedule, names.clone());
     let path = dir.join("games.csv");
     let bad = |what: String| Error::input(format!("{}: {what}", path.display()));
     let mut reader = csv::Reader::from_path(&path).map_err(|e| bad(e.to_string()))?;
@@ -72,20 +85,14 @@ fn matches_of_run(arena: &Arena, dir: &Path) -> Result<Vec<(MatchTally, MatchRow
         if seats.len() == cfg.seats {
             let pairing = number(0)? as usize;
             let game = number(1)? as u64;
+            if pairing >= schedule.pairings.len() {
+                return Err(bad(format!("row {}: no pairing {pairing} in this run", line + 2)));
+            }
             let record =
                 GameRecord { seed: 0, moves: 0, status: Status::Ok, seats: std::mem::take(&mut seats), history: None };
-            if let Some(Some(tally)) = tallies.get_mut(pairing) {
-                tally.add(game, &lineup, &record);
-            }
+            tally.add(pairing, game, &lineup, &record);
             lineup.clear();
         }
     }
-    Ok(tallies
-        .into_iter()
-        .flatten()
-        .map(|t| {
-            let row = t.row(&names, None);
-            (t, row)
-        })
-        .collect())
+    Ok((cfg.seats, tally.finish(None, cfg.anchor, Headline::Elo).matches))
 }

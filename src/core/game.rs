@@ -24,6 +24,18 @@ impl Outcome {
     }
 }
 
+/// What the verdict on two bots leads with, stated by each game: a game of who wins is judged
+/// by Elo; a game of how much (chips, points) by the payoff difference, since there the bot that
+/// wins more hands can be the one that loses more chips.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Headline {
+    /// Wins, draws and losses: Elo, LOS and score first.
+    Elo,
+    /// The payoff difference per game, shown times `scale` in `unit` (hold'em cash: big blinds
+    /// × 100, "bb/100"; mahjong: "points a hand").
+    Payoff { unit: &'static str, scale: f64 },
+}
+
 /// An action the rules do not allow here. The string says why, for the record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalAction(pub String);

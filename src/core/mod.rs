@@ -5,7 +5,7 @@ pub mod params;
 mod play;
 pub mod seeds;
 
-pub use game::{Bot, Game, IllegalAction, Outcome, Seat};
+pub use game::{Bot, Game, Headline, IllegalAction, Outcome, Seat};
 pub use params::{ParamSpec, Params};
 pub use play::{play_game, GameRecord, SeatResult, Status};
 pub use seeds::{BotRng, DealRng, GameSeeds};

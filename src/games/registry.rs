@@ -21,7 +21,7 @@ use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use crate::bench::Bench;
-use crate::core::{play_game, Bot, Game, GameRecord, GameSeeds, ParamSpec, Params};
+use crate::core::{play_game, Bot, Game, GameRecord, GameSeeds, Headline, ParamSpec, Params};
 use crate::error::{Error, Result};
 
 /// Builds a fresh bot for each game (bots keep per-game state; parameters are parsed once).
@@ -98,6 +98,9 @@ pub trait GameDef: Game {
     const ROSTER: &'static str = "";
     /// Builds the game from its checked options and the chosen seat count.
     fn from_options(options: &Params, seats: usize) -> Result<Self>;
+    /// What a verdict on this table leads with (it may depend on the options: hold'em cash is
+    /// judged in bb/100, a sit-and-go by Elo).
+    fn headline(&self) -> Headline;
     /// The game's own bot kinds.
     fn bot_kinds() -> Vec<BotKind<Self>>;
     /// `arena bench` measures of the game.
@@ -124,6 +127,8 @@ pub trait Table: Send + Sync {
     fn columns(&self) -> &'static [&'static str];
     /// The file extension of the game's records (`--hand-history`), if it has such records.
     fn history_extension(&self) -> Option<&'static str>;
+    /// What a verdict leads with ([`GameDef::headline`]).
+    fn headline(&self) -> Headline;
     /// Plays one game; `lineup[seat]` is the index of the bot in that seat.
     /// `history`: also produce the game record in its community's format.
     fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord;
@@ -175,7 +180,7 @@ struct Match<G: Game> {
     bots: Vec<BotFactory<G>>,
 }
 
-impl<G: Game> Table for Match<G> {
+impl<G: GameDef> Table for Match<G> {
     fn seats(&self) -> usize {
         self.game.seats()
     }
@@ -184,6 +189,9 @@ impl<G: Game> Table for Match<G> {
     }
     fn history_extension(&self) -> Option<&'static str> {
         self.game.history_extension()
+    }
+    fn headline(&self) -> Headline {
+        self.game.headline()
     }
     fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord {
         let mut bots: Vec<Box<dyn Bot<G>>> = lineup.iter().map(|&b| (self.bots[b])()).collect();

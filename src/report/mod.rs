@@ -1,13 +1,21 @@
-//! Output files: `games.csv` (one row per seat per game, streamed in game order) and
-//! `summary.csv` (one row per bot), plus the terminal table.
+//! Output files and the terminal verdicts: `games.csv` (one row per seat per game, streamed in
+//! game order), `summary.csv` (one row per bot), `match.csv` (one row for every two bots that
+//! shared a table), `ratings.csv` (the rating list of three or more bots). [`RunTally`] takes the
+//! records in game order and comes to the [`Verdicts`].
 
 mod games;
 mod matches;
+mod ratings;
+mod run;
 mod summary;
+mod table;
 
 pub use games::GamesWriter;
-pub use matches::{MatchRow, MatchTally, SprtResult};
-pub use summary::{BotSummary, Tally};
+pub use matches::{MatchRow, SprtResult};
+pub use ratings::{RatingRow, RatingTable};
+pub use run::{RunTally, Verdicts};
+pub use summary::{BotSummary, CiUnit, Tally};
+pub use table::TableTally;
 
 /// Formats a derived statistic for CSV: fixed six decimals (stable across platforms), `inf`
 /// and `-inf` for infinities, empty for undefined.

@@ -1,9 +1,32 @@
+//! summary.csv: one row per bot over every seat it played, and the terminal table.
+//!
+//! The intervals are over independent observations: games when every game is one (unpaired, one
+//! seat per bot), else deals (`ci_unit` = `deal`): a deal's seat rotations, and a bot's copies at
+//! one table, are correlated, so a bot's payoff and wins in one deal count as one cluster
+//! ([`ClusteredMean`]).
+
 use std::path::Path;
 
 use crate::core::{GameRecord, Status};
 use crate::error::{Error, Result};
 use crate::report::num;
-use crate::stats::{wilson, MeanCi, Welford, Z95};
+use crate::stats::{wilson, ClusteredMean, MeanCi, Z95};
+
+/// What summary.csv's intervals count as independent observations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CiUnit {
+    Game,
+    Deal,
+}
+
+impl CiUnit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CiUnit::Game => "game",
+            CiUnit::Deal => "deal",
+        }
+    }
+}
 
 /// One bot's running totals over every seat it played.
 #[derive(Clone, Debug, Default)]
@@ -12,7 +35,11 @@ pub struct Tally {
     pub draws: u64,
     pub losses: u64,
     pub forfeits: u64,
-    pub payoff: Welford,
+    /// Payoff and wins, one cluster per deal.
+    payoff: ClusteredMean,
+    won: ClusteredMean,
+    /// The deal being collected: payoff, wins and seat-games so far.
+    deal: [f64; 3],
 }
 
 /// One row of summary.csv.
@@ -30,6 +57,7 @@ pub struct BotSummary {
     pub win_rate_lo: f64,
     pub win_rate_hi: f64,
     pub payoff: MeanCi,
+    pub ci_unit: CiUnit,
 }
 
 pub const SUMMARY_COLUMNS: &[&str] = &[
@@ -46,6 +74,7 @@ pub const SUMMARY_COLUMNS: &[&str] = &[
     "mean_payoff",
     "payoff_lo",
     "payoff_hi",
+    "ci_unit",
 ];
 
 impl Tally {
@@ -64,7 +93,17 @@ impl Tally {
             if matches!(&record.status, Status::Forfeit { seat: s, .. } if *s == seat) {
                 t.forfeits += 1;
             }
-            t.payoff.push(result.payoff);
+            let won = f64::from(u8::from(result.place == 1 && firsts == 1));
+            t.deal = [t.deal[0] + result.payoff, t.deal[1] + won, t.deal[2] + 1.0];
+        }
+    }
+
+    /// Closes the deal being collected: its games are one observation of the bot.
+    pub fn end_deal(&mut self) {
+        let [payoff, won, games] = std::mem::take(&mut self.deal);
+        if games > 0.0 {
+            self.payoff.push(payoff, games);
+            self.won.push(won, games);
         }
     }
 
@@ -72,11 +111,15 @@ impl Tally {
         self.wins + self.draws + self.losses
     }
 
-    pub fn summary(&self, bot: &str) -> BotSummary {
+    /// The row of summary.csv, with intervals over `unit` (deals must have been closed).
+    pub fn summary(&self, bot: &str, unit: CiUnit) -> BotSummary {
         let games = self.games();
         let n = games as f64;
         let rate = |x: u64| if games == 0 { f64::NAN } else { x as f64 / n };
-        let w = wilson(self.wins as f64, n, Z95);
+        let w = match unit {
+            CiUnit::Game => wilson(self.wins as f64, n, Z95),
+            CiUnit::Deal => self.won.wilson(Z95),
+        };
         BotSummary {
             bot: bot.to_string(),
             games,
@@ -89,6 +132,7 @@ impl Tally {
             win_rate_lo: w.lo,
             win_rate_hi: w.hi,
             payoff: self.payoff.ci(0.95),
+            ci_unit: unit,
         }
     }
 }
@@ -109,6 +153,7 @@ impl BotSummary {
             num(self.payoff.mean),
             num(self.payoff.lo),
             num(self.payoff.hi),
+            self.ci_unit.as_str().to_string(),
         ]
     }
 

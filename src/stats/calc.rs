@@ -16,7 +16,7 @@
 //! are those of the first bot ("A"): a positive Elo means A is stronger. The lead's CLI can also build
 //! [`Counts`] from a run folder and call [`report`].
 
-use super::elo::{Pentanomial, Trinomial};
+use super::elo::{EloEstimate, Pentanomial, Trinomial};
 use super::sprt::{Sprt, SprtDecision, SprtModel};
 use crate::error::{shown, Error, Result};
 
@@ -147,6 +147,11 @@ pub fn report(counts: &Counts, sprt: Option<&(Sprt, f64)>) -> String {
             (head, t.estimate())
         }
     };
+    report_estimate(head, &e, sprt)
+}
+
+/// The report of Elo figures computed elsewhere (e.g. over deals), under a first line `head`.
+pub fn report_estimate(head: String, e: &EloEstimate, sprt: Option<&(Sprt, f64)>) -> String {
     let mut out = vec![head];
     let i = e.elo_interval();
     out.push(format!("score     {:.5} (95% interval [{:.5}, {:.5}])", e.score, e.score_ci.lo, e.score_ci.hi));

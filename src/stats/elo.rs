@@ -171,7 +171,23 @@ impl EloEstimate {
 pub fn estimate(scores: &[f64], counts: &[u64], games_per_obs: u64) -> EloEstimate {
     debug_assert_eq!(scores.len(), counts.len());
     let n: u64 = counts.iter().sum();
-    let games = n * games_per_obs;
+    let nf = n as f64;
+    let freq = || scores.iter().zip(counts).map(|(&a, &c)| (a, c as f64 / nf));
+    let (score, sd) = if n == 0 {
+        (0.5, 0.0)
+    } else {
+        let score = freq().map(|(a, p)| p * a).sum::<f64>().clamp(0.0, 1.0);
+        (score, freq().map(|(a, p)| p * (a - score).powi(2)).sum::<f64>().sqrt())
+    };
+    from_moments(n, n * games_per_obs, score, sd / nf.sqrt(), sd * (games_per_obs as f64).sqrt())
+}
+
+/// Elo figures of a mean score from `n` independent observations of `games` games in all: the
+/// score, its standard error `se`, and `sd_game`, the standard deviation of one game's score
+/// (nElo's scale). [`estimate`] computes these from counts; for correlated games (the seat pairs of
+/// one deal at an N-seat table) the caller takes `se` from the deals as clusters. The edge cases
+/// are [`estimate`]'s.
+pub fn from_moments(n: u64, games: u64, score: f64, se: f64, sd_game: f64) -> EloEstimate {
     let inf = f64::INFINITY;
     if n == 0 {
         let score_ci = Interval { lo: 0.0, hi: 1.0 };
@@ -179,15 +195,10 @@ pub fn estimate(scores: &[f64], counts: &[u64], games_per_obs: u64) -> EloEstima
         return EloEstimate { n, games, score, se: inf, score_ci, elo, elo_err: inf, nelo, nelo_err: inf, los };
     }
     let nf = n as f64;
-    let freq = || scores.iter().zip(counts).map(|(&a, &c)| (a, c as f64 / nf));
-    let score = freq().map(|(a, p)| p * a).sum::<f64>().clamp(0.0, 1.0);
-    let var = freq().map(|(a, p)| p * (a - score).powi(2)).sum::<f64>();
-    let sd = var.sqrt();
-    let se = sd / nf.sqrt();
     let excess = score - 0.5;
     let elo = elo_from_score(score);
     let half_width = |ci: Interval| (elo_from_score(ci.hi) - elo_from_score(ci.lo)) / 2.0;
-    if se == 0.0 {
+    if se == 0.0 || sd_game == 0.0 {
         let score_ci = wilson(score * nf, nf, Z95);
         let (nelo, los) = if excess > 0.0 {
             (inf, 1.0)
@@ -197,10 +208,9 @@ pub fn estimate(scores: &[f64], counts: &[u64], games_per_obs: u64) -> EloEstima
             (0.0, 0.5)
         };
         let elo_err = half_width(score_ci);
-        return EloEstimate { n, games, score, se, score_ci, elo, elo_err, nelo, nelo_err: inf, los };
+        return EloEstimate { n, games, score, se: 0.0, score_ci, elo, elo_err, nelo, nelo_err: inf, los };
     }
     let score_ci = Interval { lo: (score - Z95 * se).max(0.0), hi: (score + Z95 * se).min(1.0) };
-    let sd_game = sd * (games_per_obs as f64).sqrt();
     EloEstimate {
         n,
         games,

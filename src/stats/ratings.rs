@@ -171,6 +171,19 @@ impl Comparisons {
         *self.layouts.entry(cluster.iter().map(|c| c.0).collect()).or_default() += 1;
     }
 
+    /// Bot `bot`'s points (a draw half) and games against the others.
+    pub fn record(&self, bot: usize) -> (f64, u64) {
+        self.totals.iter().fold((0.0, 0), |(points, games), (&(i, j), &(hp, g))| {
+            if i == bot {
+                (points + hp as f64 / 2.0, games + g)
+            } else if j == bot {
+                (points + (2 * g - hp) as f64 / 2.0, games + g)
+            } else {
+                (points, games)
+            }
+        })
+    }
+
     /// Maximum-likelihood Elo ratings with cluster-robust 95% intervals (normal quantile).
     pub fn elo(&self, anchor: Anchor) -> RatingList {
         let n = self.bots;

@@ -13,7 +13,7 @@ use std::time::Instant;
 use crate::bench::{Bench, BenchOptions, Measure};
 use crate::core::Params;
 use crate::games::{Arena, BotChoice};
-use crate::report::Tally;
+use crate::report::RunTally;
 use crate::tournament::runner::{self, Flow, RunOptions};
 use crate::tournament::schedule::Schedule;
 
@@ -30,16 +30,16 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
     let params = Params::new(specs, &toml::Table::new(), bot).expect("defaults are valid");
     let choice = BotChoice { kind: bot.to_string(), params };
     let table = entry.table(&options, 2, &[choice.clone(), choice]).expect("bench table");
-    let schedule = Schedule::new(2, 2, games, true, 1);
+    let schedule = Schedule::new(vec![vec![0, 1]], games, true, 1);
     let opts = RunOptions { threads, progress: false, history: false, stop: Arc::new(AtomicBool::new(false)) };
-    let mut tallies = vec![Tally::default(); 2];
+    let mut tally = RunTally::new(&schedule, vec!["a".into(), "b".into()]);
     let mut bytes = 0usize;
     let start = Instant::now();
     runner::run(&schedule, table.as_ref(), &opts, &mut |job, record| {
         let lineup = schedule.lineup(job);
         // Format like games.csv does, so the hand-off cost is realistic.
         bytes += record.seats.iter().map(|s| s.extra.iter().map(String::len).sum::<usize>() + 32).sum::<usize>();
-        Tally::add_game(&mut tallies, &lineup, &record);
+        tally.add(job.pairing, job.game, &lineup, &record);
         Ok(Flow::Continue)
     })
     .expect("bench run");

@@ -14,9 +14,10 @@ use toml::{Spanned, Table, Value};
 use crate::core::Params;
 use crate::error::{shown, Error, Result};
 use crate::games::{Arena, BotChoice, GameEntry};
-use crate::stats::{Sprt, SprtModel};
+use crate::stats::{Anchor, Sprt, SprtModel};
 use crate::tournament::limits;
 use crate::tournament::roster::Roster;
+use crate::tournament::schedule::{self, Schedule, Shape};
 
 /// The file as written.
 #[derive(Debug, Deserialize)]
@@ -31,6 +32,8 @@ struct ConfigFile {
     #[serde(default)]
     paired: bool,
     seats: Option<Spanned<i64>>,
+    schedule: Option<Spanned<String>>,
+    anchor: Option<Spanned<String>>,
     sprt: Option<Spanned<SprtFile>>,
     bots: Spanned<Vec<Spanned<Value>>>,
     table: Option<Spanned<BTreeMap<String, Spanned<Value>>>>,
@@ -102,7 +105,15 @@ pub struct RunConfig {
     pub paired: bool,
     pub seats: usize,
     pub table: Params,
+    /// The distinct bots: a bot listed several times with the same name and parameters is one
+    /// bot in several seats (its results pooled under its name).
     pub bots: Vec<BotSpec>,
+    /// The bots as listed, as indexes into `bots` (the single table's seating).
+    pub listed: Vec<usize>,
+    /// How the bots meet (`schedule = ...`).
+    pub shape: &'static dyn Shape,
+    /// What the rating list is relative to (`anchor = "bot"`, default the mean).
+    pub anchor: Anchor,
     /// Stop the run when this test decides (two bots only).
     pub sprt: Option<Sprt>,
 }
@@ -207,19 +218,19 @@ impl RunConfig {
             None => Params::new(entry.options(), &Table::new(), &table_owner)?,
         };
         let roster = Roster::load(entry)?;
-        let mut bots = Vec::new();
+        let mut entries = Vec::new();
         for value in file.bots.get_ref() {
             let spec = resolve_bot(entry, &roster, value.get_ref()).map_err(|e| match e {
                 // Set in a roster file: its place is already in the message.
                 BotError::Roster(e) => e,
                 BotError::Here(e) => src.error_at(&value.span(), e),
             })?;
-            bots.push(spec);
+            entries.push(spec);
         }
-        if bots.is_empty() {
+        if entries.is_empty() {
             return Err(src.error_at(&file.bots.span(), "at least one bot is needed"));
         }
-        unique_names(&mut bots);
+        let (bots, listed) = distinct_bots(&entries);
         let seats = match &file.seats {
             Some(s) => {
                 let n = *s.get_ref();
@@ -236,19 +247,38 @@ impl RunConfig {
                 }
                 n as usize
             }
-            None => bots.len().clamp(*entry.seats().start(), *entry.seats().end()),
+            None => listed.len().clamp(*entry.seats().start(), *entry.seats().end()),
+        };
+        let shape = match &file.schedule {
+            Some(name) => schedule::shape(name.get_ref()).map_err(|e| src.error_at(&name.span(), e))?,
+            None => schedule::default_shape(listed.len(), seats),
         };
         let replays = if file.paired { seats as u64 } else { 1 };
         let rounded = games.div_ceil(replays) * replays;
+        // Before the shape lists its tables: a round robin of many bots is checked, not built.
         limits::check_size(limits::pairings(bots.len(), seats), rounded).map_err(|e| match overrides.games {
             Some(_) => e,
             None => src.error_at(&file.games.span(), e),
         })?;
+        shape
+            .tables(&listed, bots.len(), seats)
+            .map_err(|e| src.error_at(&file.schedule.as_ref().map_or(file.bots.span(), |s| s.span()), e))?;
+        let anchor = match &file.anchor {
+            None => Anchor::Mean,
+            Some(name) => match bots.iter().position(|b| b.name == *name.get_ref()) {
+                Some(i) => Anchor::Bot(i),
+                None => {
+                    let known: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
+                    let msg = format!("anchor `{}` is not a bot of this run ({})", name.get_ref(), known.join(", "));
+                    return Err(src.error_at(&name.span(), msg));
+                }
+            },
+        };
         // Build the table once so that range checks in the game and its bots point at the line
         // that set the value: options at [table], a bot's parameters at that bot.
         let table_span = file.table.as_ref().map_or(file.game.span(), |t| t.span());
         entry.table(&table, seats, &[]).map_err(|e| src.error_at(&table_span, e))?;
-        for (bot, value) in bots.iter().zip(file.bots.get_ref()) {
+        for (bot, value) in entries.iter().zip(file.bots.get_ref()) {
             entry
                 .table(&table, seats, std::slice::from_ref(&bot.choice))
                 .map_err(|e| src.error_at(&value.span(), e))?;
@@ -260,12 +290,35 @@ impl RunConfig {
                 let f = spanned.get_ref();
                 let model: SprtModel = f.model.parse().map_err(at)?;
                 if bots.len() != 2 {
-                    return Err(at(Error::input(format!("[sprt] needs exactly two bots, not {}", bots.len()))));
+                    let msg = format!("[sprt] needs exactly two distinct bots, not {}", bots.len());
+                    return Err(at(Error::input(msg)));
+                }
+                if model != SprtModel::Payoff && seats > 2 {
+                    return Err(at(Error::input(COUNT_MODELS_NEED_TWO_SEATS)));
                 }
                 Some(Sprt::new(f.elo0, f.elo1, f.alpha, f.beta, model).map_err(at)?)
             }
         };
-        Ok(RunConfig { sprt, name, game: entry.name(), games, seed, paired: file.paired, seats, table, bots })
+        Ok(RunConfig {
+            sprt,
+            name,
+            game: entry.name(),
+            games,
+            seed,
+            paired: file.paired,
+            seats,
+            table,
+            bots,
+            listed,
+            shape,
+            anchor,
+        })
+    }
+
+    /// The run's games: its shape's tables, `games` games each.
+    pub fn schedule(&self) -> Result<Schedule> {
+        let tables = self.shape.tables(&self.listed, self.bots.len(), self.seats)?;
+        Ok(Schedule::new(tables, self.games, self.paired, self.seed))
     }
 
     /// The config as TOML, every value explicit: reading it back gives the same config.
@@ -278,8 +331,9 @@ impl RunConfig {
         doc.insert("paired".into(), Value::Boolean(self.paired));
         doc.insert("seats".into(), Value::Integer(self.seats as i64));
         let bots = self
-            .bots
+            .listed
             .iter()
+            .map(|&i| &self.bots[i])
             .map(|b| {
                 let mut t = Table::new();
                 t.insert("name".into(), Value::String(b.name.clone()));
@@ -289,6 +343,10 @@ impl RunConfig {
             })
             .collect();
         doc.insert("bots".into(), Value::Array(bots));
+        doc.insert("schedule".into(), Value::String(self.shape.name().into()));
+        if let Anchor::Bot(i) = self.anchor {
+            doc.insert("anchor".into(), Value::String(self.bots[i].name.clone()));
+        }
         doc.insert("table".into(), Value::Table(self.table.table().clone()));
         if let Some(sprt) = &self.sprt {
             let mut t = Table::new();
@@ -305,6 +363,11 @@ impl RunConfig {
         out
     }
 }
+
+/// Why the Elo models of the SPRT are for two seats only.
+pub const COUNT_MODELS_NEED_TWO_SEATS: &str =
+    "the SPRT's Elo models (logistic, normalized) count independent games or pairs; \
+     at a table of more than two seats use model = \"payoff\" (the payoff difference per deal)";
 
 /// toml's messages may span lines ("invalid string\nexpected ..."): join them.
 pub fn one_line(msg: &str) -> String {
@@ -352,17 +415,30 @@ fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<
     Ok(BotSpec { name: inline.name, choice: BotChoice { kind: resolved.kind, params } })
 }
 
-/// Two bots with one name (e.g. a bot against itself) become `name` and `name#2`.
-fn unique_names(bots: &mut [BotSpec]) {
-    for i in 1..bots.len() {
-        let taken = |name: &str, bots: &[BotSpec]| bots[..i].iter().any(|b| b.name == name);
-        if taken(&bots[i].name, bots) {
-            let base = bots[i].name.clone();
-            let mut k = 2;
-            while taken(&format!("{base}#{k}"), bots) {
-                k += 1;
-            }
-            bots[i].name = format!("{base}#{k}");
+/// The distinct bots of the listed ones, and each listed one's index among them.
+///
+/// A bot listed again with the same name and parameters is the same bot in another seat (its
+/// copies are pooled under its name), unless it is the only bot: then the copies play each other
+/// and are told apart as `name`, `name#2`, ... (a bot against itself, to check the harness). A
+/// bot listed again with another kind or parameters is a different bot, renamed the same way.
+fn distinct_bots(entries: &[BotSpec]) -> (Vec<BotSpec>, Vec<usize>) {
+    let self_play = entries.len() > 1 && entries.iter().all(|e| *e == entries[0]);
+    let mut bots: Vec<BotSpec> = Vec::new();
+    let mut listed = Vec::new();
+    for e in entries {
+        if let Some(i) = bots.iter().position(|b| b == e).filter(|_| !self_play) {
+            listed.push(i);
+            continue;
         }
+        let taken = |name: &str| bots.iter().any(|b| b.name == name);
+        let mut name = e.name.clone();
+        let mut k = 2;
+        while taken(&name) {
+            name = format!("{}#{k}", e.name);
+            k += 1;
+        }
+        listed.push(bots.len());
+        bots.push(BotSpec { name, choice: e.choice.clone() });
     }
+    (bots, listed)
 }

@@ -1,12 +1,13 @@
 //! Executes a resolved config into a run folder: config.toml, games.csv (streamed in game order),
-//! summary.csv and, for pairings of two bots, match.csv; with `history`, one record file per game
-//! in history/ (`<pairing>-<game>.<ext>`); stops early when an SPRT decides.
+//! summary.csv, match.csv (for tables of two or more bots) and ratings.csv (three or more bots);
+//! with `history`, one record file per game in history/ (`<pairing>-<game>.<ext>`); stops early
+//! when an SPRT decides.
 
 use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::games::Arena;
-use crate::report::{BotSummary, GamesWriter, MatchRow, MatchTally, Tally};
+use crate::report::{GamesWriter, RunTally, Verdicts};
 use crate::stats::SprtDecision;
 use crate::tournament::config::RunConfig;
 use crate::tournament::runner::{self, Flow, RunEnd, RunOptions};
@@ -17,8 +18,7 @@ use crate::tournament::schedule::Schedule;
 pub struct RunReport {
     pub end: RunEnd,
     pub schedule: Schedule,
-    pub bots: Vec<BotSummary>,
-    pub matches: Vec<MatchRow>,
+    pub verdicts: Verdicts,
 }
 
 /// Creates `dir` for a run; a folder that already holds files needs `force`.
@@ -50,7 +50,7 @@ pub fn execute(arena: &Arena, cfg: &RunConfig, opts: &RunOptions, dir: &Path) ->
     let config_path = dir.join("config.toml");
     std::fs::write(&config_path, cfg.to_toml()).map_err(|e| Error::io(&config_path, e))?;
 
-    let schedule = Schedule::new(cfg.bots.len(), cfg.seats, cfg.games, cfg.paired, cfg.seed);
+    let schedule = cfg.schedule()?;
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
 
     let mut games_csv = GamesWriter::create(&dir.join("games.csv"), table.columns())?;
@@ -58,9 +58,7 @@ pub fn execute(arena: &Arena, cfg: &RunConfig, opts: &RunOptions, dir: &Path) ->
     if opts.history {
         std::fs::create_dir_all(&history_dir).map_err(|e| Error::io(&history_dir, e))?;
     }
-    let mut tallies = vec![Tally::default(); names.len()];
-    let mut matches: Vec<Option<MatchTally>> =
-        schedule.pairings.iter().map(|p| MatchTally::for_table(&p.table, schedule.replays)).collect();
+    let mut tally = RunTally::new(&schedule, names.clone());
     let end = runner::run(&schedule, table.as_ref(), opts, &mut |job, record| {
         let lineup = schedule.lineup(job);
         games_csv.write(job, &lineup, &names, &record)?;
@@ -68,25 +66,19 @@ pub fn execute(arena: &Arena, cfg: &RunConfig, opts: &RunOptions, dir: &Path) ->
             let path = history_dir.join(format!("{}-{}.{extension}", job.pairing, job.game));
             std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
         }
-        Tally::add_game(&mut tallies, &lineup, &record);
-        let Some(tally) = matches[job.pairing].as_mut() else {
-            return Ok(Flow::Continue);
-        };
         // The SPRT is looked at after every whole observation (pair or rotation), in game order:
         // the same config stops at the same game on any number of threads.
-        let completed = tally.add(job.game, &lineup, &record);
+        let completed = tally.add(job.pairing, job.game, &lineup, &record);
         match &cfg.sprt {
-            Some(sprt) if completed && sprt.decision(tally.llr(sprt)) != SprtDecision::Continue => Ok(Flow::Stop),
+            Some(sprt) if completed && sprt.decision(tally.llr(job.pairing, sprt)) != SprtDecision::Continue => {
+                Ok(Flow::Stop)
+            }
             _ => Ok(Flow::Continue),
         }
     })?;
     games_csv.flush()?;
 
-    let bots: Vec<BotSummary> = tallies.iter().zip(&names).map(|(t, n)| t.summary(n)).collect();
-    BotSummary::write_csv(&bots, &dir.join("summary.csv"))?;
-    let matches: Vec<MatchRow> = matches.iter().flatten().map(|m| m.row(&names, cfg.sprt.as_ref())).collect();
-    if !matches.is_empty() {
-        MatchRow::write_csv(&matches, &dir.join("match.csv"))?;
-    }
-    Ok(RunReport { end, schedule, bots, matches })
+    let verdicts = tally.finish(cfg.sprt.as_ref(), cfg.anchor, table.headline());
+    verdicts.write(dir)?;
+    Ok(RunReport { end, schedule, verdicts })
 }

@@ -6,8 +6,8 @@ pub mod bots;
 pub use board::{lines, makes_five, Gomoku, Move, Rule, State};
 
 use crate::bench::{throughput, Bench, BenchOptions, Measure};
-use crate::core::ParamSpec;
 use crate::core::{play_game, Bot, GameRecord, GameSeeds, Params};
+use crate::core::{Headline, ParamSpec};
 use crate::error::{Error, Result};
 use crate::games::{BotFactory, BotKind, GameDef};
 
@@ -41,6 +41,10 @@ impl GameDef for Gomoku {
             return Err(Error::input("gomoku: the opening must leave empty cells"));
         }
         Ok(Gomoku::new(size, rule, opening))
+    }
+
+    fn headline(&self) -> Headline {
+        Headline::Elo
     }
 
     fn bot_kinds() -> Vec<BotKind<Gomoku>> {

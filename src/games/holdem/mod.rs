@@ -19,7 +19,7 @@ pub mod phh;
 pub use game::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
 
 use crate::bench::Bench;
-use crate::core::{ParamSpec, Params};
+use crate::core::{Headline, ParamSpec, Params};
 use crate::error::{Error, Result};
 use crate::games::{Adviser, BotKind, GameDef};
 
@@ -68,6 +68,14 @@ impl GameDef for Holdem {
         game.blind_factor = p.f64("blind_factor");
         game.max_hands = p.i64("max_hands") as u32;
         Ok(game)
+    }
+
+    fn headline(&self) -> Headline {
+        match self.format {
+            Format::Cash => Headline::Payoff { unit: "bb/100", scale: 100.0 },
+            // A sit-and-go pays by place: who wins is the question.
+            Format::Sng => Headline::Elo,
+        }
     }
 
     fn bot_kinds() -> Vec<BotKind<Holdem>> {

@@ -33,7 +33,7 @@ mod bench;
 pub use engine::Mahjong;
 
 use crate::bench::Bench;
-use crate::core::{ParamSpec, Params};
+use crate::core::{Headline, ParamSpec, Params};
 use crate::error::{Error, Result};
 use crate::games::{Adviser, BotKind, GameDef};
 
@@ -56,6 +56,11 @@ impl GameDef for Mahjong {
             return Err(Error::input("mahjong: hands must be 1 or 16"));
         }
         Ok(Mahjong { min_fans: p.i64("min_fans") as u32, flowers: p.bool("flowers"), hands })
+    }
+
+    fn headline(&self) -> Headline {
+        let unit = if self.hands == 1 { "points a hand" } else { "points a round" };
+        Headline::Payoff { unit, scale: 1.0 }
     }
 
     fn bot_kinds() -> Vec<BotKind<Mahjong>> {

@@ -25,7 +25,7 @@ pub use engine::{Action, State, Stud, View};
 
 use crate::bench::Bench;
 use crate::cards::CardSet;
-use crate::core::{ParamSpec, Params};
+use crate::core::{Headline, ParamSpec, Params};
 use crate::error::{Error, Result};
 use crate::games::{Adviser, BotKind, GameDef};
 
@@ -59,6 +59,10 @@ impl GameDef for Stud {
         }
         let deck = if p.str("deck") == "full" { CardSet::FULL } else { short_deck() };
         Ok(Stud::new(seats, ante, stack, deck))
+    }
+
+    fn headline(&self) -> Headline {
+        Headline::Payoff { unit: "chips a hand", scale: 1.0 }
     }
 
     fn bot_kinds() -> Vec<BotKind<Stud>> {

@@ -19,7 +19,7 @@ mod measure;
 pub use table::{Action, Event, Public, State, View, Zhajinhua};
 
 use crate::bench::Bench;
-use crate::core::{ParamSpec, Params};
+use crate::core::{Headline, ParamSpec, Params};
 use crate::error::{Error, Result};
 use crate::games::{Adviser, BotKind, GameDef};
 
@@ -73,6 +73,10 @@ impl GameDef for Zhajinhua {
             blind_may_compare_seen: o.bool("blind_may_compare_seen"),
             special_235: o.bool("special_235"),
         })
+    }
+
+    fn headline(&self) -> Headline {
+        Headline::Payoff { unit: "chips a hand", scale: 1.0 }
     }
 
     fn bot_kinds() -> Vec<BotKind<Zhajinhua>> {

@@ -1,0 +1,149 @@
+//! ratings.csv and the terminal's rating list, for runs of three or more bots: every bot's
+//! maximum-likelihood Elo rating and least-squares payoff rating (see [`crate::stats::ratings`]),
+//! anchored, with 95% intervals over deals; ranked by the game's headline figure.
+
+use std::path::Path;
+
+use crate::core::Headline;
+use crate::error::{Error, Result};
+use crate::report::num;
+use crate::stats::{Anchor, Rating, RatingList};
+
+/// One bot of the list.
+#[derive(Clone, Debug)]
+pub struct RatingRow {
+    pub rank: usize,
+    pub bot: String,
+    /// Games against the other bots, counted pairwise (one per opponent at the table), and the
+    /// share of their points (a draw half), the results the Elo ratings are fitted to.
+    pub games: u64,
+    pub score: f64,
+    pub elo: Rating,
+    /// Expected payoff per game minus the anchor's, at the same tables.
+    pub payoff: Rating,
+}
+
+/// The rating list of a run.
+#[derive(Clone, Debug)]
+pub struct RatingTable {
+    pub rows: Vec<RatingRow>,
+    /// `mean` or the anchor bot's name.
+    pub anchor: String,
+    pub headline: Headline,
+    /// The independent observations behind the Elo ratings.
+    pub deals: u64,
+}
+
+pub const RATING_COLUMNS: &[&str] =
+    &["rank", "bot", "games", "score", "elo", "elo_lo", "elo_hi", "payoff", "payoff_lo", "payoff_hi", "anchor"];
+
+impl RatingTable {
+    /// The list from the two fits; `record[bot]` is its (points, games) against the others.
+    pub fn new(
+        names: &[String],
+        elo: &RatingList,
+        payoff: &RatingList,
+        record: &[(f64, u64)],
+        headline: Headline,
+    ) -> RatingTable {
+        let lead = if headline == Headline::Elo { elo } else { payoff };
+        let rows = lead
+            .ranking()
+            .into_iter()
+            .enumerate()
+            .map(|(rank, i)| RatingRow {
+                rank: rank + 1,
+                bot: names[i].clone(),
+                games: record[i].1,
+                score: if record[i].1 == 0 { f64::NAN } else { record[i].0 / record[i].1 as f64 },
+                elo: elo.ratings[i],
+                payoff: payoff.ratings[i],
+            })
+            .collect();
+        let anchor = match elo.anchor {
+            Anchor::Mean => "mean".to_string(),
+            Anchor::Bot(i) => names[i].clone(),
+        };
+        RatingTable { rows, anchor, headline, deals: elo.clusters }
+    }
+
+    pub fn write_csv(&self, path: &Path) -> Result<()> {
+        let err = |e: csv::Error| Error::io(path, std::io::Error::other(e.to_string()));
+        let mut w = csv::Writer::from_path(path).map_err(err)?;
+        w.write_record(RATING_COLUMNS).map_err(err)?;
+        for r in &self.rows {
+            let mut f = vec![r.rank.to_string(), r.bot.clone(), r.games.to_string(), num(r.score)];
+            f.extend([r.elo.value, r.elo.lo, r.elo.hi, r.payoff.value, r.payoff.lo, r.payoff.hi].map(num));
+            f.push(self.anchor.clone());
+            w.write_record(&f).map_err(err)?;
+        }
+        w.flush().map_err(|e| Error::io(path, e))
+    }
+
+    /// The list for the terminal, the game's headline figure first.
+    pub fn describe(&self) -> String {
+        let elo = |r: &Rating| interval(r, 1.0, 1);
+        let (head, payoff): (String, Box<dyn Fn(&Rating) -> String>) = match self.headline {
+            Headline::Payoff { unit, scale } => (unit.to_string(), Box::new(move |r| interval(r, scale, 2))),
+            Headline::Elo => ("payoff a game".to_string(), Box::new(|r| interval(r, 1.0, 4))),
+        };
+        let cells: Vec<[String; 2]> = self
+            .rows
+            .iter()
+            .map(|r| {
+                if self.headline == Headline::Elo {
+                    [elo(&r.elo), payoff(&r.payoff)]
+                } else {
+                    [payoff(&r.payoff), elo(&r.elo)]
+                }
+            })
+            .collect();
+        let titles = if self.headline == Headline::Elo { ["Elo".to_string(), head] } else { [head, "Elo".to_string()] };
+        let name = self.rows.iter().map(|r| r.bot.len()).max().unwrap_or(3).max(3);
+        let width =
+            |k: usize| cells.iter().map(|c| c[k].chars().count()).chain([titles[k].len() + 9]).max().unwrap_or(0);
+        let (w0, w1) = (width(0), width(1));
+        let anchor = if self.anchor == "mean" { "the mean".to_string() } else { self.anchor.clone() };
+        let mut out = format!(
+            "rating list (anchored at {anchor}; 95% intervals over {} deals; games counted per opponent)\n",
+            self.deals
+        );
+        out.push_str(&format!(
+            "rank  {:<name$}  {:>w0$}  {:>w1$}  {:>7}  {:>6}\n",
+            "bot",
+            format!("{} [95% CI]", titles[0]),
+            format!("{} [95% CI]", titles[1]),
+            "games",
+            "score"
+        ));
+        for (r, c) in self.rows.iter().zip(&cells) {
+            out.push_str(&format!(
+                "{:>4}  {:<name$}  {:>w0$}  {:>w1$}  {:>7}  {:>5.1}%\n",
+                r.rank,
+                r.bot,
+                c[0],
+                c[1],
+                r.games,
+                100.0 * r.score
+            ));
+        }
+        out
+    }
+}
+
+/// `+12.3 [+1.0, +23.6]` with `decimals`, scaled; infinite ends as `inf`, unknown as `n/a`.
+fn interval(r: &Rating, scale: f64, decimals: usize) -> String {
+    let x = |v: f64| {
+        if v.is_nan() {
+            "n/a".to_string()
+        } else if v.is_infinite() {
+            if v > 0.0 { "+inf" } else { "-inf" }.to_string()
+        } else {
+            format!("{:+.decimals$}", scale * v)
+        }
+    };
+    if r.value.is_nan() {
+        return "not rated".to_string();
+    }
+    format!("{} [{}, {}]", x(r.value), x(r.lo), x(r.hi))
+}

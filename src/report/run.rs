@@ -1,0 +1,119 @@
+//! [`RunTally`]: everything a run's records feed, in game order (each bot's summary, each table's
+//! pairs, the rating data), and the [`Verdicts`] it comes to.
+
+use std::path::Path;
+
+use crate::core::{GameRecord, Headline};
+use crate::error::Result;
+use crate::report::{BotSummary, CiUnit, MatchRow, RatingTable, TableTally, Tally};
+use crate::stats::{payoff_ratings, Anchor, Comparisons, Sprt, TableField};
+use crate::tournament::schedule::Schedule;
+
+pub struct RunTally {
+    names: Vec<String>,
+    bots: Vec<Tally>,
+    tables: Vec<TableTally>,
+    comparisons: Comparisons,
+    replays: u64,
+    unit: CiUnit,
+    /// The (pairing, deal) whose games the bots' tallies are collecting.
+    deal: Option<(usize, u64)>,
+}
+
+/// What a run comes to: summary.csv's rows, match.csv's rows and, with three or more bots, the
+/// rating list.
+#[derive(Clone, Debug)]
+pub struct Verdicts {
+    pub bots: Vec<BotSummary>,
+    pub matches: Vec<MatchRow>,
+    pub ratings: Option<RatingTable>,
+    pub headline: Headline,
+}
+
+impl RunTally {
+    /// A tally for `schedule`'s games; `names[bot]` names the bots.
+    pub fn new(schedule: &Schedule, names: Vec<String>) -> RunTally {
+        let tables: Vec<TableTally> =
+            schedule.pairings.iter().enumerate().map(|(i, p)| TableTally::new(i, &p.table, schedule.replays)).collect();
+        // Games are independent observations only when no deal is replayed and no bot holds two
+        // seats at one table; otherwise a bot's games of one deal are one observation.
+        let copies = schedule.pairings.iter().any(|p| (1..p.table.len()).any(|s| p.table[..s].contains(&p.table[s])));
+        let unit = if schedule.replays > 1 || copies { CiUnit::Deal } else { CiUnit::Game };
+        RunTally {
+            bots: vec![Tally::default(); names.len()],
+            comparisons: Comparisons::new(names.len()),
+            names,
+            tables,
+            replays: schedule.replays,
+            unit,
+            deal: None,
+        }
+    }
+
+    /// Adds game `game` of table `pairing`; `lineup[seat]` is the bot in each seat. Returns true
+    /// when the game completed a deal of its table.
+    pub fn add(&mut self, pairing: usize, game: u64, lineup: &[usize], record: &GameRecord) -> bool {
+        let deal = Some((pairing, game / self.replays));
+        if deal != self.deal {
+            self.bots.iter_mut().for_each(Tally::end_deal);
+            self.deal = deal;
+        }
+        Tally::add_game(&mut self.bots, lineup, record);
+        self.tables[pairing].add(game, lineup, record, &mut self.comparisons)
+    }
+
+    /// The SPRT's log-likelihood ratio on table `pairing`'s two bots.
+    pub fn llr(&self, pairing: usize, sprt: &Sprt) -> f64 {
+        self.tables[pairing].llr(sprt)
+    }
+
+    /// The verdicts: rows for every bot and every two bots that met, and the rating list when
+    /// three or more bots played.
+    pub fn finish(mut self, sprt: Option<&Sprt>, anchor: Anchor, headline: Headline) -> Verdicts {
+        self.bots.iter_mut().for_each(Tally::end_deal);
+        for t in &mut self.tables {
+            t.close_deal(&mut self.comparisons);
+        }
+        let names = &self.names;
+        let bots = self.bots.iter().zip(names).map(|(t, n)| t.summary(n, self.unit)).collect();
+        let matches = self.tables.iter().flat_map(|t| t.rows(names, sprt)).collect();
+        let ratings = (names.len() >= 3).then(|| {
+            let fields: Vec<TableField> = self
+                .tables
+                .iter()
+                .map(|t| {
+                    let (bots, field) = t.field();
+                    TableField { bots, field }
+                })
+                .collect();
+            let payoff = payoff_ratings(names.len(), &fields, anchor);
+            let elo = self.comparisons.elo(anchor);
+            let record: Vec<(f64, u64)> = (0..names.len()).map(|b| self.comparisons.record(b)).collect();
+            RatingTable::new(names, &elo, &payoff, &record, headline)
+        });
+        Verdicts { bots, matches, ratings, headline }
+    }
+}
+
+impl Verdicts {
+    /// Writes summary.csv, and match.csv and ratings.csv when there are rows, into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        BotSummary::write_csv(&self.bots, &dir.join("summary.csv"))?;
+        if !self.matches.is_empty() {
+            MatchRow::write_csv(&self.matches, &dir.join("match.csv"))?;
+        }
+        if let Some(r) = &self.ratings {
+            r.write_csv(&dir.join("ratings.csv"))?;
+        }
+        Ok(())
+    }
+
+    /// The terminal lines after the summary table: every pair's verdict and the rating list.
+    pub fn describe(&self) -> String {
+        let mut out: String = self.matches.iter().map(|m| m.describe(self.headline)).collect();
+        if let Some(r) = &self.ratings {
+            out.push_str(&r.describe());
+        }
+        out
+    }
+}

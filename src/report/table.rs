@@ -1,0 +1,239 @@
+//! One table's figures, deal by deal: for every two distinct bots at it, the win/draw/loss counts
+//! and payoff differences behind a [`MatchRow`]; each bot's mean payoff per deal ([`FieldStats`])
+//! for the rows and the payoff ratings; and each deal's pairwise scores for the Elo ratings.
+//!
+//! Wins, draws and losses compare seats: in every game, each seat of bot A with each seat of bot
+//! B, by payoff (one comparison a game heads-up; pruned against three greedy seats, three). The
+//! comparisons of one deal are correlated, so when a deal holds more than one, the Elo figures'
+//! intervals are computed over deals (the comparisons' score as a [`ClusteredMean`]).
+//!
+//! Records arrive in game order, so the games of one deal (its seat rotations) are contiguous. A
+//! deal cut short (an interrupted run) counts in the per-game figures and the Elo ratings (as a
+//! smaller cluster), not in the deal-by-deal payoffs.
+
+use crate::core::GameRecord;
+use crate::report::{MatchRow, SprtResult};
+use crate::stats::elo::from_moments;
+use crate::stats::{
+    ClusteredMean, Comparisons, EloEstimate, FieldStats, Outcome, PairScore, Pentanomial, Sprt, SprtModel, Trinomial,
+    Welford,
+};
+
+/// Two distinct bots of a table, by their places in [`TableTally::bots`].
+#[derive(Clone, Debug)]
+struct PairTally {
+    a: usize,
+    b: usize,
+    /// A's seats against B's, every comparison.
+    tri: Trinomial,
+    penta: Pentanomial,
+    /// A's points per comparison, one cluster per deal.
+    score: ClusteredMean,
+    /// A's mean payoff minus B's, game by game (for the variance ratio).
+    game_diff: Welford,
+    /// This deal's comparisons for A.
+    outcomes: Vec<Outcome>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TableTally {
+    pairing: usize,
+    /// The distinct bots at the table, in seat order of first appearance, and their seats.
+    bots: Vec<usize>,
+    copies: Vec<f64>,
+    /// Games per deal.
+    replays: u64,
+    games: u64,
+    pairs: Vec<PairTally>,
+    field: FieldStats,
+    /// The deal being collected: its index, games so far and each bot's summed mean payoff.
+    deal: u64,
+    deal_games: u64,
+    deal_payoff: Vec<f64>,
+}
+
+impl TableTally {
+    /// A tally of table `pairing` seating `table` (bot indexes by seat), `replays` games a deal.
+    pub fn new(pairing: usize, table: &[usize], replays: u64) -> TableTally {
+        let mut bots: Vec<usize> = Vec::new();
+        for &b in table {
+            if !bots.contains(&b) {
+                bots.push(b);
+            }
+        }
+        let copies = bots.iter().map(|b| table.iter().filter(|&x| x == b).count() as f64).collect();
+        let n = bots.len();
+        let pairs = (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .map(|(a, b)| PairTally {
+                a,
+                b,
+                tri: Trinomial::default(),
+                penta: Pentanomial::default(),
+                score: ClusteredMean::new(),
+                game_diff: Welford::new(),
+                outcomes: Vec::new(),
+            })
+            .collect();
+        TableTally {
+            pairing,
+            bots,
+            copies,
+            replays,
+            games: 0,
+            pairs,
+            field: FieldStats::new(n),
+            deal: 0,
+            deal_games: 0,
+            deal_payoff: vec![0.0; n],
+        }
+    }
+
+    /// The distinct bots at the table and their deal-by-deal mean payoffs.
+    pub fn field(&self) -> (&[usize], &FieldStats) {
+        (&self.bots, &self.field)
+    }
+
+    /// Adds game `game` of the table; a finished deal's pairwise scores go to `comparisons`.
+    /// Returns true when the game completed a deal.
+    pub fn add(&mut self, game: u64, lineup: &[usize], record: &GameRecord, comparisons: &mut Comparisons) -> bool {
+        let deal = game / self.replays;
+        if self.deal_games > 0 && deal != self.deal {
+            self.close_deal(comparisons);
+        }
+        self.deal = deal;
+        let local: Vec<usize> =
+            lineup.iter().map(|b| self.bots.iter().position(|x| x == b).expect("a bot of the table")).collect();
+        let mut mean = vec![0.0; self.bots.len()];
+        for (k, result) in local.iter().zip(&record.seats) {
+            mean[*k] += result.payoff / self.copies[*k];
+        }
+        for (sum, m) in self.deal_payoff.iter_mut().zip(&mean) {
+            *sum += m;
+        }
+        let payoff = |seat: usize| record.seats[seat].payoff;
+        for p in &mut self.pairs {
+            p.game_diff.push(mean[p.a] - mean[p.b]);
+            for s in (0..local.len()).filter(|&s| local[s] == p.a) {
+                for t in (0..local.len()).filter(|&t| local[t] == p.b) {
+                    let outcome = match payoff(s).partial_cmp(&payoff(t)) {
+                        Some(std::cmp::Ordering::Greater) => Outcome::Win,
+                        Some(std::cmp::Ordering::Less) => Outcome::Loss,
+                        _ => Outcome::Draw,
+                    };
+                    p.tri.add(outcome);
+                    p.outcomes.push(outcome);
+                }
+            }
+        }
+        self.games += 1;
+        self.deal_games += 1;
+        if self.deal_games < self.replays {
+            return false;
+        }
+        let means: Vec<f64> = self.deal_payoff.iter().map(|s| s / self.replays as f64).collect();
+        self.field.push(&means);
+        if self.pentanomial() {
+            for p in &mut self.pairs {
+                p.penta.add_pair(p.outcomes[0], p.outcomes[1]);
+            }
+        }
+        self.close_deal(comparisons);
+        true
+    }
+
+    /// Hands the deal being collected (complete or not) to `comparisons` and starts afresh.
+    pub fn close_deal(&mut self, comparisons: &mut Comparisons) {
+        if self.deal_games == 0 {
+            return;
+        }
+        let scores: Vec<PairScore> = self
+            .pairs
+            .iter()
+            .map(|p| PairScore {
+                a: self.bots[p.a],
+                b: self.bots[p.b],
+                half_points: p.outcomes.iter().map(|o| o.half_points() as u64).sum(),
+                games: p.outcomes.len() as u64,
+            })
+            .collect();
+        for (p, s) in self.pairs.iter_mut().zip(&scores) {
+            p.score.push(s.half_points as f64 / 2.0, s.games as f64);
+        }
+        comparisons.push_cluster(&scores);
+        self.pairs.iter_mut().for_each(|p| p.outcomes.clear());
+        self.deal_payoff.iter_mut().for_each(|s| *s = 0.0);
+        self.deal_games = 0;
+    }
+
+    /// Scores per pair: two seats, paired.
+    fn pentanomial(&self) -> bool {
+        self.replays == 2
+    }
+
+    /// A deal holds one comparison of A and B: unpaired heads-up games, each independent.
+    fn independent(&self, p: &PairTally) -> bool {
+        self.replays == 1 && self.copies[p.a] == 1.0 && self.copies[p.b] == 1.0
+    }
+
+    /// Elo, nElo and LOS of A against B: per pair (pentanomial), per game, or over deals.
+    fn elo(&self, p: &PairTally) -> EloEstimate {
+        if self.pentanomial() {
+            p.penta.estimate()
+        } else if self.independent(p) {
+            p.tri.estimate()
+        } else {
+            // The comparisons' own spread sets nElo's scale; the deals' spread the intervals.
+            let sd = p.tri.estimate().se * (p.tri.games() as f64).sqrt();
+            let se = p.score.variance_of_mean().sqrt();
+            from_moments(p.score.clusters(), p.tri.games(), p.score.mean(), se, sd)
+        }
+    }
+
+    /// The SPRT's log-likelihood ratio on the table's first pair (a table of two distinct bots);
+    /// NaN when the table has no pair.
+    pub fn llr(&self, sprt: &Sprt) -> f64 {
+        let Some(p) = self.pairs.first() else { return f64::NAN };
+        match sprt.model {
+            SprtModel::Payoff => sprt.llr_payoff(&self.field.difference(p.a, p.b)),
+            _ if self.pentanomial() => sprt.llr_penta(&p.penta),
+            _ => sprt.llr_tri(&p.tri),
+        }
+    }
+
+    /// One row per pair of distinct bots; `names[bot]` names them.
+    pub fn rows(&self, names: &[String], sprt: Option<&Sprt>) -> Vec<MatchRow> {
+        self.pairs
+            .iter()
+            .map(|p| {
+                let diff = self.field.difference(p.a, p.b);
+                let (by_game, by_deal) = (p.game_diff.ci(0.95), diff.ci(0.95));
+                // Variance of the mean difference, game by game versus deal by deal.
+                let unpaired = by_game.sd.powi(2) / by_game.n.max(1) as f64;
+                let paired = by_deal.sd.powi(2) / by_deal.n.max(1) as f64;
+                let mut row = MatchRow {
+                    pairing: self.pairing,
+                    bot_a: names[self.bots[p.a]].clone(),
+                    bot_b: names[self.bots[p.b]].clone(),
+                    games: self.games,
+                    deals: self.field.deals(),
+                    tri: p.tri,
+                    penta: p.penta,
+                    pentanomial: self.pentanomial(),
+                    elo: self.elo(p),
+                    payoff_a: self.field.bot(p.a).ci(0.95),
+                    payoff_b: self.field.bot(p.b).ci(0.95),
+                    diff,
+                    payoff_diff: by_deal,
+                    variance_ratio: if paired > 0.0 { unpaired / paired } else { f64::NAN },
+                    sprt: None,
+                };
+                row.sprt = sprt.map(|s| {
+                    let llr = row.llr(s);
+                    SprtResult { sprt: *s, llr, decision: s.decision(llr) }
+                });
+                row
+            })
+            .collect()
+    }
+}
