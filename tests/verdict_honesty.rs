@@ -19,6 +19,11 @@ use rand_chacha::ChaCha8Rng;
 
 const RUNS: usize = 2000;
 
+/// Every two of `n` bots, (a, b) with a < b.
+fn pairs(n: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..n).flat_map(move |a| (a + 1..n).map(move |b| (a, b)))
+}
+
 fn rate(hits: usize, of: usize) -> f64 {
     hits as f64 / of as f64
 }
@@ -235,17 +240,15 @@ fn paired_summary_intervals_cover_the_truth() {
 /// True Elo ratings of five bots (mean 0).
 const ELO: [f64; 5] = [-160.0, -60.0, 10.0, 70.0, 140.0];
 
-/// A round robin of the five bots, `pairs` duplicate pairs a pairing, into [`Comparisons`], one
-/// cluster per pair of games.
-fn round_robin(rng: &mut ChaCha8Rng, pairs: usize) -> Comparisons {
+/// A round robin of the five bots, `games` duplicate pairs of games a pairing, into
+/// [`Comparisons`], one cluster per pair of games.
+fn round_robin(rng: &mut ChaCha8Rng, games: usize) -> Comparisons {
     let mut c = Comparisons::new(5);
-    for a in 0..5 {
-        for b in a + 1..5 {
-            let s = bot_arena::stats::score_from_elo(ELO[a] - ELO[b]);
-            for _ in 0..pairs {
-                let g = pair(rng, s);
-                c.push_cluster(&[PairScore { a, b, half_points: g[0] + g[1], games: 2 }]);
-            }
+    for (a, b) in pairs(5) {
+        let s = bot_arena::stats::score_from_elo(ELO[a] - ELO[b]);
+        for _ in 0..games {
+            let g = pair(rng, s);
+            c.push_cluster(&[PairScore { a, b, half_points: g[0] + g[1], games: 2 }]);
         }
     }
     c
@@ -263,10 +266,8 @@ fn elo_rating_list_covers_the_truth() {
         for (i, r) in list.ratings.iter().enumerate() {
             covered[i] += usize::from(Interval { lo: r.lo, hi: r.hi }.contains(ELO[i]));
         }
-        for a in 0..5 {
-            for b in a + 1..5 {
-                covered_diff += usize::from(list.difference(a, b).contains(ELO[a] - ELO[b]));
-            }
+        for (a, b) in pairs(5) {
+            covered_diff += usize::from(list.difference(a, b).contains(ELO[a] - ELO[b]));
         }
     }
     for (i, &c) in covered.iter().enumerate() {
@@ -283,8 +284,7 @@ fn payoff_rating_list_covers_the_truth() {
     let skill = [-3.0, -1.0, 0.0, 1.5, 2.5];
     let mean = skill.iter().sum::<f64>() / 5.0;
     let mut rng = ChaCha8Rng::seed_from_u64(25);
-    let tables: Vec<[usize; 3]> =
-        (0..5).flat_map(|a| (a + 1..5).flat_map(move |b| (b + 1..5).map(move |c| [a, b, c]))).collect();
+    let tables: Vec<[usize; 3]> = pairs(5).flat_map(|(a, b)| (b + 1..5).map(move |c| [a, b, c])).collect();
     let (mut covered, mut covered_diff) = ([0; 5], 0);
     for _ in 0..RUNS {
         let fields: Vec<FieldStats> = tables
@@ -301,10 +301,8 @@ fn payoff_rating_list_covers_the_truth() {
         for (i, r) in list.ratings.iter().enumerate() {
             covered[i] += usize::from(Interval { lo: r.lo, hi: r.hi }.contains(skill[i] - mean));
         }
-        for a in 0..5 {
-            for b in a + 1..5 {
-                covered_diff += usize::from(list.difference(a, b).contains(skill[a] - skill[b]));
-            }
+        for (a, b) in pairs(5) {
+            covered_diff += usize::from(list.difference(a, b).contains(skill[a] - skill[b]));
         }
     }
     for (i, &c) in covered.iter().enumerate() {

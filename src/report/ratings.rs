@@ -83,10 +83,11 @@ impl RatingTable {
     /// The list for the terminal, the game's headline figure first.
     pub fn describe(&self) -> String {
         let elo = |r: &Rating| interval(r, 1.0, 1);
-        let (head, payoff): (String, Box<dyn Fn(&Rating) -> String>) = match self.headline {
-            Headline::Payoff { unit, scale } => (unit.to_string(), Box::new(move |r| interval(r, scale, 2))),
-            Headline::Elo => ("payoff a game".to_string(), Box::new(|r| interval(r, 1.0, 4))),
+        let (head, scale, decimals) = match self.headline {
+            Headline::Payoff { unit, scale } => (unit, scale, 2),
+            Headline::Elo => ("payoff a game", 1.0, 4),
         };
+        let payoff = |r: &Rating| interval(r, scale, decimals);
         let cells: Vec<[String; 2]> = self
             .rows
             .iter()
@@ -98,7 +99,7 @@ impl RatingTable {
                 }
             })
             .collect();
-        let titles = if self.headline == Headline::Elo { ["Elo".to_string(), head] } else { [head, "Elo".to_string()] };
+        let titles = if self.headline == Headline::Elo { ["Elo", head] } else { [head, "Elo"] };
         let name = self.rows.iter().map(|r| r.bot.len()).max().unwrap_or(3).max(3);
         let width =
             |k: usize| cells.iter().map(|c| c[k].chars().count()).chain([titles[k].len() + 9]).max().unwrap_or(0);

@@ -172,10 +172,9 @@ impl FieldStats {
         for (m, d) in self.mean.iter_mut().zip(&self.delta) {
             *m += d / k;
         }
-        let n = self.bots();
-        for i in 0..n {
-            for j in 0..n {
-                self.comoment[i * n + j] += self.delta[i] * (x[j] - self.mean[j]);
+        for (row, di) in self.comoment.chunks_exact_mut(x.len()).zip(&self.delta) {
+            for (c, (xj, mj)) in row.iter_mut().zip(x.iter().zip(&self.mean)) {
+                *c += di * (xj - mj);
             }
         }
     }

@@ -108,6 +108,9 @@ impl RatingList {
     }
 }
 
+/// Two bots, the lower index first.
+type Pair = (usize, usize);
+
 /// Bot `a`'s score against bot `b` in one cluster (deal): `half_points` (a win 2, a draw 1) out of
 /// `games`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,12 +126,12 @@ pub struct PairScore {
 pub struct Comparisons {
     bots: usize,
     /// For each pair i < j: i's half points and the games.
-    totals: BTreeMap<(usize, usize), (u64, u64)>,
+    totals: BTreeMap<Pair, (u64, u64)>,
     /// For two pairs p, q met in one cluster, sums over clusters of the products of their
     /// (score S in points, games n): [S_p·S_q, S_p·n_q, n_p·S_q, n_p·n_q]. Exact: quarter points.
-    products: BTreeMap<((usize, usize), (usize, usize)), [f64; 4]>,
+    products: BTreeMap<(Pair, Pair), [f64; 4]>,
     /// How many clusters held each set of pairs (one entry per table shape, not per deal).
-    layouts: BTreeMap<Vec<(usize, usize)>, u64>,
+    layouts: BTreeMap<Vec<Pair>, u64>,
 }
 
 impl Comparisons {
@@ -138,7 +141,7 @@ impl Comparisons {
 
     /// Adds one cluster: the scores of the pairs of bots that met in one deal.
     pub fn push_cluster(&mut self, scores: &[PairScore]) {
-        let mut cluster: Vec<((usize, usize), u64, u64)> = Vec::with_capacity(scores.len());
+        let mut cluster: Vec<(Pair, u64, u64)> = Vec::with_capacity(scores.len());
         for s in scores.iter().filter(|s| s.games > 0) {
             assert!(s.a != s.b && s.a < self.bots && s.b < self.bots, "a pair of two known bots");
             assert!(s.half_points <= 2 * s.games, "at most a win a game");
