@@ -9,6 +9,10 @@ use crate::report::{BotSummary, CiUnit, MatchRow, RatingTable, TableTally, Tally
 use crate::stats::{payoff_ratings, Anchor, Comparisons, Sprt, TableField};
 use crate::tournament::schedule::Schedule;
 
+/// Pairwise verdicts the terminal shows: a round robin of five bots heads-up (ten); larger fields
+/// of N-seat tables have many more, and the rating list sums them up.
+pub const MAX_VERDICTS_SHOWN: usize = 10;
+
 pub struct RunTally {
     names: Vec<String>,
     bots: Vec<Tally>,
@@ -108,9 +112,14 @@ impl Verdicts {
         Ok(())
     }
 
-    /// The terminal lines after the summary table: every pair's verdict and the rating list.
+    /// The terminal lines after the summary table: every pair's verdict (up to
+    /// [`MAX_VERDICTS_SHOWN`]; more are in match.csv) and the rating list.
     pub fn describe(&self) -> String {
-        let mut out: String = self.matches.iter().map(|m| m.describe(self.headline)).collect();
+        let mut out: String = if self.matches.len() <= MAX_VERDICTS_SHOWN {
+            self.matches.iter().map(|m| m.describe(self.headline)).collect()
+        } else {
+            format!("{} pairwise verdicts (every two bots at every table): see match.csv\n", self.matches.len())
+        };
         if let Some(r) = &self.ratings {
             out.push_str(&r.describe());
         }

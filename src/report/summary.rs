@@ -170,16 +170,24 @@ impl BotSummary {
     /// The terminal table.
     pub fn table(rows: &[BotSummary]) -> String {
         let width = rows.iter().map(|r| r.bot.len()).max().unwrap_or(3).max(3);
+        let cells: Vec<(String, String)> = rows
+            .iter()
+            .map(|r| {
+                let rate =
+                    format!("{:.1}% [{:.1}, {:.1}]", 100.0 * r.win_rate, 100.0 * r.win_rate_lo, 100.0 * r.win_rate_hi);
+                (rate, format!("{:+.4} [{:+.4}, {:+.4}]", r.payoff.mean, r.payoff.lo, r.payoff.hi))
+            })
+            .collect();
+        // Wide enough for every row, and at least as wide as always (so short tables look as before).
+        let rate_w = cells.iter().map(|c| c.0.len()).chain([22]).max().unwrap_or(22);
+        let payoff_w = cells.iter().map(|c| c.1.len()).chain([30]).max().unwrap_or(30);
         let mut out = format!(
-            "{:<width$}  {:>7}  {:>7} {:>6} {:>7}  {:>22}  {:>30}\n",
+            "{:<width$}  {:>7}  {:>7} {:>6} {:>7}  {:>rate_w$}  {:>payoff_w$}\n",
             "bot", "games", "wins", "draws", "losses", "win rate [95% CI]", "mean payoff [95% CI]"
         );
-        for r in rows {
-            let rate =
-                format!("{:.1}% [{:.1}, {:.1}]", 100.0 * r.win_rate, 100.0 * r.win_rate_lo, 100.0 * r.win_rate_hi);
-            let payoff = format!("{:+.4} [{:+.4}, {:+.4}]", r.payoff.mean, r.payoff.lo, r.payoff.hi);
+        for (r, (rate, payoff)) in rows.iter().zip(&cells) {
             out.push_str(&format!(
-                "{:<width$}  {:>7}  {:>7} {:>6} {:>7}  {:>22}  {:>30}\n",
+                "{:<width$}  {:>7}  {:>7} {:>6} {:>7}  {:>rate_w$}  {:>payoff_w$}\n",
                 r.bot, r.games, r.wins, r.draws, r.losses, rate, payoff
             ));
         }

@@ -223,7 +223,14 @@ impl Comparisons {
         for (&(p, q), s) in &self.products {
             let (Some(p), Some(q)) = (local(p), local(q)) else { continue };
             let (ep, eq) = (e(p.0, p.1), e(q.0, q.1));
-            let u = s[0] - eq * s[1] - ep * s[2] + ep * eq * s[3];
+            let mut u = s[0] - eq * s[1] - ep * s[2] + ep * eq * s[3];
+            // A pair whose every deal scored exactly as fitted (every duplicate pair split, say)
+            // shows no spread, which would make its difference exact. A deal's score share lies in
+            // [0, 1], so its variance is at most E(1 − E): take that bound instead, as the
+            // heads-up figures take Wilson's interval when the observations do not vary.
+            if p == q && u <= 1e-12 * s[3] {
+                u = s[3] * ep * (1.0 - ep);
+            }
             add_outer(&mut meat, m, p, q, KAPPA * KAPPA * u);
         }
         let clusters = self.clusters_among(&pos);
@@ -602,6 +609,22 @@ mod tests {
         assert!((list.se(0) - se).abs() < 1e-9 * se, "{} {se}", list.se(0));
         let i = list.difference(0, 1);
         assert!((i.hi - i.lo - 2.0 * Z95 * se).abs() < 1e-6);
+    }
+
+    /// Every pair of games split one win and one loss: no spread in the data, so the interval
+    /// takes the bound E(1 − E) for each deal's score share. For K pairs at E = ½: information
+    /// κ²·2K·¼, score variance κ²·Σn²·¼ = κ²K, so Var = 4/(κ²K)·K/(K − 1) = 4/(κ²(K − 1)).
+    #[test]
+    fn pairs_without_spread_get_the_conservative_bound() {
+        let mut c = Comparisons::new(2);
+        let k = 50;
+        for _ in 0..k {
+            c.push_cluster(&[PairScore { a: 0, b: 1, half_points: 2, games: 2 }]);
+        }
+        let list = c.elo(Anchor::Bot(0));
+        assert!(list.ratings[1].value.abs() < 1e-9);
+        let want = 2.0 / (KAPPA * ((k - 1) as f64).sqrt());
+        assert!((list.se(1) - want).abs() < 1e-9 * want, "{} vs {want}", list.se(1));
     }
 
     #[test]
