@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use bot_arena::tournament::config::{Overrides, RunConfig};
+use bot_arena::tournament::config::{Overrides, RunConfig, Source};
 use bot_arena::Arena;
 
 fn tomls(dir: &Path) -> Vec<std::path::PathBuf> {
@@ -28,6 +28,17 @@ fn every_shipped_config_resolves() {
             let cfg =
                 RunConfig::load(&Arena::standard(), &path, &Overrides::default()).unwrap_or_else(|e| panic!("{e}"));
             assert!(!cfg.bots.is_empty());
+            // The resolved config (config.toml of a run) reads back as the same config: bots
+            // listed again, copies, schedule and anchor included.
+            let text = cfg.to_toml();
+            let again = RunConfig::parse(
+                &Arena::standard(),
+                &Source { path: "resolved", text: &text },
+                "x",
+                &Overrides::default(),
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()));
+            assert_eq!(again, cfg, "{}", path.display());
             loaded += 1;
         }
     }

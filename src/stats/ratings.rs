@@ -382,20 +382,20 @@ pub fn payoff_ratings(bots: usize, tables: &[TableField], anchor: Anchor) -> Rat
     let pos = positions(bots, &group);
     let m = group.len();
 
+    // Each table with its bots in the group: (index in the table's field, index in the group).
+    let parts: Vec<(&TableField, Vec<(usize, usize)>)> = tables
+        .iter()
+        .map(|t| (*t, t.bots.iter().enumerate().filter_map(|(k, &b)| Some((k, pos[b]?))).collect::<Vec<_>>()))
+        .filter(|(_, inside)| !inside.is_empty())
+        .collect();
+    let clusters: u64 = parts.iter().map(|(t, _)| t.field.deals()).sum();
+
     let (mut normal, mut rhs) = (vec![0.0; m * m], vec![0.0; m]);
-    let mut clusters = 0;
-    let mut inside = Vec::new();
-    for t in &tables {
-        inside.clear();
-        inside.extend(t.bots.iter().enumerate().filter_map(|(k, &b)| Some((k, pos[b]?))));
-        if inside.is_empty() {
-            continue;
-        }
+    for (t, inside) in &parts {
         let (deals, means) = (t.field.deals() as f64, t.field.means());
-        clusters += t.field.deals();
         let centre = inside.iter().map(|&(k, _)| means[k]).sum::<f64>() / inside.len() as f64;
-        for_centred(&inside, |(_, a), (_, b), p| normal[a * m + b] += deals * p);
-        for &(k, a) in &inside {
+        for_centred(inside, |(_, a), (_, b), p| normal[a * m + b] += deals * p);
+        for &(k, a) in inside {
             rhs[a] += deals * (means[k] - centre);
         }
     }
@@ -408,12 +408,7 @@ pub fn payoff_ratings(bots: usize, tables: &[TableField], anchor: Anchor) -> Rat
 
     // The sandwich's middle: Σₜ Pₜ·(Cₜ + Kₜ·(ȳₜ − θ)(ȳₜ − θ)ᵀ)·Pₜ, C the co-moments over deals.
     let mut meat = vec![0.0; m * m];
-    for t in &tables {
-        inside.clear();
-        inside.extend(t.bots.iter().enumerate().filter_map(|(k, &b)| Some((k, pos[b]?))));
-        if inside.is_empty() {
-            continue;
-        }
+    for (t, inside) in &parts {
         let (deals, means) = (t.field.deals() as f64, t.field.means());
         let residual: Vec<f64> = inside.iter().map(|&(k, a)| means[k] - theta[a]).collect();
         let centre = residual.iter().sum::<f64>() / residual.len() as f64;
