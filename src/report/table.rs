@@ -50,6 +50,11 @@ pub struct TableTally {
     deal: u64,
     deal_games: u64,
     deal_payoff: Vec<f64>,
+    /// Scratch: each seat's bot (as its place in `bots`), each bot's mean payoff in a game or
+    /// deal, and the deal's pairwise scores.
+    local: Vec<usize>,
+    mean: Vec<f64>,
+    scores: Vec<PairScore>,
 }
 
 impl TableTally {
@@ -86,6 +91,9 @@ impl TableTally {
             deal: 0,
             deal_games: 0,
             deal_payoff: vec![0.0; n],
+            local: Vec::new(),
+            mean: vec![0.0; n],
+            scores: Vec::new(),
         }
     }
 
@@ -102,13 +110,14 @@ impl TableTally {
             self.close_deal(comparisons);
         }
         self.deal = deal;
-        let local: Vec<usize> =
-            lineup.iter().map(|b| self.bots.iter().position(|x| x == b).expect("a bot of the table")).collect();
-        let mut mean = vec![0.0; self.bots.len()];
-        for (k, result) in local.iter().zip(&record.seats) {
-            mean[*k] += result.payoff / self.copies[*k];
+        let (local, mean) = (&mut self.local, &mut self.mean);
+        local.clear();
+        local.extend(lineup.iter().map(|b| self.bots.iter().position(|x| x == b).expect("a bot of the table")));
+        mean.iter_mut().for_each(|m| *m = 0.0);
+        for (&k, result) in local.iter().zip(&record.seats) {
+            mean[k] += result.payoff / self.copies[k];
         }
-        for (sum, m) in self.deal_payoff.iter_mut().zip(&mean) {
+        for (sum, m) in self.deal_payoff.iter_mut().zip(mean.iter()) {
             *sum += m;
         }
         let payoff = |seat: usize| record.seats[seat].payoff;
@@ -131,8 +140,10 @@ impl TableTally {
         if self.deal_games < self.replays {
             return false;
         }
-        let means: Vec<f64> = self.deal_payoff.iter().map(|s| s / self.replays as f64).collect();
-        self.field.push(&means);
+        for (m, sum) in self.mean.iter_mut().zip(&self.deal_payoff) {
+            *m = sum / self.replays as f64;
+        }
+        self.field.push(&self.mean);
         if self.pentanomial() {
             for p in &mut self.pairs {
                 p.penta.add_pair(p.outcomes[0], p.outcomes[1]);
@@ -147,20 +158,17 @@ impl TableTally {
         if self.deal_games == 0 {
             return;
         }
-        let scores: Vec<PairScore> = self
-            .pairs
-            .iter()
-            .map(|p| PairScore {
-                a: self.bots[p.a],
-                b: self.bots[p.b],
-                half_points: p.outcomes.iter().map(|o| o.half_points() as u64).sum(),
-                games: p.outcomes.len() as u64,
-            })
-            .collect();
-        for (p, s) in self.pairs.iter_mut().zip(&scores) {
+        self.scores.clear();
+        self.scores.extend(self.pairs.iter().map(|p| PairScore {
+            a: self.bots[p.a],
+            b: self.bots[p.b],
+            half_points: p.outcomes.iter().map(|o| o.half_points() as u64).sum(),
+            games: p.outcomes.len() as u64,
+        }));
+        for (p, s) in self.pairs.iter_mut().zip(&self.scores) {
             p.score.push(s.half_points as f64 / 2.0, s.games as f64);
         }
-        comparisons.push_cluster(&scores);
+        comparisons.push_cluster(&self.scores);
         self.pairs.iter_mut().for_each(|p| p.outcomes.clear());
         self.deal_payoff.iter_mut().for_each(|s| *s = 0.0);
         self.deal_games = 0;

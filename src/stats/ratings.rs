@@ -132,6 +132,9 @@ pub struct Comparisons {
     products: BTreeMap<(Pair, Pair), [f64; 4]>,
     /// How many clusters held each set of pairs (one entry per table shape, not per deal).
     layouts: BTreeMap<Vec<Pair>, u64>,
+    /// Scratch for one cluster: its pairs' (half points, games), and its pairs alone.
+    cluster: Vec<(Pair, u64, u64)>,
+    layout: Vec<Pair>,
 }
 
 impl Comparisons {
@@ -141,7 +144,8 @@ impl Comparisons {
 
     /// Adds one cluster: the scores of the pairs of bots that met in one deal.
     pub fn push_cluster(&mut self, scores: &[PairScore]) {
-        let mut cluster: Vec<(Pair, u64, u64)> = Vec::with_capacity(scores.len());
+        let mut cluster = std::mem::take(&mut self.cluster);
+        cluster.clear();
         for s in scores.iter().filter(|s| s.games > 0) {
             assert!(s.a != s.b && s.a < self.bots && s.b < self.bots, "a pair of two known bots");
             assert!(s.half_points <= 2 * s.games, "at most a win a game");
@@ -153,6 +157,7 @@ impl Comparisons {
             }
         }
         if cluster.is_empty() {
+            self.cluster = cluster;
             return;
         }
         cluster.sort_unstable();
@@ -171,7 +176,15 @@ impl Comparisons {
                 m[3] += np * nq;
             }
         }
-        *self.layouts.entry(cluster.iter().map(|c| c.0).collect()).or_default() += 1;
+        self.layout.clear();
+        self.layout.extend(cluster.iter().map(|c| c.0));
+        match self.layouts.get_mut(self.layout.as_slice()) {
+            Some(count) => *count += 1,
+            None => {
+                self.layouts.insert(self.layout.clone(), 1);
+            }
+        }
+        self.cluster = cluster;
     }
 
     /// Bot `bot`'s points (a draw half) and games against the others.
