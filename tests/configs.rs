@@ -31,13 +31,9 @@ fn every_shipped_config_resolves() {
             // The resolved config (config.toml of a run) reads back as the same config: bots
             // listed again, copies, schedule and anchor included.
             let text = cfg.to_toml();
-            let again = RunConfig::parse(
-                &Arena::standard(),
-                &Source { path: "resolved", text: &text },
-                "x",
-                &Overrides::default(),
-            )
-            .unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()));
+            let again =
+                RunConfig::parse(&Arena::standard(), &Source::file("resolved", &text), "x", &Overrides::default())
+                    .unwrap_or_else(|e| panic!("{}: {e}\n{text}", path.display()));
             assert_eq!(again, cfg, "{}", path.display());
             loaded += 1;
         }
