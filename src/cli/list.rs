@@ -1,7 +1,7 @@
 use clap::Args;
 
 use crate::cli::EXIT_OK;
-use crate::core::ParamSpec;
+use crate::core::{Limits, ParamSpec};
 use crate::error::Result;
 use crate::games::{Arena, GameEntry};
 use crate::tournament::roster::Roster;
@@ -37,6 +37,8 @@ fn describe(game: &dyn GameEntry) -> Result<String> {
         out.push_str(&format!("    {}: {}\n", bot.name, bot.about));
         params(&mut out, "      ", bot.params);
     }
+    out.push_str("  every bot also takes (unless it sets its own default above):\n");
+    params(&mut out, "    ", Limits::SPECS);
     let roster = Roster::load(game)?;
     if !roster.entries.is_empty() {
         out.push_str(&format!("  roster (bots/{}.toml):\n", game.name()));

@@ -43,6 +43,9 @@ enum Command {
     Gate(gate::GateArgs),
     /// Elo, nElo, LOS and SPRT from match counts or from a run folder.
     Stats(stats::StatsCmd),
+    /// A random-legal bot speaking the external protocol on stdin/stdout (docs/protocol.md).
+    #[command(hide = true)]
+    ProtocolBot,
 }
 
 /// Exit codes.
@@ -81,6 +84,10 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
         Command::Bench(args) => bench::bench(arena, args),
         Command::Stats(args) => stats::stats(arena, args),
         Command::Gate(args) => gate::gate(arena, args),
+        Command::ProtocolBot => {
+            crate::external::reference::main().map_err(|e| Error::input(format!("protocol-bot: {e}")))?;
+            Ok(EXIT_OK)
+        }
         Command::Advise => unreachable!("handled above"),
     }
 }

@@ -119,6 +119,7 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
             if by_deal { "; 95% intervals over deals" } else { "" }
         );
         print!("{}", BotSummary::table(&report.verdicts.bots));
+        print!("{}", BotSummary::forfeit_lines(&report.verdicts.bots));
         print!("{}", report.verdicts.describe());
     }
     if end.stopped_by_sink {

@@ -88,8 +88,14 @@ fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>)> {
             if pairing >= schedule.pairings.len() {
                 return Err(bad(format!("row {}: no pairing {pairing} in this run", line + 2)));
             }
-            let record =
-                GameRecord { seed: 0, moves: 0, status: Status::Ok, seats: std::mem::take(&mut seats), history: None };
+            let record = GameRecord {
+                seed: 0,
+                moves: 0,
+                status: Status::Ok,
+                seats: std::mem::take(&mut seats),
+                history: None,
+                times: Vec::new(),
+            };
             tally.add(pairing, game, &lineup, &record);
             lineup.clear();
         }

@@ -1,5 +1,9 @@
 use std::fmt::Debug;
+use std::path::Path;
+use std::time::Instant;
 
+use crate::core::params::Params;
+use crate::core::play::Status;
 use crate::core::seeds::{BotRng, DealRng};
 
 /// A seat at the table, `0..game.seats()`. Seat 0 is the first to act in the deal's order
@@ -97,7 +101,104 @@ pub trait Game: Send + Sync + Sized + 'static {
     }
 }
 
+/// What kind of fault lost a bot its game: the terminal counts forfeits by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FaultKind {
+    /// Past a time limit (a move, a game, or the start of a process).
+    Timeout,
+    /// The bot's process exited, was killed, or could not be started.
+    Crash,
+    /// An answer that breaks the protocol: not JSON, too long, not an action.
+    Protocol,
+    /// An action the rules do not allow.
+    Illegal,
+    /// A built-in bot panicked.
+    Panic,
+}
+
+impl FaultKind {
+    pub const ALL: [FaultKind; 5] =
+        [FaultKind::Timeout, FaultKind::Crash, FaultKind::Protocol, FaultKind::Illegal, FaultKind::Panic];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Timeout => "timeout",
+            FaultKind::Crash => "crash",
+            FaultKind::Protocol => "protocol",
+            FaultKind::Illegal => "illegal",
+            FaultKind::Panic => "panic",
+        }
+    }
+}
+
+/// Why a bot forfeits: its kind and the reason games.csv shows (`timeout 1000 ms`,
+/// `exited with code 1`, `illegal action Fold: ...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub reason: String,
+}
+
+impl Fault {
+    pub fn new(kind: FaultKind, reason: impl Into<String>) -> Fault {
+        Fault { kind, reason: reason.into() }
+    }
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+/// What the host tells a bot as a game starts.
+#[derive(Clone, Copy, Debug)]
+pub struct GameStart<'a> {
+    pub seat: Seat,
+    /// The game's index within its pairing (games.csv's `game`).
+    pub game: u64,
+    /// The bot's name in the run.
+    pub name: &'a str,
+    /// The table's options, as the config gave them (defaults filled in).
+    pub table: &'a Params,
+    /// The run folder, for the bot's logs (`None` when nothing is written, as in benchmarks).
+    pub run_dir: Option<&'a Path>,
+}
+
+/// How a game ended, as the host tells every bot that played it.
+#[derive(Clone, Copy, Debug)]
+pub struct GameEnd<'a> {
+    pub outcome: &'a Outcome,
+    pub status: &'a Status,
+}
+
 /// A player. It sees only its seat's view; its randomness comes from its own stream.
+///
+/// Only [`Bot::act`] is required. Bots with resources outside the process (a program spoken to
+/// over a pipe) use the rest: [`Bot::start`] and [`Bot::finish`] frame every game, and
+/// [`Bot::try_act`] is the decision as the host asks for it, which may fail with a [`Fault`]
+/// (the seat then forfeits). The host times every decision and judges the time limits itself.
 pub trait Bot<G: Game>: Send {
     fn act(&mut self, game: &G, view: &G::View<'_>, rng: &mut BotRng) -> G::Action;
+
+    /// Called once before the game's first decision. A bot that draws from `rng` here changes
+    /// the numbers its decisions see, so built-in bots leave it alone.
+    fn start(&mut self, _game: &G, _start: &GameStart<'_>, _rng: &mut BotRng) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    /// The decision the host asks for. `deadline`: when the seat's time runs out (its move or
+    /// game limit); a bot that waits on something outside must give up by then.
+    fn try_act(
+        &mut self,
+        game: &G,
+        view: &G::View<'_>,
+        rng: &mut BotRng,
+        _deadline: Option<Instant>,
+    ) -> Result<G::Action, Fault> {
+        Ok(self.act(game, view, rng))
+    }
+
+    /// Called once the game is over (also after a forfeit), for every bot whose `start` succeeded.
+    fn finish(&mut self, _game: &G, _state: &G::State, _end: &GameEnd<'_>) {}
 }

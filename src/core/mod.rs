@@ -1,11 +1,14 @@
-//! The game-agnostic heart: the [`Game`] and [`Bot`] traits, seeds, parameters, and playing one game.
+//! The game-agnostic heart: the [`Game`] and [`Bot`] traits, seeds, parameters, playing one game,
+//! and the [`Wire`] encoding a game gives its views and actions for bots outside the process.
 
 mod game;
 pub mod params;
 mod play;
 pub mod seeds;
+pub mod wire;
 
-pub use game::{Bot, Game, Headline, IllegalAction, Outcome, Seat};
+pub use game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, Seat};
 pub use params::{ParamSpec, Params};
-pub use play::{play_game, GameRecord, SeatResult, Status};
+pub use play::{play_game, play_game_with, Entrant, GameRecord, Limits, SeatResult, Seating, Status};
 pub use seeds::{BotRng, DealRng, GameSeeds};
+pub use wire::Wire;

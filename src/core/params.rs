@@ -73,7 +73,7 @@ impl ParamSpec {
 }
 
 /// Parameter values checked against their specs, with every default filled in.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Params {
     values: Table,
 }

@@ -1,11 +1,15 @@
-//! Playing one game: ask the seat to act for its action, apply it, repeat; a bot that panics or
-//! answers an illegal action forfeits and the record says why.
+//! Playing one game: tell every bot the game starts, ask the seat to act for its action (timed by
+//! the host), apply it, repeat, tell every bot how it ended. A bot that panics, fails, runs out of
+//! time or answers an illegal action forfeits and the record says why.
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
 use std::sync::Once;
+use std::time::{Duration, Instant};
 
-use crate::core::game::{Bot, Game, Seat};
+use crate::core::game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, Seat};
+use crate::core::params::{ParamSpec, Params};
 use crate::core::seeds::GameSeeds;
 
 /// One seat's result.
@@ -20,10 +24,10 @@ pub struct SeatResult {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
     Ok,
-    /// `seat`'s bot panicked or answered an illegal action.
+    /// `seat`'s bot panicked, failed, ran out of time or answered an illegal action.
     Forfeit {
         seat: Seat,
-        reason: String,
+        reason: Fault,
     },
 }
 
@@ -38,6 +42,65 @@ pub struct GameRecord {
     pub seats: Vec<SeatResult>,
     /// The game record in its community's format, when asked for.
     pub history: Option<String>,
+    /// Every decision's time as the host measured it, in play order: (seat, time). Not part of
+    /// the game's result: it differs from one run to the next.
+    pub times: Vec<(Seat, Duration)>,
+}
+
+/// A bot's time limits, judged by the host's clock for every kind of bot: a decision over
+/// `move_ms`, or decisions adding up to more than `game_ms` in one game, forfeit the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub move_ms: Option<u64>,
+    pub game_ms: Option<u64>,
+}
+
+impl Limits {
+    /// The parameters every bot kind takes besides its own (a kind may declare them itself to
+    /// give them other defaults).
+    pub const SPECS: &'static [ParamSpec] = &[
+        ParamSpec::new("move_ms", "0", "longest decision in milliseconds; over it the bot forfeits (0: no limit)"),
+        ParamSpec::new("game_ms", "0", "milliseconds of decisions in one game; over it the bot forfeits (0: no limit)"),
+    ];
+
+    /// The limits set in `params` (absent or 0: none).
+    pub fn from_params(params: &Params) -> Limits {
+        let ms = |name: &str| params.table().get(name).and_then(|v| v.as_integer()).filter(|&v| v > 0);
+        Limits { move_ms: ms("move_ms").map(|v| v as u64), game_ms: ms("game_ms").map(|v| v as u64) }
+    }
+
+    /// When a decision that begins at `now` must be over, the seat having used `used` so far.
+    pub fn deadline(&self, now: Instant, used: Duration) -> Option<Instant> {
+        let per_move = self.move_ms.map(Duration::from_millis);
+        let rest_of_game = self.game_ms.map(|ms| Duration::from_millis(ms).saturating_sub(used));
+        [per_move, rest_of_game].into_iter().flatten().min().map(|d| now + d)
+    }
+
+    /// The fault of a decision that took `took`, the seat having used `used` in the game with it.
+    pub fn judge(&self, took: Duration, used: Duration) -> Option<Fault> {
+        if let Some(ms) = self.move_ms.filter(|&ms| took > Duration::from_millis(ms)) {
+            return Some(Fault::new(FaultKind::Timeout, format!("timeout {ms} ms")));
+        }
+        let ms = self.game_ms.filter(|&ms| used > Duration::from_millis(ms))?;
+        Some(Fault::new(FaultKind::Timeout, format!("timeout {ms} ms per game")))
+    }
+}
+
+/// A bot at the table as the host knows it: its name in the run and its time limits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Entrant {
+    pub name: String,
+    pub limits: Limits,
+}
+
+/// Who plays one game and what they are told: `entrants[seat]`, the game's index in its
+/// pairing, the table options and the run folder.
+#[derive(Clone, Copy, Debug)]
+pub struct Seating<'a> {
+    pub entrants: &'a [&'a Entrant],
+    pub game: u64,
+    pub table: &'a Params,
+    pub run_dir: Option<&'a Path>,
 }
 
 thread_local! {
@@ -74,45 +137,96 @@ fn install_panic_hook() {
     });
 }
 
-/// Runs `f` as bot code: a panic becomes `Err(message)`.
-fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+/// Runs `f` as bot code: a panic becomes a [`FaultKind::Panic`] fault.
+fn guarded<T>(f: impl FnOnce() -> Result<T, Fault>) -> Result<T, Fault> {
     BOT_PANIC.with(|slot| *slot.borrow_mut() = Some(None));
     let result = catch_unwind(AssertUnwindSafe(f));
     let message = BOT_PANIC.with(|slot| slot.borrow_mut().take()).flatten();
-    result.map_err(|_| message.unwrap_or_else(|| "panic".to_string()))
+    result.unwrap_or_else(|_| {
+        Err(Fault::new(FaultKind::Panic, format!("panic: {}", message.as_deref().unwrap_or("panic"))))
+    })
 }
 
-/// Plays one game. `bots[seat]` plays `seat`. `history`: also write the game record.
+/// Plays one game with no names, no limits and no table options to tell the bots (tests,
+/// benchmarks). `bots[seat]` plays `seat`. `history`: also write the game record.
 pub fn play_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSeeds, history: bool) -> GameRecord {
+    let entrant = Entrant::default();
+    let entrants = vec![&entrant; bots.len()];
+    let table = Params::default();
+    let seating = Seating { entrants: &entrants, game: 0, table: &table, run_dir: None };
+    play_game_with(game, bots, seeds, &seating, history)
+}
+
+/// Plays one game. `bots[seat]` plays `seat`, as `seating.entrants[seat]`.
+pub fn play_game_with<G: Game>(
+    game: &G,
+    bots: &mut [Box<dyn Bot<G>>],
+    seeds: &GameSeeds,
+    seating: &Seating<'_>,
+    history: bool,
+) -> GameRecord {
     install_panic_hook();
-    assert_eq!(bots.len(), game.seats(), "one bot per seat");
+    let seats = game.seats();
+    assert!(bots.len() == seats && seating.entrants.len() == seats, "one bot per seat");
     let mut state = game.deal(&mut seeds.deal_rng());
-    let mut rngs: Vec<_> = (0..bots.len()).map(|seat| seeds.bot_rng(seat)).collect();
-    let mut moves = 0u32;
+    let mut rngs: Vec<_> = (0..seats).map(|seat| seeds.bot_rng(seat)).collect();
     let mut status = Status::Ok;
-    while let Some(seat) = game.to_act(&state) {
-        let asked = guarded(|| {
-            let view = game.view(&state, seat);
-            bots[seat].act(game, &view, &mut rngs[seat])
-        });
-        let reason = match asked {
-            Ok(action) => match game.apply(&mut state, &action) {
+    let mut started = 0;
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        let start = GameStart {
+            seat,
+            game: seating.game,
+            name: &seating.entrants[seat].name,
+            table: seating.table,
+            run_dir: seating.run_dir,
+        };
+        if let Err(reason) = guarded(|| bot.start(game, &start, &mut rngs[seat])) {
+            status = Status::Forfeit { seat, reason };
+            break;
+        }
+        started += 1;
+    }
+    let mut moves = 0u32;
+    let mut used = vec![Duration::ZERO; seats];
+    let mut times = Vec::new();
+    while status == Status::Ok {
+        let Some(seat) = game.to_act(&state) else { break };
+        let limits = seating.entrants[seat].limits;
+        let view = game.view(&state, seat);
+        let began = Instant::now();
+        let deadline = limits.deadline(began, used[seat]);
+        let asked = guarded(|| bots[seat].try_act(game, &view, &mut rngs[seat], deadline));
+        let took = began.elapsed();
+        drop(view);
+        used[seat] += took;
+        times.push((seat, took));
+        // The host's clock decides first: an answer that came too late does not count.
+        let reason = match (limits.judge(took, used[seat]), asked) {
+            (Some(timeout), _) => timeout,
+            (None, Err(fault)) => fault,
+            (None, Ok(action)) => match game.apply(&mut state, &action) {
                 Ok(()) => {
                     moves += 1;
                     continue;
                 }
-                Err(illegal) => format!("illegal action {action:?}: {illegal}"),
+                Err(illegal) => Fault::new(FaultKind::Illegal, format!("illegal action {action:?}: {illegal}")),
             },
-            Err(message) => format!("panic: {message}"),
         };
         status = Status::Forfeit { seat, reason };
-        break;
     }
     let outcome = match &status {
         Status::Ok => game.outcome(&state),
         Status::Forfeit { seat, .. } => game.forfeit(&state, *seat),
     };
-    let seats = (0..game.seats())
+    let end = GameEnd { outcome: &outcome, status: &status };
+    for bot in &mut bots[..started] {
+        // A bot that fails here has played its game; what it does next is the next game's concern.
+        let _ = guarded(|| {
+            bot.finish(game, &state, &end);
+            Ok(())
+        });
+    }
+    let seats = (0..seats)
         .map(|seat| {
             let mut extra = Vec::with_capacity(game.columns().len());
             game.record(&state, seat, &mut extra);
@@ -120,13 +234,14 @@ pub fn play_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSe
         })
         .collect();
     let history = if history { game.history(&state) } else { None };
-    GameRecord { seed: seeds.deal, moves, status, seats, history }
+    GameRecord { seed: seeds.deal, moves, status, seats, history, times }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::{BotRng, DealRng, IllegalAction, Outcome};
+    use crate::core::{Entrant, Limits, Seating};
     use rand::Rng;
 
     /// Two seats take turns saying a number; seat 0 must say an even number, seat 1 an odd one;
@@ -178,6 +293,10 @@ mod tests {
         Legal,
         Panics,
         Cheats,
+        /// Plays legally after sleeping this many milliseconds.
+        Sleeps(u64),
+        /// Plays its first move at once, the others after sleeping this many milliseconds.
+        SleepsAfterFirst(u64),
     }
 
     struct Player(Behaviour);
@@ -189,6 +308,16 @@ mod tests {
                 Behaviour::Legal => 2 * rng.random_range(0..5) + parity,
                 Behaviour::Panics => panic!("bot bug"),
                 Behaviour::Cheats => 1 - parity,
+                Behaviour::Sleeps(ms) => {
+                    std::thread::sleep(Duration::from_millis(ms));
+                    parity
+                }
+                Behaviour::SleepsAfterFirst(ms) => {
+                    if s.said.len() > 1 {
+                        std::thread::sleep(Duration::from_millis(ms));
+                    }
+                    parity
+                }
             }
         }
     }
@@ -198,10 +327,110 @@ mod tests {
         play_game(&Count, &mut bots, &GameSeeds::derive(seed, 0, 0, 1), false)
     }
 
+    /// Plays seat 0 `Legal` against seat 1 `b` under `limits` for seat 1.
+    fn play_limited(b: Behaviour, limits: Limits) -> GameRecord {
+        let mut bots: Vec<Box<dyn Bot<Count>>> = vec![Box::new(Player(Behaviour::Legal)), Box::new(Player(b))];
+        let (free, limited) = (Entrant::default(), Entrant { name: "limited".into(), limits });
+        let table = Params::default();
+        let seating = Seating { entrants: &[&free, &limited], game: 3, table: &table, run_dir: None };
+        play_game_with(&Count, &mut bots, &GameSeeds::derive(1, 0, 3, 1), &seating, false)
+    }
+
+    #[test]
+    fn a_decision_over_move_ms_forfeits_whatever_the_bot() {
+        let r = play_limited(Behaviour::Sleeps(30), Limits { move_ms: Some(10), game_ms: None });
+        assert_eq!(r.status, Status::Forfeit { seat: 1, reason: Fault::new(FaultKind::Timeout, "timeout 10 ms") });
+        assert_eq!(r.moves, 1);
+        assert_eq!(r.times.len(), 2);
+        assert!(r.times[1].0 == 1 && r.times[1].1 >= Duration::from_millis(30), "{:?}", r.times);
+        // Under the limit, the same bot plays the game out.
+        assert_eq!(
+            play_limited(Behaviour::Sleeps(1), Limits { move_ms: Some(1000), game_ms: None }).status,
+            Status::Ok
+        );
+    }
+
+    #[test]
+    fn decisions_over_game_ms_forfeit() {
+        let r = play_limited(Behaviour::SleepsAfterFirst(60), Limits { move_ms: None, game_ms: Some(50) });
+        let timeout = Fault::new(FaultKind::Timeout, "timeout 50 ms per game");
+        assert_eq!(r.status, Status::Forfeit { seat: 1, reason: timeout });
+        assert_eq!(r.moves, 3, "seat 1's first move fits, its second does not");
+    }
+
+    #[test]
+    fn the_deadline_is_the_nearer_of_the_move_and_game_limits() {
+        let now = Instant::now();
+        let limits = Limits { move_ms: Some(100), game_ms: Some(250) };
+        assert_eq!(limits.deadline(now, Duration::ZERO), Some(now + Duration::from_millis(100)));
+        assert_eq!(limits.deadline(now, Duration::from_millis(200)), Some(now + Duration::from_millis(50)));
+        assert_eq!(Limits::default().deadline(now, Duration::from_secs(9)), None);
+    }
+
+    /// Records what the host tells it; fails to start when asked to.
+    struct Recorder {
+        log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+        fail_start: bool,
+    }
+
+    impl Bot<Count> for Recorder {
+        fn act(&mut self, _g: &Count, s: &&CountState, _rng: &mut BotRng) -> u32 {
+            self.log.lock().unwrap().push(format!("act {}", s.said.len()));
+            (s.said.len() % 2) as u32
+        }
+        fn start(&mut self, _g: &Count, start: &GameStart<'_>, _rng: &mut BotRng) -> Result<(), Fault> {
+            self.log.lock().unwrap().push(format!("start {} {} {}", start.name, start.seat, start.game));
+            match self.fail_start {
+                true => Err(Fault::new(FaultKind::Crash, "exited with code 1")),
+                false => Ok(()),
+            }
+        }
+        fn finish(&mut self, _g: &Count, _s: &CountState, end: &GameEnd<'_>) {
+            self.log.lock().unwrap().push(format!("finish {:?} {:?}", end.outcome.place, end.status));
+        }
+    }
+
+    #[test]
+    fn bots_hear_of_every_game_they_start_and_a_failed_start_forfeits() {
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let recorder = |fail_start| Box::new(Recorder { log: log.clone(), fail_start }) as Box<dyn Bot<Count>>;
+        let (a, b) =
+            (Entrant { name: "a".into(), ..Entrant::default() }, Entrant { name: "b".into(), ..Entrant::default() });
+        let table = Params::default();
+        let seating = Seating { entrants: &[&a, &b], game: 7, table: &table, run_dir: None };
+        let r = play_game_with(
+            &Count,
+            &mut [recorder(false), recorder(false)],
+            &GameSeeds::derive(1, 0, 7, 1),
+            &seating,
+            false,
+        );
+        assert_eq!(r.status, Status::Ok);
+        let seen = std::mem::take(&mut *log.lock().unwrap());
+        assert_eq!(seen[..6], ["start a 0 7", "start b 1 7", "act 0", "act 1", "act 2", "act 3"]);
+        assert_eq!(seen[6..].len(), 2, "both hear the end: {seen:?}");
+        assert!(seen[6].starts_with("finish ") && seen[6].ends_with(" Ok"));
+
+        let r = play_game_with(
+            &Count,
+            &mut [recorder(false), recorder(true)],
+            &GameSeeds::derive(1, 0, 7, 1),
+            &seating,
+            false,
+        );
+        let crash = Fault::new(FaultKind::Crash, "exited with code 1");
+        assert_eq!(r.status, Status::Forfeit { seat: 1, reason: crash });
+        assert_eq!((r.moves, r.seats[1].place), (0, 2));
+        let seen = std::mem::take(&mut *log.lock().unwrap());
+        // Seat 1 never started, so only seat 0 hears the end.
+        assert_eq!(seen.len(), 3, "{seen:?}");
+        assert!(seen[2].starts_with("finish [1, 2] Forfeit"));
+    }
+
     #[test]
     fn a_panicking_bot_forfeits_and_the_record_says_why() {
         let r = play(Behaviour::Legal, Behaviour::Panics, 1);
-        assert_eq!(r.status, Status::Forfeit { seat: 1, reason: "panic: bot bug".into() });
+        assert_eq!(r.status, Status::Forfeit { seat: 1, reason: Fault::new(FaultKind::Panic, "panic: bot bug") });
         assert_eq!((r.seats[0].place, r.seats[1].place), (1, 2));
         assert_eq!(r.moves, 1);
     }
@@ -211,7 +440,8 @@ mod tests {
         let r = play(Behaviour::Cheats, Behaviour::Legal, 1);
         match &r.status {
             Status::Forfeit { seat: 0, reason } => {
-                assert!(reason.contains("wrong parity"), "{reason}")
+                assert_eq!(reason.kind, FaultKind::Illegal);
+                assert!(reason.reason.contains("wrong parity"), "{reason}")
             }
             other => panic!("expected a forfeit, got {other:?}"),
         }
@@ -224,7 +454,9 @@ mod tests {
         let a = play(Behaviour::Legal, Behaviour::Legal, 5);
         assert_eq!(a.status, Status::Ok);
         assert_eq!(a.moves, 4);
-        assert_eq!(a, play(Behaviour::Legal, Behaviour::Legal, 5));
+        let b = play(Behaviour::Legal, Behaviour::Legal, 5);
+        assert_eq!((&a.seats, &a.status, a.moves), (&b.seats, &b.status, b.moves));
+        assert_eq!(a.times.iter().map(|&(seat, _)| seat).collect::<Vec<_>>(), [0, 1, 0, 1]);
         // Payoffs of a two-seat zero-sum game cancel.
         assert_eq!(a.seats[0].payoff + a.seats[1].payoff, 0.0);
     }

@@ -18,10 +18,13 @@
 
 use std::any::Any;
 use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::bench::Bench;
-use crate::core::{play_game, Bot, Game, GameRecord, GameSeeds, Headline, ParamSpec, Params};
+use crate::core::{
+    play_game_with, Bot, Entrant, Game, GameRecord, GameSeeds, Headline, Limits, ParamSpec, Params, Seating, Wire,
+};
 use crate::error::{Error, Result};
 
 /// Builds a fresh bot for each game (bots keep per-game state; parameters are parsed once).
@@ -85,8 +88,10 @@ impl Adviser {
     }
 }
 
-/// What a game tells the registry about itself, all in the game's own `mod.rs`.
-pub trait GameDef: Game {
+/// What a game tells the registry about itself, all in the game's own `mod.rs`. Its [`Wire`]
+/// encoding (in its own `wire.rs`) lets bots outside the process play it: every game gets the
+/// `external` bot kind.
+pub trait GameDef: Wire {
     const NAME: &'static str;
     const ABOUT: &'static str;
     /// Seat counts the game supports.
@@ -113,11 +118,21 @@ pub trait GameDef: Game {
     }
 }
 
-/// A bot chosen for a table: a kind of the game and its checked parameters.
+/// A bot chosen for a table: its name in the run, a kind of the game and its checked parameters
+/// (its own and [`Limits::SPECS`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BotChoice {
+    pub name: String,
     pub kind: String,
     pub params: Params,
+}
+
+impl BotChoice {
+    /// The parameter specs of a kind: its own, then the [`Limits::SPECS`] it does not declare.
+    pub fn specs(kind: &[ParamSpec]) -> Vec<ParamSpec> {
+        let general = Limits::SPECS.iter().filter(|g| kind.iter().all(|k| k.name != g.name));
+        kind.iter().chain(general).copied().collect()
+    }
 }
 
 /// A game with its options and bots fixed: plays one game for a seating.
@@ -129,9 +144,9 @@ pub trait Table: Send + Sync {
     fn history_extension(&self) -> Option<&'static str>;
     /// What a verdict leads with ([`GameDef::headline`]).
     fn headline(&self) -> Headline;
-    /// Plays one game; `lineup[seat]` is the index of the bot in that seat.
+    /// Plays game `game` of a pairing; `lineup[seat]` is the index of the bot in that seat.
     /// `history`: also produce the game record in its community's format.
-    fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord;
+    fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord;
 }
 
 /// A bot kind as `arena list` shows it.
@@ -155,7 +170,14 @@ pub trait GameEntry: Send + Sync {
     fn benches(&self) -> Vec<Bench>;
     fn adviser(&self) -> Option<Adviser>;
     /// A table with `bots` available to seat; `options` already checked against [`Self::options`].
-    fn table(&self, options: &Params, seats: usize, bots: &[BotChoice]) -> Result<Arc<dyn Table>>;
+    /// `run_dir`: the run folder, where bots may keep logs (`None`: nothing is written).
+    fn table(
+        &self,
+        options: &Params,
+        seats: usize,
+        bots: &[BotChoice],
+        run_dir: Option<&Path>,
+    ) -> Result<Arc<dyn Table>>;
     /// For [`Arena::bot`]: the concrete entry behind the trait.
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
@@ -167,7 +189,9 @@ struct Registered<G: GameDef> {
 
 impl<G: GameDef> Registered<G> {
     fn new() -> Registered<G> {
-        Registered { kinds: G::bot_kinds() }
+        let mut kinds = G::bot_kinds();
+        kinds.push(crate::external::kind::<G>());
+        Registered { kinds }
     }
 
     fn kind(&self, name: &str) -> Option<&BotKind<G>> {
@@ -175,9 +199,12 @@ impl<G: GameDef> Registered<G> {
     }
 }
 
-struct Match<G: Game> {
+struct Match<G: GameDef> {
     game: G,
     bots: Vec<BotFactory<G>>,
+    entrants: Vec<Entrant>,
+    options: Params,
+    run_dir: Option<PathBuf>,
 }
 
 impl<G: GameDef> Table for Match<G> {
@@ -193,9 +220,11 @@ impl<G: GameDef> Table for Match<G> {
     fn headline(&self) -> Headline {
         self.game.headline()
     }
-    fn play(&self, lineup: &[usize], seeds: &GameSeeds, history: bool) -> GameRecord {
+    fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord {
         let mut bots: Vec<Box<dyn Bot<G>>> = lineup.iter().map(|&b| (self.bots[b])()).collect();
-        play_game(&self.game, &mut bots, seeds, history)
+        let entrants: Vec<&Entrant> = lineup.iter().map(|&b| &self.entrants[b]).collect();
+        let seating = Seating { entrants: &entrants, game, table: &self.options, run_dir: self.run_dir.as_deref() };
+        play_game_with(&self.game, &mut bots, seeds, &seating, history)
     }
 }
 
@@ -227,9 +256,15 @@ impl<G: GameDef> GameEntry for Registered<G> {
     fn adviser(&self) -> Option<Adviser> {
         G::adviser()
     }
-    fn table(&self, options: &Params, seats: usize, bots: &[BotChoice]) -> Result<Arc<dyn Table>> {
+    fn table(
+        &self,
+        options: &Params,
+        seats: usize,
+        bots: &[BotChoice],
+        run_dir: Option<&Path>,
+    ) -> Result<Arc<dyn Table>> {
         let game = G::from_options(options, seats)?;
-        let bots = bots
+        let factories = bots
             .iter()
             .map(|choice| {
                 let kind = self
@@ -238,7 +273,15 @@ impl<G: GameDef> GameEntry for Registered<G> {
                 (kind.make)(&choice.params, &game)
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(Arc::new(Match { game, bots }))
+        let entrants =
+            bots.iter().map(|b| Entrant { name: b.name.clone(), limits: Limits::from_params(&b.params) }).collect();
+        Ok(Arc::new(Match {
+            game,
+            bots: factories,
+            entrants,
+            options: options.clone(),
+            run_dir: run_dir.map(Path::to_path_buf),
+        }))
     }
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self

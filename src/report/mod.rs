@@ -1,7 +1,7 @@
 //! Output files and the terminal verdicts: `games.csv` (one row per seat per game, streamed in
 //! game order), `summary.csv` (one row per bot), `match.csv` (one row for every two bots that
-//! shared a table), `ratings.csv` (the rating list of three or more bots). [`RunTally`] takes the
-//! records in game order and comes to the [`Verdicts`].
+//! shared a table), `ratings.csv` (the rating list of three or more bots), `timing.csv` (decision
+//! times per bot). [`RunTally`] takes the records in game order and comes to the [`Verdicts`].
 
 mod games;
 mod matches;
@@ -9,6 +9,7 @@ mod ratings;
 mod run;
 mod summary;
 mod table;
+mod timing;
 
 pub use games::GamesWriter;
 pub use matches::{MatchRow, SprtResult};
@@ -16,6 +17,7 @@ pub use ratings::{RatingRow, RatingTable};
 pub use run::{RunTally, Verdicts};
 pub use summary::{BotSummary, CiUnit, Tally};
 pub use table::TableTally;
+pub use timing::TimeTally;
 
 /// Formats a derived statistic for CSV: fixed six decimals (stable across platforms), `inf`
 /// and `-inf` for infinities, empty for undefined.

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::core::{GameRecord, Status};
+use crate::core::{FaultKind, GameRecord, Status};
 use crate::error::{Error, Result};
 use crate::report::num;
 use crate::stats::{wilson, ClusteredMean, MeanCi, Z95};
@@ -35,6 +35,8 @@ pub struct Tally {
     pub draws: u64,
     pub losses: u64,
     pub forfeits: u64,
+    /// Forfeits by kind, indexed as [`FaultKind::ALL`].
+    pub faults: [u64; FaultKind::ALL.len()],
     /// Payoff and wins, one cluster per deal.
     payoff: ClusteredMean,
     won: ClusteredMean,
@@ -51,6 +53,9 @@ pub struct BotSummary {
     pub draws: u64,
     pub losses: u64,
     pub forfeits: u64,
+    /// Forfeits by kind, indexed as [`FaultKind::ALL`] (the terminal shows them; summary.csv
+    /// has the total).
+    pub faults: [u64; FaultKind::ALL.len()],
     /// (wins + draws / 2) / games.
     pub score: f64,
     pub win_rate: f64,
@@ -90,8 +95,11 @@ impl Tally {
                 (1, _) => t.draws += 1,
                 _ => t.losses += 1,
             }
-            if matches!(&record.status, Status::Forfeit { seat: s, .. } if *s == seat) {
-                t.forfeits += 1;
+            if let Status::Forfeit { seat: s, reason } = &record.status {
+                if *s == seat {
+                    t.forfeits += 1;
+                    t.faults[reason.kind as usize] += 1;
+                }
             }
             let won = f64::from(u8::from(result.place == 1 && firsts == 1));
             t.deal = [t.deal[0] + result.payoff, t.deal[1] + won, t.deal[2] + 1.0];
@@ -127,6 +135,7 @@ impl Tally {
             draws: self.draws,
             losses: self.losses,
             forfeits: self.forfeits,
+            faults: self.faults,
             score: rate(2 * self.wins + self.draws) / 2.0,
             win_rate: rate(self.wins),
             win_rate_lo: w.lo,
@@ -165,6 +174,22 @@ impl BotSummary {
             w.write_record(row.fields()).map_err(err)?;
         }
         w.flush().map_err(|e| Error::io(path, e))
+    }
+
+    /// One line per bot that forfeited, by kind (as fastchess counts time losses and crashes):
+    /// `forfeits: mine 3 (timeout 2, crash 1)`. Empty when nobody forfeited.
+    pub fn forfeit_lines(rows: &[BotSummary]) -> String {
+        let mut out = String::new();
+        for r in rows.iter().filter(|r| r.forfeits > 0) {
+            let kinds: Vec<String> = FaultKind::ALL
+                .iter()
+                .zip(r.faults)
+                .filter(|&(_, n)| n > 0)
+                .map(|(kind, n)| format!("{} {n}", kind.name()))
+                .collect();
+            out.push_str(&format!("forfeits: {} {} ({})\n", r.bot, r.forfeits, kinds.join(", ")));
+        }
+        out
     }
 
     /// The terminal table.

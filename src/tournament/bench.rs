@@ -28,8 +28,8 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
     let options = Params::new(entry.options(), &toml::Table::new(), "gomoku").expect("defaults are valid");
     let specs = entry.bot_params(bot).expect("bench bot exists");
     let params = Params::new(specs, &toml::Table::new(), bot).expect("defaults are valid");
-    let choice = BotChoice { kind: bot.to_string(), params };
-    let table = entry.table(&options, 2, &[choice.clone(), choice]).expect("bench table");
+    let choice = BotChoice { name: bot.to_string(), kind: bot.to_string(), params };
+    let table = entry.table(&options, 2, &[choice.clone(), choice], None).expect("bench table");
     let schedule = Schedule::new(vec![vec![0, 1]], games, true, 1);
     let opts = RunOptions { threads, progress: false, history: false, stop: Arc::new(AtomicBool::new(false)) };
     let mut tally = RunTally::new(&schedule, vec!["a".into(), "b".into()]);

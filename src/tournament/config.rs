@@ -85,14 +85,6 @@ struct InlineBot {
     params: Table,
 }
 
-/// One bot of a resolved config.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BotSpec {
-    /// The name in the results (unique within the run).
-    pub name: String,
-    pub choice: BotChoice,
-}
-
 /// A checked, fully resolved tournament.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunConfig {
@@ -107,7 +99,7 @@ pub struct RunConfig {
     pub table: Params,
     /// The distinct bots: a bot listed several times with the same name and parameters is one
     /// bot in several seats (its results pooled under its name).
-    pub bots: Vec<BotSpec>,
+    pub bots: Vec<BotChoice>,
     /// The bots as listed, as indexes into `bots` (the single table's seating).
     pub listed: Vec<usize>,
     /// How the bots meet (`schedule = ...`).
@@ -277,11 +269,9 @@ impl RunConfig {
         // Build the table once so that range checks in the game and its bots point at the line
         // that set the value: options at [table], a bot's parameters at that bot.
         let table_span = file.table.as_ref().map_or(file.game.span(), |t| t.span());
-        entry.table(&table, seats, &[]).map_err(|e| src.error_at(&table_span, e))?;
+        entry.table(&table, seats, &[], None).map_err(|e| src.error_at(&table_span, e))?;
         for (bot, value) in entries.iter().zip(file.bots.get_ref()) {
-            entry
-                .table(&table, seats, std::slice::from_ref(&bot.choice))
-                .map_err(|e| src.error_at(&value.span(), e))?;
+            entry.table(&table, seats, std::slice::from_ref(bot), None).map_err(|e| src.error_at(&value.span(), e))?;
         }
         let sprt = match &file.sprt {
             None => None,
@@ -337,8 +327,8 @@ impl RunConfig {
             .map(|b| {
                 let mut t = Table::new();
                 t.insert("name".into(), Value::String(b.name.clone()));
-                t.insert("kind".into(), Value::String(b.choice.kind.clone()));
-                t.insert("params".into(), Value::Table(b.choice.params.table().clone()));
+                t.insert("kind".into(), Value::String(b.kind.clone()));
+                t.insert("params".into(), Value::Table(b.params.table().clone()));
                 Value::Table(t)
             })
             .collect();
@@ -388,7 +378,7 @@ impl From<Error> for BotError {
     }
 }
 
-fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<BotSpec, BotError> {
+fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<BotChoice, BotError> {
     let inline = match value {
         Value::String(name) => InlineBot { name: name.clone(), kind: None, params: Table::new() },
         Value::Table(_) => value
@@ -404,15 +394,15 @@ fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<
     let resolved = roster.lookup(entry, base)?;
     let mut params = resolved.params.clone();
     params.extend(inline.params.clone());
-    let specs = entry.bot_params(&resolved.kind).expect("roster lookup checked the kind");
-    let params = Params::new(specs, &params, &format!("bot `{}`", inline.name)).map_err(|e| match &e {
+    let specs = BotChoice::specs(entry.bot_params(&resolved.kind).expect("roster lookup checked the kind"));
+    let params = Params::new(&specs, &params, &format!("bot `{}`", inline.name)).map_err(|e| match &e {
         Error::Param { key, .. } if !inline.params.contains_key(key) => match resolved.place_of(key) {
             Some(place) => BotError::Roster(Error::input(format!("{place}: {e}"))),
             None => BotError::Here(e),
         },
         _ => BotError::Here(e),
     })?;
-    Ok(BotSpec { name: inline.name, choice: BotChoice { kind: resolved.kind, params } })
+    Ok(BotChoice { name: inline.name, kind: resolved.kind, params })
 }
 
 /// The distinct bots of the listed ones, and each listed one's index among them.
@@ -421,9 +411,9 @@ fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<
 /// copies are pooled under its name), unless it is the only bot: then the copies play each other
 /// and are told apart as `name`, `name#2`, ... (a bot against itself, to check the harness). A
 /// bot listed again with another kind or parameters is a different bot, renamed the same way.
-fn distinct_bots(entries: &[BotSpec]) -> (Vec<BotSpec>, Vec<usize>) {
+fn distinct_bots(entries: &[BotChoice]) -> (Vec<BotChoice>, Vec<usize>) {
     let self_play = entries.len() > 1 && entries.iter().all(|e| *e == entries[0]);
-    let mut bots: Vec<BotSpec> = Vec::new();
+    let mut bots: Vec<BotChoice> = Vec::new();
     let mut listed = Vec::new();
     for e in entries {
         if let Some(i) = bots.iter().position(|b| b == e).filter(|_| !self_play) {
@@ -438,7 +428,7 @@ fn distinct_bots(entries: &[BotSpec]) -> (Vec<BotSpec>, Vec<usize>) {
             k += 1;
         }
         listed.push(bots.len());
-        bots.push(BotSpec { name, choice: e.choice.clone() });
+        bots.push(BotChoice { name, ..e.clone() });
     }
     (bots, listed)
 }

@@ -1,13 +1,13 @@
 //! Executes a resolved config into a run folder: config.toml, games.csv (streamed in game order),
-//! summary.csv, match.csv (for tables of two or more bots) and ratings.csv (three or more bots);
-//! with `history`, one record file per game in history/ (`<pairing>-<game>.<ext>`); stops early
-//! when an SPRT decides.
+//! summary.csv, timing.csv, match.csv (for tables of two or more bots) and ratings.csv (three or
+//! more bots); with `history`, one record file per game in history/ (`<pairing>-<game>.<ext>`);
+//! external bots keep their stderr in logs/; stops early when an SPRT decides.
 
 use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::games::Arena;
-use crate::report::{GamesWriter, RunTally, Verdicts};
+use crate::report::{GamesWriter, RunTally, TimeTally, Verdicts};
 use crate::stats::SprtDecision;
 use crate::tournament::config::RunConfig;
 use crate::tournament::runner::{self, Flow, RunEnd, RunOptions};
@@ -36,8 +36,7 @@ pub fn prepare_dir(dir: &Path, force: bool) -> Result<()> {
 /// Plays `cfg` and writes its files into `dir` (which must exist).
 pub fn execute(arena: &Arena, cfg: &RunConfig, opts: &RunOptions, dir: &Path) -> Result<RunReport> {
     let entry = arena.find(cfg.game)?;
-    let choices: Vec<_> = cfg.bots.iter().map(|b| b.choice.clone()).collect();
-    let table = entry.table(&cfg.table, cfg.seats, &choices)?;
+    let table = entry.table(&cfg.table, cfg.seats, &cfg.bots, Some(dir))?;
     let extension = match (opts.history, table.history_extension()) {
         (true, None) => {
             return Err(Error::input(format!(
@@ -59,12 +58,16 @@ pub fn execute(arena: &Arena, cfg: &RunConfig, opts: &RunOptions, dir: &Path) ->
         std::fs::create_dir_all(&history_dir).map_err(|e| Error::io(&history_dir, e))?;
     }
     let mut tally = RunTally::new(&schedule, names.clone());
+    let mut times = vec![TimeTally::default(); names.len()];
     let end = runner::run(&schedule, table.as_ref(), opts, &mut |job, record| {
         let lineup = schedule.lineup(job);
         games_csv.write(job, &lineup, &names, &record)?;
         if let Some(text) = &record.history {
             let path = history_dir.join(format!("{}-{}.{extension}", job.pairing, job.game));
             std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        }
+        for &(seat, took) in &record.times {
+            times[lineup[seat]].add(took);
         }
         // The SPRT is looked at after every whole observation (pair or rotation), in game order:
         // the same config stops at the same game on any number of threads.
@@ -78,7 +81,10 @@ pub fn execute(arena: &Arena, cfg: &RunConfig, opts: &RunOptions, dir: &Path) ->
     })?;
     games_csv.flush()?;
 
-    let verdicts = tally.finish(cfg.sprt.as_ref(), cfg.anchor, table.headline());
+    let headline = table.headline();
+    drop(table); // ends the processes of external bots
+    TimeTally::write_csv(&times, &names, &dir.join("timing.csv"))?;
+    let verdicts = tally.finish(cfg.sprt.as_ref(), cfg.anchor, headline);
     verdicts.write(dir)?;
     Ok(RunReport { end, schedule, verdicts })
 }

@@ -107,7 +107,7 @@ pub fn run(
                                 return None;
                             }
                             let job = schedule.job(i);
-                            let record = table.play(&schedule.lineup(&job), &job.seeds, opts.history);
+                            let record = table.play(&schedule.lineup(&job), job.game, &job.seeds, opts.history);
                             bar.inc(1);
                             Some((job, record))
                         })

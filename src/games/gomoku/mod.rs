@@ -2,6 +2,7 @@
 
 mod board;
 pub mod bots;
+mod wire;
 
 pub use board::{lines, makes_five, Gomoku, Move, Rule, State};
 

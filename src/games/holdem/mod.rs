@@ -15,6 +15,7 @@ pub mod equity;
 pub mod eval;
 pub mod game;
 pub mod phh;
+mod wire;
 
 pub use game::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
 

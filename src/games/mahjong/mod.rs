@@ -27,6 +27,7 @@ pub mod engine;
 pub mod fans;
 pub mod shanten;
 pub mod tiles;
+mod wire;
 
 mod bench;
 

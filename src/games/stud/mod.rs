@@ -20,6 +20,7 @@ pub mod eval;
 pub mod odds;
 #[cfg(test)]
 mod tests;
+mod wire;
 
 pub use engine::{Action, State, Stud, View};
 

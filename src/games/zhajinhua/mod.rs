@@ -12,6 +12,7 @@ pub mod bots;
 pub mod eval;
 pub mod table;
 pub mod winprob;
+mod wire;
 
 #[cfg(test)]
 mod measure;

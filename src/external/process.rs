@@ -1,0 +1,531 @@
+//! Programs the host talks to one line at a time: started in a process group of their own, tied
+//! to the host's life, read and written with deadlines, their stderr kept in a capped log, pooled
+//! between games. This file knows nothing of what the lines say: the JSON protocol is in
+//! `protocol.rs`, and other line protocols (Gomocup's) can be built on the same pieces.
+//!
+//! No child outlives the run:
+//! - a [`Process`] is killed (its whole process group) and reaped when it is dropped, and a
+//!   [`Pool`] ends its idle processes when it is dropped, at the end of the run;
+//! - children sit in their own process group, so a Ctrl-C at the terminal reaches only the host,
+//!   which finishes the games under way and then ends them itself;
+//! - on Linux, every child is started with `PR_SET_PDEATHSIG = SIGKILL` from one spawner thread
+//!   that lives as long as the host: if the host dies in any way (even `kill -9`), the kernel
+//!   kills the children.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The longest line a program may write; a longer one (or that much output without a newline)
+/// is a fault.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// How much of a bot's stderr its log keeps, in bytes.
+pub const LOG_CAP: u64 = 10 << 20;
+
+/// Why a line could not be read or written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// The deadline passed first.
+    Timeout,
+    /// The program closed its end of the pipe (it exited, most likely).
+    Closed,
+    /// More than [`MAX_LINE`] bytes without a newline.
+    TooLong,
+}
+
+/// A bot's stderr, shared by all its processes and capped at [`LOG_CAP`] bytes. Each line is
+/// written whole, prefixed with the process id, so the lines of several processes interleave
+/// cleanly.
+pub struct Log {
+    file: Mutex<(File, u64)>,
+}
+
+impl Log {
+    /// Creates (or truncates) the log file, and its folder.
+    pub fn create(path: &Path) -> io::Result<Arc<Log>> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        Ok(Arc::new(Log { file: Mutex::new((File::create(path)?, 0)) }))
+    }
+
+    /// Appends one line (without its newline) from process `pid`, while the cap allows.
+    fn line(&self, pid: u32, line: &[u8]) {
+        let mut guard = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let (file, written) = &mut *guard;
+        if *written >= LOG_CAP {
+            return;
+        }
+        let mut text = format!("[{pid}] ").into_bytes();
+        text.extend_from_slice(line);
+        text.push(b'\n');
+        *written += text.len() as u64;
+        if *written >= LOG_CAP {
+            text.extend_from_slice(format!("[log cut at {LOG_CAP} bytes]\n").as_bytes());
+        }
+        // A log that cannot be written must not stop the tournament.
+        let _ = file.write_all(&text);
+    }
+
+    /// Copies `stderr` into the log line by line until the program closes it.
+    fn drain(self: Arc<Log>, pid: u32, mut stderr: impl Read) {
+        let mut pending = Vec::new();
+        let mut chunk = [0u8; 8192];
+        loop {
+            let n = match stderr.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            pending.extend_from_slice(&chunk[..n]);
+            let mut start = 0;
+            while let Some(i) = pending[start..].iter().position(|&b| b == b'\n') {
+                self.line(pid, &pending[start..start + i]);
+                start += i + 1;
+            }
+            pending.drain(..start);
+            if pending.len() > 4096 {
+                self.line(pid, &pending);
+                pending.clear();
+            }
+        }
+        if !pending.is_empty() {
+            self.line(pid, &pending);
+        }
+    }
+}
+
+/// Reads lines from a non-blocking pipe without copying them: bytes are kept from `start` to
+/// `end` of `buf`, and a line is handed out as a slice of it.
+struct LineReader {
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+}
+
+impl LineReader {
+    fn new() -> LineReader {
+        LineReader { buf: vec![0; 64 << 10], start: 0, end: 0 }
+    }
+
+    fn read_line(&mut self, pipe: &mut ChildStdout, deadline: Option<Instant>) -> Result<&[u8], LineError> {
+        let mut scanned = self.start;
+        loop {
+            if let Some(i) = self.buf[scanned..self.end].iter().position(|&b| b == b'\n') {
+                let line = self.start..scanned + i;
+                self.start = scanned + i + 1;
+                let line = &self.buf[line];
+                return Ok(line.strip_suffix(b"\r").unwrap_or(line));
+            }
+            if self.end - self.start > MAX_LINE {
+                return Err(LineError::TooLong);
+            }
+            if self.end == self.buf.len() {
+                // Make room: move what is kept to the front, or grow the buffer.
+                if self.start > 0 {
+                    self.buf.copy_within(self.start..self.end, 0);
+                    self.end -= self.start;
+                } else {
+                    self.buf.resize(self.buf.len() * 2, 0);
+                }
+                self.start = 0;
+            }
+            scanned = self.end;
+            match pipe.read(&mut self.buf[self.end..]) {
+                Ok(0) => return Err(LineError::Closed),
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait(pipe.as_raw_fd(), libc::POLLIN, deadline)?,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return Err(LineError::Closed),
+            }
+        }
+    }
+}
+
+/// Waits until `fd` is ready for `events` or `deadline` passes.
+fn wait(fd: i32, events: libc::c_short, deadline: Option<Instant>) -> Result<(), LineError> {
+    loop {
+        let timeout_ms = match deadline {
+            None => -1,
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(LineError::Timeout);
+                }
+                // Rounded up, so the wait never ends before the deadline.
+                left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32
+            }
+        };
+        let mut pfd = libc::pollfd { fd, events, revents: 0 };
+        // SAFETY: one valid pollfd for the duration of the call.
+        let ready = unsafe { libc::poll(&mut pfd, 1, timeout_ms) };
+        match ready {
+            1.. => return Ok(()), // readable, writable, or closed (the read or write says which)
+            0 => {}               // timed out: the loop checks the deadline
+            _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
+            _ => return Err(LineError::Closed),
+        }
+    }
+}
+
+fn set_nonblocking(fd: i32) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor we own.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// A spawn request: the program and its arguments, where its stderr goes, and where to answer.
+type SpawnRequest = (Vec<String>, bool, mpsc::Sender<io::Result<Child>>);
+
+/// Starts children from one thread that lives as long as the host, so that `PR_SET_PDEATHSIG`
+/// (which fires when the *thread* that started a child ends) means "when the host dies".
+fn spawn_child(command: &[String], piped_stderr: bool) -> io::Result<Child> {
+    static SPAWNER: OnceLock<Mutex<mpsc::Sender<SpawnRequest>>> = OnceLock::new();
+    let spawner = SPAWNER.get_or_init(|| {
+        let (tx, rx) = mpsc::channel::<SpawnRequest>();
+        std::thread::Builder::new()
+            .name("bot-spawner".into())
+            .spawn(move || {
+                for (command, piped_stderr, answer) in rx {
+                    let _ = answer.send(spawn_now(&command, piped_stderr));
+                }
+            })
+            .expect("a thread to start bot processes");
+        Mutex::new(tx)
+    });
+    let (tx, rx) = mpsc::channel();
+    spawner
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send((command.to_vec(), piped_stderr, tx))
+        .expect("the spawner runs");
+    rx.recv().expect("the spawner answers")
+}
+
+fn spawn_now(command: &[String], piped_stderr: bool) -> io::Result<Child> {
+    let (program, args) = command.split_first().ok_or_else(|| io::Error::other("empty command"))?;
+    let mut cmd = Command::new(program);
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(if piped_stderr { Stdio::piped() } else { Stdio::null() })
+        .process_group(0);
+    #[cfg(target_os = "linux")]
+    {
+        let host = std::process::id();
+        // SAFETY: only async-signal-safe calls (prctl, getppid) between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                    return Err(io::Error::last_os_error());
+                }
+                // The host may have died before the prctl: then nobody would kill us.
+                if libc::getppid() as u32 != host {
+                    return Err(io::Error::other("the host is gone"));
+                }
+                Ok(())
+            });
+        }
+    }
+    cmd.spawn()
+}
+
+/// A running program: lines in on its stdin, lines out of its stdout.
+pub struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+    reader: LineReader,
+    stderr: Option<JoinHandle<()>>,
+    reaped: bool,
+}
+
+impl Process {
+    /// Starts `command` (program and arguments); its stderr goes to `log` (or nowhere).
+    pub fn spawn(command: &[String], log: Option<&Arc<Log>>) -> io::Result<Process> {
+        let mut child = spawn_child(command, log.is_some())?;
+        let pid = child.id();
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = match (log, child.stderr.take()) {
+            (Some(log), Some(pipe)) => {
+                let log = Arc::clone(log);
+                Some(
+                    std::thread::Builder::new()
+                        .name(format!("bot-stderr-{pid}"))
+                        .spawn(move || log.drain(pid, pipe))?,
+                )
+            }
+            _ => None,
+        };
+        let process = Process { child, stdin: Some(stdin), stdout, reader: LineReader::new(), stderr, reaped: false };
+        set_nonblocking(process.stdout.as_raw_fd())?;
+        set_nonblocking(process.stdin.as_ref().expect("just set").as_raw_fd())?;
+        Ok(process)
+    }
+
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes `bytes` (whole lines, newline included) before `deadline`.
+    pub fn send(&mut self, bytes: &[u8], deadline: Option<Instant>) -> Result<(), LineError> {
+        let stdin = self.stdin.as_mut().ok_or(LineError::Closed)?;
+        let mut written = 0;
+        while written < bytes.len() {
+            match stdin.write(&bytes[written..]) {
+                Ok(0) => return Err(LineError::Closed),
+                Ok(n) => written += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait(stdin.as_raw_fd(), libc::POLLOUT, deadline)?,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return Err(LineError::Closed),
+            }
+        }
+        Ok(())
+    }
+
+    /// The next line the program writes (without its newline), before `deadline`.
+    pub fn read_line(&mut self, deadline: Option<Instant>) -> Result<&[u8], LineError> {
+        self.reader.read_line(&mut self.stdout, deadline)
+    }
+
+    /// How the program ended (`None` while it runs), without reaping it: its process id stays
+    /// reserved, so [`Process::kill`] can never signal a stranger who got the id.
+    fn exit_status(&self) -> Option<String> {
+        if self.reaped {
+            return Some("exited".to_string());
+        }
+        // SAFETY: waitid with WNOWAIT on our own child fills `info` and leaves the child waitable.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+            if libc::waitid(libc::P_PID, self.child.id() as libc::id_t, &mut info, flags) != 0 || info.si_pid() == 0 {
+                return None;
+            }
+            Some(match info.si_code {
+                libc::CLD_EXITED => format!("exited with code {}", info.si_status()),
+                _ => format!("killed by signal {}", info.si_status()),
+            })
+        }
+    }
+
+    /// Whether the program is still running.
+    pub fn is_running(&self) -> bool {
+        self.exit_status().is_none()
+    }
+
+    /// How the program ended, once its output closed: waits up to `grace` for it to exit, then
+    /// kills it. `exited with code 1`, `killed by signal 9`, `closed its output`.
+    pub fn end_reason(&mut self, grace: Duration) -> String {
+        let until = Instant::now() + grace;
+        let reason = loop {
+            match self.exit_status() {
+                Some(reason) => break reason,
+                None if Instant::now() < until => std::thread::sleep(Duration::from_millis(1)),
+                None => break "closed its output".to_string(),
+            }
+        };
+        self.kill(); // its group may live on
+        reason
+    }
+
+    /// Closes the program's stdin: a well-behaved program reads end of file and exits.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Kills the program's whole process group, then reaps the program. Idempotent.
+    pub fn kill(&mut self) {
+        if !self.reaped {
+            // SAFETY: signalling the group this child leads: its id is the group's, and it cannot
+            // be reused before the reaping below. The group may hold the program's own children.
+            unsafe {
+                libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+            }
+            let _ = self.child.wait();
+            self.reaped = true;
+        }
+        self.stdin = None;
+        if let Some(thread) = self.stderr.take() {
+            // The pipe closes once the group is gone; a program that passed it on to a process
+            // outside its group would keep it open, so the thread is left to finish on its own.
+            if thread.is_finished() {
+                let _ = thread.join();
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Processes between games, ready to be reused. A bot takes one at the start of a game and puts
+/// it back at the end, so a pool never holds more processes than there were games at once: at
+/// most one per seat the bot has per worker thread.
+pub struct Pool {
+    idle: Mutex<Vec<Process>>,
+    /// The line that asks a program to exit (the protocol's `quit`), sent when the pool ends.
+    goodbye: Vec<u8>,
+}
+
+/// How long programs get to exit after the goodbye before they are killed.
+const GRACE: Duration = Duration::from_millis(200);
+
+impl Pool {
+    pub fn new(goodbye: Vec<u8>) -> Pool {
+        Pool { idle: Mutex::new(Vec::new()), goodbye }
+    }
+
+    /// An idle process that is still running, if any.
+    pub fn take(&self) -> Option<Process> {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        while let Some(process) = idle.pop() {
+            if process.is_running() {
+                return Some(process);
+            }
+        }
+        None
+    }
+
+    pub fn put(&self, process: Process) {
+        self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(process);
+    }
+
+    /// Says goodbye to `process` and gives it [`GRACE`] to exit before killing it.
+    pub fn end(&self, mut process: Process) {
+        let until = Instant::now() + GRACE;
+        let _ = process.send(&self.goodbye, Some(until));
+        process.close_input();
+        while process.is_running() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        process.kill();
+    }
+}
+
+impl Drop for Pool {
+    /// Ends every idle process: the goodbye to all at once, then one grace period, then kill.
+    fn drop(&mut self) {
+        let mut idle = std::mem::take(self.idle.get_mut().unwrap_or_else(|e| e.into_inner()));
+        let until = Instant::now() + GRACE;
+        for process in &mut idle {
+            let _ = process.send(&self.goodbye, Some(until));
+            process.close_input();
+        }
+        while idle.iter().any(Process::is_running) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Dropping kills and reaps whatever is left.
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Process {
+        Process::spawn(&["sh".into(), "-c".into(), script.into()], None).unwrap()
+    }
+
+    fn soon(ms: u64) -> Option<Instant> {
+        Some(Instant::now() + Duration::from_millis(ms))
+    }
+
+    #[test]
+    fn lines_go_both_ways() {
+        let mut p = sh("while read line; do echo \"got $line\"; done");
+        p.send(b"one\ntwo\n", soon(1000)).unwrap();
+        assert_eq!(p.read_line(soon(1000)).unwrap(), b"got one");
+        assert_eq!(p.read_line(soon(1000)).unwrap(), b"got two");
+        p.close_input();
+        assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
+        assert_eq!(p.end_reason(Duration::from_secs(1)), "exited with code 0");
+    }
+
+    #[test]
+    fn a_silent_program_times_out_on_time() {
+        let mut p = sh("sleep 5");
+        let began = Instant::now();
+        assert_eq!(p.read_line(soon(100)), Err(LineError::Timeout));
+        let waited = began.elapsed();
+        assert!(waited >= Duration::from_millis(100) && waited < Duration::from_millis(1000), "{waited:?}");
+    }
+
+    #[test]
+    fn a_line_over_the_cap_is_refused() {
+        let mut p = sh("head -c 1100000 /dev/zero; sleep 5");
+        assert_eq!(p.read_line(soon(5000)), Err(LineError::TooLong));
+        // Just under the cap is a line.
+        let mut p = sh("head -c 1000000 /dev/zero | tr '\\0' x; echo; sleep 5");
+        assert_eq!(p.read_line(soon(5000)).unwrap().len(), 1_000_000);
+    }
+
+    #[test]
+    fn a_program_that_does_not_read_cannot_block_the_host() {
+        let mut p = sh("sleep 5");
+        let big = vec![b'x'; 1 << 20];
+        assert_eq!(p.send(&big, soon(100)), Err(LineError::Timeout));
+    }
+
+    #[test]
+    fn exit_codes_and_signals_are_reported() {
+        let mut p = sh("exit 3");
+        assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
+        assert_eq!(p.end_reason(Duration::from_secs(1)), "exited with code 3");
+        let mut p = sh("kill -SEGV $$");
+        assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
+        assert_eq!(p.end_reason(Duration::from_secs(1)), "killed by signal 11");
+    }
+
+    #[test]
+    fn stderr_goes_to_the_log_line_by_line() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let path = dir.path().join("logs/bot.log");
+        let log = Log::create(&path).unwrap();
+        let mut p =
+            Process::spawn(&["sh".into(), "-c".into(), "echo one >&2; echo two >&2".into()], Some(&log)).unwrap();
+        let pid = p.id();
+        assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
+        p.end_reason(Duration::from_secs(1));
+        // The drain thread finishes when the pipe closes.
+        let until = Instant::now() + Duration::from_secs(5);
+        while std::fs::read_to_string(&path).unwrap().lines().count() < 2 && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("[{pid}] one\n[{pid}] two\n"));
+    }
+
+    /// Whether process `pid` exists and is not a zombie.
+    fn alive(pid: &str) -> bool {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // The state follows the command name, which is in parentheses.
+        stat.rsplit_once(") ").is_some_and(|(_, rest)| !rest.starts_with('Z'))
+    }
+
+    #[test]
+    fn killing_ends_the_whole_group() {
+        // The program starts a grandchild that would outlive it.
+        let mut p = sh("sleep 30 & echo $!; wait");
+        let grandchild = std::str::from_utf8(p.read_line(soon(1000)).unwrap()).unwrap().to_string();
+        assert!(alive(&grandchild));
+        p.kill();
+        let until = Instant::now() + Duration::from_secs(5);
+        while alive(&grandchild) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(!alive(&grandchild), "the grandchild survived");
+    }
+}

@@ -1,0 +1,144 @@
+//! `timing.csv`: how long each bot took per decision, as the host's clock measured it. The one
+//! output that differs from run to run (it measures the machine, not the games).
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+use crate::report::num;
+
+pub const TIMING_COLUMNS: &[&str] = &["bot", "moves", "mean_ms", "median_ms", "p99_ms", "max_ms"];
+
+/// Sub-buckets per power of two: quantiles are within 1/64 (1.6%) of the true value.
+const SUB: u32 = 32;
+/// Values below this many nanoseconds have a bucket each.
+const EXACT: u64 = 2 * SUB as u64;
+const BUCKETS: usize = EXACT as usize + (64 - 6) * SUB as usize;
+
+/// One bot's decision times: count, sum and maximum exactly, quantiles from a histogram with
+/// buckets 1/32 of a power of two wide (HdrHistogram's idea, in a few lines).
+#[derive(Clone, Debug)]
+pub struct TimeTally {
+    moves: u64,
+    total_ns: u128,
+    max_ns: u64,
+    buckets: Vec<u64>,
+}
+
+impl Default for TimeTally {
+    fn default() -> TimeTally {
+        TimeTally { moves: 0, total_ns: 0, max_ns: 0, buckets: vec![0; BUCKETS] }
+    }
+}
+
+fn bucket(ns: u64) -> usize {
+    if ns < EXACT {
+        return ns as usize;
+    }
+    let top = 63 - ns.leading_zeros(); // >= 6
+    let sub = (ns >> (top - SUB.trailing_zeros())) as u32 & (SUB - 1);
+    EXACT as usize + ((top - 6) * SUB + sub) as usize
+}
+
+/// The middle of bucket `b`'s range of nanoseconds.
+fn bucket_value(b: usize) -> f64 {
+    if b < EXACT as usize {
+        return b as f64;
+    }
+    let i = (b - EXACT as usize) as u32;
+    let top = 6 + i / SUB;
+    let width = 1u64 << (top - SUB.trailing_zeros());
+    let low = (1u64 << top) + (i % SUB) as u64 * width;
+    low as f64 + width as f64 / 2.0
+}
+
+impl TimeTally {
+    pub fn add(&mut self, took: Duration) {
+        let ns = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        self.moves += 1;
+        self.total_ns += ns as u128;
+        self.max_ns = self.max_ns.max(ns);
+        self.buckets[bucket(ns)] += 1;
+    }
+
+    pub fn moves(&self) -> u64 {
+        self.moves
+    }
+
+    /// The `q` quantile (0 < q <= 1) in nanoseconds: the value of the ⌈q·n⌉-th smallest time.
+    pub fn quantile_ns(&self, q: f64) -> f64 {
+        if self.moves == 0 {
+            return f64::NAN;
+        }
+        let rank = ((q * self.moves as f64).ceil() as u64).clamp(1, self.moves);
+        let mut seen = 0;
+        for (b, &count) in self.buckets.iter().enumerate() {
+            seen += count;
+            if seen >= rank {
+                return bucket_value(b).min(self.max_ns as f64);
+            }
+        }
+        self.max_ns as f64
+    }
+
+    fn fields(&self, bot: &str) -> Vec<String> {
+        let ms = |ns: f64| num(ns / 1e6);
+        let mean = if self.moves == 0 { f64::NAN } else { self.total_ns as f64 / self.moves as f64 };
+        vec![
+            bot.to_string(),
+            self.moves.to_string(),
+            ms(mean),
+            ms(self.quantile_ns(0.5)),
+            ms(self.quantile_ns(0.99)),
+            ms(if self.moves == 0 { f64::NAN } else { self.max_ns as f64 }),
+        ]
+    }
+
+    /// Writes timing.csv: one row per bot, in the config's order.
+    pub fn write_csv(tallies: &[TimeTally], names: &[String], path: &Path) -> Result<()> {
+        let err = |e: csv::Error| Error::io(path, std::io::Error::other(e.to_string()));
+        let mut w = csv::Writer::from_path(path).map_err(err)?;
+        w.write_record(TIMING_COLUMNS).map_err(err)?;
+        for (tally, name) in tallies.iter().zip(names) {
+            w.write_record(tally.fields(name)).map_err(err)?;
+        }
+        w.flush().map_err(|e| Error::io(path, e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn buckets_cover_every_value_in_order() {
+        let mut last = 0;
+        for ns in (0..5000u64).chain([1 << 20, (1 << 20) + 1, u64::MAX / 3, u64::MAX]) {
+            let b = bucket(ns);
+            assert!(b >= last && b < BUCKETS, "{ns}");
+            last = b;
+        }
+    }
+
+    proptest! {
+        /// Quantiles are within 1/64 of the exact ones, mean and max exact.
+        #[test]
+        fn quantiles_are_within_the_resolution(times in prop::collection::vec(0u64..10_000_000_000, 1..400)) {
+            let mut tally = TimeTally::default();
+            for &t in &times {
+                tally.add(Duration::from_nanos(t));
+            }
+            let mut sorted = times.clone();
+            sorted.sort_unstable();
+            for q in [0.5, 0.99, 1.0] {
+                let rank = ((q * sorted.len() as f64).ceil() as usize).max(1);
+                let exact = sorted[rank - 1] as f64;
+                let got = tally.quantile_ns(q);
+                prop_assert!((got - exact).abs() <= exact / 64.0 + 1.0, "q {} exact {} got {}", q, exact, got);
+            }
+            prop_assert_eq!(tally.max_ns, *sorted.last().unwrap());
+            prop_assert_eq!(tally.total_ns, times.iter().map(|&t| t as u128).sum::<u128>());
+        }
+    }
+}
