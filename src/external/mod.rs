@@ -8,6 +8,8 @@
 //! - [`bench`]: `arena bench external`, round trips per second through the protocol.
 
 pub mod bench;
+#[cfg(test)]
+mod doc_examples;
 pub mod process;
 pub mod protocol;
 pub mod reference;

@@ -8,13 +8,14 @@
 //! game starts a new one.
 
 use std::marker::PhantomData;
-use std::path::Path;
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use rand::RngCore;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::core::{Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, ParamSpec, Params, Seat, Status};
 use crate::error::{Error, Result};
@@ -76,9 +77,7 @@ fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
             "bot kind external needs `command`, the program to run (e.g. command = [\"python3\", \"mybot.py\"])",
         )
     })?;
-    if find_program(program).is_none() {
-        return Err(Error::input(format!("bot kind external: cannot find the program `{program}`")));
-    }
+    check_program(program)?;
     p.int_in("move_ms", 1, 86_400_000, owner)?;
     p.int_in("game_ms", 0, 86_400_000, owner)?;
     let start_ms = p.int_in("start_ms", 1, 86_400_000, owner)? as u64;
@@ -88,20 +87,79 @@ fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
         params: serde_json::to_value(p.table()).expect("TOML values are JSON values"),
         start_limit: Duration::from_millis(start_ms),
         fresh_each_game,
-        pool: Pool::new(b"{\"type\":\"quit\"}\n".to_vec()),
+        pool: Pool::new(message::QUIT.as_bytes().to_vec()),
         log: OnceLock::new(),
     });
     Ok(Arc::new(move || Box::new(External::<G>::new(Arc::clone(&program))) as Box<dyn Bot<G>>))
 }
 
 /// Where `program` would be run from: itself when it names a path, else the first match on PATH.
-fn find_program(program: &str) -> Option<std::path::PathBuf> {
-    let is_file = |p: &Path| p.is_file();
+fn find_program(program: &str) -> Option<PathBuf> {
     if program.contains('/') {
-        return Some(Path::new(program).to_path_buf()).filter(|p| is_file(p));
+        return Some(PathBuf::from(program)).filter(|p| p.is_file());
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| is_file(p))
+    std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| p.is_file())
+}
+
+/// Checks that `program` can be run, so that a typo is one error at the start rather than a
+/// forfeit in every game.
+fn check_program(program: &str) -> Result<()> {
+    let path = find_program(program)
+        .ok_or_else(|| Error::input(format!("bot kind external: cannot find the program `{program}`")))?;
+    let mode = std::fs::metadata(&path).map(|m| m.permissions().mode()).unwrap_or(0);
+    if mode & 0o111 == 0 {
+        return Err(Error::input(format!(
+            "bot kind external: `{}` is not executable (chmod +x, or name its interpreter first: [\"python3\", \"{program}\"])",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The messages the host sends, one JSON object a line (docs/protocol.md shows one of each).
+pub mod message {
+    use serde_json::{json, Value};
+
+    use crate::core::{GameEnd, Params, Status, Wire};
+
+    /// The first message to a new process.
+    pub fn hello(game: &str, options: &Params, seats: usize, name: &str, params: &Value) -> Value {
+        json!({
+            "type": "hello",
+            "protocol": super::PROTOCOL,
+            "game": game,
+            "options": serde_json::to_value(options.table()).expect("TOML values are JSON values"),
+            "seats": seats,
+            "name": name,
+            "params": params,
+        })
+    }
+
+    pub fn new_game(seat: usize, game: u64, seed: u64) -> Value {
+        json!({ "type": "new_game", "seat": seat, "game": game, "seed": seed })
+    }
+
+    /// A decision: the seat's view and its legal actions.
+    pub fn act<G: Wire>(game: &G, view: &G::View<'_>) -> Value {
+        json!({ "type": "act", "view": game.view_json(view), "legal": game.legal_texts(view) })
+    }
+
+    pub fn game_over<G: Wire>(game: &G, state: &G::State, end: &GameEnd<'_>) -> Value {
+        let forfeit = match end.status {
+            Status::Forfeit { seat, reason } => json!({ "seat": seat, "reason": reason.to_string() }),
+            Status::Ok => Value::Null,
+        };
+        json!({
+            "type": "game_over",
+            "payoffs": end.outcome.payoff,
+            "places": end.outcome.place,
+            "forfeit": forfeit,
+            "reveal": game.reveal(state),
+        })
+    }
+
+    pub const QUIT: &str = "{\"type\":\"quit\"}\n";
 }
 
 /// A bot's answer to `act`: other fields are ignored.
@@ -187,15 +245,7 @@ impl<G: GameDef> External<G> {
             .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start `{}`: {e}", program.command.join(" "))))?;
         self.process = Some(process);
         let deadline = Some(Instant::now() + program.start_limit);
-        let hello = json!({
-            "type": "hello",
-            "protocol": PROTOCOL,
-            "game": G::NAME,
-            "options": serde_json::to_value(start.table.table()).expect("TOML values are JSON values"),
-            "seats": game.seats(),
-            "name": start.name,
-            "params": program.params,
-        });
+        let hello = message::hello(G::NAME, start.table, game.seats(), start.name, &program.params);
         let start_ms = program.start_limit.as_millis();
         let late = |fault: Fault| match fault.kind {
             FaultKind::Timeout => Fault::new(FaultKind::Timeout, format!("timeout {start_ms} ms at start")),
@@ -228,8 +278,8 @@ impl<G: GameDef> Bot<G> for External<G> {
         if self.process.is_none() {
             self.launch(game, start)?;
         }
-        let message = json!({ "type": "new_game", "seat": start.seat, "game": start.game, "seed": seed });
-        self.send(&message, Some(Instant::now() + self.program.start_limit))
+        let new_game = message::new_game(start.seat, start.game, seed);
+        self.send(&new_game, Some(Instant::now() + self.program.start_limit))
     }
 
     fn try_act(
@@ -239,8 +289,7 @@ impl<G: GameDef> Bot<G> for External<G> {
         _rng: &mut BotRng,
         deadline: Option<Instant>,
     ) -> Result<G::Action, Fault> {
-        let message = json!({ "type": "act", "view": game.view_json(view), "legal": game.legal_texts(view) });
-        self.send(&message, deadline)?;
+        self.send(&message::act(game, view), deadline)?;
         let reply: Reply = self.receive("answer to act", deadline)?;
         game.parse_action(&reply.action).map_err(|e| {
             self.process = None; // a bot that misreads the game may be out of step: start afresh
@@ -249,23 +298,15 @@ impl<G: GameDef> Bot<G> for External<G> {
     }
 
     fn finish(&mut self, game: &G, state: &G::State, end: &GameEnd<'_>) {
-        let Some(_) = self.process else { return };
-        let forfeit = match end.status {
-            Status::Forfeit { seat, .. } if *seat == self.seat => {
-                self.process = None; // a fault ends the process: the next game starts a new one
-                return;
-            }
-            Status::Forfeit { seat, reason } => json!({ "seat": seat, "reason": reason.to_string() }),
-            Status::Ok => Value::Null,
-        };
-        let message = json!({
-            "type": "game_over",
-            "payoffs": end.outcome.payoff,
-            "places": end.outcome.place,
-            "forfeit": forfeit,
-            "reveal": game.reveal(state),
-        });
-        if self.send(&message, Some(Instant::now() + self.program.start_limit)).is_err() {
+        if self.process.is_none() {
+            return;
+        }
+        if matches!(end.status, Status::Forfeit { seat, .. } if *seat == self.seat) {
+            self.process = None; // a fault ends the process: the next game starts a new one
+            return;
+        }
+        let game_over = message::game_over(game, state, end);
+        if self.send(&game_over, Some(Instant::now() + self.program.start_limit)).is_err() {
             return;
         }
         let process = self.process.take().expect("still running");

@@ -1,0 +1,100 @@
+//! The examples in docs/protocol.md are what the host sends: every JSON block marked
+//! `<!-- message: NAME -->` must equal the message built here (as JSON values, so the document may
+//! lay them out freely). `cargo test --release -- --ignored print_protocol_examples --nocapture`
+//! prints them all, to paste into the document when an encoding changes.
+
+use serde_json::{json, Value};
+
+use crate::core::{GameEnd, Outcome, Params, Status};
+use crate::external::protocol::message;
+use crate::games::{gomoku::Gomoku, holdem::Holdem, mahjong::Mahjong, stud::Stud, zhajinhua::Zhajinhua, GameDef};
+
+/// Game `G` at `seats` seats with the table options `options` (TOML), dealt from seed 1, after
+/// the actions of `script`.
+fn scripted<G: GameDef>(options: &str, seats: usize, script: &[&str]) -> (G, Params, G::State) {
+    let options = Params::new(G::OPTIONS, &toml::from_str(options).unwrap(), G::NAME).unwrap();
+    let game = G::from_options(&options, seats).unwrap();
+    let mut state = game.deal(&mut crate::core::GameSeeds::derive(1, 0, 0, 1).deal_rng());
+    for text in script {
+        let action = game.parse_action(text).unwrap();
+        game.apply(&mut state, &action).unwrap();
+    }
+    (game, options, state)
+}
+
+/// Plays on with the first of `check`, `call`, `win`, `pass` that is legal (else the first legal
+/// action) and returns the `game_over` message.
+fn played_out<G: GameDef>(game: &G, state: &mut G::State) -> Value {
+    while let Some(seat) = game.to_act(state) {
+        let legal = game.legal_texts(&game.view(state, seat));
+        let pick = ["check", "call", "win", "pass"].iter().find(|p| legal.iter().any(|l| l == *p));
+        let text = pick.map_or(legal[0].clone(), |p| p.to_string());
+        game.apply(state, &game.parse_action(&text).unwrap()).unwrap();
+    }
+    let outcome: Outcome = game.outcome(state);
+    message::game_over(game, state, &GameEnd { outcome: &outcome, status: &Status::Ok })
+}
+
+/// The `act` message of the seat to act after `script`, and the `game_over` of the game played on.
+fn act_and_end<G: GameDef>(options: &str, seats: usize, script: &[&str]) -> [(String, Value); 2] {
+    let (game, _, mut state) = scripted::<G>(options, seats, script);
+    let seat = game.to_act(&state).unwrap();
+    let act = message::act(&game, &game.view(&state, seat));
+    [(format!("{} act", G::NAME), act), (format!("{} game_over", G::NAME), played_out(&game, &mut state))]
+}
+
+/// Every example of the document, by name.
+fn examples() -> Vec<(String, Value)> {
+    let (_, options, _) = scripted::<Holdem>("", 2, &[]);
+    let params = json!({
+        "command": ["python3", "bots/examples/holdem_random.py"],
+        "move_ms": 1000, "game_ms": 60000, "start_ms": 5000, "restart": "crash", "config": {},
+    });
+    let mut all = vec![
+        ("hello".to_string(), message::hello("holdem", &options, 2, "mine", &params)),
+        ("new_game".to_string(), message::new_game(1, 17, 11_400_714_819_323_198_485)),
+    ];
+    all.extend(act_and_end::<Holdem>("", 2, &["call", "check"]));
+    all.extend(act_and_end::<Stud>("", 2, &["check"]));
+    all.extend(act_and_end::<Zhajinhua>("", 3, &["call", "look"]));
+    all.extend(act_and_end::<Gomoku>("size = 7", 2, &["3,3", "4,3"]));
+    all.extend(act_and_end::<Mahjong>("", 4, &[]));
+    all
+}
+
+/// The marked JSON blocks of the document: `<!-- message: NAME -->` then a ```json block.
+fn documented(text: &str) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for part in text.split("<!-- message: ").skip(1) {
+        let (name, rest) = part.split_once(" -->").expect("a closed marker");
+        let block = rest.split_once("```json\n").expect("a json block after the marker").1;
+        let block = block.split_once("```").expect("a closed block").0;
+        let value = serde_json::from_str(block).unwrap_or_else(|e| panic!("{name}: {e}"));
+        out.push((name.to_string(), value));
+    }
+    out
+}
+
+#[test]
+fn the_protocol_document_shows_what_the_host_sends() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md")).unwrap();
+    let shown: std::collections::BTreeMap<String, Value> = documented(&doc).into_iter().collect();
+    let made: std::collections::BTreeMap<String, Value> = examples().into_iter().collect();
+    assert_eq!(shown.keys().collect::<Vec<_>>(), made.keys().collect::<Vec<_>>(), "one example of each message");
+    for (name, host) in &made {
+        assert_eq!(
+            &shown[name],
+            host,
+            "{name}: the document differs from the host:\n{}",
+            serde_json::to_string(host).unwrap()
+        );
+    }
+}
+
+#[test]
+#[ignore]
+fn print_protocol_examples() {
+    for (name, value) in examples() {
+        println!("<!-- message: {name} -->\n```json\n{}\n```\n", serde_json::to_string_pretty(&value).unwrap());
+    }
+}
