@@ -2,12 +2,14 @@
 //!
 //! ```sh
 //! cargo run --release --example custom_bot -- run examples/custom_bot.toml
+//! cargo run --release --example custom_bot -- gate examples/custom_bot_gate.toml
 //! cargo run --release --example custom_bot -- list gomoku        # `nearest` is listed
 //! ```
 //!
 //! `nearest` plays the empty cell closest to the last stone (ties: the lowest row, then column),
-//! or the centre on an empty board. Everything else (configs, rosters, summaries, the gate) is the
-//! library's own.
+//! or the centre on an empty board. Everything else is the library's own: configs, the gate,
+//! summaries, time limits (`params = { move_ms = 5 }`), and rosters: a `bots/gomoku.toml` in the
+//! working folder may name variants of it (`[nearest-5ms]`, `kind = "nearest"`, `params = ...`).
 
 use bot_arena::core::{Bot, BotRng, ParamSpec};
 use bot_arena::games::gomoku::{Gomoku, Move, State};
