@@ -380,9 +380,10 @@ mod tests {
         }
         fn start(&mut self, _g: &Count, start: &GameStart<'_>, _rng: &mut BotRng) -> Result<(), Fault> {
             self.log.lock().unwrap().push(format!("start {} {} {}", start.name, start.seat, start.game));
-            match self.fail_start {
-                true => Err(Fault::new(FaultKind::Crash, "exited with code 1")),
-                false => Ok(()),
+            if self.fail_start {
+                Err(Fault::new(FaultKind::Crash, "exited with code 1"))
+            } else {
+                Ok(())
             }
         }
         fn finish(&mut self, _g: &Count, _s: &CountState, end: &GameEnd<'_>) {

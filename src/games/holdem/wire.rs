@@ -82,9 +82,9 @@ impl Wire for Holdem {
     /// The board and the hole cards of the seats at the last hand's showdown (`null` for the
     /// others: a folded hand is not shown).
     fn reveal(&self, s: &State) -> Value {
-        let shown: Vec<Value> = (0..s.n)
-            .map(|seat: Seat| (s.showdown & (1 << seat) != 0).then(|| cards(&s.hole[seat])).unwrap_or(Value::Null))
-            .collect();
+        let shown_at = |seat: Seat| s.showdown & (1 << seat) != 0;
+        let shown: Vec<Value> =
+            (0..s.n).map(|seat| if shown_at(seat) { cards(&s.hole[seat]) } else { Value::Null }).collect();
         json!({ "board": cards(s.visible_board()), "shown": shown })
     }
 }

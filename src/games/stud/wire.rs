@@ -69,9 +69,12 @@ impl Wire for Stud {
         let in_hand = (0..s.seats()).filter(|&seat| s.in_hand(seat)).count();
         let showdown = s.is_over() && in_hand > 1;
         let shown: Vec<Value> = (0..s.seats())
-            .map(|seat| match showdown && s.in_hand(seat) {
-                true => json!({ "cards": cards(&s.dealt(seat)), "category": value(s.hand(seat)).category().name() }),
-                false => Value::Null,
+            .map(|seat| {
+                if showdown && s.in_hand(seat) {
+                    json!({ "cards": cards(&s.dealt(seat)), "category": value(s.hand(seat)).category().name() })
+                } else {
+                    Value::Null
+                }
             })
             .collect();
         json!({ "shown": shown })

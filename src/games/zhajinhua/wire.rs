@@ -86,12 +86,12 @@ impl Wire for Zhajinhua {
     fn reveal(&self, s: &State) -> Value {
         let n = s.public.seats;
         let shown: Vec<Value> = (0..n)
-            .map(|seat| match s.showdown && s.public.in_hand[seat] {
-                true => json!({
-                    "cards": cards(&s.hands[seat]),
-                    "category": Category::of(s.values[seat]).name(),
-                }),
-                false => Value::Null,
+            .map(|seat| {
+                if s.showdown && s.public.in_hand[seat] {
+                    json!({ "cards": cards(&s.hands[seat]), "category": Category::of(s.values[seat]).name() })
+                } else {
+                    Value::Null
+                }
             })
             .collect();
         json!({ "shown": shown })
