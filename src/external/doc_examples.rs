@@ -98,3 +98,33 @@ fn print_protocol_examples() {
         println!("<!-- message: {name} -->\n```json\n{}\n```\n", serde_json::to_string_pretty(&value).unwrap());
     }
 }
+
+/// This thread's CPU time: on a loaded machine, wall time says little.
+fn cpu_time() -> std::time::Duration {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: a valid timespec to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// What building and writing an `act` message costs the host, in CPU time.
+/// `cargo test --release -- --ignored encode_cost --nocapture`
+#[test]
+#[ignore]
+fn encode_cost() {
+    use crate::core::Game;
+    let mut out = Vec::new();
+    let mut measure = |name: &str, message: &dyn Fn() -> Value| {
+        let n = 20_000;
+        let began = cpu_time();
+        for _ in 0..n {
+            out.clear();
+            serde_json::to_writer(&mut out, &message()).unwrap();
+        }
+        println!("{name} act: {:?} of CPU each, {} bytes", (cpu_time() - began) / n, out.len());
+    };
+    let (game, _, state) = scripted::<Holdem>("", 2, &["call", "check"]);
+    measure("holdem", &|| message::act(&game, &game.view(&state, 1)));
+    let (game, _, state) = scripted::<Gomoku>("", 2, &["7,7", "8,7", "7,8", "8,8"]);
+    measure("gomoku", &|| message::act(&game, &game.view(&state, 0)));
+}

@@ -528,4 +528,20 @@ mod tests {
         }
         assert!(!alive(&grandchild), "the grandchild survived");
     }
+
+    /// Round trips through `cat`: the cost of this module's line I/O alone.
+    /// `cargo test --release -- --ignored round_trips_through_cat --nocapture`
+    #[test]
+    #[ignore]
+    fn round_trips_through_cat() {
+        let mut p = Process::spawn(&["cat".into()], None).unwrap();
+        let n = 100_000;
+        let began = Instant::now();
+        for _ in 0..n {
+            p.send(b"{\"action\":\"call\"}\n", None).unwrap();
+            assert_eq!(p.read_line(None).unwrap().len(), 17);
+        }
+        let each = began.elapsed() / n;
+        println!("{:.0} round trips/s, {each:?} each", 1.0 / each.as_secs_f64());
+    }
 }

@@ -142,7 +142,8 @@ pub mod message {
 
     /// A decision: the seat's view and its legal actions.
     pub fn act<G: Wire>(game: &G, view: &G::View<'_>) -> Value {
-        json!({ "type": "act", "view": game.view_json(view), "legal": game.legal_texts(view) })
+        // `Value::from` moves the texts in (`json!` would copy them).
+        json!({ "type": "act", "view": game.view_json(view), "legal": Value::from(game.legal_texts(view)) })
     }
 
     pub fn game_over<G: Wire>(game: &G, state: &G::State, end: &GameEnd<'_>) -> Value {

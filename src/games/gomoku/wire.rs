@@ -20,8 +20,8 @@ impl Wire for Gomoku {
             "size": s.size,
             "to_move": s.to_move(),
             "opening": s.opening,
-            "moves": s.moves.iter().map(|m| self.action_text(m)).collect::<Vec<_>>(),
-            "board": rows,
+            "moves": Value::from(s.moves.iter().map(|m| self.action_text(m)).collect::<Vec<_>>()),
+            "board": Value::from(rows),
             "winner": s.winner,
         })
     }
