@@ -59,9 +59,13 @@ impl Limits {
     /// The parameters every bot kind takes besides its own (a kind may declare them itself to
     /// give them other defaults).
     pub const SPECS: &'static [ParamSpec] = &[
-        ParamSpec::new("move_ms", "0", "longest decision in milliseconds; over it the bot forfeits (0: no limit)"),
-        ParamSpec::new("game_ms", "0", "milliseconds of decisions in one game; over it the bot forfeits (0: no limit)"),
+        ParamSpec::new("move_ms", "0", "longest decision in milliseconds; over it the bot forfeits (0: no limit)")
+            .range(0.0, Limits::MAX_MS),
+        ParamSpec::new("game_ms", "0", "milliseconds of decisions in one game; over it the bot forfeits (0: no limit)")
+            .range(0.0, Limits::MAX_MS),
     ];
+    /// The longest limit that may be set: a day (longer is a typo, and would overflow no clock).
+    pub const MAX_MS: f64 = 86_400_000.0;
 
     /// The limits set in `params` (absent or 0: none).
     pub fn from_params(params: &Params) -> Limits {

@@ -17,7 +17,7 @@ use rand::RngCore;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::core::{Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, ParamSpec, Params, Seat, Status};
+use crate::core::{Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params, Seat, Status};
 use crate::error::{Error, Result};
 use crate::external::process::{LineError, Log, Pool, Process, MAX_LINE};
 use crate::games::{BotFactory, BotKind, GameDef};
@@ -28,14 +28,17 @@ pub const PROTOCOL: u32 = 1;
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("command", "[]", "the program and its arguments, e.g. [\"python3\", \"bots/examples/holdem_random.py\"]"),
-    ParamSpec::new("move_ms", "5000", "longest decision in milliseconds (the host's clock, reply included); over it the bot forfeits"),
-    ParamSpec::new("game_ms", "0", "milliseconds of decisions in one game; over it the bot forfeits (0: no limit)"),
-    ParamSpec::new("start_ms", "5000", "milliseconds a new process has to answer `hello`"),
+    ParamSpec::new("move_ms", "5000", "longest decision in milliseconds (the host's clock, reply included); over it the bot forfeits")
+        .range(1.0, Limits::MAX_MS),
+    ParamSpec::new("game_ms", "0", "milliseconds of decisions in one game; over it the bot forfeits (0: no limit)")
+        .range(0.0, Limits::MAX_MS),
+    ParamSpec::new("start_ms", "5000", "milliseconds a new process has to answer `hello`").range(1.0, Limits::MAX_MS),
     ParamSpec::new(
         "restart",
         "\"crash\"",
         "\"crash\": one process serves game after game and is restarted after a fault; \"game\": a fresh process for every game",
-    ),
+    )
+    .choices(&["crash", "game"]),
     ParamSpec::new("config", "{}", "a table handed to the bot in `hello` (its own settings)"),
 ];
 
@@ -64,7 +67,6 @@ struct Program {
 }
 
 fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
-    let owner = "bot kind external";
     let command: Vec<String> = p.table()["command"]
         .as_array()
         .expect("declared array")
@@ -78,10 +80,8 @@ fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
         )
     })?;
     check_program(program)?;
-    p.int_in("move_ms", 1, 86_400_000, owner)?;
-    p.int_in("game_ms", 0, 86_400_000, owner)?;
-    let start_ms = p.int_in("start_ms", 1, 86_400_000, owner)? as u64;
-    let fresh_each_game = p.choice("restart", &["crash", "game"], owner)? == "game";
+    let start_ms = p.i64("start_ms") as u64;
+    let fresh_each_game = p.str("restart") == "game";
     let program = Arc::new(Program {
         command,
         params: serde_json::to_value(p.table()).expect("TOML values are JSON values"),

@@ -367,16 +367,19 @@ mod tests {
         let arena = Arena::standard();
         for game in arena.games() {
             let options = Params::new(game.options(), &toml::Table::new(), game.name()).unwrap();
+            // Every kind but `external`, which needs a program to run.
             let bots: Vec<BotChoice> = game
                 .bots()
                 .iter()
+                .filter(|b| b.name != "external")
                 .map(|b| BotChoice {
+                    name: b.name.to_string(),
                     kind: b.name.to_string(),
-                    params: Params::new(b.params, &toml::Table::new(), b.name).unwrap(),
+                    params: Params::new(&BotChoice::specs(b.params), &toml::Table::new(), b.name).unwrap(),
                 })
                 .collect();
             for seats in game.seats() {
-                let table = game.table(&options, seats, &bots).unwrap_or_else(|e| panic!("{}: {e}", game.name()));
+                let table = game.table(&options, seats, &bots, None).unwrap_or_else(|e| panic!("{}: {e}", game.name()));
                 assert_eq!(table.seats(), seats);
             }
         }

@@ -16,6 +16,9 @@ fn tiles(counts: &Counts) -> Value {
     names.collect()
 }
 
+/// Another seat's concealed kong: declared, its tile unseen.
+const FACE_DOWN_KONG: &str = "(????)";
+
 fn sets(melds: &[Meld]) -> Value {
     melds.iter().map(|m| m.to_string()).collect()
 }
@@ -24,11 +27,20 @@ impl Wire for Mahjong {
     fn view_json(&self, v: &View<'_>) -> Value {
         // Every field by name: a field added to the view must be added here too (or left out
         // on purpose), so the wire never says more or less than the view.
-        let View { seat, hand, melds, discards, seen, phase, wall_left, legal: _ } = v;
+        // The declared sets go through the view's own accessors: another seat's concealed kong is
+        // face down (`(????)`, after its other sets), as the view has it.
+        let View { seat, hand, discards, seen, phase, wall_left, legal: _, .. } = v;
+        let melds = (0..discards.len()).map(|s| {
+            let shown: Vec<String> = v.exposed_melds(s).map(|m| m.to_string()).collect();
+            let face_down = v.declared(s) - shown.len();
+            Value::from(
+                shown.into_iter().chain(std::iter::repeat_n(FACE_DOWN_KONG.to_string(), face_down)).collect::<Vec<_>>(),
+            )
+        });
         let mut out = json!({
             "seat": seat,
             "hand": tiles(hand),
-            "melds": melds.iter().map(|m| sets(m)).collect::<Vec<_>>(),
+            "melds": melds.collect::<Vec<_>>(),
             "discards": discards.iter().map(|d| d.iter().map(|&t| tile_name(t)).collect::<Vec<_>>()).collect::<Vec<_>>(),
             "seen": tiles(seen),
             "wall_left": wall_left,
@@ -96,6 +108,18 @@ mod tests {
     use super::*;
     use crate::core::{DealRng, Game};
     use rand::{Rng, SeedableRng};
+
+    /// The wire says what the view says: another seat's concealed kong is face down.
+    #[test]
+    fn another_seats_concealed_kong_is_face_down_on_the_wire() {
+        use super::super::tiles::MeldKind;
+        let game = Mahjong::new(8);
+        let mut s = game.deal(&mut DealRng::seed_from_u64(1));
+        s.melds[2].push(Meld { kind: MeldKind::ConcealedKong, tile: 5 });
+        s.melds[2].push(Meld { kind: MeldKind::Pung, tile: 30 });
+        assert_eq!(game.view_json(&game.view(&s, 2))["melds"][2], json!(["(6m6m6m6m)", "[NNN]"]));
+        assert_eq!(game.view_json(&game.view(&s, 0))["melds"][2], json!(["[NNN]", "(????)"]));
+    }
 
     #[test]
     fn every_legal_action_reads_back_and_is_accepted() {
