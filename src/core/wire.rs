@@ -40,3 +40,19 @@ pub fn words(text: &str) -> Vec<String> {
 pub fn number<T: std::str::FromStr>(word: &str, what: &str) -> Result<T, String> {
     word.parse().map_err(|_| format!("`{word}` is not {what}"))
 }
+
+/// For the games' tests: the legal texts of `view` (a view of `state`), each checked to read back
+/// to itself and to be accepted by the rules.
+#[cfg(test)]
+pub fn checked_legal_texts<G: Wire>(game: &G, state: &G::State, view: &G::View<'_>) -> Vec<String>
+where
+    G::State: Clone,
+{
+    let legal = game.legal_texts(view);
+    for text in &legal {
+        let action = game.parse_action(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(&game.action_text(&action), text);
+        assert!(game.apply(&mut state.clone(), &action).is_ok(), "{text} refused");
+    }
+    legal
+}

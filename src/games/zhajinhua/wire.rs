@@ -101,6 +101,7 @@ impl Wire for Zhajinhua {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::wire::checked_legal_texts;
     use crate::core::{DealRng, Game};
     use rand::{Rng, SeedableRng};
 
@@ -112,12 +113,7 @@ mod tests {
             let mut s = game.deal(&mut DealRng::seed_from_u64(seed));
             while let Some(seat) = game.to_act(&s) {
                 let v = game.view(&s, seat);
-                let legal = game.legal_texts(&v);
-                for text in &legal {
-                    let action = game.parse_action(text).unwrap();
-                    assert_eq!(&game.action_text(&action), text);
-                    assert!(game.apply(&mut s.clone(), &action).is_ok(), "{text} refused");
-                }
+                let legal = checked_legal_texts(&game, &s, &v);
                 let view = game.view_json(&v);
                 assert_eq!(view["cards"].is_null(), !s.public.seen[seat], "cards only once looked");
                 let pick = game.parse_action(&legal[rng.random_range(0..legal.len())]).unwrap();
