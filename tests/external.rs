@@ -240,10 +240,12 @@ fn external_results_are_byte_identical_on_any_thread_count() {
     assert!(run.survivors(Duration::from_secs(3)).is_empty());
 }
 
-/// Starts a long run with external bots, waits until they play, and signals the host.
-fn signal_during_a_run(signal: i32) -> (Option<i32>, Vec<u32>) {
+/// Starts a long run with external bots, waits until they play, and signals the host. Bot `a`
+/// plays as `mode` says (`hang`: it waits in a child of its own, which the kernel does not end
+/// with the host).
+fn signal_during_a_run(signal: i32, mode: &str) -> (Option<i32>, Vec<u32>) {
     let run = Run::new(&format!("signal{signal}"));
-    let a = run.sh_bot("a", "dawdle", "");
+    let a = run.sh_bot("a", mode, ", move_ms = 60000");
     let b = run.sh_bot("b", "dawdle", "");
     let config = format!("game = \"holdem\"\ngames = 1000000\nbots = [{a}, {b}]\n");
     let mut child = run.command(&config, "out", 2).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
@@ -260,23 +262,25 @@ fn signal_during_a_run(signal: i32) -> (Option<i32>, Vec<u32>) {
 
 #[test]
 fn ctrl_c_leaves_no_process_behind() {
-    let (code, survivors) = signal_during_a_run(libc::SIGINT);
+    let (code, survivors) = signal_during_a_run(libc::SIGINT, "dawdle");
     assert_eq!(code, Some(130));
     assert!(survivors.is_empty(), "{survivors:?}");
 }
 
 #[test]
 fn sigterm_leaves_no_process_behind() {
-    let (code, survivors) = signal_during_a_run(libc::SIGTERM);
+    let (code, survivors) = signal_during_a_run(libc::SIGTERM, "dawdle");
     assert_eq!(code, Some(130));
     assert!(survivors.is_empty(), "{survivors:?}");
 }
 
 #[test]
 fn a_host_killed_outright_leaves_no_process_behind() {
-    let (code, survivors) = signal_during_a_run(libc::SIGKILL);
-    assert_eq!(code, None, "killed by a signal");
-    assert!(survivors.is_empty(), "{survivors:?}");
+    for mode in ["dawdle", "hang"] {
+        let (code, survivors) = signal_during_a_run(libc::SIGKILL, mode);
+        assert_eq!(code, None, "killed by a signal");
+        assert!(survivors.is_empty(), "{mode}: {survivors:?}");
+    }
 }
 
 /// The Python examples: each plays `games` games against a built-in bot on 1 and 2 threads,

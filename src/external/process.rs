@@ -10,7 +10,10 @@
 //!   which finishes the games under way and then ends them itself;
 //! - on Linux, every child is started with `PR_SET_PDEATHSIG = SIGKILL` from one spawner thread
 //!   that lives as long as the host: if the host dies in any way (even `kill -9`), the kernel
-//!   kills the children.
+//!   kills the children;
+//! - the kernel does not kill the children's own children: a guard (a small `sh`
+//!   script, started once) keeps the list of the process groups still running and kills them
+//!   when the host is gone, however it ended.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -212,6 +215,38 @@ fn spawn_child(command: &[String], piped_stderr: bool) -> io::Result<Child> {
     rx.recv().expect("the spawner answers")
 }
 
+/// The guard's program: it reads `+ GROUP` and `- GROUP` lines (a group started, a group ended)
+/// until its input closes, which happens when the host exits or dies (nobody else holds the pipe),
+/// then kills every group still listed. POSIX sh, so that it needs nothing but `/bin/sh`.
+const GUARD: &str = r#"while read -r op g; do case $op in +) eval "g$g=1" ;; -) unset "g$g" ;; esac; done
+for v in $(set); do case $v in g[0-9]*=*) v=${v#g}; kill -9 "-${v%%=*}" 2>/dev/null ;; esac; done"#;
+
+/// Tells the guard that process group `group` started (`'+'`) or ended (`'-'`). The guard starts
+/// with the first group; without `sh` there is none, and grandchildren may outlive a host that
+/// is killed outright (the children themselves still cannot).
+fn guard(op: char, group: u32) {
+    static GUARD_INPUT: OnceLock<Mutex<Option<ChildStdin>>> = OnceLock::new();
+    let input = GUARD_INPUT.get_or_init(|| {
+        let guard = Command::new("sh")
+            .args(["-c", GUARD])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            // Its own group, so that a Ctrl-C at the terminal leaves it to do its job.
+            .process_group(0)
+            .spawn();
+        // The guard is not waited for: it exits only after the host (then init reaps it).
+        Mutex::new(guard.ok().and_then(|mut g| g.stdin.take()))
+    });
+    let mut input = input.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(pipe) = input.as_mut() {
+        // One short line is written whole (it is under PIPE_BUF); a guard that died is dropped.
+        if pipe.write_all(format!("{op} {group}\n").as_bytes()).is_err() {
+            *input = None;
+        }
+    }
+}
+
 fn spawn_now(command: &[String], piped_stderr: bool) -> io::Result<Child> {
     let (program, args) = command.split_first().ok_or_else(|| io::Error::other("empty command"))?;
     let mut cmd = Command::new(program);
@@ -237,7 +272,9 @@ fn spawn_now(command: &[String], piped_stderr: bool) -> io::Result<Child> {
             });
         }
     }
-    cmd.spawn()
+    let child = cmd.spawn()?;
+    guard('+', child.id());
+    Ok(child)
 }
 
 /// A running program: lines in on its stdin, lines out of its stdout.
@@ -354,6 +391,7 @@ impl Process {
             }
             let _ = self.child.wait();
             self.reaped = true;
+            guard('-', self.child.id());
         }
         self.stdin = None;
         if let Some(thread) = self.stderr.take() {
