@@ -68,6 +68,13 @@ pub trait Game: Send + Sync + Sized + 'static {
     fn seats(&self) -> usize;
     /// A new game, all chance drawn from `rng`.
     fn deal(&self, rng: &mut DealRng) -> Self::State;
+    /// Deal number `index` of a pairing (every replay of a deal has the same number). Games whose
+    /// chance is all in `rng` keep this default; a game that plays a list of starting positions in
+    /// turn (gomoku's openings file) picks one by `index`.
+    fn deal_numbered(&self, index: u64, rng: &mut DealRng) -> Self::State {
+        let _ = index;
+        self.deal(rng)
+    }
     /// The seat that must act now; `None` once the game is over.
     fn to_act(&self, state: &Self::State) -> Option<Seat>;
     /// The legal actions of the seat to act. Games with continuous choices (bet sizes) list a

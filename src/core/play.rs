@@ -172,7 +172,7 @@ pub fn play_game_with<G: Game>(
     install_panic_hook();
     let seats = game.seats();
     assert!(bots.len() == seats && seating.entrants.len() == seats, "one bot per seat");
-    let mut state = game.deal(&mut seeds.deal_rng());
+    let mut state = game.deal_numbered(seeds.deal_index, &mut seeds.deal_rng());
     let mut rngs: Vec<_> = (0..seats).map(|seat| seeds.bot_rng(seat)).collect();
     let mut status = Status::Ok;
     let mut started = 0;

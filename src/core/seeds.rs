@@ -41,6 +41,8 @@ pub const fn mix(seed: u64, key: u64) -> u64 {
 pub struct GameSeeds {
     /// Seed of the deal stream (shared by every replay of the deal).
     pub deal: u64,
+    /// The deal's number within its pairing, `game / replays` (shared by every replay).
+    pub deal_index: u64,
     /// `mix(mix(master, pairing), game)`: seat k's bot stream is `mix(bots, 1 + k)`.
     pub bots: u64,
 }
@@ -48,7 +50,8 @@ pub struct GameSeeds {
 impl GameSeeds {
     pub fn derive(master: u64, pairing: u64, game: u64, replays: u64) -> GameSeeds {
         let table = mix(master, pairing);
-        GameSeeds { deal: mix(mix(table, game / replays.max(1)), 0), bots: mix(table, game) }
+        let deal_index = game / replays.max(1);
+        GameSeeds { deal: mix(mix(table, deal_index), 0), deal_index, bots: mix(table, game) }
     }
 
     pub fn deal_rng(&self) -> DealRng {

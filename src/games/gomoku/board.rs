@@ -1,7 +1,11 @@
 //! The board, the rules and the game record.
 
+use std::sync::Arc;
+
 use rand::Rng;
 
+use super::openings::Book;
+use super::renju::{self, Foul};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 use crate::error::Result;
 
@@ -12,6 +16,34 @@ pub enum Rule {
     Freestyle,
     /// Exactly five wins; six or more does not.
     Standard,
+    /// Black wins by exactly five and may not play a forbidden point (overline, double four,
+    /// double three: see [`renju`]); a forbidden move loses. White wins by five or more.
+    Renju,
+}
+
+impl Rule {
+    /// Whether `colour` (1 black, 2 white) needs exactly five: six or more does not win.
+    pub fn exact_five(self, colour: u8) -> bool {
+        match self {
+            Rule::Freestyle => false,
+            Rule::Standard => true,
+            Rule::Renju => colour == 1,
+        }
+    }
+
+    /// Whether black's moves are judged for forbidden points.
+    pub fn binds_black(self) -> bool {
+        self == Rule::Renju
+    }
+
+    /// The rule's name in configs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Standard => "standard",
+            Rule::Renju => "renju",
+        }
+    }
 }
 
 /// A move, as the Gomocup protocol writes it: `x,y` from 0, x = column.
@@ -21,13 +53,15 @@ pub struct Move {
     pub y: u8,
 }
 
-/// The table: board size, rule and opening length.
+/// The table: board size, rule and openings.
 #[derive(Clone, Debug)]
 pub struct Gomoku {
     pub size: usize,
     pub rule: Rule,
     /// Stones placed at random (alternating colours, near the centre) before the bots play.
     pub opening: usize,
+    /// Openings played in turn instead (deal k plays opening k modulo their number).
+    pub book: Option<Arc<Book>>,
 }
 
 /// Seat 0 plays black and moves first.
@@ -41,9 +75,23 @@ pub struct State {
     /// How many of `moves` are the opening.
     pub opening: usize,
     pub winner: Option<Seat>,
+    /// Renju: black's last move was forbidden, and lost.
+    pub foul: Option<Foul>,
 }
 
 impl State {
+    /// The empty board.
+    pub fn new(size: usize) -> State {
+        State {
+            board: vec![0; size * size],
+            size,
+            moves: Vec::with_capacity(size * size),
+            opening: 0,
+            winner: None,
+            foul: None,
+        }
+    }
+
     pub fn to_move(&self) -> Seat {
         self.moves.len() % 2
     }
@@ -59,7 +107,7 @@ impl State {
     }
 }
 
-const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+pub(super) const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// The "win combinations": every 5 consecutive cells in a row, column or diagonal, as row-major
 /// cell indices. There are 2·n·(n−4) + 2·(n−4)² of them (572 on 15×15, 1020 on 19×19).
@@ -80,7 +128,7 @@ pub fn lines(size: usize) -> Vec<[u16; 5]> {
 }
 
 /// Whether a stone of `colour` at (x, y) (already there or about to be) makes a winning row under
-/// `rule`: five or more for freestyle, exactly five for standard.
+/// `rule`: five or more, or exactly five where the rule asks for it ([`Rule::exact_five`]).
 pub fn makes_five(board: &[u8], size: usize, x: usize, y: usize, colour: u8, rule: Rule) -> bool {
     let n = size as isize;
     let same =
@@ -95,31 +143,65 @@ pub fn makes_five(board: &[u8], size: usize, x: usize, y: usize, colour: u8, rul
                 cy += sign * dy;
             }
         }
-        match rule {
-            Rule::Freestyle => len >= 5,
-            Rule::Standard => len == 5,
+        if rule.exact_five(colour) {
+            len == 5
+        } else {
+            len >= 5
         }
     })
 }
 
 impl Gomoku {
     pub fn new(size: usize, rule: Rule, opening: usize) -> Gomoku {
-        Gomoku { size, rule, opening }
+        Gomoku { size, rule, opening, book: None }
     }
 
-    /// Whether the stone just placed at (x, y) wins under the table's rule.
-    fn wins(&self, s: &State, x: usize, y: usize) -> bool {
-        makes_five(&s.board, self.size, x, y, s.cell(x, y), self.rule)
-    }
-
+    /// Places the stone of the side to move on the empty cell `m` and judges it: five wins; under
+    /// renju a forbidden black move loses (the five is looked for first: it wins even where the
+    /// move also makes a forbidden shape).
     fn place(&self, s: &mut State, m: Move) {
         let (x, y) = (m.x as usize, m.y as usize);
-        s.board[y * self.size + x] = 1 + s.to_move() as u8;
-        let mover = s.to_move();
-        s.moves.push(m);
-        if self.wins(s, x, y) {
+        let (cell, mover) = (y * self.size + x, s.to_move());
+        let colour = 1 + mover as u8;
+        if makes_five(&s.board, self.size, x, y, colour, self.rule) {
             s.winner = Some(mover);
+        } else if colour == 1 && self.rule.binds_black() {
+            s.foul = renju::foul(&s.board, self.size, cell);
+            if s.foul.is_some() {
+                s.winner = Some(1);
+            }
         }
+        s.board[cell] = colour;
+        s.moves.push(m);
+    }
+
+    /// The game after `stones` (black first, colours alternating), or why they cannot open one:
+    /// a stone off the board or on a taken cell (its index and the reason), a stone that ends the
+    /// game, or no empty cell left.
+    pub fn start(&self, stones: &[Move]) -> Result<State, (usize, String)> {
+        let mut s = State::new(self.size);
+        for (i, &m) in stones.iter().enumerate() {
+            let (x, y) = (m.x as usize, m.y as usize);
+            if x >= self.size || y >= self.size {
+                return Err((i, format!("{},{} is off the {n}x{n} board", m.x, m.y, n = self.size)));
+            }
+            if s.cell(x, y) != 0 {
+                return Err((i, format!("{},{} is taken", m.x, m.y)));
+            }
+            self.place(&mut s, m);
+            if let Some(w) = s.winner {
+                let how = match s.foul {
+                    Some(foul) => format!("black plays a forbidden point ({})", foul.name()),
+                    None => format!("{} makes five", if w == 0 { "black" } else { "white" }),
+                };
+                return Err((i, format!("{},{} ends the game: {how}", m.x, m.y)));
+            }
+        }
+        if s.is_over() {
+            return Err((stones.len().saturating_sub(1), "no empty cell is left".into()));
+        }
+        s.opening = stones.len();
+        Ok(s)
     }
 
     /// The opening: `opening` stones on distinct cells of the central 5x5 (smaller boards: all of
@@ -149,19 +231,18 @@ impl Game for Gomoku {
     }
 
     fn deal(&self, rng: &mut DealRng) -> State {
+        self.deal_numbered(0, rng)
+    }
+
+    /// With a book, deal k plays opening k (modulo their number; checked when the book was
+    /// read); else `opening` random stones, redrawn until they leave the game open.
+    fn deal_numbered(&self, index: u64, rng: &mut DealRng) -> State {
+        if let Some(book) = &self.book {
+            let stones = &book.openings[(index % book.openings.len() as u64) as usize];
+            return self.start(stones).expect("book openings are checked when read");
+        }
         loop {
-            let mut s = State {
-                board: vec![0; self.size * self.size],
-                size: self.size,
-                moves: Vec::with_capacity(self.size * self.size),
-                opening: 0,
-                winner: None,
-            };
-            for m in self.opening_moves(rng) {
-                self.place(&mut s, m);
-            }
-            s.opening = s.moves.len();
-            if s.winner.is_none() {
+            if let Ok(s) = self.start(&self.opening_moves(rng)) {
                 return s;
             }
         }
@@ -214,13 +295,22 @@ impl Game for Gomoku {
     }
 
     fn columns(&self) -> &'static [&'static str] {
-        &["colour", "move_list"]
+        &["colour", "end", "move_list"]
     }
 
-    /// `colour`: black or white; `move_list`: every stone as Gomocup `x,y` pairs separated by
-    /// spaces, the opening included (its length is the game's `opening` option).
+    /// `colour`: black or white; `end`: how the game ended: `five`, black's forbidden move under
+    /// renju (`overline`, `double-four`, `double-three`), `full` (a draw), or empty when a bot
+    /// forfeited; `move_list`: every stone as Gomocup `x,y` pairs separated by spaces, the
+    /// opening included (its length is the game's `opening` option, or the book opening's).
     fn record(&self, s: &State, seat: Seat, out: &mut Vec<String>) {
         out.push(if seat == 0 { "black" } else { "white" }.to_string());
+        let end = match (s.winner, s.foul) {
+            (Some(_), Some(foul)) => foul.name(),
+            (Some(_), None) => "five",
+            (None, _) if s.is_over() => "full",
+            (None, _) => "",
+        };
+        out.push(end.to_string());
         // Written digit by digit: this runs for every game of a tournament.
         let mut list = String::with_capacity(s.moves.len() * 6);
         for (i, m) in s.moves.iter().enumerate() {
@@ -398,7 +488,79 @@ mod tests {
         play(&game, &mut s, &[at(7, 7), at(14, 10)], &[at(0, 12)]);
         let mut out = Vec::new();
         game.record(&s, 1, &mut out);
-        assert_eq!(out, vec!["white".to_string(), "7,7 0,12 14,10".to_string()]);
+        assert_eq!(out, ["white", "", "7,7 0,12 14,10"]);
+    }
+
+    #[test]
+    fn renju_binds_black_alone() {
+        // Black's move at (5, 5) would make three across and three down, both open: a double
+        // three. It loses, and the record says why.
+        let (game, mut s) = empty_game(15, Rule::Renju);
+        play(&game, &mut s, &[at(3, 5), at(4, 5), at(5, 3), at(5, 4)], &[at(0, 0), at(14, 0), at(0, 14), at(14, 14)]);
+        let before = s.clone();
+        game.apply(&mut s, &at(5, 5)).unwrap();
+        assert_eq!((s.winner, s.foul), (Some(1), Some(Foul::DoubleThree)));
+        assert_eq!(game.outcome(&s).payoff, vec![-1.0, 1.0]);
+        let mut out = Vec::new();
+        game.record(&s, 0, &mut out);
+        assert_eq!(out[..2], ["black", "double-three"]);
+        // The same move under the other rules is an ordinary move.
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            let mut free = before.clone();
+            Gomoku::new(15, rule, 0).apply(&mut free, &at(5, 5)).unwrap();
+            assert_eq!((free.winner, free.foul), (None, None));
+        }
+        // White makes the same shape freely, and wins by an overline.
+        let (game, mut s) = empty_game(15, Rule::Renju);
+        let white =
+            [at(3, 5), at(4, 5), at(5, 3), at(5, 4), at(5, 5), at(0, 7), at(1, 7), at(2, 7), at(4, 7), at(5, 7)];
+        let black = [
+            at(9, 0),
+            at(11, 0),
+            at(13, 0),
+            at(9, 2),
+            at(11, 2),
+            at(13, 2),
+            at(9, 4),
+            at(11, 4),
+            at(13, 4),
+            at(9, 6),
+            at(11, 6),
+        ];
+        play(&game, &mut s, &black[..10], &white);
+        assert_eq!(s.winner, None);
+        game.apply(&mut s, &black[10]).unwrap();
+        game.apply(&mut s, &at(3, 7)).unwrap(); // 0..=5 across: six white stones
+        assert_eq!((s.winner, s.foul), (Some(1), None));
+    }
+
+    #[test]
+    fn renju_black_overline_loses_and_exactly_five_wins_even_with_a_six() {
+        // White's stones are spread out, two apart, so white never threatens.
+        let white: Vec<Move> = (0..7).map(|k| at(2 * k, 14)).chain([at(0, 11), at(14, 11)]).collect();
+        // Black 2,3,4 and 6,7 on row 7: 5 makes six across, a forbidden overline.
+        let black = [at(2, 7), at(3, 7), at(4, 7), at(6, 7), at(7, 7), at(5, 7)];
+        let (game, mut s) = empty_game(15, Rule::Renju);
+        play(&game, &mut s, &black, &white[..5]);
+        assert_eq!((s.winner, s.foul), (Some(1), Some(Foul::Overline)));
+        // With four down through (5, 7) as well, the same move is also exactly five down: it wins.
+        let black =
+            [at(2, 7), at(3, 7), at(4, 7), at(6, 7), at(7, 7), at(5, 3), at(5, 4), at(5, 5), at(5, 6), at(5, 7)];
+        let (game, mut s) = empty_game(15, Rule::Renju);
+        play(&game, &mut s, &black, &white);
+        assert_eq!((s.winner, s.foul), (Some(0), None));
+    }
+
+    #[test]
+    fn a_book_deals_its_openings_in_turn() {
+        let mut game = Gomoku::new(15, Rule::Freestyle, 0);
+        let book = Book::from_text("b", "0,0\n0,0, 1,1\n0,0, 1,1, 2,2\n", &game).unwrap();
+        game.book = Some(Arc::new(book));
+        let mut rng = DealRng::seed_from_u64(0);
+        let dealt: Vec<usize> = (0..7).map(|k| game.deal_numbered(k, &mut rng).moves.len()).collect();
+        assert_eq!(dealt, [1, 2, 3, 1, 2, 3, 1]);
+        let s = game.deal_numbered(2, &mut rng);
+        assert_eq!((s.opening, s.to_move(), s.cell(9, 9)), (3, 1, 1));
     }
 
     #[test]
@@ -439,10 +601,11 @@ mod tests {
                         return false;
                     }
                     let len = (0..).take_while(|&k| c(x + k * dx, y + k * dy) == colour).count();
-                    if rule == Rule::Freestyle {
-                        len >= 5
-                    } else {
+                    let exact = rule == Rule::Standard || (rule == Rule::Renju && colour == 1);
+                    if exact {
                         len == 5
+                    } else {
+                        len >= 5
                     }
                 })
             })
@@ -453,12 +616,11 @@ mod tests {
         #[test]
         fn random_legal_games_follow_the_rules(
             size in 5usize..10,
-            standard in any::<bool>(),
+            rule in prop_oneof![Just(Rule::Freestyle), Just(Rule::Standard), Just(Rule::Renju)],
             opening in 0usize..5,
             seed in any::<u64>(),
             picks in proptest::collection::vec(any::<u32>(), 100),
         ) {
-            let rule = if standard { Rule::Standard } else { Rule::Freestyle };
             let game = Gomoku::new(size, rule, opening);
             let mut s = game.deal(&mut DealRng::seed_from_u64(seed));
             let mut legal = Vec::new();
@@ -469,13 +631,18 @@ mod tests {
                 prop_assert_eq!(legal.len(), size * size - s.moves.len());
                 let m = legal[picks[turn % picks.len()] as usize % legal.len()];
                 turn += 1;
+                let cell = m.y as usize * size + m.x as usize;
+                let foul = if rule == Rule::Renju && seat == 0 { renju::foul(&s.board, size, cell) } else { None };
                 game.apply(&mut s, &m).unwrap();
                 let colour = s.cell(m.x as usize, m.y as usize);
                 prop_assert_eq!(colour, 1 + seat as u8, "stones alternate");
                 let won = has_win(&s, colour, rule);
-                prop_assert_eq!(s.winner == Some(seat), won);
+                // A five wins; else black's forbidden move loses (renju); else play goes on.
+                let winner = if won { Some(seat) } else { foul.map(|_| 1) };
+                prop_assert_eq!(s.winner, winner);
+                prop_assert_eq!(s.foul, if won { None } else { foul });
                 prop_assert!(!has_win(&s, 3 - colour, rule), "only the last mover can have a five");
-                prop_assert_eq!(s.is_over(), won || s.moves.len() == size * size);
+                prop_assert_eq!(s.is_over(), winner.is_some() || s.moves.len() == size * size);
             }
             game.legal_actions(&s, &mut legal);
             prop_assert!(legal.is_empty());

@@ -2,9 +2,13 @@
 
 mod board;
 pub mod bots;
+pub mod openings;
+pub mod renju;
 mod wire;
 
 pub use board::{lines, makes_five, Gomoku, Move, Rule, State};
+pub use openings::Book;
+pub use renju::Foul;
 
 use crate::bench::{throughput, Bench, BenchOptions, Measure};
 use crate::core::{play_game, Bot, GameRecord, GameSeeds, Params};
@@ -22,26 +26,40 @@ impl GameDef for Gomoku {
         ParamSpec::new(
             "rule",
             "\"freestyle\"",
-            "\"freestyle\": five or more in a row wins; \"standard\": exactly five",
+            "\"freestyle\": five or more in a row wins; \"standard\": exactly five; \"renju\": black wins by exactly five and loses by a forbidden move (overline, double four, double three), white wins by five or more",
         ),
         ParamSpec::new(
             "opening",
             "0",
             "stones placed at random near the centre before play (paired games replay the same opening with colours swapped)",
         ),
+        ParamSpec::new(
+            "openings",
+            "\"\"",
+            "an openings file in Piskvork's format (one opening a line: x,y offsets from the centre, black first); deal k plays opening k, so paired games play each with colours swapped",
+        ),
     ];
 
     fn from_options(p: &Params, _seats: usize) -> Result<Gomoku> {
         let size = p.int_in("size", 5, 25, "gomoku")? as usize;
-        let rule = match p.choice("rule", &["freestyle", "standard"], "gomoku")? {
+        let rule = match p.choice("rule", &["freestyle", "standard", "renju"], "gomoku")? {
             "freestyle" => Rule::Freestyle,
-            _ => Rule::Standard,
+            "standard" => Rule::Standard,
+            _ => Rule::Renju,
         };
         let opening = p.int_in("opening", 0, 25, "gomoku")? as usize;
         if opening >= size * size {
             return Err(Error::input("gomoku: the opening must leave empty cells"));
         }
-        Ok(Gomoku::new(size, rule, opening))
+        let mut game = Gomoku::new(size, rule, opening);
+        let path = p.str("openings");
+        if !path.is_empty() {
+            if opening > 0 {
+                return Err(Error::input("gomoku: give `opening` (random stones) or `openings` (a file), not both"));
+            }
+            game.book = Some(std::sync::Arc::new(Book::load(std::path::Path::new(path), &game)?));
+        }
+        Ok(game)
     }
 
     fn headline(&self) -> Headline {

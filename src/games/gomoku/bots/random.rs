@@ -1,11 +1,12 @@
-//! Baselines: a uniformly random empty cell, or a random empty cell next to a stone.
+//! Baselines: a uniformly random empty cell, or a random empty cell next to a stone (under
+//! renju, black draws among the cells it may play).
 
 use rand::Rng;
 
 use crate::core::{Bot, BotRng};
 use crate::games::{factory, BotKind};
 
-use super::super::{Gomoku, Move, State};
+use super::super::{renju, Gomoku, Move, State};
 
 pub const KIND: BotKind<Gomoku> = BotKind {
     name: "random",
@@ -36,12 +37,18 @@ fn touches_stone(s: &State, x: usize, y: usize) -> bool {
 }
 
 impl Bot<Gomoku> for RandomBot {
-    fn act(&mut self, _game: &Gomoku, s: &&State, rng: &mut BotRng) -> Move {
+    fn act(&mut self, game: &Gomoku, s: &&State, rng: &mut BotRng) -> Move {
         let n = s.size;
+        let bound = s.to_move() == 0 && game.rule.binds_black();
         let empty = |i: &usize| s.board[*i] == 0;
         let near = |i: &usize| !self.adjacent || s.moves.is_empty() || touches_stone(s, i % n, i / n);
-        let cells: Vec<usize> = (0..n * n).filter(|i| empty(i) && near(i)).collect();
-        let i = if cells.is_empty() { n * (n / 2) + n / 2 } else { cells[rng.random_range(0..cells.len())] };
+        let allowed = |i: &usize| !bound || renju::foul(&s.board, n, *i).is_none();
+        let cells: Vec<usize> = (0..n * n).filter(|i| empty(i) && near(i) && allowed(i)).collect();
+        let i = match cells.len() {
+            // Every empty cell forbidden (renju): any move loses.
+            0 => (0..n * n).find(empty).unwrap_or(0),
+            len => cells[rng.random_range(0..len)],
+        };
         Move { x: (i % n) as u8, y: (i / n) as u8 }
     }
 }

@@ -12,6 +12,8 @@
 //!   Extensions stop `extend` plies past `depth`.
 //! - Evaluation: Σ over the lines the side to move can still win of value[its stones], minus the
 //!   same for the opponent.
+//! - Renju: black's forbidden points are never candidates, and a five-to-be that black could
+//!   only block on one is a loss.
 //! - Deterministic: the same position gets the same move (equal candidates: the first found).
 
 use crate::core::{Bot, BotRng, ParamSpec, Params};
@@ -90,7 +92,8 @@ impl Bot<Gomoku> for SearchBot {
         tally.catch_up(s);
         let mut search = Search { t: tally, cfg: self.cfg, max_ply: self.cfg.depth + self.cfg.extend, best: None };
         search.negamax(s.to_move(), self.cfg.depth, 0, -WIN - 1, WIN + 1);
-        let cell = search.best.expect("the game is not over, so there is an empty cell");
+        // No best move: every empty cell is forbidden (renju), and any move loses.
+        let cell = search.best.unwrap_or_else(|| tally.empties()[0] as usize);
         Move { x: (cell % s.size) as u8, y: (cell / s.size) as u8 }
     }
 }
@@ -106,10 +109,16 @@ impl Candidates {
         Candidates { cells: [(0, 0); MAX_WIDTH], len: 0 }
     }
 
+    /// Whether [`Candidates::offer`] would keep `score`.
+    #[inline]
+    fn takes(&self, score: i32, width: usize) -> bool {
+        self.len < width || self.cells[width - 1].0 < score
+    }
+
     /// Keeps the `width` highest scores (earlier cells first among equals).
     #[inline]
     fn offer(&mut self, score: i32, cell: usize, width: usize) {
-        if self.len == width && self.cells[width - 1].0 >= score {
+        if !self.takes(score, width) {
             return;
         }
         let mut i = self.len.min(width - 1);
@@ -140,7 +149,8 @@ impl Search<'_> {
     fn negamax(&mut self, side: usize, depth: usize, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         let other = 1 - side;
         let width = self.cfg.width;
-        let mut blocks = Candidates::new(); // the opponent's winning cells
+        let mut threats = 0; // the opponent's winning cells
+        let mut blocks = Candidates::new(); // those of them we may play
         let mut ranked = Candidates::new(); // by attack + defence
         let mut fours = Candidates::new(); // moves that make a four, by attack + defence
         let t = &*self.t;
@@ -153,11 +163,19 @@ impl Search<'_> {
                 return WIN - ply as i32;
             }
             let score = t.own(side, cell) + t.opp(other, cell);
+            // Renju: a cell forbidden to black is judged only when it would make a list.
+            let mut forbidden = None;
+            let mut allowed = || !*forbidden.get_or_insert_with(|| t.forbidden(side, cell));
             if t.wins_at(other, cell) {
-                blocks.offer(score, cell, 2);
+                threats += 1;
+                if allowed() {
+                    blocks.offer(score, cell, 2);
+                }
             }
-            ranked.offer(score, cell, width);
-            if depth == 0 && t.makes_four(side, cell) {
+            if ranked.takes(score, width) && allowed() {
+                ranked.offer(score, cell, width);
+            }
+            if depth == 0 && t.makes_four(side, cell) && fours.takes(score, width) && allowed() {
                 fours.offer(score, cell, width);
             }
         }
@@ -167,10 +185,10 @@ impl Search<'_> {
         if ply == 0 {
             self.best = ranked.iter().next();
         }
-        // Two cells to block: the opponent wins next move whatever we do.
-        if blocks.len >= 2 {
+        // Two cells to block, or one we may not play: the opponent wins next move whatever we do.
+        if threats >= 2 || threats > blocks.len {
             if ply == 0 {
-                self.best = blocks.iter().next();
+                self.best = blocks.iter().next().or(self.best);
             }
             return -(WIN - ply as i32 - 1);
         }

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use super::super::board::{lines, makes_five};
-use super::super::{Rule, State};
+use super::super::{renju, Rule, State};
 
 /// The lines of one board size and, for every cell, the lines through it (flat arrays).
 pub struct LineTable {
@@ -173,9 +173,17 @@ impl Tally {
     /// Whether `side` wins by playing the empty `cell` (under the table's rule).
     #[inline]
     pub fn wins_at(&self, side: usize, cell: usize) -> bool {
+        let colour = 1 + side as u8;
         self.to_five[side][cell] > 0
-            && (self.rule == Rule::Freestyle
-                || makes_five(&self.board, self.size, cell % self.size, cell / self.size, 1 + side as u8, self.rule))
+            && (!self.rule.exact_five(colour)
+                || makes_five(&self.board, self.size, cell % self.size, cell / self.size, colour, self.rule))
+    }
+
+    /// Whether the rule forbids `side` the empty `cell` (renju: black's overlines, double fours
+    /// and double threes; a five is never forbidden).
+    #[inline]
+    pub fn forbidden(&self, side: usize, cell: usize) -> bool {
+        side == 0 && self.rule.binds_black() && renju::foul(&self.board, self.size, cell).is_some()
     }
 
     /// Whether a stone of `side` on `cell` makes a four (a line of the side's with one cell left).

@@ -1,6 +1,7 @@
 //! The document's AI ("weights"): every empty cell gets an attack score (the lines through it
 //! the bot can still win, weighted by the bot's stones in them) and a defence score (the same
-//! for the opponent). Play the best attack, unless the best defence is higher.
+//! for the opponent). Play the best attack, unless the best defence is higher. Under renju, black
+//! passes over its forbidden points.
 
 use rand::Rng;
 
@@ -100,14 +101,23 @@ impl Bot<Gomoku> for WeightsBot {
         // One pass over the empty cells: attack = my own-weighted sum, defence = the opponent's
         // opp-weighted sum.
         let (own, opp) = (tally.own_scores(me), tally.opp_scores(them));
+        // Renju: black skips its forbidden points (judged only where black stones crowd).
+        let bound = me == 0 && game.rule.binds_black();
         for &cell in tally.empties() {
             let cell = cell as usize;
+            if bound && tally.forbidden(me, cell) {
+                continue;
+            }
             let (a, d) = (own[cell], opp[cell]);
             attack.offer((a, d), cell);
             defence.offer((d, a), cell);
         }
         let best = if defence.top.0 > attack.top.0 { defence } else { attack };
-        let cell = best.ties[rng.random_range(0..best.ties.len())];
+        // Every empty cell forbidden (renju, a nearly full board): any move loses.
+        let cell = match best.ties.len() {
+            0 => tally.empties()[0] as usize,
+            n => best.ties[rng.random_range(0..n)],
+        };
         Move { x: (cell % s.size) as u8, y: (cell / s.size) as u8 }
     }
 }
