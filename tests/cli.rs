@@ -45,7 +45,7 @@ fn results_are_byte_identical_for_any_thread_count_and_repeated_runs() {
     // Three bots, two seats: a round robin of three pairings, 120 games each, two rows a game.
     let games = String::from_utf8(one.0).unwrap();
     assert_eq!(games.lines().count(), 1 + 3 * 120 * 2);
-    assert!(games.starts_with("pairing,game,seed,seat,bot,payoff,place,moves,status,colour,move_list\n"));
+    assert!(games.starts_with("pairing,game,seed,seat,bot,payoff,place,moves,status,colour,end,move_list\n"));
 }
 
 #[test]

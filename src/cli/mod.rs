@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::games::Arena;
 
 mod bench;
+mod brain;
 mod gate;
 mod list;
 mod run;
@@ -43,6 +44,8 @@ enum Command {
     Gate(gate::GateArgs),
     /// Elo, nElo, LOS and SPRT from match counts or from a run folder.
     Stats(stats::StatsCmd),
+    /// A gomoku bot as a Gomocup (Piskvork protocol) engine on stdin/stdout.
+    Brain(brain::BrainArgs),
     /// A random-legal bot speaking the external protocol on stdin/stdout (docs/protocol.md).
     #[command(hide = true)]
     ProtocolBot,
@@ -84,6 +87,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
         Command::Bench(args) => bench::bench(arena, args),
         Command::Stats(args) => stats::stats(arena, args),
         Command::Gate(args) => gate::gate(arena, args),
+        Command::Brain(args) => brain::brain(arena, args),
         Command::ProtocolBot => {
             crate::external::reference::main().map_err(|e| Error::input(format!("protocol-bot: {e}")))?;
             Ok(EXIT_OK)
@@ -140,7 +144,8 @@ pub fn main() -> i32 {
 
 /// Parses the command line, runs the command with `arena`'s games, returns the exit code.
 pub fn main_with(arena: &Arena) -> i32 {
-    let matches = match allow_negative_numbers(command(arena)).try_get_matches() {
+    let args = brain::command_line(std::env::args_os());
+    let matches = match allow_negative_numbers(command(arena)).try_get_matches_from(args) {
         Ok(matches) => matches,
         // Help and version go to stdout with exit 0; a bare `arena advise` shows its help.
         Err(e) if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {

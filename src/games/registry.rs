@@ -178,7 +178,8 @@ pub trait GameEntry: Send + Sync {
         bots: &[BotChoice],
         run_dir: Option<&Path>,
     ) -> Result<Arc<dyn Table>>;
-    /// For [`Arena::bot`]: the concrete entry behind the trait.
+    /// For [`Arena::bot`] and [`Arena::kinds`]: the concrete entry behind the trait.
+    fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
@@ -283,6 +284,9 @@ impl<G: GameDef> GameEntry for Registered<G> {
             run_dir: run_dir.map(Path::to_path_buf),
         }))
     }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
@@ -328,6 +332,13 @@ impl Arena {
     /// The games, in the order they were added (the order `arena list` shows).
     pub fn games(&self) -> impl Iterator<Item = &dyn GameEntry> {
         self.games.iter().map(|g| g.as_ref())
+    }
+
+    /// The bot kinds of game `G` (its own and any added), for a command that seats one of them
+    /// itself rather than through a [`Table`] (`arena brain gomoku`); `None` when `G` is not here.
+    pub fn kinds<G: GameDef>(&self) -> Option<&[BotKind<G>]> {
+        let entry = self.games().find(|g| g.name() == G::NAME)?;
+        entry.as_any().downcast_ref::<Registered<G>>().map(|r| r.kinds.as_slice())
     }
 
     /// The game called `name`.

@@ -2,6 +2,7 @@
 
 mod board;
 pub mod bots;
+pub mod brain;
 pub mod openings;
 pub mod renju;
 mod wire;

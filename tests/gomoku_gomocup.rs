@@ -1,0 +1,324 @@
+//! Gomoku as Gomocup plays it, end to end through the binary: `arena brain gomoku` driven over its
+//! stdin/stdout as a Gomocup manager drives an engine, one command at a time (so an answer that is
+//! not flushed hangs the test, which then fails on a timeout instead); openings files; renju.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use bot_arena::core::seeds::mix;
+use bot_arena::core::{GameSeeds, Params};
+use bot_arena::games::BotChoice;
+use bot_arena::Arena;
+
+mod common;
+
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A running engine: its stdin, and its stdout lines as they come.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn spawn(mut command: Command) -> Engine {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let stdout = child.stdout.take().unwrap();
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { stdin: child.stdin.take(), child, lines }
+    }
+
+    fn brain(args: &[&str]) -> Engine {
+        let mut command = common::arena();
+        command.args(["brain", "gomoku"]).args(args);
+        Engine::spawn(command)
+    }
+
+    /// Sends lines (CR LF, as Piskvork does) without waiting for an answer.
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        for line in text.lines() {
+            write!(stdin, "{line}\r\n").unwrap();
+        }
+        stdin.flush().unwrap();
+    }
+
+    /// The next line the engine writes.
+    fn answer(&self) -> String {
+        match self.lines.recv_timeout(WAIT) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => panic!("no answer within {WAIT:?}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed its output"),
+        }
+    }
+
+    fn ask(&mut self, text: &str) -> String {
+        self.send(text);
+        self.answer()
+    }
+
+    /// Waits for the process to exit by itself; returns its exit code and whatever else it wrote.
+    fn finish(mut self, close_stdin: bool) -> (i32, Vec<String>) {
+        if close_stdin {
+            self.stdin = None;
+        }
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                let rest: Vec<String> =
+                    std::iter::from_fn(|| self.lines.recv_timeout(Duration::from_secs(5)).ok()).collect();
+                return (status.code().unwrap_or(-1), rest);
+            }
+            if start.elapsed() > WAIT {
+                self.child.kill().unwrap();
+                panic!("the engine did not exit");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// `x,y` on an `n` × `n` board.
+fn parse_move(line: &str, n: u8) -> (u8, u8) {
+    let (x, y) = line.split_once(',').unwrap_or_else(|| panic!("not a move: {line:?}"));
+    let (x, y): (u8, u8) = (x.parse().unwrap(), y.parse().unwrap());
+    assert!(x < n && y < n, "{line} is off the board");
+    (x, y)
+}
+
+#[test]
+fn a_session_over_pipes() {
+    let mut e = Engine::brain(&["--bot", "weights", "--seed", "3"]);
+    let about = e.ask("ABOUT");
+    assert!(about.starts_with("name=\"arena-weights\", version=\""), "{about}");
+    assert_eq!(e.ask("START 15"), "OK");
+    // INFO has no answer: the next line answers BOARD.
+    e.send("INFO timeout_match 300000\nINFO timeout_turn 1000\nINFO max_memory 83886080\nINFO rule 0\nINFO time_left 300000");
+    let reply = e.ask("BOARD\n7,7,2\n8,7,1\n8,10,2\nDONE");
+    let taken = [(7, 7), (8, 7), (8, 10)];
+    let first = parse_move(&reply, 15);
+    assert!(!taken.contains(&first));
+    let second = parse_move(&e.ask("TURN 0,0"), 15);
+    assert!(!taken.contains(&second) && second != (0, 0) && second != first);
+    assert_eq!(e.ask(&format!("TAKEBACK {},{}", second.0, second.1)), "OK");
+    assert_eq!(e.ask("TAKEBACK 0,0"), "OK");
+    let again = parse_move(&e.ask("TURN 0,0"), 15);
+    assert!(!taken.contains(&again) && again != (0, 0) && again != first);
+    assert_eq!(e.ask("TURN 0,0"), "ERROR 0,0 is taken");
+    assert_eq!(e.ask("TURN 15,3"), "ERROR 15,3 is off the 15x15 board");
+    assert!(e.ask("FOO bar").starts_with("UNKNOWN"));
+    assert_eq!(e.ask("RESTART"), "OK");
+    parse_move(&e.ask("BEGIN"), 15);
+    e.send("END");
+    let (code, rest) = e.finish(false);
+    assert_eq!((code, rest), (0, vec![]), "END exits at once and writes nothing more");
+}
+
+#[test]
+fn the_end_of_input_ends_the_engine() {
+    let mut e = Engine::brain(&[]);
+    assert_eq!(e.ask("START 20"), "OK");
+    parse_move(&e.ask("BEGIN"), 20);
+    assert_eq!(e.finish(true), (0, vec![]));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_pbrain_link_is_an_engine() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let binary = common::arena().get_program().to_owned();
+    for (name, bot) in [("pbrain-arena", "search"), ("pbrain-arena-weights", "weights")] {
+        let link = dir.path().join(name);
+        std::os::unix::fs::symlink(&binary, &link).unwrap();
+        let mut e = Engine::spawn(Command::new(&link));
+        let about = e.ask("ABOUT");
+        assert!(about.starts_with(&format!("name=\"arena-{bot}\"")), "{about}");
+        e.send("END");
+        assert_eq!(e.finish(false).0, 0);
+    }
+}
+
+#[test]
+fn bad_command_lines_are_one_error_line() {
+    for (args, expected) in [
+        (&["brain", "holdem"][..], "error: no engine protocol for holdem: only gomoku has one (Gomocup)\n"),
+        (&["brain", "gomoku", "--bot", "nobody"], "error: unknown bot `nobody` for gomoku"),
+        (
+            &["brain", "gomoku", "--param", "depth=99"],
+            "error: parameter `depth` of bot search must be in 1..=8, not 99\n",
+        ),
+        (&["brain", "gomoku", "--param", "depth"], "error: --param `depth`: expected name=value\n"),
+    ] {
+        let out = common::arena().args(args).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.starts_with(expected) && err.lines().count() == 1, "{args:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+/// Two brain processes play the shipped openings through the protocol, the test being the
+/// manager; every game is the game the same two bots play in-process with the same seeds.
+#[test]
+fn two_brains_play_the_in_process_games() {
+    let arena = Arena::standard();
+    let gomoku = arena.find("gomoku").unwrap();
+    let options: toml::Table = toml::from_str("openings = \"openings/freestyle-15.txt\"").unwrap();
+    let options = Params::new(gomoku.options(), &options, "test").unwrap();
+    let bots = ["weights", "search"];
+    let choices: Vec<BotChoice> = bots
+        .iter()
+        .map(|&kind| BotChoice {
+            kind: kind.into(),
+            params: Params::new(gomoku.bot_params(kind).unwrap(), &toml::Table::new(), kind).unwrap(),
+        })
+        .collect();
+    let table = gomoku.table(&options, 2, &choices).unwrap();
+    let book = std::fs::read_to_string("openings/freestyle-15.txt").unwrap();
+    let openings: Vec<Vec<(u8, u8)>> = book
+        .lines()
+        .map(|l| {
+            let n: Vec<i32> = l.split(',').map(|v| v.trim().parse().unwrap()).collect();
+            n.chunks(2).map(|p| ((7 + p[0]) as u8, (7 + p[1]) as u8)).collect()
+        })
+        .collect();
+    let mut engines: Vec<Engine> = bots.iter().map(|b| Engine::brain(&["--bot", b])).collect();
+    for e in &mut engines {
+        assert_eq!(e.ask("START 15"), "OK");
+    }
+    for g in 0..6u64 {
+        let seeds = GameSeeds::derive(1, 0, g, 2);
+        let lineup = if g % 2 == 0 { [0, 1] } else { [1, 0] };
+        let record = table.play(&lineup, &seeds, false);
+        let expected = record.seats[0].extra[2].clone();
+        // The manager's side: seat k's engine gets its stream's seed, then the opening as BOARD.
+        let mut moves = openings[(g / 2) as usize].clone();
+        let mut asked = [false; 2];
+        for (seat, &bot) in lineup.iter().enumerate() {
+            assert_eq!(engines[bot].ask("RESTART"), "OK");
+            engines[bot].send(&format!("INFO rule 0\nINFO seed {}", mix(seeds.bots, 1 + seat as u64)));
+        }
+        let over = |moves: &[(u8, u8)]| expected.split(' ').count() == moves.len();
+        while !over(&moves) {
+            let seat = moves.len() % 2;
+            let engine = &mut engines[lineup[seat]];
+            let reply = if asked[seat] {
+                let (x, y) = moves.last().unwrap();
+                engine.ask(&format!("TURN {x},{y}"))
+            } else {
+                asked[seat] = true;
+                let stones: Vec<String> = moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (x, y))| format!("{x},{y},{}", if i % 2 == seat { 1 } else { 2 }))
+                    .collect();
+                engine.ask(&format!("BOARD\n{}\nDONE", stones.join("\n")))
+            };
+            let m = parse_move(&reply, 15);
+            assert!(!moves.contains(&m), "{reply} is taken");
+            moves.push(m);
+        }
+        let played: Vec<String> = moves.iter().map(|(x, y)| format!("{x},{y}")).collect();
+        assert_eq!(played.join(" "), expected, "game {g}");
+    }
+    for mut e in engines {
+        e.send("END");
+        assert_eq!(e.finish(false), (0, vec![]));
+    }
+}
+
+/// Runs a gomoku config; returns (exit code, stderr, games.csv rows as maps).
+fn run(dir: &std::path::Path, config: &str) -> (i32, String, Vec<std::collections::HashMap<String, String>>) {
+    let path = common::write(dir, "config.toml", config);
+    let out_dir = dir.join("out");
+    let out = common::arena().args(["run", "--quiet", "--force", "--out"]).arg(&out_dir).arg(&path).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    let mut rows = Vec::new();
+    if out.status.success() {
+        let mut csv = csv::Reader::from_path(out_dir.join("games.csv")).unwrap();
+        let headers = csv.headers().unwrap().clone();
+        for record in csv.records() {
+            rows.push(
+                headers.iter().zip(record.unwrap().iter()).map(|(h, v)| (h.to_string(), v.to_string())).collect(),
+            );
+        }
+    }
+    (out.status.code().unwrap_or(-1), err, rows)
+}
+
+#[test]
+fn an_openings_file_is_played_in_turn_with_colours_swapped() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let book = common::write(dir.path(), "book.txt", "0,0, 1,0, 1,3\n\n0,0, 1,1, -1,3\n0,0\n");
+    let config = format!(
+        "game = \"gomoku\"\ngames = 14\npaired = true\nbots = [\"weights\", \"random-adjacent\"]\n[table]\nopenings = {:?}\n",
+        book.display().to_string()
+    );
+    let (code, err, rows) = run(dir.path(), &config);
+    assert_eq!(code, 0, "{err}");
+    let openings = ["7,7 8,7 8,10", "7,7 8,8 6,10", "7,7"];
+    for row in rows.iter().filter(|r| r["seat"] == "0") {
+        let game: usize = row["game"].parse().unwrap();
+        // Game g plays opening g / 2 (modulo 3): both colours of each opening, in file order.
+        let opening = openings[(game / 2) % 3];
+        assert!(row["move_list"].starts_with(opening), "game {game}: {}", row["move_list"]);
+        let black = if game % 2 == 0 { "weights" } else { "random-adjacent" };
+        assert_eq!(row["bot"], black, "game {game}");
+        assert_eq!(row["status"], "ok");
+    }
+}
+
+#[test]
+fn a_bad_openings_file_is_one_error_line_with_its_file_and_line() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let book = common::write(dir.path(), "book.txt", "0,0, 1,0\n0,0, 9,0\n");
+    let shown = book.display().to_string();
+    let config =
+        format!("game = \"gomoku\"\ngames = 2\nbots = [\"weights\"]\n[table]\nsize = 15\nopenings = {shown:?}\n");
+    let (code, err, _) = run(dir.path(), &config);
+    assert_eq!(code, 2);
+    let config_path = dir.path().join("config.toml").display().to_string();
+    assert_eq!(err, format!("error: {config_path}:4: {shown}:2: 9,0 is off the 15x15 board (centre 7,7)\n"));
+    // A missing file, and both kinds of opening at once.
+    let (code, err, _) = run(
+        dir.path(),
+        "game = \"gomoku\"\ngames = 2\nbots = [\"weights\"]\n[table]\nopenings = \"no/such/file.txt\"\n",
+    );
+    assert!(code == 2 && err.contains("no/such/file.txt: ") && err.lines().count() == 1, "{err}");
+    let config =
+        format!("game = \"gomoku\"\ngames = 2\nbots = [\"weights\"]\n[table]\nopening = 2\nopenings = {shown:?}\n");
+    let (code, err, _) = run(dir.path(), &config);
+    assert!(code == 2 && err.contains("give `opening` (random stones) or `openings` (a file), not both"), "{err}");
+}
+
+#[test]
+fn renju_bots_never_play_a_forbidden_point() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let config =
+        "game = \"gomoku\"\ngames = 10\npaired = true\nbots = [\"search\", \"weights\", \"random-adjacent\"]\n\
+                  [table]\nrule = \"renju\"\nopenings = \"openings/freestyle-15.txt\"\n";
+    let (code, err, rows) =
+        run(dir.path(), &config.replace("openings/", &format!("{}/openings/", env!("CARGO_MANIFEST_DIR"))));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rows.len(), 3 * 10 * 2);
+    for row in &rows {
+        assert_eq!(row["status"], "ok");
+        assert!(["five", "full"].contains(&row["end"].as_str()), "{row:?}");
+    }
+}
