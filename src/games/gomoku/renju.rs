@@ -51,11 +51,21 @@ fn step(n: isize, cell: usize, (dx, dy): (isize, isize), k: isize) -> Option<usi
 }
 
 /// A cheap necessary condition: a foul needs black stones near `cell` in at least two lines, or
-/// four in one (a double four in one line, an overline). Most cells fail it.
+/// four in one (a double four in one line, an overline), counting only stones that a white stone
+/// or the edge does not cut off. Most cells fail it.
 fn may_be_foul(cells: &[u8], n: isize, cell: usize) -> bool {
     let mut busy_lines = 0;
     for d in DIRECTIONS {
-        let near = (-4..=4).filter(|&k| k != 0 && step(n, cell, d, k).is_some_and(|c| cells[c] == BLACK)).count();
+        let mut near = 0;
+        for sign in [-1, 1] {
+            for k in 1..=4 {
+                match step(n, cell, d, sign * k).map(|c| cells[c]) {
+                    Some(BLACK) => near += 1,
+                    Some(0) => {}
+                    _ => break,
+                }
+            }
+        }
         if near >= 4 {
             return true;
         }
@@ -118,9 +128,22 @@ impl Board<'_> {
         if fours.iter().sum::<u32>() >= 2 {
             return Some(Foul::DoubleFour);
         }
+        // The lines that hold a three shape: cells that would make a straight four through
+        // `cell`. Fewer than two such lines: no double three, and no need to recurse.
+        let mut points = [[0usize; 6]; 4];
+        let mut counts = [0usize; 4];
+        for (i, d) in DIRECTIONS.iter().enumerate() {
+            if fours[i] == 0 {
+                counts[i] = self.straight_four_points(cell, *d, &mut points[i]);
+            }
+        }
+        if counts.iter().filter(|&&c| c > 0).count() < 2 {
+            return None;
+        }
+        // A three is real when one of its points is not itself forbidden (the recursion).
         let mut threes = 0;
-        for (d, &f) in DIRECTIONS.iter().zip(&fours) {
-            if f == 0 && self.real_three(cell, *d) {
+        for (points, &count) in points.iter().zip(&counts) {
+            if points[..count].iter().any(|&q| self.foul(q).is_none()) {
                 threes += 1;
                 if threes == 2 {
                     return Some(Foul::DoubleThree);
@@ -159,19 +182,21 @@ impl Board<'_> {
         count as u32
     }
 
-    /// Whether the black stone on `cell` makes a real three along `d`: some empty cell that is not
-    /// forbidden turns the line into a straight four through `cell`.
-    fn real_three(&mut self, cell: usize, d: (isize, isize)) -> bool {
+    /// The empty cells along `d` that would turn the line through the black stone on `cell` into
+    /// a straight four through `cell` (written to `out`; returns how many). The line holds a real
+    /// three when one of them is not itself forbidden.
+    fn straight_four_points(&mut self, cell: usize, d: (isize, isize), out: &mut [usize; 6]) -> usize {
+        let mut count = 0;
         for k in (-3..=3).filter(|&k| k != 0) {
             let Some(q) = self.empty_at(cell, d, k) else { continue };
             self.cells[q] = BLACK;
-            let straight = self.straight_four(cell, d, k);
-            self.cells[q] = 0;
-            if straight && self.foul(q).is_none() {
-                return true;
+            if self.straight_four(cell, d, k) {
+                out[count] = q;
+                count += 1;
             }
+            self.cells[q] = 0;
         }
-        false
+        count
     }
 
     /// Whether the black run through `cell` along `d` is a straight four that holds the stone at
