@@ -278,7 +278,7 @@ fn an_openings_file_is_played_in_turn_with_colours_swapped() {
         // Game g plays opening g / 2 (modulo 3): both colours of each opening, in file order.
         let opening = openings[(game / 2) % 3];
         assert!(row["move_list"].starts_with(opening), "game {game}: {}", row["move_list"]);
-        let black = if game % 2 == 0 { "weights" } else { "random-adjacent" };
+        let black = if game.is_multiple_of(2) { "weights" } else { "random-adjacent" };
         assert_eq!(row["bot"], black, "game {game}");
         assert_eq!(row["status"], "ok");
     }

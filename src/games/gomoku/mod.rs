@@ -149,6 +149,59 @@ mod strength {
         (w, d, l)
     }
 
+    /// A bot of `kind` with `params` (TOML) on top of the defaults.
+    fn bot_with(kind: &str, params: &str, game: &Gomoku) -> BotFactory<Gomoku> {
+        let kind = bots::KINDS.iter().find(|k| k.name == kind).expect("a gomoku bot kind");
+        let params = Params::new(kind.params, &toml::from_str(params).expect("TOML"), kind.name).expect("valid");
+        (kind.make)(&params, game).expect("valid")
+    }
+
+    /// Black's mean score (win 1, draw 1/2) over `deals` deals, each played `replays` times with
+    /// `black` and `white` (fresh bot streams every game), and its 95% half width.
+    fn black_score(
+        game: &Gomoku,
+        black: &BotFactory<Gomoku>,
+        white: &BotFactory<Gomoku>,
+        deals: u64,
+        replays: u64,
+    ) -> (f64, f64) {
+        let points: Vec<f64> = (0..deals * replays)
+            .into_par_iter()
+            .map(|g| {
+                let mut seats: Vec<Box<dyn Bot<Gomoku>>> = vec![black(), white()];
+                let record = play_game(game, &mut seats, &GameSeeds::derive(1, 0, g, replays), false);
+                (record.seats[0].payoff + 1.0) / 2.0
+            })
+            .collect();
+        let n = points.len() as f64;
+        let mean = points.iter().sum::<f64>() / n;
+        let var = points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        (mean, 1.96 * (var / n).sqrt())
+    }
+
+    /// The shipped openings (openings/freestyle-15.txt, chosen by `examples/gomoku_openings.rs`
+    /// with search, search-wide and search-doc) against random three-stone openings: black's score
+    /// when search-deep (no part in the choice) plays itself, and search's score against weights
+    /// (no part either) from each side. Measured 2026-11-23: see the README (gomoku).
+    #[test]
+    #[ignore]
+    fn balanced_openings() {
+        let free = Gomoku::new(15, Rule::Freestyle, 0);
+        let book = Book::load(std::path::Path::new("openings/freestyle-15.txt"), &free).expect("the shipped openings");
+        let shipped = Gomoku { book: Some(std::sync::Arc::new(book.clone())), ..free.clone() };
+        let random = Gomoku::new(15, Rule::Freestyle, 3);
+        for (name, game, deals) in [("shipped", &shipped, book.openings.len() as u64), ("random 3-stone", &random, 200)]
+        {
+            let (deep, search, weights) =
+                (bot_with("search", "depth = 4", game), bot_with("search", "", game), bot_with("weights", "", game));
+            let show = |what: &str, (p, h): (f64, f64)| println!("{name} openings ({deals}): {what}: {p:.3} ± {h:.3}");
+            show("black's score, search-deep against itself", black_score(game, &deep, &deep, deals, 1));
+            show("search's score against weights as black", black_score(game, &search, &weights, deals, 1));
+            let (p, h) = black_score(game, &weights, &search, deals, 1);
+            show("search's score against weights as white", (1.0 - p, h));
+        }
+    }
+
     /// Game lengths and results of weights vs weights (time it with `time` for CPU seconds).
     #[test]
     #[ignore]

@@ -130,6 +130,21 @@ impl Candidates {
         self.len = (self.len + 1).min(width);
     }
 
+    /// Keeps the first `width` cells that pass `allowed`, in order.
+    fn keep(&mut self, width: usize, mut allowed: impl FnMut(usize) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if kept == width {
+                break;
+            }
+            if allowed(self.cells[i].1 as usize) {
+                self.cells[kept] = self.cells[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.cells[..self.len].iter().map(|&(_, c)| c as usize)
     }
@@ -149,6 +164,9 @@ impl Search<'_> {
     fn negamax(&mut self, side: usize, depth: usize, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         let other = 1 - side;
         let width = self.cfg.width;
+        // Renju binds black: the lists are drawn wider, then cut to `width` allowed cells.
+        let bound = self.t.binds(side);
+        let wide = if bound { MAX_WIDTH.min(2 * width) } else { width };
         let mut threats = 0; // the opponent's winning cells
         let mut blocks = Candidates::new(); // those of them we may play
         let mut ranked = Candidates::new(); // by attack + defence
@@ -163,21 +181,22 @@ impl Search<'_> {
                 return WIN - ply as i32;
             }
             let score = t.own(side, cell) + t.opp(other, cell);
-            // Renju: a cell forbidden to black is judged only when it would make a list.
-            let mut forbidden = None;
-            let mut allowed = || !*forbidden.get_or_insert_with(|| t.forbidden(side, cell));
             if t.wins_at(other, cell) {
                 threats += 1;
-                if allowed() {
+                if !t.forbidden(side, cell) {
                     blocks.offer(score, cell, 2);
                 }
             }
-            if ranked.takes(score, width) && allowed() {
-                ranked.offer(score, cell, width);
+            ranked.offer(score, cell, wide);
+            if depth == 0 && t.makes_four(side, cell) {
+                fours.offer(score, cell, wide);
             }
-            if depth == 0 && t.makes_four(side, cell) && fours.takes(score, width) && allowed() {
-                fours.offer(score, cell, width);
-            }
+        }
+        if bound {
+            // Renju: black's forbidden points leave the lists, judged best first (the judging is
+            // the costly part, so only the cells that would be searched are judged).
+            ranked.keep(width, |cell| !t.forbidden(side, cell));
+            fours.keep(width, |cell| !t.forbidden(side, cell));
         }
         if t.empties().is_empty() {
             return 0;

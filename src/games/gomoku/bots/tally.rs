@@ -179,11 +179,17 @@ impl Tally {
                 || makes_five(&self.board, self.size, cell % self.size, cell / self.size, colour, self.rule))
     }
 
+    /// Whether the rule restricts `side`'s moves (renju: black).
+    #[inline]
+    pub fn binds(&self, side: usize) -> bool {
+        side == 0 && self.rule.binds_black()
+    }
+
     /// Whether the rule forbids `side` the empty `cell` (renju: black's overlines, double fours
     /// and double threes; a five is never forbidden).
     #[inline]
     pub fn forbidden(&self, side: usize, cell: usize) -> bool {
-        side == 0 && self.rule.binds_black() && renju::foul(&self.board, self.size, cell).is_some()
+        self.binds(side) && renju::foul(&self.board, self.size, cell).is_some()
     }
 
     /// Whether a stone of `side` on `cell` makes a four (a line of the side's with one cell left).
