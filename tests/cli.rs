@@ -130,7 +130,7 @@ fn bad_input_gets_one_clear_line_and_exit_code_2() {
         (
             Some("game = \"gomoku\"\ngames = 1\nbots = [\"random\"]\n[table]\nsize = 40\n"),
             vec![],
-            "bad.toml:4: parameter `size` of gomoku must be in 5..=25, not 40",
+            "bad.toml:5: parameter `size` of the gomoku table must be in 5..=25, not 40",
         ),
         (
             Some("game = \"gomoku\"\ngames = 1\nbots = [\"random\"]\ncolour = 3\n"),

@@ -161,7 +161,7 @@ fn bad_command_lines_are_one_error_line() {
         (&["brain", "gomoku", "--bot", "nobody"], "error: unknown bot `nobody` for gomoku"),
         (
             &["brain", "gomoku", "--param", "depth=99"],
-            "error: parameter `depth` of bot search must be in 1..=8, not 99\n",
+            "error: parameter `depth` of bot `search` must be in 1..=8, not 99\n",
         ),
         (&["brain", "gomoku", "--param", "depth"], "error: --param `depth`: expected name=value\n"),
     ] {

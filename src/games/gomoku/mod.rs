@@ -23,17 +23,19 @@ impl GameDef for Gomoku {
     const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
     const ROSTER: &'static str = include_str!("../../../bots/gomoku.toml");
     const OPTIONS: &'static [ParamSpec] = &[
-        ParamSpec::new("size", "15", "board size, 5 to 25"),
+        ParamSpec::new("size", "15", "board size (cells a side)").range(5.0, 25.0),
         ParamSpec::new(
             "rule",
             "\"freestyle\"",
             "\"freestyle\": five or more in a row wins; \"standard\": exactly five; \"renju\": black wins by exactly five and loses by a forbidden move (overline, double four, double three), white wins by five or more",
-        ),
+        )
+        .choices(&["freestyle", "standard", "renju"]),
         ParamSpec::new(
             "opening",
             "0",
             "stones placed at random near the centre before play (paired games replay the same opening with colours swapped)",
-        ),
+        )
+        .range(0.0, 25.0),
         ParamSpec::new(
             "openings",
             "\"\"",
@@ -42,13 +44,13 @@ impl GameDef for Gomoku {
     ];
 
     fn from_options(p: &Params, _seats: usize) -> Result<Gomoku> {
-        let size = p.int_in("size", 5, 25, "gomoku")? as usize;
-        let rule = match p.choice("rule", &["freestyle", "standard", "renju"], "gomoku")? {
+        let size = p.i64("size") as usize;
+        let rule = match p.str("rule") {
             "freestyle" => Rule::Freestyle,
             "standard" => Rule::Standard,
             _ => Rule::Renju,
         };
-        let opening = p.int_in("opening", 0, 25, "gomoku")? as usize;
+        let opening = p.i64("opening") as usize;
         if opening >= size * size {
             return Err(Error::input("gomoku: the opening must leave empty cells"));
         }

@@ -22,7 +22,7 @@ use crate::games::{factory, BotKind};
 
 use super::super::{Gomoku, Move, State};
 use super::tally::{Tally, Weights};
-use super::weights::table;
+use super::weights::{table, MAX_WEIGHT};
 
 /// Widest candidate list (fixed arrays on the stack, no allocation per node).
 const MAX_WIDTH: usize = 32;
@@ -30,20 +30,24 @@ const MAX_WIDTH: usize = 32;
 const WIN: i32 = 1 << 28;
 
 pub const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("depth", "3", "plies searched over the candidate cells before the evaluation (1..=8)"),
-    ParamSpec::new("width", "8", "candidate cells per position: the highest attack + defence (1..=32)"),
-    ParamSpec::new("extend", "8", "extra plies for forced blocks and fours past the depth (0..=30)"),
+    ParamSpec::new("depth", "3", "plies searched over the candidate cells before the evaluation").range(1.0, 8.0),
+    ParamSpec::new("width", "8", "candidate cells per position: the highest attack + defence")
+        .range(1.0, MAX_WIDTH as f64),
+    ParamSpec::new("extend", "8", "extra plies for forced blocks and fours past the depth").range(0.0, 30.0),
     ParamSpec::new(
         "own",
         "[1, 4, 16, 64, 256]",
         "attack weights that rank the candidates (bolder than the weights bot's)",
-    ),
-    ParamSpec::new("opp", "[1, 5, 10, 30, 120]", "defence weights that rank the candidates (as the weights bot)"),
+    )
+    .range(-MAX_WEIGHT, MAX_WEIGHT),
+    ParamSpec::new("opp", "[1, 5, 10, 30, 120]", "defence weights that rank the candidates (as the weights bot)")
+        .range(-MAX_WEIGHT, MAX_WEIGHT),
     ParamSpec::new(
         "value",
         "[0, 1, 4, 16, 64]",
         "evaluation: worth of a line a side can still win, by its 0..4 stones (own lines minus the opponent's)",
-    ),
+    )
+    .range(-MAX_WEIGHT, MAX_WEIGHT),
 ];
 
 pub const KIND: BotKind<Gomoku> = BotKind {
@@ -68,9 +72,9 @@ impl Config {
     pub fn from_params(p: &Params) -> Result<Config> {
         let owner = "bot search";
         Ok(Config {
-            depth: p.int_in("depth", 1, 8, owner)? as usize,
-            width: p.int_in("width", 1, MAX_WIDTH as i64, owner)? as usize,
-            extend: p.int_in("extend", 0, 30, owner)? as usize,
+            depth: p.i64("depth") as usize,
+            width: p.i64("width") as usize,
+            extend: p.i64("extend") as usize,
             weights: Weights {
                 own: table(p, "own", owner)?,
                 opp: table(p, "opp", owner)?,

@@ -17,13 +17,18 @@ pub const PARAMS: &[ParamSpec] = &[
         "own",
         "[1, 2, 8, 32, 128]",
         "W_own: attack weight of a line the bot can still win, by its 0..4 stones in it",
-    ),
+    )
+    .range(-MAX_WEIGHT, MAX_WEIGHT),
     ParamSpec::new(
         "opp",
         "[1, 5, 10, 30, 120]",
         "W_opp: defence weight of a line the opponent can still win, by its 0..4 stones in it",
-    ),
+    )
+    .range(-MAX_WEIGHT, MAX_WEIGHT),
 ];
+
+/// Largest weight, either sign: sums over every line of a 25×25 board stay far inside i32.
+pub const MAX_WEIGHT: f64 = 10_000.0;
 
 pub const KIND: BotKind<Gomoku> = BotKind {
     name: "weights",
@@ -35,14 +40,15 @@ pub const KIND: BotKind<Gomoku> = BotKind {
     },
 };
 
-/// Reads a five-entry weight table (0..4 stones); 5 stones (an overline) never scores an empty cell.
-/// Bounded so that sums over every line of a 25×25 board stay far inside i32.
+/// Reads a five-entry weight table (0..4 stones; each within ±[`MAX_WEIGHT`], checked by its
+/// spec); 5 stones (an overline) never scores an empty cell.
 pub fn table(p: &Params, name: &str, owner: &str) -> Result<[i32; 6]> {
     let v = p.i64s(name);
-    if v.len() != 5 || v.iter().any(|w| !(-10_000..=10_000).contains(w)) {
-        return Err(Error::input(format!(
-            "parameter `{name}` of {owner} must list 5 weights (for 0..4 stones) within ±10000, not {v:?}"
-        )));
+    if v.len() != 5 {
+        return Err(Error::Param {
+            key: name.to_string(),
+            message: format!("parameter `{name}` of {owner} must list 5 weights (for 0..4 stones), not {v:?}"),
+        });
     }
     Ok([v[0] as i32, v[1] as i32, v[2] as i32, v[3] as i32, v[4] as i32, 0])
 }
