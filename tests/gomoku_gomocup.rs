@@ -173,14 +173,20 @@ fn bad_command_lines_are_one_error_line() {
     }
 }
 
-/// Two brain processes play the shipped openings through the protocol, the test being the
-/// manager; every game is the game the same two bots play in-process with the same seeds.
-#[test]
-fn two_brains_play_the_in_process_games() {
+/// Two brain processes (`weights`, `search`) play `games` games of the `[table]` given through the
+/// protocol, the test being the manager; every game must be the game the same two bots play
+/// in-process with the same seeds (the opening stones, from a file or drawn at random, reach the
+/// engines as BOARD, as a manager sends them).
+fn brains_play_the_in_process_games(table_options: &str, games: u64) {
     let arena = Arena::standard();
     let gomoku = arena.find("gomoku").unwrap();
-    let options: toml::Table = toml::from_str("openings = \"openings/freestyle-15.txt\"").unwrap();
-    let options = Params::new(gomoku.options(), &options, "test").unwrap();
+    let options = Params::new(gomoku.options(), &toml::from_str(table_options).unwrap(), "test").unwrap();
+    let (size, rule, opening) = (options.i64("size") as u8, options.str("rule"), options.i64("opening") as usize);
+    let rule_code = match rule {
+        "freestyle" => 0,
+        "standard" => 1,
+        _ => 4,
+    };
     let bots = ["weights", "search"];
     let choices: Vec<BotChoice> = bots
         .iter()
@@ -190,32 +196,31 @@ fn two_brains_play_the_in_process_games() {
         })
         .collect();
     let table = gomoku.table(&options, 2, &choices).unwrap();
+    // The shipped openings' lengths, in file order; a random opening has `opening` stones.
     let book = std::fs::read_to_string("openings/freestyle-15.txt").unwrap();
-    let openings: Vec<Vec<(u8, u8)>> = book
-        .lines()
-        .map(|l| {
-            let n: Vec<i32> = l.split(',').map(|v| v.trim().parse().unwrap()).collect();
-            n.chunks(2).map(|p| ((7 + p[0]) as u8, (7 + p[1]) as u8)).collect()
-        })
-        .collect();
+    let book_lengths: Vec<usize> = book.lines().map(|l| l.split(", ").count()).collect();
+    let opening_length = |g: u64| match options.str("openings") {
+        "" => opening,
+        _ => book_lengths[(g / 2) as usize % book_lengths.len()],
+    };
     let mut engines: Vec<Engine> = bots.iter().map(|b| Engine::brain(&["--bot", b])).collect();
     for e in &mut engines {
-        assert_eq!(e.ask("START 15"), "OK");
+        assert_eq!(e.ask(&format!("START {size}")), "OK");
     }
-    for g in 0..6u64 {
+    for g in 0..games {
         let seeds = GameSeeds::derive(1, 0, g, 2);
         let lineup = if g % 2 == 0 { [0, 1] } else { [1, 0] };
         let record = table.play(&lineup, &seeds, false);
         let expected = record.seats[0].extra[2].clone();
+        let expected_moves: Vec<(u8, u8)> = expected.split(' ').map(|m| parse_move(m, size)).collect();
         // The manager's side: seat k's engine gets its stream's seed, then the opening as BOARD.
-        let mut moves = openings[(g / 2) as usize].clone();
+        let mut moves = expected_moves[..opening_length(g)].to_vec();
         let mut asked = [false; 2];
         for (seat, &bot) in lineup.iter().enumerate() {
             assert_eq!(engines[bot].ask("RESTART"), "OK");
-            engines[bot].send(&format!("INFO rule 0\nINFO seed {}", mix(seeds.bots, 1 + seat as u64)));
+            engines[bot].send(&format!("INFO rule {rule_code}\nINFO seed {}", mix(seeds.bots, 1 + seat as u64)));
         }
-        let over = |moves: &[(u8, u8)]| expected.split(' ').count() == moves.len();
-        while !over(&moves) {
+        while moves.len() < expected_moves.len() {
             let seat = moves.len() % 2;
             let engine = &mut engines[lineup[seat]];
             let reply = if asked[seat] {
@@ -230,16 +235,34 @@ fn two_brains_play_the_in_process_games() {
                     .collect();
                 engine.ask(&format!("BOARD\n{}\nDONE", stones.join("\n")))
             };
-            let m = parse_move(&reply, 15);
-            assert!(!moves.contains(&m), "{reply} is taken");
+            let m = parse_move(&reply, size);
+            assert_eq!(m, expected_moves[moves.len()], "game {g} ({table_options}), move {}", moves.len());
             moves.push(m);
         }
-        let played: Vec<String> = moves.iter().map(|(x, y)| format!("{x},{y}")).collect();
-        assert_eq!(played.join(" "), expected, "game {g}");
     }
     for mut e in engines {
         e.send("END");
         assert_eq!(e.finish(false), (0, vec![]));
+    }
+}
+
+#[test]
+fn two_brains_play_the_in_process_games() {
+    brains_play_the_in_process_games("openings = \"openings/freestyle-15.txt\"", 6);
+    brains_play_the_in_process_games("size = 20\nrule = \"standard\"\nopening = 4", 4);
+}
+
+/// 1,000 games each on 15×15 and 20×20, freestyle and standard, from random 4-stone openings:
+/// `cargo test --release --test gomoku_gomocup -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn a_thousand_games_through_the_protocol_are_the_in_process_games() {
+    for size in [15, 20] {
+        for rule in ["freestyle", "standard"] {
+            let start = std::time::Instant::now();
+            brains_play_the_in_process_games(&format!("size = {size}\nrule = \"{rule}\"\nopening = 4"), 1000);
+            println!("{size}x{size} {rule}: 1000 games equal, {:.0} s", start.elapsed().as_secs_f64());
+        }
     }
 }
 
