@@ -191,11 +191,12 @@ fn brains_play_the_in_process_games(table_options: &str, games: u64) {
     let choices: Vec<BotChoice> = bots
         .iter()
         .map(|&kind| BotChoice {
+            name: kind.into(),
             kind: kind.into(),
             params: Params::new(gomoku.bot_params(kind).unwrap(), &toml::Table::new(), kind).unwrap(),
         })
         .collect();
-    let table = gomoku.table(&options, 2, &choices).unwrap();
+    let table = gomoku.table(&options, 2, &choices, None).unwrap();
     // The shipped openings' lengths, in file order; a random opening has `opening` stones.
     let book = std::fs::read_to_string("openings/freestyle-15.txt").unwrap();
     let book_lengths: Vec<usize> = book.lines().map(|l| l.split(", ").count()).collect();
@@ -210,7 +211,7 @@ fn brains_play_the_in_process_games(table_options: &str, games: u64) {
     for g in 0..games {
         let seeds = GameSeeds::derive(1, 0, g, 2);
         let lineup = if g % 2 == 0 { [0, 1] } else { [1, 0] };
-        let record = table.play(&lineup, &seeds, false);
+        let record = table.play(&lineup, g, &seeds, false);
         let expected = record.seats[0].extra[2].clone();
         let expected_moves: Vec<(u8, u8)> = expected.split(' ').map(|m| parse_move(m, size)).collect();
         // The manager's side: seat k's engine gets its stream's seed, then the opening as BOARD.
