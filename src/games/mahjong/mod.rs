@@ -10,7 +10,11 @@
 //! How the fan calculator was checked: `fans::tests::every_reference_vector_agrees` scores all 196
 //! hands of tests/data/mcr_fans_sample.jsonl (scored by `pymahjonggb` 1.4.0) and requires the exact
 //! total and the exact fan list (name and count) for every one; `advise::tests::batch_reproduces_the_vectors`
-//! requires `--batch` to print every line as the reference lists it (same fans, same order).
+//! requires `--batch` to print every line as the reference lists it (same fans, same order);
+//! `fans::tests::every_special_shape_vector_agrees` does the same for the 801 hands of
+//! tests/data/mcr_fans_special.jsonl (knitted straights concealed and with a declared set, honours
+//! and knitted tiles, thirteen orphans, seven (shifted) pairs, nine gates, each with every winning
+//! tile; written by `scripts/mcr_special_vectors.py` with the reference).
 //! Rare fans have hand-written cases (Nine Gates, Chicken Hand, Big Four Winds, Big Three Dragons,
 //! All Green, Four Kongs, Seven Shifted Pairs, Thirteen Orphans), and 3,000 random winning hands must
 //! all score. Any other file of reference hands can be checked with

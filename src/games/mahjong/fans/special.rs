@@ -162,15 +162,17 @@ pub(super) fn knitted_straight(p: &Prepared, t: &mut FanTable) -> bool {
             t[Fan::ConcealedHand] = 1;
         }
     }
-    // A winning tile inside the straight earns no wait fan.
-    if !k.contains(&p.win) {
-        if p.melds.is_empty() {
-            if is_unique_wait(&rest, 4, p.win) {
-                wait_fans_for(chow.then_some(tile), pair, p.win, t);
-            }
-        } else {
-            t[Fan::SingleWait] = 1;
+    // Wait fans, read as the reference reads them: the straight counts as complete, and the
+    // winning tile earns a wait fan only as a tile of the set or the pair (its kind may be in the
+    // straight too). Concealed: the set and pair less the winning tile must wait on that kind
+    // alone. With a declared set, the standing tiles are the straight and the pair, so the wait
+    // is Single Wait exactly when the winning tile is the pair's.
+    if p.melds.is_empty() {
+        if rest[p.win as usize] > 0 && is_unique_wait(&rest, 4, p.win) {
+            wait_fans_for(chow.then_some(tile), pair, p.win, t);
         }
+    } else if pair == p.win {
+        t[Fan::SingleWait] = 1;
     }
     final_adjust(t);
     true

@@ -38,8 +38,12 @@ fn wind(s: &str) -> u8 {
     ["E", "S", "W", "N"].iter().position(|w| *w == s).unwrap() as u8
 }
 
-fn load() -> Vec<Vector> {
-    let text = include_str!("../../../../tests/data/mcr_fans_sample.jsonl");
+/// The 196 hands of the project's first reference sample (mostly standard shapes).
+const SAMPLE: &str = include_str!("../../../../tests/data/mcr_fans_sample.jsonl");
+/// 801 hands of the special shapes with every winning tile (scripts/mcr_special_vectors.py).
+const SPECIAL: &str = include_str!("../../../../tests/data/mcr_fans_special.jsonl");
+
+fn load(text: &str) -> Vec<Vector> {
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
@@ -83,12 +87,10 @@ fn fan_enum_is_dense_and_names_are_unique() {
     assert_eq!(FANS.iter().filter(|f| f.0 != "Concealed Kong and Melded Kong").count(), 81);
 }
 
-#[test]
-fn every_reference_vector_agrees() {
-    let vectors = load();
-    assert_eq!(vectors.len(), 196);
+/// The vectors the calculator scores differently from the reference (total or fan list).
+fn disagreements(vectors: &[Vector]) -> Vec<String> {
     let mut bad = Vec::new();
-    for v in &vectors {
+    for v in vectors {
         let hand = hand_of(v);
         assert_eq!(hand.to_string(), v.compact, "printing of {}", v.id);
         assert_eq!(Hand::parse(&v.compact).unwrap(), hand, "parsing of {}", v.id);
@@ -110,7 +112,36 @@ fn every_reference_vector_agrees() {
             None => bad.push(format!("#{} {}: not a win", v.id, v.compact)),
         }
     }
+    bad
+}
+
+#[test]
+fn every_reference_vector_agrees() {
+    let vectors = load(SAMPLE);
+    assert_eq!(vectors.len(), 196);
+    let bad = disagreements(&vectors);
     assert!(bad.is_empty(), "{} of 196 disagree:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// Knitted straights (concealed and with a declared set), honours and knitted tiles, thirteen
+/// orphans, seven (shifted) pairs and nine gates, each with every winning tile: the wait fans of
+/// these shapes are where the reference's reading is easiest to miss.
+#[test]
+fn every_special_shape_vector_agrees() {
+    let vectors = load(SPECIAL);
+    assert_eq!(vectors.len(), 801);
+    let bad = disagreements(&vectors);
+    assert!(bad.is_empty(), "{} of 801 disagree:\n{}", bad.len(), bad.join("\n"));
+    // The file does hold the cases it is for: knitted straights won with each wait fan.
+    let knitted_with = |fan: &str| {
+        vectors
+            .iter()
+            .filter(|v| {
+                v.fans.iter().any(|f| f.name_en == "Knitted Straight") && v.fans.iter().any(|f| f.name_en == fan)
+            })
+            .count()
+    };
+    assert!(knitted_with("Single Wait") >= 20 && knitted_with("Closed Wait") >= 10 && knitted_with("Edge Wait") >= 3);
 }
 
 /// Scores `compact` with a discard win (or self-drawn), seat and prevalent wind East.
@@ -159,6 +190,28 @@ fn rare_fans_by_hand() {
     let (total, list) = fans("1m 9m 1s 9s 1p 9p E S W N C F P | P", true);
     assert_eq!(names(&list), ["Thirteen Orphans", "Self-Drawn"]);
     assert_eq!(total, 89);
+}
+
+/// Issue 15's knitted-straight waits: the winning tile completes the set or the pair outside the
+/// straight, or a set whose kind the straight also holds (3s here), and is the only tile that does.
+#[test]
+fn knitted_straight_wait_fans() {
+    let wait = |compact: &str| {
+        let (_, list) = fans(compact, false);
+        let waits: Vec<String> = list.into_iter().map(|(n, _)| n).filter(|n| n.ends_with(" Wait")).collect();
+        waits
+    };
+    assert_eq!(wait("1m 4m 7m 2p 5p 8p 3s 6s 9s E E E 5m | 5m"), ["Single Wait"]);
+    assert_eq!(wait("1m 4m 7m 2p 5p 8p 3s 6s 9s 1s 2s 5m 5m | 3s"), ["Edge Wait"]);
+    assert_eq!(wait("1m 4m 7m 2p 5p 8p 3s 6s 9s 1s 3s 5m 5m | 2s"), ["Closed Wait"]);
+    // The pair's kind is also in the straight: still the only wait.
+    assert_eq!(wait("1m 4m 7m 2p 5p 8p 3s 6s 9s 7p 8p 9p 4m | 4m"), ["Single Wait"]);
+    // A winning tile that only the straight uses earns no wait fan.
+    assert!(wait("4m 7m 2p 5p 8p 3s 6s 9s E E E 5m 5m | 1m").is_empty());
+    // Two waits (the pair or the chow end): no wait fan.
+    assert!(wait("1m 4m 7m 2p 5p 8p 3s 6s 9s 4s 5s 6s 7s | 7s").is_empty());
+    // With a declared set, the pair's tile is a Single Wait, even when the straight holds its kind.
+    assert_eq!(wait("[E E E] 1m 4m 7m 2p 5p 8p 3s 6s 9s 1m | 1m"), ["Single Wait"]);
 }
 
 #[test]
