@@ -3,16 +3,19 @@
 //! timed once per position; median and 99th percentile in milliseconds.
 //!
 //! Measures: `mahjong.pruned_decision_median_ms`, `mahjong.pruned_decision_p99_ms` (1,000
-//! positions), `mahjong.expectimax_decision_median_ms`, `mahjong.expectimax_decision_p99_ms`
+//! positions; the opponent model sampled for each), the same for `pruned_basic` (no model, no
+//! special shapes), `mahjong.expectimax_decision_median_ms`, `mahjong.expectimax_decision_p99_ms`
 //! (depth 2, the same 1,000 positions).
 
 use std::time::Instant;
 
+use rand::SeedableRng;
+
 use super::expectimax::Expectimax;
-use super::pruned::Pruned;
+use super::pruned::{Config, Pruned};
 use super::Position;
 use crate::bench::{BenchOptions, Measure};
-use crate::core::{Bot, Game, GameSeeds};
+use crate::core::{Bot, BotRng, Game, GameSeeds};
 use crate::games::mahjong::bots::GreedyBot;
 use crate::games::mahjong::engine::{Action, Mahjong, PhaseView};
 use crate::games::mahjong::shanten::warm_up;
@@ -64,11 +67,21 @@ fn timed(name: &str, positions: &[Position], mut decide: impl FnMut(&Position) -
     ]
 }
 
+/// The default `pruned` (opponent model, special shapes) and `pruned-basic`, each position with
+/// its own seeded model sample.
 pub fn pruned_decision(_: &BenchOptions) -> Vec<Measure> {
     warm_up();
     let positions = recorded_positions(POSITIONS);
-    let mut bot = Pruned::new(Default::default());
-    timed("pruned", &positions, |p| bot.choose_discard(p, 8).0)
+    let mut out = Vec::new();
+    for (name, cfg) in [("pruned", Config::default()), ("pruned_basic", Config::basic())] {
+        let mut bot = Pruned::new(cfg);
+        let mut i = 0;
+        out.extend(timed(name, &positions, |p| {
+            i += 1;
+            bot.choose_discard(p, 8, &mut BotRng::seed_from_u64(i)).0
+        }));
+    }
+    out
 }
 
 pub fn expectimax_decision(_: &BenchOptions) -> Vec<Measure> {

@@ -17,8 +17,11 @@
 
 use std::fmt::Write;
 
-use super::pruned::{BlockKind, Config, Pruned};
+use rand::SeedableRng;
+
+use super::pruned::{Config, Pruned};
 use super::Position;
+use crate::core::BotRng;
 use crate::games::mahjong::tiles::{tile_name, Counts, Meld, Tile, KINDS};
 
 fn tiles_text(ts: &[Tile]) -> String {
@@ -29,6 +32,7 @@ fn tiles_text(ts: &[Tile]) -> String {
 }
 
 /// The explanation of the pruned bot's discard for a 3n+2 hand (`seen` includes the own sets).
+/// The opponent model is sampled with a fixed seed (0), so the explanation is the same each time.
 pub fn explain(hand: &Counts, melds: &[Meld], seen: &Counts, wall_left: usize, seat: usize) -> String {
     let p = Position {
         seat,
@@ -41,26 +45,33 @@ pub fn explain(hand: &Counts, melds: &[Meld], seen: &Counts, wall_left: usize, s
     };
     let mut bot = Pruned::new(Config::default());
     bot.record_paths();
-    let unseen = p.unseen();
-    let t = super::pruned::Table { melds, unseen: &unseen, draws_left: p.draws_left(), seat, min_fans: 8 };
+    let odds = bot.prepare(&p, &mut BotRng::seed_from_u64(0));
+    let t = super::pruned::Table { melds, odds: &odds, draws_left: p.draws_left(), seat, min_fans: 8 };
     let a = bot.analyse(hand, &t);
     let mut paths = bot.recorded_paths();
     let mut out = String::new();
-    let n: u32 = unseen.iter().map(|&x| x as u32).sum();
+    let n: u32 = p.unseen().iter().map(|&x| x as u32).sum();
     writeln!(out, "pruned search (draws left {}, {n} tiles unseen, {} paths):", p.draws_left(), a.paths).unwrap();
+    if let Some(m) = bot.model() {
+        let mut held: Vec<usize> = (0..KINDS).filter(|&k| m.held[k] >= 0.05).collect();
+        held.sort_by(|&x, &y| m.held[y].total_cmp(&m.held[x]).then(x.cmp(&y)));
+        let list: Vec<String> =
+            held.iter().take(8).map(|&k| format!("{} {:.2}", tile_name(k as Tile), m.held[k])).collect();
+        writeln!(
+            out,
+            "  opponent model ({} hands of the other seats, seed 0): ready {}; copies in their hands: {}",
+            bot.cfg.model.samples,
+            m.ready.map(|r| format!("{r:.2}")).join(" "),
+            if list.is_empty() { "-".into() } else { list.join(", ") }
+        )
+        .unwrap();
+    }
     writeln!(out, "  arrangements (weight, shanten):").unwrap();
     for arr in bot.kept() {
         let blocks: Vec<String> = arr.blocks[..arr.len]
             .iter()
             .map(|b| {
-                let (ts, k) = match b.kind {
-                    BlockKind::Pung => ([b.tile; 3], 3),
-                    BlockKind::Chow => ([b.tile, b.tile + 1, b.tile + 2], 3),
-                    BlockKind::Pair => ([b.tile; 3], 2),
-                    BlockKind::TwoSided | BlockKind::Edge => ([b.tile, b.tile + 1, 0], 2),
-                    BlockKind::Gapped => ([b.tile, b.tile + 2, 0], 2),
-                    BlockKind::Isolated => ([b.tile; 3], 1),
-                };
+                let (ts, k) = b.tiles();
                 ts[..k].iter().map(|&x| tile_name(x)).collect::<String>()
             })
             .collect();
@@ -71,7 +82,7 @@ pub fn explain(hand: &Counts, melds: &[Meld], seen: &Counts, wall_left: usize, s
     let list: Vec<String> =
         order.iter().map(|&k| format!("{} {:.3}", tile_name(k as Tile), a.discard_value[k])).collect();
     writeln!(out, "  discards by value (sum of E over the paths discarding the tile): {}", list.join(", ")).unwrap();
-    let (tile, value, folded) = bot.choose_discard(&p, 8);
+    let (tile, value, folded) = bot.discard_with(&p, &odds, 8);
     let how = if folded { " (folding: least dangerous tile)" } else { "" };
     writeln!(out, "  chosen: discard {} (value {value:.3}){how}", tile_name(tile)).unwrap();
     paths.retain(|x| x.discards.contains(&tile));

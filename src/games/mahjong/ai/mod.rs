@@ -22,7 +22,11 @@
 pub mod bench;
 pub mod expectimax;
 pub mod explain;
+pub mod odds;
+pub mod opponents;
 pub mod pruned;
+pub mod shapes;
+pub mod turns;
 
 #[cfg(test)]
 mod tests;

@@ -3,9 +3,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::expectimax::{self, Expectimax, Search};
-use super::pruned::{self, p_at_least, Pruned};
+use super::odds::{p_at_least, TileOdds};
+use super::pruned::{self, Pruned};
+use super::turns;
 use super::{self_drawn_fans, Memo, Position};
-use crate::core::{Bot, Game, GameSeeds};
+use crate::core::{Bot, BotRng, Game, GameSeeds};
 use crate::games::mahjong::bots::{GreedyBot, RandomBot};
 use crate::games::mahjong::engine::Mahjong;
 use crate::games::mahjong::shanten::{shanten, shanten_standard};
@@ -152,33 +154,11 @@ fn expectimax_keeps_a_qualifying_wait() {
     assert!(v > 0.0);
 }
 
-/// Hypergeometric cases worked by hand.
-#[test]
-fn hypergeometric_probability_by_hand() {
-    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
-    // 10 tiles, 2 copies, 3 draws: 1 − C(8,3)/C(10,3) = 1 − 56/120.
-    assert!(close(p_at_least(1, 10, 2, 3), 64.0 / 120.0));
-    // Both copies: C(2,2)·C(8,1)/C(10,3) = 8/120.
-    assert!(close(p_at_least(2, 10, 2, 3), 8.0 / 120.0));
-    // One draw from 100 with 4 copies: 4/100.
-    assert!(close(p_at_least(1, 100, 4, 1), 0.04));
-    // Two draws from 5 with 1 copy: 1 − (4/5)(3/4) = 2/5.
-    assert!(close(p_at_least(1, 5, 1, 2), 0.4));
-    // No copies, more copies needed than exist or than draws: impossible; drawing all: certain.
-    assert_eq!(p_at_least(1, 50, 0, 10), 0.0);
-    assert_eq!(p_at_least(3, 50, 2, 10), 0.0);
-    assert_eq!(p_at_least(2, 50, 4, 1), 0.0);
-    assert!(close(p_at_least(1, 6, 1, 6), 1.0));
-    // Against a sum of the probability mass: P(≥1) + P(0) = 1 with P(0) = Π (N−K−i)/(N−i).
-    let p0: f64 = (0..7).map(|i| (120.0 - 3.0 - i as f64) / (120.0 - i as f64)).product();
-    assert!(close(p_at_least(1, 120, 3, 7), 1.0 - p0));
-}
-
 /// With no slack the kept arrangements all stand for exactly the hand's standard shanten (the
 /// arrangement formula never goes below it, and some arrangement reaches it).
 #[test]
 fn arrangements_reach_the_standard_shanten() {
-    let cfg = pruned::Config { shanten_slack: 0, keep: 32, ..pruned::Config::default() };
+    let cfg = pruned::Config { shanten_slack: 0, keep: 32, ..pruned::Config::basic() };
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let mut wall: Vec<Tile> = (0..KINDS as u8).flat_map(|t| [t; 4]).collect();
     let mut bot = Pruned::new(cfg);
@@ -189,7 +169,8 @@ fn arrangements_reach_the_standard_shanten() {
             h[t as usize] += 1;
         }
         let unseen: Counts = std::array::from_fn(|k| 4 - h[k]);
-        let t = pruned::Table { melds: &[], unseen: &unseen, draws_left: 15, seat: 0, min_fans: 8 };
+        let odds = TileOdds::basic(&unseen, 15);
+        let t = pruned::Table { melds: &[], odds: &odds, draws_left: 15, seat: 0, min_fans: 8 };
         bot.analyse(&h, &t);
         let kept = bot.kept_shantens();
         assert!(!kept.is_empty(), "hand {i}");
@@ -197,14 +178,19 @@ fn arrangements_reach_the_standard_shanten() {
     }
 }
 
-/// A ready hand: the pruned search discards the odd tile, and its best paths need the wait.
+fn rng() -> BotRng {
+    <BotRng as SeedableRng>::seed_from_u64(1)
+}
+
+/// A ready hand: the pruned search (without the model) discards the odd tile, and its best paths
+/// need the wait with the hypergeometric chance.
 #[test]
 fn pruned_discards_the_odd_tile_of_a_ready_hand() {
     let (h, melds) = hand("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 5s 7s P");
     let p = position(h, melds, [0; KINDS], 60);
-    let mut bot = Pruned::new(pruned::Config::default());
+    let mut bot = Pruned::new(pruned::Config::basic());
     bot.record_paths();
-    let (t, v, folded) = bot.choose_discard(&p, 8);
+    let (t, v, folded) = bot.choose_discard(&p, 8, &mut rng());
     assert_eq!((t, folded), (33, false));
     let paths = bot.recorded_paths();
     let best = paths.iter().max_by(|a, b| a.value.total_cmp(&b.value)).unwrap();
@@ -217,14 +203,15 @@ fn pruned_discards_the_odd_tile_of_a_ready_hand() {
     assert!(v >= best.value);
 }
 
-/// Hopeless against a threat: the fold plays a tile the threatening seat discarded itself.
+/// Hopeless against a threat: the fold (without the model) plays a tile the threatening seat
+/// discarded itself.
 #[test]
-fn pruned_folds_to_a_safe_tile() {
+fn pruned_basic_folds_to_a_safe_tile() {
     let (h, melds) = hand("1m 1m 5m 9m 2p 8p 3s 7s 9s E E S W C");
     let mut p = position(h, melds, [0; KINDS], 60);
     p.declared = [0, 3, 0, 0];
     p.discards[1] = vec![25];
-    let (t, _, folded) = Pruned::new(pruned::Config::default()).choose_discard(&p, 8);
+    let (t, _, folded) = Pruned::new(pruned::Config::basic()).choose_discard(&p, 8, &mut rng());
     assert!(folded);
     assert_eq!(t, 25, "8p is safe against seat 1");
     assert!(shanten(&h, 0) >= 2);
@@ -245,4 +232,96 @@ fn advise_explain_shows_the_chosen_discard_and_its_paths() {
     assert!(text.contains("chosen: discard P"), "{text}");
     let first = text.lines().find(|l| l.trim_start().starts_with("needs ")).expect("a path line");
     assert!(first.contains("needs 6s") && first.contains("P(win)") && first.contains(" E "), "{first}");
+}
+
+/// Regenerates `shanten_by_turn.csv` (the opponent model's shanten-by-turn distribution, see
+/// `turns.rs`): `cargo test --release -- --ignored regenerate_shanten_by_turn --nocapture`.
+#[test]
+#[ignore]
+fn regenerate_shanten_by_turn() {
+    let counts = turns::measure(turns::MEASURED_HANDS, 1);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/mahjong/ai/shanten_by_turn.csv");
+    std::fs::write(path, turns::to_csv(&counts)).unwrap();
+    let total: u32 = counts.iter().flatten().flatten().sum();
+    println!("{total} discards of {} hands written to {path}", turns::MEASURED_HANDS);
+}
+
+/// The committed distribution is a real measurement in the file's own format, and measuring is
+/// deterministic.
+#[test]
+fn shanten_by_turn_data_is_well_formed() {
+    let text = include_str!("shanten_by_turn.csv");
+    let counts = turns::parse(text).unwrap();
+    assert_eq!(turns::to_csv(&counts), text, "the file round-trips");
+    let total: u32 = counts.iter().flatten().flatten().sum();
+    assert!(total > 100_000, "{total} discards: not the measurement");
+    // Nobody is ready on the first turn more often than two shanten away; the shanten falls.
+    let d = turns::Distribution::measured();
+    assert!(d.p(0, 0, 0) < d.p(0, 0, 2) && d.p(15, 0, 0) > d.p(1, 0, 0));
+    assert_eq!(turns::measure(3, 5), turns::measure(3, 5));
+}
+
+/// Document 004's figure 2: the arrangements of [2, 3, 4, 4, 5] (here 2m..5m, as the last set and
+/// the partial set of a hand with three sets declared). With the patent's weights (chow 10, pair
+/// 6) and ours for partial sets, [[2,3,4],[4,5]] has the highest total and is the arrangement kept
+/// first, as the patent says.
+#[test]
+fn patent_example_arrangements_of_23445() {
+    let mut h = [0u8; KINDS];
+    for t in [1, 2, 3, 3, 4] {
+        h[t] += 1;
+    }
+    let mut bot = Pruned::new(pruned::Config { keep: 32, shanten_slack: 8, ..pruned::Config::basic() });
+    let found: Vec<(String, f64)> = bot
+        .arrangements(&h, 3)
+        .iter()
+        .map(|a| {
+            let blocks: Vec<String> = a.blocks[..a.len]
+                .iter()
+                .map(|b| {
+                    let (ts, n) = b.tiles();
+                    ts[..n].iter().map(|&t| (t + 1).to_string()).collect::<String>()
+                })
+                .collect();
+            (blocks.join(" "), a.weight)
+        })
+        .collect();
+    assert_eq!(found[0], ("234 45".to_string(), 14.0), "{found:?}");
+    // The other readings of the figure, each with its total.
+    for (text, weight) in [("23 44 5", 10.0), ("234 4 5", 10.0), ("24 345", 13.0), ("2 345 4", 10.0), ("2 3 44 5", 6.0)]
+    {
+        assert!(found.contains(&(text.to_string(), weight)), "{text}: {found:?}");
+    }
+    assert!(found.windows(2).all(|w| w[0].1 >= w[1].1), "highest weight first");
+}
+
+/// Document 004's fan example: with 123m 456m 679m, the partial set 67m waits on two tiles (5m,
+/// 8m) and 79m on one (8m); valuing by the chance of winning alone keeps 67m and misses the Pure
+/// Straight (16 fans) that 79m + 8m makes. The path value P(win) × fans keeps 79m: the bot
+/// discards 6m although keeping 67m is likelier to complete the hand.
+#[test]
+fn patent_example_keeps_the_pure_straight_wait() {
+    let (h, melds) = hand("1m 2m 3m 4m 5m 6m 6m 7m 9m 1p 1p 5s 5s 5s");
+    let p = position(h, melds, [0; KINDS], 60);
+    for cfg in [pruned::Config::basic(), pruned::Config::default()] {
+        let mut bot = Pruned::new(cfg);
+        bot.record_paths();
+        let (t, _, folded) = bot.choose_discard(&p, 8, &mut rng());
+        assert_eq!((t, folded), (5, false), "discard 6m");
+        let paths = bot.recorded_paths();
+        let best_needing = |discard: Tile, need: Tile| {
+            paths
+                .iter()
+                .filter(|x| x.discards == [discard] && x.needs == [need])
+                .max_by(|a, b| a.value.total_cmp(&b.value))
+                .unwrap_or_else(|| panic!("a path discarding {discard} needing {need}"))
+                .clone()
+        };
+        let straight = best_needing(5, 7);
+        let (low, high) = (best_needing(8, 4), best_needing(8, 7));
+        assert!(straight.score >= 16.0, "Pure Straight: {}", straight.score);
+        let either = 1.0 - (1.0 - low.p_win) * (1.0 - high.p_win);
+        assert!(either > straight.p_win, "67m is likelier to complete: {either} vs {}", straight.p_win);
+        assert!(straight.value > low.value + high.value);
+    }
 }
