@@ -3,8 +3,8 @@
 //! timed once per position; median and 99th percentile in milliseconds.
 //!
 //! Measures: `mahjong.pruned_decision_median_ms`, `mahjong.pruned_decision_p99_ms` (1,000
-//! positions; the opponent model sampled for each), the same for `pruned_basic` (no model, no
-//! special shapes), `mahjong.expectimax_decision_median_ms`, `mahjong.expectimax_decision_p99_ms`
+//! positions), the same for `pruned_patent` (the opponent model and
+//! the special shapes), `mahjong.expectimax_decision_median_ms`, `mahjong.expectimax_decision_p99_ms`
 //! (depth 2, the same 1,000 positions).
 
 use std::time::Instant;
@@ -67,13 +67,13 @@ fn timed(name: &str, positions: &[Position], mut decide: impl FnMut(&Position) -
     ]
 }
 
-/// The default `pruned` (opponent model, special shapes) and `pruned-basic`, each position with
+/// The default `pruned` and `pruned-patent` (opponent model, special shapes), each position with
 /// its own seeded model sample.
 pub fn pruned_decision(_: &BenchOptions) -> Vec<Measure> {
     warm_up();
     let positions = recorded_positions(POSITIONS);
     let mut out = Vec::new();
-    for (name, cfg) in [("pruned", Config::default()), ("pruned_basic", Config::basic())] {
+    for (name, cfg) in [("pruned", Config::default()), ("pruned_patent", Config::patent())] {
         let mut bot = Pruned::new(cfg);
         let mut i = 0;
         out.extend(timed(name, &positions, |p| {

@@ -1,6 +1,6 @@
 //! The chance of getting each tile a path needs: the patent's p_i (document 004, step S17).
 //!
-//! Without the opponent model (`pruned-basic`): the hypergeometric chance of drawing at least the
+//! Without the opponent model (the default `pruned`): the hypergeometric chance of drawing at least the
 //! copies needed in our draws left, from the tiles we cannot see, copies left = 4 − seen − held.
 //!
 //! With it, the patent's pieces, in our reading (its formulas are images missing from the text):

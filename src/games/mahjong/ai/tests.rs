@@ -158,7 +158,7 @@ fn expectimax_keeps_a_qualifying_wait() {
 /// arrangement formula never goes below it, and some arrangement reaches it).
 #[test]
 fn arrangements_reach_the_standard_shanten() {
-    let cfg = pruned::Config { shanten_slack: 0, keep: 32, ..pruned::Config::basic() };
+    let cfg = pruned::Config { shanten_slack: 0, keep: 32, ..pruned::Config::default() };
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let mut wall: Vec<Tile> = (0..KINDS as u8).flat_map(|t| [t; 4]).collect();
     let mut bot = Pruned::new(cfg);
@@ -188,7 +188,7 @@ fn rng() -> BotRng {
 fn pruned_discards_the_odd_tile_of_a_ready_hand() {
     let (h, melds) = hand("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 5s 7s P");
     let p = position(h, melds, [0; KINDS], 60);
-    let mut bot = Pruned::new(pruned::Config::basic());
+    let mut bot = Pruned::new(pruned::Config::default());
     bot.record_paths();
     let (t, v, folded) = bot.choose_discard(&p, 8, &mut rng());
     assert_eq!((t, folded), (33, false));
@@ -206,12 +206,12 @@ fn pruned_discards_the_odd_tile_of_a_ready_hand() {
 /// Hopeless against a threat: the fold (without the model) plays a tile the threatening seat
 /// discarded itself.
 #[test]
-fn pruned_basic_folds_to_a_safe_tile() {
+fn pruned_without_the_model_folds_to_a_safe_tile() {
     let (h, melds) = hand("1m 1m 5m 9m 2p 8p 3s 7s 9s E E S W C");
     let mut p = position(h, melds, [0; KINDS], 60);
     p.declared = [0, 3, 0, 0];
     p.discards[1] = vec![25];
-    let (t, _, folded) = Pruned::new(pruned::Config::basic()).choose_discard(&p, 8, &mut rng());
+    let (t, _, folded) = Pruned::new(pruned::Config::default()).choose_discard(&p, 8, &mut rng());
     assert!(folded);
     assert_eq!(t, 25, "8p is safe against seat 1");
     assert!(shanten(&h, 0) >= 2);
@@ -271,7 +271,7 @@ fn patent_example_arrangements_of_23445() {
     for t in [1, 2, 3, 3, 4] {
         h[t] += 1;
     }
-    let mut bot = Pruned::new(pruned::Config { keep: 32, shanten_slack: 8, ..pruned::Config::basic() });
+    let mut bot = Pruned::new(pruned::Config { keep: 32, shanten_slack: 8, ..pruned::Config::default() });
     let found: Vec<(String, f64)> = bot
         .arrangements(&h, 3)
         .iter()
@@ -303,7 +303,7 @@ fn patent_example_arrangements_of_23445() {
 fn patent_example_keeps_the_pure_straight_wait() {
     let (h, melds) = hand("1m 2m 3m 4m 5m 6m 6m 7m 9m 1p 1p 5s 5s 5s");
     let p = position(h, melds, [0; KINDS], 60);
-    for cfg in [pruned::Config::basic(), pruned::Config::default()] {
+    for cfg in [pruned::Config::default(), pruned::Config::patent()] {
         let mut bot = Pruned::new(cfg);
         bot.record_paths();
         let (t, _, folded) = bot.choose_discard(&p, 8, &mut rng());

@@ -1,7 +1,7 @@
 //! The shanten-by-turn distribution the opponent model draws from (the patent's α: "the share of
 //! that shanten in this turn's distribution, from statistics of this kind of mahjong").
 //!
-//! Measured from the project's own games: four `pruned-basic` bots, 4,000 hands, seed 1; after
+//! Measured from the project's own games: four `pruned` bots (no opponent model), 4,000 hands, seed 1; after
 //! every discard, the discarder's shanten (all shapes, 13 tiles) is counted by the turn and the
 //! number of sets it has declared. Regenerate `shanten_by_turn.csv` with
 //!
@@ -126,7 +126,7 @@ pub fn to_csv(counts: &Counts) -> String {
     out
 }
 
-/// Plays `hands` hands of four `pruned-basic` bots (8-fan minimum) and counts, after every
+/// Plays `hands` hands of four `pruned` bots (no opponent model) (8-fan minimum) and counts, after every
 /// discard, the discarder's shanten by turn and declared sets.
 pub fn measure(hands: u64, seed: u64) -> Counts {
     let game = Mahjong::new(8);
