@@ -2,9 +2,9 @@
 //! model behind `opponent_model`.
 //!
 //! The opponent model and the special shapes are off by default because they measured weaker:
-//! four seats of `pruned`, `pruned-patent` (both on), `pruned-shapes` and `pruned-model`, 2,000
-//! duplicate games, `pruned-patent` scored 5.09 points a hand less than `pruned` [3.13, 7.05]
-//! (see the README's mahjong section). `pruned-patent` is the document's bot in full.
+//! in `configs/mahjong-pruned-variants.toml` (2,000 duplicate games) `pruned-patent` (both on)
+//! scores 2.65 points a hand less than `pruned` [0.71, 4.60] (the README's mahjong section).
+//! `pruned-patent` is the document's bot in full.
 //!
 //! 1. Enumerate the arrangements of the standing tiles into blocks: pung, chow, pair, two-sided,
 //!    gapped, edge, isolated tile; an arrangement's weight is the sum of its blocks' weights.
