@@ -433,7 +433,7 @@ impl Pruned {
         let declared = t.melds.len();
         let limit = shanten(h, declared) + self.cfg.shape_slack;
         if declared == 0 {
-            let shapes: [(i8, fn(&mut Paths<'_, &mut dyn FnMut(&Counts, &shapes::Needs)>)); 3] = [
+            let shapes: [(i8, shapes::Expand); 3] = [
                 (shanten_seven_pairs(h), |p| p.seven_pairs()),
                 (shanten_thirteen_orphans(h), |p| p.thirteen_orphans()),
                 (shanten_honors_knitted(h), |p| p.honours_and_knitted()),

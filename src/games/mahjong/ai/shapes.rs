@@ -17,6 +17,9 @@ pub type Needs = Vec<(Tile, Role)>;
 
 const ORPHANS: [Tile; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 
+/// One shape's path expansion, its paths reported to a callback (a table of them is kept).
+pub type Expand = fn(&mut Paths<'_, &mut dyn FnMut(&Counts, &Needs)>);
+
 /// Calls `f(keep, needs)` for each path, stopping after `max_paths`.
 pub struct Paths<'a, F: FnMut(&Counts, &Needs)> {
     pub hand: &'a Counts,
@@ -155,11 +158,7 @@ mod tests {
     use super::*;
     use crate::games::mahjong::tiles::Hand;
 
-    fn collect(
-        text: &str,
-        max_paths: usize,
-        which: fn(&mut Paths<'_, &mut dyn FnMut(&Counts, &Needs)>),
-    ) -> Vec<(Counts, Needs)> {
+    fn collect(text: &str, max_paths: usize, which: Expand) -> Vec<(Counts, Needs)> {
         let h = Hand::parse(text).unwrap().concealed;
         let unseen: Counts = std::array::from_fn(|k| 4 - h[k]);
         let odds = TileOdds::basic(&unseen, 15);
