@@ -21,7 +21,6 @@
 //! ```
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use clap::Args;
@@ -254,7 +253,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         threads: crate::cli::threads(args.threads),
         progress: false,
         history: false,
-        stop: Arc::new(AtomicBool::new(false)),
+        stop: Arc::default(),
     };
     let mut failed = 0;
     for (e, cfg) in &expectations {

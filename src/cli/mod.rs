@@ -1,5 +1,6 @@
 //! The command line: one file per subcommand. Every error becomes one line on stderr and exit
-//! code 2 (bad input or usage); a failed gate exits 1; an interrupted run 130.
+//! code 2 (bad input or usage); a failed gate exits 1; an interrupted run 128 + the signal (130
+//! for Ctrl-C, 143 for SIGTERM).
 //!
 //! The commands see the games only through the [`Arena`] they are given, so a crate that adds
 //! its own bots or games gets the whole command line with them ([`Arena::main`]).
@@ -14,7 +15,9 @@ mod bench;
 mod brain;
 mod gate;
 mod list;
+mod resume;
 mod run;
+mod signals;
 mod stats;
 
 /// Deterministic, parallel tournaments between game-playing bots, with statistics you can trust.
@@ -32,6 +35,8 @@ pub struct Cli {
 enum Command {
     /// Run a tournament from a config file, or from --game and --bot flags.
     Run(run::RunArgs),
+    /// Continue a run that was interrupted, killed or stopped by an error, from its folder.
+    Resume(resume::ResumeArgs),
     /// List games, table options, bots and their parameters (with defaults and meaning).
     List(list::ListArgs),
     /// Measure throughput: one line per measure, `name value unit`.
@@ -55,7 +60,6 @@ enum Command {
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAIL: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
-pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// The whole command line: the derived commands, with `advise` given one subcommand per adviser
 /// of the arena's games.
@@ -83,6 +87,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
     let cli = Cli::from_arg_matches(matches).map_err(|e| Error::input(e.to_string()))?;
     match &cli.command {
         Command::Run(args) => run::run(arena, args),
+        Command::Resume(args) => resume::resume(arena, args),
         Command::List(args) => list::list(arena, args),
         Command::Bench(args) => bench::bench(arena, args),
         Command::Stats(args) => stats::stats(arena, args),

@@ -1,16 +1,13 @@
+use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
-use clap::Args;
-
-use crate::cli::{EXIT_INTERRUPTED, EXIT_OK};
+use crate::cli::{signals, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{BotSummary, CiUnit};
 use crate::tournament::config::{Overrides, RunConfig, Source};
-use crate::tournament::execute::{execute, prepare_dir};
+use crate::tournament::execute::{execute, prepare_dir, RunReport};
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -44,7 +41,8 @@ pub struct RunArgs {
     /// Output folder (default: results/<config name>).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Overwrite an existing output folder.
+    /// Overwrite an existing run folder (its run's files are removed first; a folder holding
+    /// other files is refused).
     #[arg(long)]
     force: bool,
     /// Also write every game's record in its community's format into <out>/history/
@@ -80,15 +78,6 @@ impl RunArgs {
     }
 }
 
-fn stop_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let handler_flag = flag.clone();
-    // Ctrl-C lets the games under way finish and keeps everything played. A handler can only be
-    // installed once per process; a second run in one process keeps the first.
-    let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
-    flag
-}
-
 pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     let cfg = args.config(arena)?;
     if cfg.bots.len() == 1 && cfg.seats > 1 && !args.quiet {
@@ -100,11 +89,16 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         threads: crate::cli::threads(args.threads),
         progress: !args.quiet && std::io::stderr().is_terminal(),
         history: args.hand_history,
-        stop: stop_flag(),
+        stop: signals::install(),
     };
     let report = execute(arena, &cfg, &opts, &out)?;
+    Ok(show(&cfg, &report, &opts, &out, args.quiet))
+}
+
+/// Prints what a run came to (with `quiet`, only where its files are); returns the exit code.
+pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: &Path, quiet: bool) -> i32 {
     let (end, schedule) = (&report.end, &report.schedule);
-    if !args.quiet {
+    if !quiet {
         let pairings = schedule.pairings.len();
         let by_deal = report.verdicts.bots.iter().any(|b| b.ci_unit == CiUnit::Deal);
         println!(
@@ -126,8 +120,17 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         println!("SPRT decided after {} of {} games", end.played, schedule.total());
     }
     if end.interrupted {
-        eprintln!("interrupted after {} of {} games; what finished is kept", end.played, schedule.total());
+        eprintln!(
+            "interrupted after {} of {} games; what finished is kept (`arena resume {}` plays on)",
+            end.played,
+            schedule.total(),
+            out.display()
+        );
     }
     println!("results: {}", out.display());
-    Ok(if end.interrupted { EXIT_INTERRUPTED } else { EXIT_OK })
+    if end.interrupted {
+        signals::exit_code(&opts.stop)
+    } else {
+        EXIT_OK
+    }
 }

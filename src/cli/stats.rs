@@ -3,10 +3,10 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::cli::EXIT_OK;
-use crate::core::{GameRecord, Headline, SeatResult, Status};
+use crate::core::Headline;
 use crate::error::{Error, Result};
 use crate::games::Arena;
-use crate::report::{MatchRow, RunTally};
+use crate::report::{GamesFile, Manifest, MatchRow, RunStatus, RunTally, Tail};
 use crate::stats::calc::{self, Counts, StatsArgs};
 use crate::stats::SprtModel;
 use crate::tournament::config::{Overrides, RunConfig, COUNT_MODELS_NEED_TWO_SEATS};
@@ -62,43 +62,48 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
     Ok(EXIT_OK)
 }
 
-/// Rebuilds the match rows of a run folder from its games.csv; also its seats a table.
+/// Rebuilds the match rows of a run folder from its games.csv; also its seats a table. First
+/// says on stderr how whole the folder is (run.json's status and counts, and a cut games.csv), so
+/// a partial run is never read as a whole one.
 fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>)> {
     let cfg = RunConfig::load(arena, &dir.join("config.toml"), &Overrides::default())?;
     let schedule = cfg.schedule()?;
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
-    let mut tally = RunTally::new(&schedule, names.clone());
-    let path = dir.join("games.csv");
-    let bad = |what: String| Error::input(format!("{}: {what}", path.display()));
-    let mut reader = csv::Reader::from_path(&path).map_err(|e| bad(e.to_string()))?;
-    // Rows come seat by seat; a game is complete when its last seat's row is read.
-    let mut seats: Vec<SeatResult> = Vec::new();
-    let mut lineup: Vec<usize> = Vec::new();
-    for (line, row) in reader.records().enumerate() {
-        let row = row.map_err(|e| bad(e.to_string()))?;
-        let field = |i: usize| row.get(i).ok_or_else(|| bad(format!("row {} is short", line + 2)));
-        let number = |i: usize| field(i)?.parse::<f64>().map_err(|_| bad(format!("row {}: not a number", line + 2)));
-        let bot = field(4)?;
-        let index = names.iter().position(|n| n == bot).ok_or_else(|| bad(format!("unknown bot `{bot}`")))?;
-        lineup.push(index);
-        seats.push(SeatResult { payoff: number(5)?, place: number(6)? as u32, extra: Vec::new() });
-        if seats.len() == cfg.seats {
-            let pairing = number(0)? as usize;
-            let game = number(1)? as u64;
-            if pairing >= schedule.pairings.len() {
-                return Err(bad(format!("row {}: no pairing {pairing} in this run", line + 2)));
-            }
-            let record = GameRecord {
-                seed: 0,
-                moves: 0,
-                status: Status::Ok,
-                seats: std::mem::take(&mut seats),
-                history: None,
-                times: Vec::new(),
-            };
-            tally.add(pairing, game, &lineup, &record);
-            lineup.clear();
+    let extra = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
+    let file = GamesFile::read(&dir.join("games.csv"), &names, cfg.seats, extra)?;
+    let manifest = Manifest::read(dir).ok();
+    println!("{}", wholeness(manifest.as_ref(), &file, schedule.total()));
+    let mut tally = RunTally::new(&schedule, names);
+    for g in &file.games {
+        if g.pairing >= schedule.pairings.len() {
+            return Err(Error::input(format!("{}: no pairing {} in this run", dir.display(), g.pairing)));
         }
+        tally.add(g.pairing, g.game, &g.lineup, &g.record);
     }
     Ok((cfg.seats, tally.finish(None, cfg.anchor, Headline::Elo).matches))
+}
+
+/// One line: whether the folder holds a whole run, and what was read.
+fn wholeness(manifest: Option<&Manifest>, file: &GamesFile, planned: u64) -> String {
+    let read = file.games.len();
+    let tail = match file.tail {
+        Tail::Clean => String::new(),
+        Tail::CutRow { .. } => "; games.csv ends in a row cut short (dropped)".into(),
+        Tail::PartGame { rows } => format!("; games.csv ends in a game with only {rows} seats written (dropped)"),
+    };
+    let status = match manifest {
+        None => format!("run: no run.json, so whether the run finished is unknown; {read} of {planned} games read"),
+        Some(m) if m.status.is_whole() && m.games_played == read as u64 && file.tail == Tail::Clean => {
+            format!("run: {}, {read} of {planned} games", m.status.as_str())
+        }
+        Some(m) if m.status == RunStatus::Running => format!(
+            "run: partial (status running: still running, or killed), {read} of {planned} games read; `arena resume` continues it"
+        ),
+        Some(m) => format!(
+            "run: partial (status {}, {} games played by run.json), {read} of {planned} games read; `arena resume` continues it",
+            m.status.as_str(),
+            m.games_played
+        ),
+    };
+    status + &tail
 }

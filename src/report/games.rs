@@ -1,37 +1,60 @@
-use std::fs::File;
-use std::io::BufWriter;
-use std::path::Path;
+//! games.csv: the writer that streams it and the reader that reads it back (for resume and
+//! `arena stats --run`), side by side so the two agree on every column.
 
-use crate::core::{GameRecord, Status};
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use crate::core::{Fault, FaultKind, GameRecord, SeatResult, Status};
 use crate::error::{Error, Result};
 use crate::tournament::schedule::Job;
 
 /// The fixed columns of games.csv; the game's own columns follow.
 pub const GAME_COLUMNS: &[&str] = &["pairing", "game", "seed", "seat", "bot", "payoff", "place", "moves", "status"];
 
+/// The `status` of a seat that did not forfeit, in a game someone else forfeited.
+const OPPONENT_FORFEIT: &str = "opponent forfeit";
+/// The `status` of the seat that forfeited starts with this; the reason follows.
+const FORFEIT: &str = "forfeit: ";
+
 /// Writes games.csv, one row per seat per game, in the order games are given.
 pub struct GamesWriter {
     out: csv::Writer<BufWriter<File>>,
-    path: std::path::PathBuf,
+    path: PathBuf,
     row: Vec<String>,
 }
 
 impl GamesWriter {
+    /// A new games.csv with its header.
     pub fn create(path: &Path, extra: &[&str]) -> Result<GamesWriter> {
         let file = File::create(path).map_err(|e| Error::io(path, e))?;
-        let mut out = csv::Writer::from_writer(BufWriter::new(file));
+        let mut w = GamesWriter::over(file, path);
         let header: Vec<&str> = GAME_COLUMNS.iter().chain(extra).copied().collect();
-        out.write_record(&header).map_err(|e| csv_error(path, e))?;
-        Ok(GamesWriter { out, path: path.to_path_buf(), row: Vec::new() })
+        w.out.write_record(&header).map_err(|e| csv_error(path, e))?;
+        Ok(w)
     }
 
-    /// Writes the rows of one game; `names[bot]` names the bots, `lineup[seat]` seats them.
-    pub fn write(&mut self, job: &Job, lineup: &[usize], names: &[String], record: &GameRecord) -> Result<()> {
+    /// Continues an existing games.csv after its first `keep` bytes (the rest is cut off).
+    pub fn append(path: &Path, keep: u64) -> Result<GamesWriter> {
+        let io = |e| Error::io(path, e);
+        let mut file = OpenOptions::new().write(true).open(path).map_err(io)?;
+        file.set_len(keep).map_err(io)?;
+        file.seek(SeekFrom::End(0)).map_err(io)?;
+        Ok(GamesWriter::over(file, path))
+    }
+
+    fn over(file: File, path: &Path) -> GamesWriter {
+        let out = csv::Writer::from_writer(BufWriter::new(file));
+        GamesWriter { out, path: path.to_path_buf(), row: Vec::new() }
+    }
+
+    /// Writes the rows of one game; `names[bot]` names the bots, `job.lineup[seat]` seats them.
+    pub fn write(&mut self, job: &Job, names: &[String], record: &GameRecord) -> Result<()> {
         for (seat, result) in record.seats.iter().enumerate() {
             let status = match &record.status {
                 Status::Ok => "ok".to_string(),
-                Status::Forfeit { seat: s, reason } if *s == seat => format!("forfeit: {reason}"),
-                Status::Forfeit { .. } => "opponent forfeit".to_string(),
+                Status::Forfeit { seat: s, reason } if *s == seat => format!("{FORFEIT}{}", reason.reason),
+                Status::Forfeit { .. } => OPPONENT_FORFEIT.to_string(),
             };
             self.row.clear();
             self.row.extend([
@@ -39,7 +62,9 @@ impl GamesWriter {
                 job.game.to_string(),
                 record.seed.to_string(),
                 seat.to_string(),
-                names[lineup[seat]].clone(),
+                names[job.lineup[seat]].clone(),
+                // Rust prints the shortest text that reads back as the same f64: the reader
+                // recovers every payoff exactly, so tallies rebuilt from the file are the same.
                 result.payoff.to_string(),
                 result.place.to_string(),
                 record.moves.to_string(),
@@ -56,6 +81,224 @@ impl GamesWriter {
     }
 }
 
+/// One game read back from games.csv.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub pairing: usize,
+    pub game: u64,
+    /// The bot in each seat, as indexes into the names the file was read with.
+    pub lineup: Vec<usize>,
+    /// The record as the tallies need it (no hand history).
+    pub record: GameRecord,
+    /// The byte offset in the file just after the game's last row.
+    pub end: u64,
+}
+
+/// What is left at the end of games.csv after its last whole game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tail {
+    /// Nothing: the file ends with a whole game.
+    Clean,
+    /// A row cut in the middle (the writer was killed while writing it), and `rows` whole rows
+    /// of a game before it.
+    CutRow { rows: usize },
+    /// `rows` whole rows of a game whose other seats were never written.
+    PartGame { rows: usize },
+}
+
+/// games.csv read back: its whole games, in file order, and what follows them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GamesFile {
+    pub games: Vec<GameRow>,
+    pub tail: Tail,
+    /// The byte offset just after the header.
+    pub header_end: u64,
+}
+
+impl GamesFile {
+    /// Reads `path`, a games.csv of `seats`-seat games among the bots `names`, with the game's
+    /// own columns `extra`. A bad header or a bad row in the middle is an error; a last row cut
+    /// short or a last game missing seats is reported in [`GamesFile::tail`].
+    pub fn read(path: &Path, names: &[String], seats: usize, extra: &[&str]) -> Result<GamesFile> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bad = |what: String| Error::input(format!("{}: {what}", path.display()));
+        // Every row the writer finishes ends with a newline: text after the last one is a row
+        // that was being written when the run died.
+        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(&bytes[..whole]);
+        let mut row = csv::StringRecord::new();
+        let header: Vec<&str> = GAME_COLUMNS.iter().chain(extra).copied().collect();
+        if !reader.read_record(&mut row).map_err(|e| bad(e.to_string()))? {
+            return Err(bad("empty (no header)".into()));
+        }
+        if row.iter().ne(header.iter().copied()) {
+            return Err(bad(format!("the header is not this run's games.csv header ({})", header.join(","))));
+        }
+        let header_end = reader.position().byte();
+        let mut file = GamesFile { games: Vec::new(), tail: Tail::Clean, header_end };
+        let mut game: Option<GameRow> = None;
+        let mut cut = whole < bytes.len();
+        loop {
+            let read = reader.read_record(&mut row).map_err(|e| e.to_string());
+            let line = reader.position().line().saturating_sub(1);
+            let added = read.and_then(|more| more.then(|| add_row(&row, names, seats, &mut game)).transpose());
+            match added {
+                Ok(None) => break,
+                Ok(Some(false)) => {}
+                Ok(Some(true)) => {
+                    let mut g = game.take().expect("a whole game");
+                    g.end = reader.position().byte();
+                    file.games.push(g);
+                }
+                // A bad last row is a row cut short (one with a quoted line break can end in a
+                // newline); a bad row before it is a damaged file.
+                Err(_) if reader.position().byte() >= whole as u64 => {
+                    cut = true;
+                    break;
+                }
+                Err(what) => return Err(bad(format!("line {line}: {what}"))),
+            }
+        }
+        let rows = game.map_or(0, |g| g.lineup.len());
+        file.tail = match (cut, rows) {
+            (true, rows) => Tail::CutRow { rows },
+            (false, 0) => Tail::Clean,
+            (false, rows) => Tail::PartGame { rows },
+        };
+        Ok(file)
+    }
+
+    /// The byte offset just after the whole games kept (the header when none is).
+    pub fn end_of(&self, kept: usize) -> u64 {
+        kept.checked_sub(1).map_or(self.header_end, |i| self.games[i].end)
+    }
+}
+
+/// Adds one row to the game under way (starting one when none is); true when it completes the
+/// game.
+fn add_row(
+    row: &csv::StringRecord,
+    names: &[String],
+    seats: usize,
+    game: &mut Option<GameRow>,
+) -> Result<bool, String> {
+    let field = |i: usize| row.get(i).unwrap_or_default();
+    let int = |i: usize| field(i).parse::<u64>().map_err(|_| format!("`{}` is not a whole number", GAME_COLUMNS[i]));
+    let (pairing, index, seed, seat, moves) = (int(0)? as usize, int(1)?, int(2)?, int(3)? as usize, int(7)?);
+    let payoff: f64 = field(5).parse().map_err(|_| "`payoff` is not a number".to_string())?;
+    let place = u32::try_from(int(6)?).map_err(|_| "`place` is too large".to_string())?;
+    let moves = u32::try_from(moves).map_err(|_| "`moves` is too large".to_string())?;
+    let bot = names.iter().position(|n| n == field(4)).ok_or_else(|| format!("unknown bot `{}`", field(4)))?;
+    let g = game.get_or_insert_with(|| GameRow {
+        pairing,
+        game: index,
+        lineup: Vec::with_capacity(seats),
+        record: GameRecord {
+            seed,
+            moves,
+            status: Status::Ok,
+            seats: Vec::with_capacity(seats),
+            history: None,
+            times: Vec::new(),
+        },
+        end: 0,
+    });
+    if (g.pairing, g.game, g.record.seed, g.record.moves) != (pairing, index, seed, moves) {
+        return Err("a game's rows do not agree on pairing, game, seed and moves".into());
+    }
+    if seat != g.lineup.len() {
+        return Err(format!("seat {seat} out of order"));
+    }
+    match field(8) {
+        "ok" | OPPONENT_FORFEIT => {}
+        status => match status.strip_prefix(FORFEIT) {
+            Some(reason) => g.record.status = Status::Forfeit { seat, reason: Fault::new(fault_kind(reason), reason) },
+            None => return Err(format!("unknown status `{status}`")),
+        },
+    }
+    g.lineup.push(bot);
+    let extra = row.iter().skip(GAME_COLUMNS.len()).map(str::to_string).collect();
+    g.record.seats.push(SeatResult { payoff, place, extra });
+    Ok(g.lineup.len() == seats)
+}
+
+/// The kind of a forfeit from the reason games.csv shows (games.csv has no column for it; only the
+/// terminal's count of forfeits by kind uses it, never a file).
+fn fault_kind(reason: &str) -> FaultKind {
+    const BY_PREFIX: &[(&str, FaultKind)] = &[
+        ("timeout", FaultKind::Timeout),
+        ("panic", FaultKind::Panic),
+        ("illegal action", FaultKind::Illegal),
+        ("bad ", FaultKind::Protocol),
+        ("a line over", FaultKind::Protocol),
+    ];
+    BY_PREFIX.iter().find(|(prefix, _)| reason.starts_with(prefix)).map_or(FaultKind::Crash, |&(_, kind)| kind)
+}
+
 fn csv_error(path: &Path, e: csv::Error) -> Error {
     Error::io(path, std::io::Error::other(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::GameSeeds;
+
+    fn record(seed: u64, status: Status, payoffs: &[f64]) -> GameRecord {
+        let seats = payoffs
+            .iter()
+            .map(|&payoff| SeatResult { payoff, place: if payoff > 0.0 { 1 } else { 2 }, extra: vec!["x,y".into()] })
+            .collect();
+        GameRecord { seed, moves: 7, status, seats, history: None, times: Vec::new() }
+    }
+
+    fn job(game: u64, lineup: Vec<usize>) -> Job {
+        Job { pairing: 0, game, seeds: GameSeeds::derive(1, 0, game, 1), lineup }
+    }
+
+    #[test]
+    fn reads_back_what_was_written_forfeits_included_and_finds_a_cut_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        let names = vec!["a".to_string(), "b".to_string()];
+        let games = [
+            (job(0, vec![0, 1]), record(11, Status::Ok, &[0.1 + 0.2, -(0.1 + 0.2)])),
+            (
+                job(1, vec![1, 0]),
+                record(
+                    12,
+                    Status::Forfeit {
+                        seat: 1,
+                        reason: Fault::new(FaultKind::Illegal, "illegal action \"x\", twice\nthen"),
+                    },
+                    &[1.0, -1.0],
+                ),
+            ),
+        ];
+        let mut w = GamesWriter::create(&path, &["cards"]).unwrap();
+        for (j, r) in &games {
+            w.write(j, &names, r).unwrap();
+        }
+        w.flush().unwrap();
+        drop(w);
+        let file = GamesFile::read(&path, &names, 2, &["cards"]).unwrap();
+        assert_eq!(file.tail, Tail::Clean);
+        let read: Vec<_> = file.games.iter().map(|g| (g.game, g.lineup.clone(), g.record.clone())).collect();
+        let written: Vec<_> = games.iter().map(|(j, r)| (j.game, j.lineup.clone(), r.clone())).collect();
+        assert_eq!(read, written);
+        let whole = std::fs::read(&path).unwrap();
+        assert_eq!(file.end_of(2), whole.len() as u64);
+
+        // Every cut of the file reads as its whole games and a tail, never as an error.
+        for len in file.header_end as usize..whole.len() {
+            std::fs::write(&path, &whole[..len]).unwrap();
+            let cut = GamesFile::read(&path, &names, 2, &["cards"]).unwrap();
+            let kept = cut.games.len();
+            assert_eq!(cut.games[..], file.games[..kept], "cut at {len}");
+            assert!(cut.end_of(kept) <= len as u64);
+            assert_eq!(cut.tail == Tail::Clean, cut.end_of(kept) == len as u64, "cut at {len}: {:?}", cut.tail);
+        }
+        std::fs::write(&path, b"pairing,game\n").unwrap();
+        assert!(GamesFile::read(&path, &names, 2, &["cards"]).unwrap_err().to_string().contains("header"));
+    }
 }

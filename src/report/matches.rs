@@ -13,8 +13,8 @@
 use std::path::Path;
 
 use crate::core::Headline;
-use crate::error::{Error, Result};
-use crate::report::num;
+use crate::error::Result;
+use crate::report::{num, write_csv_atomic};
 use crate::stats::calc::Counts;
 use crate::stats::{EloEstimate, MeanCi, Pentanomial, Sprt, SprtDecision, SprtModel, Trinomial, Welford};
 
@@ -142,17 +142,14 @@ impl MatchRow {
     }
 
     pub fn write_csv(rows: &[MatchRow], path: &Path) -> Result<()> {
-        let err = |e: csv::Error| Error::io(path, std::io::Error::other(e.to_string()));
-        let mut w = csv::Writer::from_path(path).map_err(err)?;
         let mut header: Vec<&str> = MATCH_COLUMNS.to_vec();
         if rows.iter().any(|r| r.sprt.is_some()) {
             header.extend(SPRT_COLUMNS);
         }
-        w.write_record(&header).map_err(err)?;
-        for row in rows {
-            w.write_record(row.fields()).map_err(err)?;
-        }
-        w.flush().map_err(|e| Error::io(path, e))
+        write_csv_atomic(path, |w| {
+            w.write_record(&header)?;
+            rows.iter().try_for_each(|row| w.write_record(row.fields()))
+        })
     }
 
     /// The verdict for the terminal, led by what the game is about: the payoff difference for

@@ -1,9 +1,11 @@
 //! Output files and the terminal verdicts: `games.csv` (one row per seat per game, streamed in
 //! game order), `summary.csv` (one row per bot), `match.csv` (one row for every two bots that
 //! shared a table), `ratings.csv` (the rating list of three or more bots), `timing.csv` (decision
-//! times per bot). [`RunTally`] takes the records in game order and comes to the [`Verdicts`].
+//! times per bot) and `run.json` (the [`Manifest`]: whether the run is whole). [`RunTally`] takes the records in game order and comes
+//! to the [`Verdicts`]; [`GamesFile`] reads games.csv back.
 
 mod games;
+mod manifest;
 mod matches;
 mod ratings;
 mod run;
@@ -11,7 +13,8 @@ mod summary;
 mod table;
 mod timing;
 
-pub use games::GamesWriter;
+pub use games::{GameRow, GamesFile, GamesWriter, Tail, GAME_COLUMNS};
+pub use manifest::{config_hash, now, write_atomic, write_csv_atomic, Manifest, RunStatus, MANIFEST, TEMP_SUFFIX};
 pub use matches::{MatchRow, SprtResult};
 pub use ratings::{RatingRow, RatingTable};
 pub use run::{RunTally, Verdicts};

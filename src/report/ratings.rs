@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use crate::core::Headline;
-use crate::error::{Error, Result};
-use crate::report::num;
+use crate::error::Result;
+use crate::report::{num, write_csv_atomic};
 use crate::stats::{Anchor, Rating, RatingList};
 
 /// One bot of the list.
@@ -68,16 +68,16 @@ impl RatingTable {
     }
 
     pub fn write_csv(&self, path: &Path) -> Result<()> {
-        let err = |e: csv::Error| Error::io(path, std::io::Error::other(e.to_string()));
-        let mut w = csv::Writer::from_path(path).map_err(err)?;
-        w.write_record(RATING_COLUMNS).map_err(err)?;
-        for r in &self.rows {
-            let mut f = vec![r.rank.to_string(), r.bot.clone(), r.games.to_string(), num(r.score)];
-            f.extend([r.elo.value, r.elo.lo, r.elo.hi, r.payoff.value, r.payoff.lo, r.payoff.hi].map(num));
-            f.push(self.anchor.clone());
-            w.write_record(&f).map_err(err)?;
-        }
-        w.flush().map_err(|e| Error::io(path, e))
+        write_csv_atomic(path, |w| {
+            w.write_record(RATING_COLUMNS)?;
+            for r in &self.rows {
+                let mut f = vec![r.rank.to_string(), r.bot.clone(), r.games.to_string(), num(r.score)];
+                f.extend([r.elo.value, r.elo.lo, r.elo.hi, r.payoff.value, r.payoff.lo, r.payoff.hi].map(num));
+                f.push(self.anchor.clone());
+                w.write_record(&f)?;
+            }
+            Ok(())
+        })
     }
 
     /// The list for the terminal, the game's headline figure first.

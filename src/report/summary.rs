@@ -8,8 +8,8 @@
 use std::path::Path;
 
 use crate::core::{FaultKind, GameRecord, Status};
-use crate::error::{Error, Result};
-use crate::report::num;
+use crate::error::Result;
+use crate::report::{num, write_csv_atomic};
 use crate::stats::{wilson, ClusteredMean, MeanCi, Z95};
 
 /// What summary.csv's intervals count as independent observations.
@@ -167,13 +167,10 @@ impl BotSummary {
     }
 
     pub fn write_csv(rows: &[BotSummary], path: &Path) -> Result<()> {
-        let err = |e: csv::Error| Error::io(path, std::io::Error::other(e.to_string()));
-        let mut w = csv::Writer::from_path(path).map_err(err)?;
-        w.write_record(SUMMARY_COLUMNS).map_err(err)?;
-        for row in rows {
-            w.write_record(row.fields()).map_err(err)?;
-        }
-        w.flush().map_err(|e| Error::io(path, e))
+        write_csv_atomic(path, |w| {
+            w.write_record(SUMMARY_COLUMNS)?;
+            rows.iter().try_for_each(|row| w.write_record(row.fields()))
+        })
     }
 
     /// One line per bot that forfeited, by kind (as fastchess counts time losses and crashes):

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::error::{Error, Result};
-use crate::report::num;
+use crate::error::Result;
+use crate::report::{num, write_csv_atomic};
 
 pub const TIMING_COLUMNS: &[&str] = &["bot", "moves", "mean_ms", "median_ms", "p99_ms", "max_ms"];
 
@@ -96,13 +96,10 @@ impl TimeTally {
 
     /// Writes timing.csv: one row per bot, in the config's order.
     pub fn write_csv(tallies: &[TimeTally], names: &[String], path: &Path) -> Result<()> {
-        let err = |e: csv::Error| Error::io(path, std::io::Error::other(e.to_string()));
-        let mut w = csv::Writer::from_path(path).map_err(err)?;
-        w.write_record(TIMING_COLUMNS).map_err(err)?;
-        for (tally, name) in tallies.iter().zip(names) {
-            w.write_record(tally.fields(name)).map_err(err)?;
-        }
-        w.flush().map_err(|e| Error::io(path, e))
+        write_csv_atomic(path, |w| {
+            w.write_record(TIMING_COLUMNS)?;
+            tallies.iter().zip(names).try_for_each(|(tally, name)| w.write_record(tally.fields(name)))
+        })
     }
 }
 

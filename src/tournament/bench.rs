@@ -6,7 +6,6 @@
 //! its own one-thread pool), and one run on two threads. The ratio says how much of two
 //! independent single-thread runs the parallel runner achieves (target: at least 95%).
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -31,15 +30,14 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
     let choice = BotChoice { name: bot.to_string(), kind: bot.to_string(), params };
     let table = entry.table(&options, 2, &[choice.clone(), choice], None).expect("bench table");
     let schedule = Schedule::new(vec![vec![0, 1]], games, true, 1);
-    let opts = RunOptions { threads, progress: false, history: false, stop: Arc::new(AtomicBool::new(false)) };
+    let opts = RunOptions { threads, progress: false, history: false, stop: Arc::default() };
     let mut tally = RunTally::new(&schedule, vec!["a".into(), "b".into()]);
     let mut bytes = 0usize;
     let start = Instant::now();
-    runner::run(&schedule, table.as_ref(), &opts, &mut |job, record| {
-        let lineup = schedule.lineup(job);
+    runner::run(&schedule, 0, table.as_ref(), &opts, &mut |job, record| {
         // Format like games.csv does, so the hand-off cost is realistic.
         bytes += record.seats.iter().map(|s| s.extra.iter().map(String::len).sum::<usize>() + 32).sum::<usize>();
-        tally.add(job.pairing, job.game, &lineup, &record);
+        tally.add(job.pairing, job.game, &job.lineup, &record);
         Ok(Flow::Continue)
     })
     .expect("bench run");

@@ -4,10 +4,12 @@
 //! Games are played in batches; a batch is played in parallel, then delivered in order while the
 //! next batch plays. Memory is a few batches of records, not the tournament. The batch grows
 //! while batches finish quickly (up to about a quarter second), so fast games amortise the
-//! hand-off and slow games still show progress. The stop flag (Ctrl-C, or a sink that has seen enough) is checked before every game;
-//! what finished before the first unplayed game is kept.
+//! hand-off and slow games still show progress. The [`Stop`] (Ctrl-C, SIGTERM, SIGHUP) is checked
+//! before every game; what finished before the first unplayed game is kept. A second request
+//! abandons the games in flight: nothing more is delivered.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,8 +28,42 @@ pub struct RunOptions {
     pub progress: bool,
     /// Ask games for their community-format record.
     pub history: bool,
-    /// Set from outside (Ctrl-C) to stop after the games under way.
-    pub stop: Arc<AtomicBool>,
+    /// Set from outside (Ctrl-C, a signal) to stop after the games under way.
+    pub stop: Arc<Stop>,
+}
+
+/// A request from outside to stop a run: the first stops taking games and lets those in flight
+/// finish; a second abandons those in flight. Only atomics, so a signal handler may call
+/// [`Stop::request`].
+#[derive(Debug, Default)]
+pub struct Stop {
+    requested: AtomicBool,
+    abandon: AtomicBool,
+    /// The signal that asked first, 0 when none did.
+    signal: AtomicI32,
+}
+
+impl Stop {
+    /// Asks the run to stop; `signal` is the signal number that asked (0 for none).
+    pub fn request(&self, signal: i32) {
+        let _ = self.signal.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+        if self.requested.swap(true, Ordering::SeqCst) {
+            self.abandon.store(true, Ordering::SeqCst);
+        }
+    }
+
+    pub fn requested(&self) -> bool {
+        self.requested.load(Ordering::Relaxed)
+    }
+
+    pub fn abandoned(&self) -> bool {
+        self.abandon.load(Ordering::Relaxed)
+    }
+
+    /// The signal that asked first, if one did.
+    pub fn signal(&self) -> Option<i32> {
+        Some(self.signal.load(Ordering::SeqCst)).filter(|&s| s != 0)
+    }
 }
 
 /// What the sink wants after a game.
@@ -48,6 +84,9 @@ pub struct RunEnd {
     pub stopped_by_sink: bool,
 }
 
+/// How often the hand-off looks at the stop request while waiting for a batch.
+const POLL: Duration = Duration::from_millis(50);
+
 const MAX_BATCH_TIME: Duration = Duration::from_millis(250);
 
 fn progress_bar(total: u64, show: bool) -> ProgressBar {
@@ -67,7 +106,8 @@ fn progress_bar(total: u64, show: bool) -> ProgressBar {
 /// flag (it and everything after it are not delivered).
 type Batch = Vec<Option<(Job, GameRecord)>>;
 
-/// Plays `schedule` on `table`, delivering records in schedule order to `sink`.
+/// Plays `schedule` from game `first` on, on `table`, delivering records in schedule order to
+/// `sink` (`played` counts the games delivered).
 ///
 /// Two stages run at once: a producer thread plays batch k+1 on the pool while this thread hands
 /// batch k to the sink (CSV writing, tallies), so writing never leaves the workers idle. The sink
@@ -75,6 +115,7 @@ type Batch = Vec<Option<(Job, GameRecord)>>;
 /// dropped, so the stop point does not depend on timing.
 pub fn run(
     schedule: &Schedule,
+    first: u64,
     table: &dyn Table,
     opts: &RunOptions,
     sink: &mut dyn FnMut(&Job, GameRecord) -> Result<Flow>,
@@ -85,7 +126,8 @@ pub fn run(
         .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
     let total = schedule.total();
     let bar = progress_bar(total, opts.progress);
-    let stop: &AtomicBool = &opts.stop;
+    bar.set_position(first.min(total));
+    let stop: &Stop = &opts.stop;
     // Set when the consumer is done early (sink stop or error): the producer stops playing.
     let consumer_done = AtomicBool::new(false);
     let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
@@ -94,7 +136,7 @@ pub fn run(
         let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(1);
         let (pool, bar, consumer_done) = (&pool, &bar, &consumer_done);
         scope.spawn(move || {
-            let mut next = 0u64;
+            let mut next = first;
             let mut batch = (opts.threads as u64 * 4).max(1);
             while next < total && !consumer_done.load(Ordering::Relaxed) {
                 let last = (next + batch).min(total);
@@ -103,11 +145,11 @@ pub fn run(
                     (next..last)
                         .into_par_iter()
                         .map(|i| {
-                            if stop.load(Ordering::Relaxed) || consumer_done.load(Ordering::Relaxed) {
+                            if stop.requested() || consumer_done.load(Ordering::Relaxed) {
                                 return None;
                             }
                             let job = schedule.job(i);
-                            let record = table.play(&schedule.lineup(&job), job.game, &job.seeds, opts.history);
+                            let record = table.play(&job.lineup, job.game, &job.seeds, opts.history);
                             bar.inc(1);
                             Some((job, record))
                         })
@@ -123,9 +165,19 @@ pub fn run(
                 }
             }
         });
-        for records in rx {
+        loop {
+            let records = match rx.recv_timeout(POLL) {
+                Ok(records) => records,
+                Err(RecvTimeoutError::Timeout) if stop.abandoned() => {
+                    end.interrupted = true;
+                    consumer_done.store(true, Ordering::Relaxed);
+                    break;
+                }
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             for item in records {
-                let Some((job, record)) = item else {
+                let Some((job, record)) = item.filter(|_| !stop.abandoned()) else {
                     end.interrupted = true;
                     break;
                 };
@@ -145,7 +197,7 @@ pub fn run(
     });
     bar.finish_and_clear();
     result?;
-    if stop.load(Ordering::Relaxed) && end.played < total && !end.stopped_by_sink {
+    if stop.requested() && first + end.played < total && !end.stopped_by_sink {
         end.interrupted = true;
     }
     Ok(end)

@@ -87,6 +87,8 @@ pub struct Job {
     pub pairing: usize,
     pub game: u64,
     pub seeds: GameSeeds,
+    /// The bot in each seat: `lineup[seat]` indexes the run's bots.
+    pub lineup: Vec<usize>,
 }
 
 impl Schedule {
@@ -108,15 +110,16 @@ impl Schedule {
     pub fn job(&self, i: u64) -> Job {
         let pairing = (i / self.games) as usize;
         let game = i % self.games;
-        Job { pairing, game, seeds: GameSeeds::derive(self.seed, pairing as u64, game, self.replays) }
+        let table = &self.pairings[pairing].table;
+        let n = table.len();
+        let rotation = (game % self.replays) as usize;
+        let lineup = (0..n).map(|seat| table[(seat + rotation) % n]).collect();
+        Job { pairing, game, seeds: GameSeeds::derive(self.seed, pairing as u64, game, self.replays), lineup }
     }
 
-    /// The bot in each seat for `job`.
-    pub fn lineup(&self, job: &Job) -> Vec<usize> {
-        let table = &self.pairings[job.pairing].table;
-        let n = table.len();
-        let rotation = (job.game % self.replays) as usize;
-        (0..n).map(|seat| table[(seat + rotation) % n]).collect()
+    /// The index in the tournament of game `game` of table `pairing` (the inverse of [`Schedule::job`]).
+    pub fn index(&self, pairing: usize, game: u64) -> u64 {
+        pairing as u64 * self.games + game
     }
 }
 
@@ -153,8 +156,8 @@ mod tests {
         assert_eq!(s.games, 6, "rounded up to whole pairs");
         let (a, b) = (s.job(2), s.job(3));
         assert_eq!(a.seeds.deal, b.seeds.deal);
-        assert_eq!(s.lineup(&a), vec![0, 1]);
-        assert_eq!(s.lineup(&b), vec![1, 0]);
+        assert_eq!(a.lineup, vec![0, 1]);
+        assert_eq!(b.lineup, vec![1, 0]);
         assert_ne!(s.job(4).seeds.deal, a.seeds.deal);
     }
 
@@ -162,7 +165,7 @@ mod tests {
     fn few_bots_fill_the_seats_and_rotate_through_them() {
         let s = Schedule::new(tables(&SingleTable, &[0, 1], 2, 4), 8, true, 1);
         assert_eq!(s.pairings, vec![Pairing { table: vec![0, 1, 0, 1] }]);
-        let lineups: Vec<_> = (0..4).map(|i| s.lineup(&s.job(i))).collect();
+        let lineups: Vec<_> = (0..4).map(|i| s.job(i).lineup).collect();
         assert_eq!(lineups[1], vec![1, 0, 1, 0]);
         // Every seat sees every bot across one rotation.
         for seat in 0..4 {

@@ -1,0 +1,185 @@
+//! run.json: what a run folder holds and whether it is whole. Written when the run starts and
+//! rewritten (atomically) when it ends, so a reader can tell a complete run from one that is
+//! still running, was killed or stopped early.
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The manifest's file name in a run folder.
+pub const MANIFEST: &str = "run.json";
+
+/// The git commit the tool was built from (`unknown` outside a git checkout).
+pub const COMMIT: &str = match option_env!("ARENA_GIT_COMMIT") {
+    Some(commit) => commit,
+    None => "unknown",
+};
+
+/// Where a run stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunStatus {
+    /// Started and not ended: still running, or killed (kill -9, power loss).
+    Running,
+    /// Every scheduled game played.
+    Complete,
+    /// Stopped by Ctrl-C or a signal; what finished is kept.
+    Interrupted,
+    /// The SPRT decided before the schedule was done.
+    SprtStopped,
+    /// Stopped by an error (a file that could not be written).
+    Failed,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Complete => "complete",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::SprtStopped => "sprt-stopped",
+            RunStatus::Failed => "failed",
+        }
+    }
+
+    /// True when the run has ended with nothing left to play.
+    pub fn is_whole(self) -> bool {
+        matches!(self, RunStatus::Complete | RunStatus::SprtStopped)
+    }
+}
+
+/// The contents of run.json.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub tool: String,
+    pub version: String,
+    pub commit: String,
+    /// The command line that started the run.
+    pub command: Vec<String>,
+    /// [`config_hash`] of the folder's config.toml.
+    pub config_hash: String,
+    /// UTC, RFC 3339.
+    pub started: String,
+    pub ended: Option<String>,
+    /// When `arena resume` continued the run (UTC), oldest first.
+    #[serde(default)]
+    pub resumed: Vec<String>,
+    pub games_planned: u64,
+    pub games_played: u64,
+    pub status: RunStatus,
+}
+
+impl Manifest {
+    /// The manifest of a run starting now with the config text `config` and `planned` games.
+    pub fn start(config: &str, planned: u64) -> Manifest {
+        Manifest {
+            tool: env!("CARGO_PKG_NAME").to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            commit: COMMIT.to_string(),
+            command: std::env::args().collect(),
+            config_hash: config_hash(config),
+            started: now(),
+            ended: None,
+            resumed: Vec::new(),
+            games_planned: planned,
+            games_played: 0,
+            status: RunStatus::Running,
+        }
+    }
+
+    /// Records the end of the run.
+    pub fn end(&mut self, status: RunStatus, played: u64) {
+        self.status = status;
+        self.games_played = played;
+        self.ended = Some(now());
+    }
+
+    /// Reads `dir`'s run.json.
+    pub fn read(dir: &Path) -> Result<Manifest> {
+        let path = dir.join(MANIFEST);
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        serde_json::from_str(&text).map_err(|e| Error::input(format!("{}: {e}", path.display())))
+    }
+
+    /// Writes `dir`'s run.json atomically: a reader sees the old manifest or the new, never half.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let mut text = serde_json::to_string_pretty(self).expect("a manifest serialises");
+        text.push('\n');
+        write_atomic(&dir.join(MANIFEST), text.as_bytes())
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(TEMP_SUFFIX);
+    let temp = path.with_file_name(name);
+    std::fs::write(&temp, bytes).map_err(|e| Error::io(&temp, e))?;
+    std::fs::rename(&temp, path).map_err(|e| Error::io(path, e))
+}
+
+/// Writes a CSV file atomically (see [`write_atomic`]); `fill` writes its records.
+pub fn write_csv_atomic(path: &Path, fill: impl FnOnce(&mut csv::Writer<Vec<u8>>) -> csv::Result<()>) -> Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    fill(&mut w).map_err(|e| Error::io(path, std::io::Error::other(e.to_string())))?;
+    let bytes = w.into_inner().map_err(|e| Error::io(path, std::io::Error::other(e.to_string())))?;
+    write_atomic(path, &bytes)
+}
+
+/// The suffix of [`write_atomic`]'s temporary files.
+pub const TEMP_SUFFIX: &str = ".tmp";
+
+/// A hash of a config's text (64-bit FNV-1a, in hex): tells whether config.toml changed since
+/// the run started. Not cryptographic; it guards against mistakes, not against forgery.
+pub fn config_hash(text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    format!("fnv1a64:{hash:016x}")
+}
+
+/// Now, in UTC, as RFC 3339 to the second.
+pub fn now() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    rfc3339(secs)
+}
+
+/// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ` (Howard Hinnant's days-to-civil algorithm).
+fn rfc3339(secs: u64) -> String {
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest / 60 % 60, rest % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_utc_calendar_dates() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_795_448_442), "2026-11-23T15:40:42Z");
+        assert_eq!(rfc3339(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+
+    #[test]
+    fn the_manifest_reads_back_and_its_status_is_kebab_case() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = Manifest::start("game = \"gomoku\"\n", 10);
+        m.end(RunStatus::SprtStopped, 4);
+        m.write(dir.path()).unwrap();
+        assert!(std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap().contains("\"sprt-stopped\""));
+        assert_eq!(Manifest::read(dir.path()).unwrap(), m);
+        assert_ne!(config_hash("a"), config_hash("b"));
+    }
+}
