@@ -34,8 +34,12 @@ impl GamesWriter {
         Ok(w)
     }
 
-    /// Continues an existing games.csv after its first `keep` bytes (the rest is cut off).
-    pub fn append(path: &Path, keep: u64) -> Result<GamesWriter> {
+    /// Continues games.csv after its first `keep` bytes (the rest is cut off); with nothing to
+    /// keep, starts it anew.
+    pub fn append(path: &Path, extra: &[&str], keep: u64) -> Result<GamesWriter> {
+        if keep == 0 {
+            return GamesWriter::create(path, extra);
+        }
         let io = |e| Error::io(path, e);
         let mut file = OpenOptions::new().write(true).open(path).map_err(io)?;
         file.set_len(keep).map_err(io)?;
@@ -120,7 +124,11 @@ impl GamesFile {
     /// own columns `extra`. A bad header or a bad row in the middle is an error; a last row cut
     /// short or a last game missing seats is reported in [`GamesFile::tail`].
     pub fn read(path: &Path, names: &[String], seats: usize, extra: &[&str]) -> Result<GamesFile> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = match std::fs::read(path) {
+            // Killed before games.csv was created: no game yet.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            read => read.map_err(|e| Error::io(path, e))?,
+        };
         let bad = |what: String| Error::input(format!("{}: {what}", path.display()));
         // Every row the writer finishes ends with a newline: text after the last one is a row
         // that was being written when the run died.
@@ -129,7 +137,9 @@ impl GamesFile {
         let mut row = csv::StringRecord::new();
         let header: Vec<&str> = GAME_COLUMNS.iter().chain(extra).copied().collect();
         if !reader.read_record(&mut row).map_err(|e| bad(e.to_string()))? {
-            return Err(bad("empty (no header)".into()));
+            // Killed before the header was written whole: no game yet.
+            let tail = if bytes.is_empty() { Tail::Clean } else { Tail::CutRow { rows: 0 } };
+            return Ok(GamesFile { games: Vec::new(), tail, header_end: 0 });
         }
         if row.iter().ne(header.iter().copied()) {
             return Err(bad(format!("the header is not this run's games.csv header ({})", header.join(","))));

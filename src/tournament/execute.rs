@@ -144,7 +144,7 @@ pub fn resume(arena: &Arena, dir: &Path, opts: &RunOptions) -> Result<(RunConfig
             break;
         }
     }
-    let games_csv = GamesWriter::append(&games_path, file.end_of(kept))?;
+    let games_csv = GamesWriter::append(&games_path, table.columns(), file.end_of(kept))?;
     manifest.resumed.push(crate::report::now());
     manifest.status = RunStatus::Running;
     manifest.ended = None;
