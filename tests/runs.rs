@@ -178,7 +178,7 @@ fn force_clears_a_run_folder_and_refuses_any_other() {
     let mut left: Vec<String> =
         out.read_dir().unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     left.sort();
-    assert_eq!(left, ["config.toml", "games.csv", "run.json", "summary.csv"]);
+    assert_eq!(left, ["config.toml", "games.csv", "run.json", "summary.csv", "timing.csv"]);
     // A folder holding anything a run does not write is refused, and nothing is deleted.
     let mine = write(&out, "notes.txt", "mine");
     let refused = arena().args(["run", "--quiet", "--force", "--out"]).arg(&out).arg(&one).output().unwrap();
