@@ -1,5 +1,5 @@
-//! Reproduces every row of shared/vectors/statistics.md (values computed by fishtest/fastchess),
-//! within the tolerances stated there: LLR 1e-6; Elo and nElo 1e-4 (1e-2 for the two-decimal rows);
+//! Reproduces every row of the reference table (values computed by fishtest/fastchess),
+//! within these tolerances: LLR 1e-6; Elo and nElo 1e-4 (1e-2 for the two-decimal rows);
 //! LOS 1e-4 in percent. The two Elo-only rows quote LOS to two decimals, so there the LOS tolerance is
 //! their rounding, 5e-3.
 

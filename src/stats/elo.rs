@@ -1,5 +1,5 @@
 //! Elo, normalized Elo (nElo) and LOS from trinomial (per game) and pentanomial (per pair) counts,
-//! with the definitions fishtest and fastchess use (see shared/vectors/statistics.md).
+//! with the definitions fishtest and fastchess use (reference values in tests/stats_vectors.rs).
 //!
 //! Every estimate works on a discrete distribution of observation scores: a game scores 0, ½, 1
 //! (loss, draw, win); a pair of games with the seats swapped scores the mean of its two games,

@@ -13,7 +13,7 @@
 //! - [`calc`]: the `arena stats` calculator (counts on the command line → report).
 //!
 //! The definitions are those of fishtest and fastchess; tests/stats_vectors.rs reproduces
-//! shared/vectors/statistics.md, and tests/stats_honesty.rs checks by simulation that the 95%
+//! their published reference values, and tests/stats_honesty.rs checks by simulation that the 95%
 //! intervals cover the truth 95% of the time and that the SPRT's false-positive rate stays at α.
 
 pub mod calc;

@@ -1,5 +1,5 @@
 //! Sequential probability ratio test (SPRT) on match results, by the generalized SPRT that fishtest
-//! uses (see shared/vectors/statistics.md for the definitions and reference values).
+//! uses (reference values, computed by fishtest and fastchess, in tests/stats_vectors.rs).
 //!
 //! The observations are scores on a few cells (0, ½, 1 per game, or 0, ¼, ½, ¾, 1 per pair) with
 //! observed frequencies p̂. Each hypothesis fixes one number of the unknown distribution (the expected

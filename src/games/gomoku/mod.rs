@@ -1,4 +1,4 @@
-//! Gomoku (五子棋): rules per ../shared/rules/gomoku.md.
+//! Gomoku (五子棋): rules per docs/rules/gomoku.md.
 
 mod board;
 pub mod bots;

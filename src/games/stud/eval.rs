@@ -1,4 +1,4 @@
-//! Hand ranking per ../shared/rules/stud.md: the ace is always high, A-2-3-4-5 and wrap-arounds
+//! Hand ranking per docs/rules/stud.md: the ace is always high, A-2-3-4-5 and wrap-arounds
 //! are not straights, suits never break ties.
 //!
 //! A hand's strength is one comparable integer, [`HandValue`]:
@@ -187,7 +187,7 @@ mod tests {
             assert_eq!(value5(hand), value(hand));
             counts[value5(hand).category() as usize] += 1
         });
-        // ../shared/vectors/README.md, high card first.
+        // The reference counts for these rules (published with the rules), high card first.
         assert_eq!(counts, [1_303_560, 1_098_240, 123_552, 54_912, 9_180, 5_112, 3_744, 624, 36]);
         assert_eq!(counts.iter().sum::<u32>(), 2_598_960);
     }

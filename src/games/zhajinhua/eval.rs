@@ -1,4 +1,4 @@
-//! Hand strength: one comparable integer per three-card hand (rules: ../shared/rules/zhajinhua.md).
+//! Hand strength: one comparable integer per three-card hand (rules: docs/rules/zhajinhua.md).
 //!
 //! `value = category << 12 | r1 << 8 | r2 << 4 | r3`, ranks 0..=12 for 2..A, as in the source
 //! document, with its bug fixed: flushes and high cards keep all three ranks from the top (the
@@ -180,7 +180,7 @@ mod tests {
 
     #[test]
     fn exhaustive_category_counts_match_the_reference() {
-        // ../shared/vectors/README.md
+        // The reference counts for these rules (published with the rules).
         let mut counts = [0usize; 6];
         for &h in all_hands() {
             counts[Category::of(evaluate(h)) as usize] += 1;

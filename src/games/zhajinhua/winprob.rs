@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn aak_wins_91_14_percent() {
-        // ../shared/vectors/README.md: A-A-K wins 91.14% against one random hand.
+        // The reference figure: A-A-K wins 91.14% against one random hand.
         let odds = heads_up(hand("AS AH KD"), false);
         assert_eq!(odds.total, brute_heads_up(hand("AS AH KD"), false).total);
         assert_eq!(format!("{:.2}", 100.0 * odds.win()), "91.14");
