@@ -58,8 +58,9 @@ impl std::fmt::Display for IllegalAction {
 /// on a discard) are asked seat by seat through [`Game::to_act`]; a view never shows another seat's
 /// pending answer.
 pub trait Game: Send + Sync + Sized + 'static {
-    /// Everything, including hidden cards and the wall.
-    type State: Send;
+    /// Everything, including hidden cards and the wall. Cloned to look ahead (search bots, the
+    /// conformance check's trials of actions).
+    type State: Send + Clone;
     type Action: Clone + Debug + Send;
     /// What one seat may see. Bots get nothing else.
     type View<'a>;

@@ -252,6 +252,7 @@ mod tests {
     /// after four numbers the larger sum wins. The deal picks a bonus for seat 1.
     struct Count;
 
+    #[derive(Clone)]
     struct CountState {
         said: Vec<u32>,
         bonus: u32,

@@ -2,6 +2,9 @@
 //! see them through. A game plugs in by implementing [`GameDef`] (name, options, bot kinds,
 //! roster, benchmarks, adviser) in its own `mod.rs` and adding one line to [`Arena::standard`].
 
+pub mod conformance;
+#[cfg(test)]
+pub mod duplicate;
 mod registry;
 
 pub mod gomoku;

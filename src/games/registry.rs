@@ -23,9 +23,11 @@ use std::sync::Arc;
 
 use crate::bench::Bench;
 use crate::core::{
-    play_game_with, Bot, Entrant, Game, GameRecord, GameSeeds, Headline, Limits, ParamSpec, Params, Seating, Wire,
+    play_game_with, Bot, DealRng, Entrant, Game, GameRecord, GameSeeds, Headline, Limits, ParamSpec, Params, Seat,
+    Seating, Wire,
 };
 use crate::error::{Error, Result};
+use crate::games::conformance::Checked;
 
 /// Builds a fresh bot for each game (bots keep per-game state; parameters are parsed once).
 pub type BotFactory<G> = Arc<dyn Fn() -> Box<dyn Bot<G>> + Send + Sync>;
@@ -116,6 +118,16 @@ pub trait GameDef: Wire {
     fn adviser() -> Option<Adviser> {
         None
     }
+    /// `state`, a game in progress, with every card or tile `seat` cannot see dealt anew from
+    /// those it cannot see (the other seats' hidden cards, the rest of the deck or wall); what
+    /// `seat` sees stays as it is. `None` when the game hides nothing. The conformance check
+    /// ([`super::conformance`]) asks that `seat`'s view of both states be the same: a view that
+    /// changes shows something it should not.
+    fn redeal_hidden(&self, state: &Self::State, seat: Seat, rng: &mut DealRng) -> Option<Self::State>;
+    /// The chips or tiles the rules only move about (chips behind and in the pot; tiles in hands,
+    /// sets, discards and the wall), counted: the conformance check asks that the count never
+    /// changes within a game. `None` when the game has nothing of the kind.
+    fn conserved(&self, state: &Self::State) -> Option<u64>;
 }
 
 /// A bot chosen for a table: its name in the run, a kind of the game and its checked parameters
@@ -181,6 +193,10 @@ pub trait GameEntry: Send + Sync {
     /// For [`Arena::bot`] and [`Arena::kinds`]: the concrete entry behind the trait.
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// Checks the game's contract ([`super::conformance`]) on `games` random games from `seed` at
+    /// every seat count, on the default table and on one table for each other choice of each
+    /// option; the error names the table.
+    fn conformance(&self, games: u64, seed: u64) -> std::result::Result<Checked, String>;
 }
 
 /// A registered game: its [`GameDef`] and the bot kinds it has (its own, plus any added).
@@ -290,6 +306,40 @@ impl<G: GameDef> GameEntry for Registered<G> {
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
+    fn conformance(&self, games: u64, seed: u64) -> std::result::Result<Checked, String> {
+        let mut checked = Checked::default();
+        for (label, options) in option_variants(G::OPTIONS) {
+            let options = Params::new(G::OPTIONS, &options, G::NAME).map_err(|e| e.to_string())?;
+            for seats in G::SEATS {
+                let table = format!("{} at {seats} seats{label}", G::NAME);
+                let game = G::from_options(&options, seats).map_err(|e| format!("{table}: {e}"))?;
+                checked += super::conformance::check(&game, games, seed).map_err(|e| format!("{table}, {e}"))?;
+            }
+        }
+        Ok(checked)
+    }
+}
+
+/// The default options (no label), then for each option with choices or a boolean default, a
+/// table with each other value of it (labelled `, format = "sng"`).
+fn option_variants(specs: &[ParamSpec]) -> Vec<(String, toml::Table)> {
+    let mut variants = vec![(String::new(), toml::Table::new())];
+    for spec in specs {
+        let values: Vec<toml::Value> = match spec.default {
+            "true" | "false" => vec![toml::Value::Boolean(spec.default == "false")],
+            _ => spec
+                .choices
+                .iter()
+                .filter(|c| spec.default != format!("\"{c}\""))
+                .map(|c| toml::Value::String(c.to_string()))
+                .collect(),
+        };
+        for value in values {
+            let label = format!(", {} = {value}", spec.name);
+            variants.push((label, toml::Table::from_iter([(spec.name.to_string(), value)])));
+        }
+    }
+    variants
 }
 
 /// Every game the command line knows, with their bot kinds: built once at start-up.

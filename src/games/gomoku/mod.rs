@@ -13,7 +13,7 @@ pub use renju::Foul;
 
 use crate::bench::{throughput, Bench, BenchOptions, Measure};
 use crate::core::{play_game, Bot, GameRecord, GameSeeds, Params};
-use crate::core::{Headline, ParamSpec};
+use crate::core::{DealRng, Headline, ParamSpec, Seat};
 use crate::error::{Error, Result};
 use crate::games::{BotFactory, BotKind, GameDef};
 
@@ -78,6 +78,15 @@ impl GameDef for Gomoku {
     /// - `gomoku.search_games_per_s`: search (default parameters) vs weights, colours alternating.
     fn benches() -> Vec<Bench> {
         vec![Bench { name: "gomoku", run: bench_games }]
+    }
+
+    /// Every stone is on the board for both to see.
+    fn redeal_hidden(&self, _state: &State, _seat: Seat, _rng: &mut DealRng) -> Option<State> {
+        None
+    }
+
+    fn conserved(&self, _state: &State) -> Option<u64> {
+        None
     }
 }
 

@@ -7,7 +7,9 @@
 //! cards of a seat depend only on the deal seed. Chips are integers; nothing here allocates after
 //! the deal except the action record's occasional growth.
 
-use crate::cards::{Card, Deck};
+use rand::seq::SliceRandom;
+
+use crate::cards::{Card, CardSet, Deck};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 
 use super::eval::{Hand, HandValue};
@@ -547,6 +549,30 @@ impl<'a> View<'a> {
     /// This hand's actions so far.
     pub fn history(&self) -> &'a [Event] {
         &self.state.events
+    }
+}
+
+impl Holdem {
+    /// [`GameDef::redeal_hidden`](crate::games::GameDef::redeal_hidden): the other seats' hole
+    /// cards and the board still to come, dealt anew from the cards `seat` has not seen.
+    pub fn redeal_hidden(&self, s: &State, seat: Seat, rng: &mut DealRng) -> Option<State> {
+        let mut s = s.clone();
+        let seen: CardSet = s.hole[seat].iter().chain(&s.board[..s.dealt]).copied().collect();
+        let mut unseen: Vec<Card> = Card::all().filter(|&c| !seen.contains(c)).collect();
+        unseen.shuffle(rng);
+        let mut deck = unseen.into_iter();
+        for other in (0..s.n).filter(|&o| o != seat) {
+            s.hole[other] = [deck.next()?, deck.next()?];
+        }
+        for card in &mut s.board[s.dealt..] {
+            *card = deck.next()?;
+        }
+        Some(s)
+    }
+
+    /// Chips behind and in the pot.
+    pub fn chips_in_play(&self, s: &State) -> u64 {
+        (0..s.n).map(|i| u64::from(s.stack[i]) + u64::from(s.committed[i])).sum()
     }
 }
 

@@ -20,7 +20,7 @@ mod wire;
 pub use game::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
 
 use crate::bench::Bench;
-use crate::core::{Headline, ParamSpec, Params};
+use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 use crate::games::{Adviser, BotKind, GameDef};
 
@@ -92,6 +92,14 @@ impl GameDef for Holdem {
             "Hold'em: equity of a hand (Monte Carlo or exact), its category and pot-odds guidance",
             advise::run,
         ))
+    }
+
+    fn redeal_hidden(&self, state: &Self::State, seat: Seat, rng: &mut DealRng) -> Option<Self::State> {
+        Holdem::redeal_hidden(self, state, seat, rng)
+    }
+
+    fn conserved(&self, state: &Self::State) -> Option<u64> {
+        Some(self.chips_in_play(state))
     }
 }
 

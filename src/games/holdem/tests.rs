@@ -407,12 +407,10 @@ fn write_phh_samples() {
     println!("wrote {count} hands and 100 sit-and-gos to {dir}");
 }
 
-/// Duplicate cash hands: every deal is played once per rotation of `bots` through the seats.
-/// Returns each bot's bb/100 and the half-width of its 95% interval (deals as the independent units).
+/// Duplicate cash hands of `bots` (with their defaults) at `seats` seats: each bot's bb/100 and
+/// the half-width of its 95% interval.
 fn duplicate(seats: usize, bots: &[&str], deals: u64) -> Vec<(f64, f64)> {
-    use crate::core::{play_game, GameSeeds};
     use crate::games::GameDef;
-    use crate::stats::Welford;
     let g = table(seats);
     let kinds = Holdem::bot_kinds();
     let factories: Vec<_> = bots
@@ -423,31 +421,9 @@ fn duplicate(seats: usize, bots: &[&str], deals: u64) -> Vec<(f64, f64)> {
             (kind.make)(&params, &g).unwrap()
         })
         .collect();
-    let n = bots.len();
-    let mut per_deal = vec![Vec::with_capacity(deals as usize); n];
-    for d in 0..deals {
-        let mut sums = vec![0.0; n];
-        for r in 0..seats {
-            let game_index = d * seats as u64 + r as u64;
-            // Bot b sits in seat (b + r) % seats.
-            let lineup: Vec<usize> = (0..seats).map(|seat| (seat + seats - r) % seats % n).collect();
-            let mut players: Vec<_> = lineup.iter().map(|&b| factories[b]()).collect();
-            let rec = play_game(&g, &mut players, &GameSeeds::derive(1, 0, game_index, seats as u64), false);
-            for (seat, &b) in lineup.iter().enumerate() {
-                sums[b] += rec.seats[seat].payoff;
-            }
-        }
-        for b in 0..n {
-            // bb per hand played by this bot in the deal's rotations.
-            per_deal[b].push(sums[b] / (seats / n) as f64 / seats as f64);
-        }
-    }
-    per_deal
-        .iter()
-        .map(|xs| {
-            let ci = xs.iter().copied().collect::<Welford>().ci(0.95);
-            (100.0 * ci.mean, 100.0 * ci.interval().half_width())
-        })
+    crate::games::duplicate::duplicate(&g, &factories, deals, 1)
+        .into_iter()
+        .map(|(m, h)| (100.0 * m, 100.0 * h))
         .collect()
 }
 

@@ -13,7 +13,7 @@
 //! Payments: self-drawn, each other seat pays fans + 8; on a discard, the discarder pays fans + 8
 //! and the other two pay 8. An exhausted wall is a draw: nobody pays.
 
-use rand::seq::SliceRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 
 use super::fans::{score, WinContext, WinningHand};
 use super::shanten::is_winning_shape;
@@ -435,6 +435,66 @@ impl Mahjong {
     }
 }
 
+impl Mahjong {
+    /// [`GameDef::redeal_hidden`](crate::games::GameDef::redeal_hidden): the other seats'
+    /// concealed tiles (their hands, the tile just drawn, their concealed kongs) and the live wall,
+    /// dealt anew from the tiles `seat` cannot see. Flowers stay where they are.
+    pub fn redeal_hidden(&self, s: &State, seat: Seat, rng: &mut DealRng) -> Option<State> {
+        let mut s = s.clone();
+        let others: Vec<Seat> = (0..SEATS).filter(|&k| k != seat).collect();
+        let mut unseen: Counts = [0; KINDS];
+        for &k in &others {
+            (0..KINDS).for_each(|t| unseen[t] += s.hands[k][t]);
+        }
+        s.wall[s.next..s.end].iter().filter(|&&t| t != FLOWER).for_each(|&t| unseen[t as usize] += 1);
+        // A concealed kong may become any kind of which all four tiles are unseen.
+        for &k in &others {
+            for meld in s.melds[k].iter_mut().filter(|m| m.kind == MeldKind::ConcealedKong) {
+                let free: Vec<Tile> = (0..KINDS as Tile).filter(|&t| unseen[t as usize] == 4).collect();
+                if let Some(&t) = free.choose(rng) {
+                    unseen[t as usize] = 0;
+                    unseen[meld.tile as usize] = 4;
+                    meld.tile = t;
+                }
+            }
+        }
+        let mut pool: Vec<Tile> = (0..KINDS).flat_map(|t| std::iter::repeat_n(t as Tile, unseen[t] as usize)).collect();
+        pool.shuffle(rng);
+        let mut pool = pool.into_iter();
+        for &k in &others {
+            let held: u8 = s.hands[k].iter().sum();
+            s.hands[k] = [0; KINDS];
+            for _ in 0..held {
+                s.hands[k][pool.next()? as usize] += 1;
+            }
+        }
+        let (next, end) = (s.next, s.end);
+        for t in s.wall[next..end].iter_mut().filter(|t| **t != FLOWER) {
+            *t = pool.next()?;
+        }
+        if let Phase::Turn { seat: k, drawn: Some(drawn), .. } = &mut s.phase {
+            if *k != seat {
+                let held: Vec<Tile> = (0..KINDS as Tile).filter(|&t| s.hands[*k][t as usize] > 0).collect();
+                *drawn = *held.choose(rng)?;
+            }
+        }
+        Some(s)
+    }
+
+    /// The tiles of the hand being played: in hands, sets, discards, set aside as flowers and in
+    /// the live wall.
+    pub fn tiles_in_play(&self, s: &State) -> u64 {
+        let held: u64 = (0..SEATS)
+            .map(|k| {
+                let hand: u64 = s.hands[k].iter().map(|&n| u64::from(n)).sum();
+                let sets: usize = s.melds[k].iter().map(Meld::len).sum();
+                hand + sets as u64 + s.discards[k].len() as u64 + u64::from(s.flowers[k])
+            })
+            .sum();
+        held + Self::live_left(s) as u64
+    }
+}
+
 impl Game for Mahjong {
     type State = State;
     type Action = Action;
@@ -493,7 +553,8 @@ impl Game for Mahjong {
 
     fn view<'a>(&self, s: &'a State, seat: Seat) -> View<'a> {
         let phase = match &s.phase {
-            Phase::Turn { drawn, .. } => PhaseView::Turn { drawn: *drawn },
+            // The tile just drawn is for the drawer's eyes only.
+            Phase::Turn { seat: turn, drawn, .. } => PhaseView::Turn { drawn: drawn.filter(|_| *turn == seat) },
             Phase::Claims { from, tile, .. } => PhaseView::Claim { from: *from, tile: *tile },
             Phase::RobKong { seat, tile, .. } => PhaseView::RobKong { from: *seat, tile: *tile },
             Phase::Over => PhaseView::Turn { drawn: None },

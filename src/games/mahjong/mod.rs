@@ -38,7 +38,7 @@ mod bench;
 pub use engine::Mahjong;
 
 use crate::bench::Bench;
-use crate::core::{Headline, ParamSpec, Params};
+use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 use crate::games::{Adviser, BotKind, GameDef};
 
@@ -81,5 +81,13 @@ impl GameDef for Mahjong {
             "Mahjong (MCR): shanten, effective tiles, and the fans of a complete hand (or a --batch file)",
             advise::run,
         ))
+    }
+
+    fn redeal_hidden(&self, state: &Self::State, seat: Seat, rng: &mut DealRng) -> Option<Self::State> {
+        Mahjong::redeal_hidden(self, state, seat, rng)
+    }
+
+    fn conserved(&self, state: &Self::State) -> Option<u64> {
+        Some(self.tiles_in_play(state))
     }
 }

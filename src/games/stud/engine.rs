@@ -10,6 +10,8 @@
 //! - A bet or raise must raise by at least the last bet or raise on the street (at least the
 //!   ante, and at least 1 chip), unless it is the show hand (all the cap allows).
 
+use rand::seq::SliceRandom;
+
 use super::eval::{value, Category, HandValue};
 use crate::cards::{Card, CardSet, Deck};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
@@ -363,6 +365,31 @@ impl Stud {
             s.street += 1;
             self.start_street(s);
         }
+    }
+}
+
+impl Stud {
+    /// [`GameDef::redeal_hidden`](crate::games::GameDef::redeal_hidden): the other seats' hole
+    /// cards and every card still to come, dealt anew from the cards `seat` has not seen.
+    pub fn redeal_hidden(&self, s: &State, seat: Seat, rng: &mut DealRng) -> Option<State> {
+        let mut s = s.clone();
+        let seen: CardSet =
+            std::iter::once(s.hole(seat)).chain((0..s.seats).flat_map(|x| s.up(x).iter().copied())).collect();
+        let mut unseen: Vec<Card> = self.deck.iter().filter(|&c| !seen.contains(c)).collect();
+        unseen.shuffle(rng);
+        let mut deck = unseen.into_iter();
+        for x in 0..s.seats {
+            let shown = 1 + s.up(x).len();
+            for j in (0..5).filter(|&j| (j == 0 && x != seat) || j >= shown) {
+                s.cards[x][j] = deck.next()?;
+            }
+        }
+        Some(s)
+    }
+
+    /// Chips behind and in the pot.
+    pub fn chips_in_play(&self, s: &State) -> u64 {
+        (0..s.seats).map(|x| u64::from(s.stack[x]) + u64::from(s.committed[x])).sum()
     }
 }
 

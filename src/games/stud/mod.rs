@@ -26,7 +26,7 @@ pub use engine::{Action, State, Stud, View};
 
 use crate::bench::Bench;
 use crate::cards::CardSet;
-use crate::core::{Headline, ParamSpec, Params};
+use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 use crate::games::{Adviser, BotKind, GameDef};
 
@@ -79,5 +79,13 @@ impl GameDef for Stud {
             "Five-card stud: category, exact win probability against hidden cards, and the expert's advice",
             advise::run,
         ))
+    }
+
+    fn redeal_hidden(&self, state: &Self::State, seat: Seat, rng: &mut DealRng) -> Option<Self::State> {
+        Stud::redeal_hidden(self, state, seat, rng)
+    }
+
+    fn conserved(&self, state: &Self::State) -> Option<u64> {
+        Some(self.chips_in_play(state))
     }
 }

@@ -325,22 +325,7 @@ fn duplicate_margin(hero: &str, villain: &str, deals: u64) -> (f64, f64) {
         let kind = super::bots::KINDS.iter().find(|k| k.name == name).unwrap();
         (kind.make)(&Params::new(kind.params, &toml::Table::new(), name).unwrap(), &game).unwrap()
     };
-    let (hero, villain) = (make(hero), make(villain));
-    let per_deal: Vec<f64> = (0..deals)
-        .map(|deal| {
-            let mut total = 0.0;
-            for swap in 0..2u64 {
-                let seeds = GameSeeds::derive(1, 0, deal * 2 + swap, 2);
-                let mut bots = if swap == 0 { [hero(), villain()] } else { [villain(), hero()] };
-                let record = crate::core::play_game(&game, &mut bots, &seeds, false);
-                assert_eq!(record.status, crate::core::Status::Ok);
-                total += record.seats[swap as usize].payoff;
-            }
-            total / 2.0
-        })
-        .collect();
-    let ci = per_deal.into_iter().collect::<Welford>().ci(0.95);
-    (ci.mean, ci.interval().half_width())
+    crate::games::duplicate::duplicate(&game, &[make(hero), make(villain)], deals, 1)[0]
 }
 
 /// The acceptance figures: expert against always-call and random, 20,000 hands each (10,000 deals

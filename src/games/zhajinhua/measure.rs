@@ -8,9 +8,8 @@
 //! The sample unit is the deal (the mean over its rotations); the interval is the Student-t 95%
 //! interval over deals ([`Welford::ci`]).
 
-use crate::core::{play_game, Bot, GameSeeds, Params};
+use crate::core::Params;
 use crate::games::BotFactory;
-use crate::stats::Welford;
 
 use super::Zhajinhua;
 
@@ -31,22 +30,9 @@ fn bot(game: &Zhajinhua, name: &str) -> BotFactory<Zhajinhua> {
 /// half-width, over `deals` deals each played `seats` times.
 pub fn chips_per_hand(seats: usize, hero: &str, villain: &str, deals: u64, master: u64) -> (f64, f64) {
     let game = Zhajinhua::with_seats(seats);
-    let (h, v) = (bot(&game, hero), bot(&game, villain));
-    let mut per_deal = Vec::with_capacity(deals as usize);
-    for deal in 0..deals {
-        let mut sum = 0.0;
-        for hero_seat in 0..seats {
-            let mut bots: Vec<Box<dyn Bot<Zhajinhua>>> =
-                (0..seats).map(|s| if s == hero_seat { h() } else { v() }).collect();
-            let game_index = deal * seats as u64 + hero_seat as u64;
-            let record = play_game(&game, &mut bots, &GameSeeds::derive(master, 0, game_index, seats as u64), false);
-            assert_eq!(record.status, crate::core::Status::Ok, "{hero} vs {villain}: {:?}", record.status);
-            sum += record.seats[hero_seat].payoff;
-        }
-        per_deal.push(sum / seats as f64);
-    }
-    let ci = per_deal.into_iter().collect::<Welford>().ci(0.95);
-    (ci.mean, ci.interval().half_width())
+    let mut bots = vec![bot(&game, villain); seats];
+    bots[0] = bot(&game, hero);
+    crate::games::duplicate::duplicate(&game, &bots, deals, master)[0]
 }
 
 /// `cargo test --release -- --ignored --nocapture zhajinhua::measure::ev_against_the_baselines`

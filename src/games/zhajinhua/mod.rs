@@ -20,7 +20,7 @@ mod measure;
 pub use table::{Action, Event, Public, State, View, Zhajinhua};
 
 use crate::bench::Bench;
-use crate::core::{Headline, ParamSpec, Params};
+use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 use crate::games::{Adviser, BotKind, GameDef};
 
@@ -90,6 +90,14 @@ impl GameDef for Zhajinhua {
 
     fn adviser() -> Option<Adviser> {
         Some(Adviser::new("Zhajinhua: category, strength value and win probability of a three-card hand", advise::run))
+    }
+
+    fn redeal_hidden(&self, state: &Self::State, seat: Seat, rng: &mut DealRng) -> Option<Self::State> {
+        Zhajinhua::redeal_hidden(self, state, seat, rng)
+    }
+
+    fn conserved(&self, state: &Self::State) -> Option<u64> {
+        Some(self.chips_in_play(state))
     }
 }
 

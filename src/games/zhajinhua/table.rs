@@ -12,6 +12,8 @@
 //!   `special_235`, if the hands form a cycle (2-3-5 < pair < leopard < 2-3-5) the 2-3-5 counts as
 //!   a plain high card for that showdown.
 
+use rand::seq::SliceRandom;
+
 use crate::cards::{Card, Deck};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 use crate::error::Result;
@@ -280,6 +282,30 @@ impl Zhajinhua {
         } else {
             winners
         }
+    }
+}
+
+impl Zhajinhua {
+    /// [`GameDef::redeal_hidden`](crate::games::GameDef::redeal_hidden): every hand `seat` has not
+    /// looked at (the others', and its own while blind) dealt anew from the rest of the deck.
+    pub fn redeal_hidden(&self, s: &State, seat: Seat, rng: &mut DealRng) -> Option<State> {
+        let mut s = s.clone();
+        let looked = s.public.seen[seat];
+        let seen: &[Card] = if looked { &s.hands[seat] } else { &[] };
+        let mut unseen: Vec<Card> = Card::all().filter(|c| !seen.contains(c)).collect();
+        unseen.shuffle(rng);
+        let mut deck = unseen.into_iter();
+        for x in (0..self.seats).filter(|&x| x != seat || !looked) {
+            s.hands[x] = [deck.next()?, deck.next()?, deck.next()?];
+            s.values[x] = eval::strength(s.hands[x]);
+        }
+        Some(s)
+    }
+
+    /// Chips behind and in the pot.
+    pub fn chips_in_play(&self, s: &State) -> u64 {
+        let behind: i64 = s.public.stack[..self.seats].iter().sum();
+        (behind + s.public.pot) as u64
     }
 }
 
