@@ -1,6 +1,6 @@
 //! The command line: one file per subcommand. Every error becomes one line on stderr and exit
-//! code 2 (bad input or usage); a failed gate exits 1; an interrupted run 128 + the signal (130
-//! for Ctrl-C, 143 for SIGTERM).
+//! code 2 (bad input or usage); a failed gate exits 1; a run with engine errors 3; an interrupted
+//! run 128 + the signal (130 for Ctrl-C, 143 for SIGTERM).
 //!
 //! The commands see the games only through the [`Arena`] they are given, so a crate that adds
 //! its own bots or games gets the whole command line with them ([`Arena::main`]).
@@ -60,6 +60,8 @@ enum Command {
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAIL: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
+/// The run completed, but some games ended in a panic of the game's own code (an engine bug).
+pub const EXIT_ENGINE_ERRORS: i32 = 3;
 
 /// The whole command line: the derived commands, with `advise` given one subcommand per adviser
 /// of the arena's games.
@@ -149,7 +151,12 @@ pub fn main() -> i32 {
 
 /// Parses the command line, runs the command with `arena`'s games, returns the exit code.
 pub fn main_with(arena: &Arena) -> i32 {
-    let args = brain::command_line(std::env::args_os());
+    main_from(arena, brain::command_line(std::env::args_os()))
+}
+
+/// Runs the command line `args` (the program's name first) with `arena`'s games, returns the
+/// exit code.
+pub fn main_from<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + Clone>(arena: &Arena, args: I) -> i32 {
     let matches = match allow_negative_numbers(command(arena)).try_get_matches_from(args) {
         Ok(matches) => matches,
         // Help and version go to stdout with exit 0; a bare `arena advise` shows its help.

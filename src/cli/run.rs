@@ -2,7 +2,7 @@ use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use crate::cli::{signals, EXIT_OK};
+use crate::cli::{signals, EXIT_ENGINE_ERRORS, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{BotSummary, CiUnit};
@@ -127,10 +127,16 @@ pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: 
             out.display()
         );
     }
+    if report.engine_errors > 0 {
+        eprintln!(
+            "the run completed with engine errors: {} games ended in a panic of the game's own code (status `error:` in games.csv) and count for nobody",
+            report.engine_errors
+        );
+    }
     println!("results: {}", out.display());
-    if end.interrupted {
-        signals::exit_code(&opts.stop)
-    } else {
-        EXIT_OK
+    match (end.interrupted, report.engine_errors) {
+        (true, _) => signals::exit_code(&opts.stop),
+        (false, 0) => EXIT_OK,
+        (false, _) => EXIT_ENGINE_ERRORS,
     }
 }

@@ -1,6 +1,7 @@
 //! Playing one game: tell every bot the game starts, ask the seat to act for its action (timed by
 //! the host), apply it, repeat, tell every bot how it ended. A bot that panics, fails, runs out of
-//! time or answers an illegal action forfeits and the record says why.
+//! time or answers an illegal action forfeits and the record says why. A panic of the game's own
+//! code (dealing, applying, scoring) ends the game with no result: [`Status::Error`].
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -29,6 +30,9 @@ pub enum Status {
         seat: Seat,
         reason: Fault,
     },
+    /// The game's own code panicked (a bug of the engine, not of a bot): the game has no result
+    /// and counts for nobody. The string is the panic's message.
+    Error(String),
 }
 
 /// Everything a finished game reports.
@@ -108,11 +112,12 @@ pub struct Seating<'a> {
 }
 
 thread_local! {
-    /// Set while a bot runs: its panic message goes to the record, not to stderr.
+    /// Set while a game is played: a panic's message goes to the record, not to stderr.
     static BOT_PANIC: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
 }
 
-/// Installs (once) a panic hook that keeps bot panics quiet and hands their message to the record.
+/// Installs (once) a panic hook that keeps panics during play quiet and hands their message to
+/// the record.
 fn install_panic_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -141,14 +146,17 @@ fn install_panic_hook() {
     });
 }
 
+/// Runs `f` with panics caught quietly: `Err(message)` when it panicked.
+fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    let outer = BOT_PANIC.with(|slot| slot.borrow_mut().replace(None));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    let message = BOT_PANIC.with(|slot| std::mem::replace(&mut *slot.borrow_mut(), outer)).flatten();
+    result.map_err(|_| message.unwrap_or_else(|| "panic".to_string()))
+}
+
 /// Runs `f` as bot code: a panic becomes a [`FaultKind::Panic`] fault.
 fn guarded<T>(f: impl FnOnce() -> Result<T, Fault>) -> Result<T, Fault> {
-    BOT_PANIC.with(|slot| *slot.borrow_mut() = Some(None));
-    let result = catch_unwind(AssertUnwindSafe(f));
-    let message = BOT_PANIC.with(|slot| slot.borrow_mut().take()).flatten();
-    result.unwrap_or_else(|_| {
-        Err(Fault::new(FaultKind::Panic, format!("panic: {}", message.as_deref().unwrap_or("panic"))))
-    })
+    caught(f).unwrap_or_else(|message| Err(Fault::new(FaultKind::Panic, format!("panic: {message}"))))
 }
 
 /// Plays one game with no names, no limits and no table options to tell the bots (tests,
@@ -172,6 +180,25 @@ pub fn play_game_with<G: Game>(
     install_panic_hook();
     let seats = game.seats();
     assert!(bots.len() == seats && seating.entrants.len() == seats, "one bot per seat");
+    caught(|| play_unguarded(game, bots, seeds, seating, history)).unwrap_or_else(|message| GameRecord {
+        seed: seeds.deal,
+        moves: 0,
+        status: Status::Error(message),
+        seats: vec![SeatResult { payoff: 0.0, place: 0, extra: vec![String::new(); game.columns().len()] }; seats],
+        history: None,
+        times: Vec::new(),
+    })
+}
+
+/// [`play_game_with`] where the game's own code may panic (the caller catches it).
+fn play_unguarded<G: Game>(
+    game: &G,
+    bots: &mut [Box<dyn Bot<G>>],
+    seeds: &GameSeeds,
+    seating: &Seating<'_>,
+    history: bool,
+) -> GameRecord {
+    let seats = game.seats();
     let mut state = game.deal_numbered(seeds.deal_index, &mut seeds.deal_rng());
     let mut rngs: Vec<_> = (0..seats).map(|seat| seeds.bot_rng(seat)).collect();
     let mut status = Status::Ok;
@@ -219,8 +246,8 @@ pub fn play_game_with<G: Game>(
         status = Status::Forfeit { seat, reason };
     }
     let outcome = match &status {
-        Status::Ok => game.outcome(&state),
         Status::Forfeit { seat, .. } => game.forfeit(&state, *seat),
+        _ => game.outcome(&state),
     };
     let end = GameEnd { outcome: &outcome, status: &status };
     for bot in &mut bots[..started] {
@@ -278,6 +305,8 @@ mod tests {
             s
         }
         fn apply(&self, s: &mut CountState, a: &u32) -> Result<(), IllegalAction> {
+            // An engine bug, for the test of engine errors.
+            assert!(*a != 10, "the engine cannot count to ten");
             if a % 2 != (s.said.len() % 2) as u32 {
                 return Err(IllegalAction(format!("{a} has the wrong parity")));
             }
@@ -302,6 +331,8 @@ mod tests {
         Sleeps(u64),
         /// Plays its first move at once, the others after sleeping this many milliseconds.
         SleepsAfterFirst(u64),
+        /// Says 10, on which the engine panics.
+        SaysTen,
     }
 
     struct Player(Behaviour);
@@ -317,6 +348,7 @@ mod tests {
                     std::thread::sleep(Duration::from_millis(ms));
                     parity
                 }
+                Behaviour::SaysTen => 10,
                 Behaviour::SleepsAfterFirst(ms) => {
                     if s.said.len() > 1 {
                         std::thread::sleep(Duration::from_millis(ms));
@@ -439,6 +471,19 @@ mod tests {
         assert_eq!(r.status, Status::Forfeit { seat: 1, reason: Fault::new(FaultKind::Panic, "panic: bot bug") });
         assert_eq!((r.seats[0].place, r.seats[1].place), (1, 2));
         assert_eq!(r.moves, 1);
+    }
+
+    #[test]
+    fn an_engine_panic_ends_the_game_with_no_result_and_forfeits_nobody() {
+        let r = play(Behaviour::SaysTen, Behaviour::Legal, 1);
+        assert_eq!(r.status, Status::Error("the engine cannot count to ten".into()));
+        assert!(r.seats.iter().all(|s| s.payoff == 0.0 && s.place == 0), "{:?}", r.seats);
+        // The thread plays on: the next game is unaffected, a bot's panic is still its own.
+        assert_eq!(play(Behaviour::Legal, Behaviour::Legal, 1).status, Status::Ok);
+        assert_eq!(
+            play(Behaviour::Panics, Behaviour::Legal, 1).status.clone(),
+            Status::Forfeit { seat: 0, reason: Fault::new(FaultKind::Panic, "panic: bot bug") }
+        );
     }
 
     #[test]

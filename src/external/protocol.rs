@@ -149,7 +149,7 @@ pub mod message {
     pub fn game_over<G: Wire>(game: &G, state: &G::State, end: &GameEnd<'_>) -> Value {
         let forfeit = match end.status {
             Status::Forfeit { seat, reason } => json!({ "seat": seat, "reason": reason.to_string() }),
-            Status::Ok => Value::Null,
+            Status::Ok | Status::Error(_) => Value::Null,
         };
         json!({
             "type": "game_over",

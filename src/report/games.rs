@@ -16,6 +16,9 @@ pub const GAME_COLUMNS: &[&str] = &["pairing", "game", "seed", "seat", "bot", "p
 const OPPONENT_FORFEIT: &str = "opponent forfeit";
 /// The `status` of the seat that forfeited starts with this; the reason follows.
 const FORFEIT: &str = "forfeit: ";
+/// The `status` of every seat of a game whose own code panicked starts with this; the message
+/// follows. Such a game has no payoff and no place.
+const ERROR: &str = "error: ";
 
 /// Writes games.csv, one row per seat per game, in the order games are given.
 pub struct GamesWriter {
@@ -59,7 +62,11 @@ impl GamesWriter {
                 Status::Ok => "ok".to_string(),
                 Status::Forfeit { seat: s, reason } if *s == seat => format!("{FORFEIT}{}", reason.reason),
                 Status::Forfeit { .. } => OPPONENT_FORFEIT.to_string(),
+                Status::Error(message) => format!("{ERROR}{}", message.replace(['\n', '\r'], " ")),
             };
+            // A game with an engine error has no result: its payoffs and places are left empty.
+            let errored = matches!(record.status, Status::Error(_));
+            let result_field = |x: String| if errored { String::new() } else { x };
             self.row.clear();
             self.row.extend([
                 job.pairing.to_string(),
@@ -69,8 +76,8 @@ impl GamesWriter {
                 names[job.lineup[seat]].clone(),
                 // Rust prints the shortest text that reads back as the same f64: the reader
                 // recovers every payoff exactly, so tallies rebuilt from the file are the same.
-                result.payoff.to_string(),
-                result.place.to_string(),
+                result_field(result.payoff.to_string()),
+                result_field(result.place.to_string()),
                 record.moves.to_string(),
                 status,
             ]);
@@ -195,8 +202,16 @@ fn add_row(
     let field = |i: usize| row.get(i).unwrap_or_default();
     let int = |i: usize| field(i).parse::<u64>().map_err(|_| format!("`{}` is not a whole number", GAME_COLUMNS[i]));
     let (pairing, index, seed, seat, moves) = (int(0)? as usize, int(1)?, int(2)?, int(3)? as usize, int(7)?);
-    let payoff: f64 = field(5).parse().map_err(|_| "`payoff` is not a number".to_string())?;
-    let place = u32::try_from(int(6)?).map_err(|_| "`place` is too large".to_string())?;
+    // A game with an engine error has no result: empty payoff and place, read as zero.
+    let errored = field(8).starts_with(ERROR);
+    let payoff: f64 = match field(5) {
+        "" if errored => 0.0,
+        text => text.parse().map_err(|_| "`payoff` is not a number".to_string())?,
+    };
+    let place = match field(6) {
+        "" if errored => 0,
+        _ => u32::try_from(int(6)?).map_err(|_| "`place` is too large".to_string())?,
+    };
     let moves = u32::try_from(moves).map_err(|_| "`moves` is too large".to_string())?;
     let bot = names.iter().position(|n| n == field(4)).ok_or_else(|| format!("unknown bot `{}`", field(4)))?;
     let g = game.get_or_insert_with(|| GameRow {
@@ -221,9 +236,12 @@ fn add_row(
     }
     match field(8) {
         "ok" | OPPONENT_FORFEIT => {}
-        status => match status.strip_prefix(FORFEIT) {
-            Some(reason) => g.record.status = Status::Forfeit { seat, reason: Fault::new(fault_kind(reason), reason) },
-            None => return Err(format!("unknown status `{status}`")),
+        status => match (status.strip_prefix(FORFEIT), status.strip_prefix(ERROR)) {
+            (Some(reason), _) => {
+                g.record.status = Status::Forfeit { seat, reason: Fault::new(fault_kind(reason), reason) }
+            }
+            (_, Some(message)) => g.record.status = Status::Error(message.to_string()),
+            _ => return Err(format!("unknown status `{status}`")),
         },
     }
     g.lineup.push(bot);
@@ -284,6 +302,12 @@ mod tests {
                     &[1.0, -1.0],
                 ),
             ),
+            (job(2, vec![0, 1]), {
+                // An engine error: no payoff and no place (written empty, read back as zero).
+                let mut r = record(13, Status::Error("index out of bounds, \"x\"".into()), &[0.0, 0.0]);
+                r.seats.iter_mut().for_each(|s| s.place = 0);
+                r
+            }),
         ];
         let mut w = GamesWriter::create(&path, &["cards"]).unwrap();
         for (j, r) in &games {
@@ -297,7 +321,7 @@ mod tests {
         let written: Vec<_> = games.iter().map(|(j, r)| (j.game, j.lineup.clone(), r.clone())).collect();
         assert_eq!(read, written);
         let whole = std::fs::read(&path).unwrap();
-        assert_eq!(file.end_of(2), whole.len() as u64);
+        assert_eq!(file.end_of(3), whole.len() as u64);
 
         // Every cut of the file reads as its whole games and a tail, never as an error.
         for len in file.header_end as usize..whole.len() {

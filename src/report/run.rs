@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::core::{GameRecord, Headline};
+use crate::core::{GameRecord, Headline, Status};
 use crate::error::Result;
 use crate::report::{BotSummary, CiUnit, MatchRow, RatingTable, TableTally, Tally};
 use crate::stats::{payoff_ratings, Anchor, Comparisons, Sprt, TableField};
@@ -22,6 +22,8 @@ pub struct RunTally {
     unit: CiUnit,
     /// The (pairing, deal) whose games the bots' tallies are collecting.
     deal: Option<(usize, u64)>,
+    /// Games whose own code panicked ([`Status::Error`]): no result, counted for nobody.
+    engine_errors: u64,
 }
 
 /// What a run comes to: summary.csv's rows, match.csv's rows and, with three or more bots, the
@@ -51,12 +53,18 @@ impl RunTally {
             replays: schedule.replays,
             unit,
             deal: None,
+            engine_errors: 0,
         }
     }
 
     /// Adds game `game` of table `pairing`; `lineup[seat]` is the bot in each seat. Returns true
-    /// when the game completed a deal of its table.
+    /// when the game completed a deal of its table. A game with an engine error has no result
+    /// and counts for nobody: it is only counted as such.
     pub fn add(&mut self, pairing: usize, game: u64, lineup: &[usize], record: &GameRecord) -> bool {
+        if let Status::Error(_) = record.status {
+            self.engine_errors += 1;
+            return false;
+        }
         let deal = Some((pairing, game / self.replays));
         if deal != self.deal {
             self.bots.iter_mut().for_each(Tally::end_deal);
@@ -64,6 +72,11 @@ impl RunTally {
         }
         Tally::add_game(&mut self.bots, lineup, record);
         self.tables[pairing].add(game, lineup, record, &mut self.comparisons)
+    }
+
+    /// Games added that ended in an engine error.
+    pub fn engine_errors(&self) -> u64 {
+        self.engine_errors
     }
 
     /// The SPRT's log-likelihood ratio on table `pairing`'s two bots.

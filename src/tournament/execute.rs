@@ -38,6 +38,9 @@ pub struct RunReport {
     pub schedule: Schedule,
     pub verdicts: Verdicts,
     pub status: RunStatus,
+    /// Games whose engine panicked (status `error: ...` in games.csv): no result, counted for
+    /// nobody.
+    pub engine_errors: u64,
 }
 
 /// Creates `dir` for a run. A folder that already holds files needs `force`, which removes the
@@ -207,11 +210,12 @@ impl Run<'_> {
             RunStatus::Complete
         };
         TimeTally::write_csv(&times, &names(cfg), &dir.join("timing.csv"))?;
+        let engine_errors = tally.engine_errors();
         let verdicts = tally.finish(cfg.sprt.as_ref(), cfg.anchor, headline);
         verdicts.write(dir)?;
         manifest.end(status, end.played);
         manifest.write(dir)?;
-        Ok(RunReport { end, schedule, verdicts, status })
+        Ok(RunReport { end, schedule, verdicts, status, engine_errors })
     }
 
     fn play_games(

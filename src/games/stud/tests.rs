@@ -9,7 +9,6 @@ use super::eval::value;
 use crate::cards::{parse_cards, Card, CardSet};
 use crate::core::{Game, GameSeeds, Params, Seat};
 use crate::games::GameDef;
-use crate::stats::Welford;
 
 fn table(seats: usize) -> Stud {
     Stud::new(seats, 1, 100, CardSet::FULL)

@@ -6,9 +6,9 @@
 //! Duplicate mode: every deal is replayed once per seat with the tested bot rotated through the
 //! seats (the other seats hold the opponent bot), so each deal gives the tested bot every position.
 //! The sample unit is the deal (the mean over its rotations); the interval is the Student-t 95%
-//! interval over deals ([`Welford::ci`]).
+//! interval over deals ([`crate::games::duplicate::duplicate`]).
 
-use crate::core::Params;
+use crate::core::{play_game, Bot, GameSeeds, Params};
 use crate::games::BotFactory;
 
 use super::Zhajinhua;
