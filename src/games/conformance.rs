@@ -206,7 +206,8 @@ fn zero_sum(outcome: &Outcome, seats: usize) -> Result<(), String> {
     ensure!(outcome.payoff.len() == seats && outcome.place.len() == seats, "{outcome:?} for {seats} seats");
     let sum: f64 = outcome.payoff.iter().sum();
     let scale: f64 = outcome.payoff.iter().map(|p| p.abs()).sum::<f64>().max(1.0);
-    ensure!(sum.abs() <= 1e-9 * scale, "payoffs {:?} sum to {sum}", outcome.payoff);
+    let balanced = sum.abs() <= 1e-9 * scale;
+    ensure!(balanced, "payoffs {:?} sum to {sum}", outcome.payoff);
     Ok(())
 }
 
