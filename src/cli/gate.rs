@@ -22,17 +22,19 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use clap::Args;
 use serde::Deserialize;
 
-use crate::cli::{EXIT_FAIL, EXIT_OK};
+use crate::cli::{json, EXIT_FAIL, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{BotSummary, MatchRow};
 use crate::stats::{Sprt, SprtDecision, SprtModel};
 use crate::tournament::config::{one_line, Overrides, RunConfig};
 use crate::tournament::execute::{execute, prepare_dir};
+use crate::tournament::progress::ProgressMode;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -46,6 +48,12 @@ pub struct GateArgs {
     /// Where each expectation's run folder goes.
     #[arg(long, default_value = "results/gate")]
     out: PathBuf,
+    /// Also write the verdicts as JUnit XML (one test case per expectation) to this file.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Print the verdicts as one JSON document on stdout (the text goes to stderr).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -95,16 +103,73 @@ fn normalized() -> String {
     "normalized".into()
 }
 
-/// One criterion's verdict: whether it passed and the figures that decided it.
+/// One criterion's verdict: whether it passed, the figures that decided it and how the terminal
+/// says it.
 struct Check {
+    /// The gate file's key: `win_rate_lo`, `payoff_lo`, `elo_lo`, `payoff_diff_lo`, `sprt`,
+    /// `baseline`.
+    criterion: &'static str,
+    /// The figure judged (the LLR for `sprt`) and the bound it had to reach (the SPRT's upper).
+    value: f64,
+    bound: f64,
     pass: bool,
     text: String,
 }
 
-fn at_least(what: &str, value: f64, bound: f64) -> Check {
+fn at_least(criterion: &'static str, what: &str, value: f64, bound: f64) -> Check {
     Check {
+        criterion,
+        value,
+        bound,
         pass: value >= bound,
         text: format!("{what} {value:.4} {} {bound}", if value >= bound { ">=" } else { "<" }),
+    }
+}
+
+/// One expectation's verdict, as the terminal, JSON and JUnit show it.
+struct Verdict {
+    name: String,
+    games: u64,
+    seconds: f64,
+    dir: PathBuf,
+    checks: Vec<Check>,
+}
+
+impl Verdict {
+    fn pass(&self) -> bool {
+        self.checks.iter().all(|c| c.pass)
+    }
+
+    /// The terminal's line: `PASS name (200 games): figures; figures`.
+    fn line(&self) -> String {
+        let figures: Vec<&str> = self.checks.iter().map(|c| c.text.as_str()).collect();
+        let mark = if self.pass() { "PASS" } else { "FAIL" };
+        format!("{mark} {} ({} games): {}", self.name, self.games, figures.join("; "))
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let checks: Vec<serde_json::Value> = self
+            .checks
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "criterion": c.criterion,
+                    "value": json::num(c.value),
+                    "bound": json::num(c.bound),
+                    "pass": c.pass,
+                    "text": c.text,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "name": self.name,
+            "pass": self.pass(),
+            "games": self.games,
+            "seconds": self.seconds,
+            "results": self.dir.display().to_string(),
+            "line": self.line(),
+            "checks": checks,
+        })
     }
 }
 
@@ -206,10 +271,10 @@ fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow]
     let me = bots.iter().find(|b| b.bot == judged).expect("judged bot is in the run");
     let mut checks = Vec::new();
     if let Some(x) = e.win_rate_lo {
-        checks.push(at_least(&format!("{judged} win rate lower bound"), me.win_rate_lo, x));
+        checks.push(at_least("win_rate_lo", &format!("{judged} win rate lower bound"), me.win_rate_lo, x));
     }
     if let Some(x) = e.payoff_lo {
-        checks.push(at_least(&format!("{judged} payoff lower bound"), me.payoff.lo, x));
+        checks.push(at_least("payoff_lo", &format!("{judged} payoff lower bound"), me.payoff.lo, x));
     }
     // Two-bot criteria read the match row from the judged bot's side.
     let row = matches.first();
@@ -218,16 +283,19 @@ fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow]
         // The Elo interval is asymmetric: use its real lower end (from the judged side).
         let interval = r.elo.elo_interval();
         let lo = if sign > 0.0 { interval.lo } else { -interval.hi };
-        checks.push(at_least(&format!("{judged} Elo lower bound"), lo, x));
+        checks.push(at_least("elo_lo", &format!("{judged} Elo lower bound"), lo, x));
     }
     if let (Some(x), Some(r)) = (e.payoff_diff_lo, row) {
         let d = &r.payoff_diff;
         let lo = if sign > 0.0 { d.lo } else { -d.hi };
-        checks.push(at_least(&format!("{judged} payoff difference lower bound"), lo, x));
+        checks.push(at_least("payoff_diff_lo", &format!("{judged} payoff difference lower bound"), lo, x));
     }
     if let (Some(_), Some(r)) = (&e.sprt, row) {
         let s = r.sprt.as_ref().expect("the run had the SPRT");
         checks.push(Check {
+            criterion: "sprt",
+            value: s.llr,
+            bound: s.sprt.bounds().1,
             pass: s.decision == SprtDecision::AcceptH1,
             text: format!(
                 "SPRT [{}, {}] LLR {:.3} after {} games: {}",
@@ -238,6 +306,7 @@ fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow]
     if let Some(path) = &e.baseline {
         let stored = baseline_score(&base.join(path), judged)?;
         checks.push(at_least(
+            "baseline",
             &format!("{judged} score (baseline {stored:.4} - {})", e.tolerance),
             me.score,
             stored - e.tolerance,
@@ -251,28 +320,117 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     let base = args.gate.parent().unwrap_or(Path::new("."));
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
-        progress: false,
+        progress: ProgressMode::Off,
         history: false,
         stop: Arc::default(),
     };
-    let mut failed = 0;
+    let mut verdicts = Vec::new();
     for (e, cfg) in &expectations {
         let dir = args.out.join(slug(&e.name));
         prepare_dir(&dir, true)?;
+        let started = Instant::now();
         let report = execute(arena, cfg, &opts, &dir)?;
         let judged = e.bot.clone().unwrap_or_else(|| cfg.bots[0].name.clone());
         let checks = judge(e, base, &report.verdicts.bots, &report.verdicts.matches, &judged)?;
-        let pass = checks.iter().all(|c| c.pass);
-        failed += usize::from(!pass);
-        let figures: Vec<&str> = checks.iter().map(|c| c.text.as_str()).collect();
-        println!(
-            "{} {} ({} games): {}",
-            if pass { "PASS" } else { "FAIL" },
-            e.name,
-            report.end.played,
-            figures.join("; ")
-        );
+        let verdict = Verdict {
+            name: e.name.clone(),
+            games: report.end.played,
+            seconds: started.elapsed().as_secs_f64(),
+            dir,
+            checks,
+        };
+        // With --json, stdout holds the document alone and the lines go to stderr.
+        if args.json {
+            eprintln!("{}", verdict.line());
+        } else {
+            println!("{}", verdict.line());
+        }
+        verdicts.push(verdict);
     }
-    println!("{} of {} expectations passed", expectations.len() - failed, expectations.len());
-    Ok(if failed == 0 { EXIT_OK } else { EXIT_FAIL })
+    let passed = verdicts.iter().filter(|v| v.pass()).count();
+    let total = verdicts.len();
+    let summary = format!("{passed} of {total} expectations passed");
+    if args.json {
+        eprintln!("{summary}");
+        json::print(&serde_json::json!({
+            "gate": args.gate.display().to_string(),
+            "passed": passed,
+            "failed": total - passed,
+            "expectations": verdicts.iter().map(Verdict::json).collect::<Vec<_>>(),
+        }));
+    } else {
+        println!("{summary}");
+    }
+    if let Some(path) = &args.junit {
+        std::fs::write(path, junit(&args.gate, &verdicts)).map_err(|e| Error::io(path, e))?;
+    }
+    Ok(if passed == total { EXIT_OK } else { EXIT_FAIL })
+}
+
+/// The verdicts as JUnit XML: one test suite (the gate file), one test case per expectation, a
+/// failure carrying the terminal's line and, in its body, every criterion's figures.
+fn junit(gate: &Path, verdicts: &[Verdict]) -> String {
+    let failures = verdicts.iter().filter(|v| !v.pass()).count();
+    let seconds: f64 = verdicts.iter().map(|v| v.seconds).sum();
+    let suite = xml_escape(&gate.display().to_string());
+    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    xml.push_str(&format!(
+        "<testsuites name=\"arena gate\" tests=\"{}\" failures=\"{failures}\" time=\"{seconds:.3}\">\n",
+        verdicts.len()
+    ));
+    xml.push_str(&format!(
+        "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\" time=\"{seconds:.3}\">\n",
+        verdicts.len()
+    ));
+    for v in verdicts {
+        let head =
+            format!("    <testcase name=\"{}\" classname=\"{suite}\" time=\"{:.3}\"", xml_escape(&v.name), v.seconds);
+        if v.pass() {
+            xml.push_str(&format!("{head}/>\n"));
+        } else {
+            let body: Vec<String> = v
+                .checks
+                .iter()
+                .map(|c| format!("{} {}: {}", if c.pass { "pass" } else { "FAIL" }, c.criterion, c.text))
+                .collect();
+            xml.push_str(&format!(
+                "{head}>\n      <failure message=\"{}\" type=\"expectation\">{}</failure>\n    </testcase>\n",
+                xml_escape(&v.line()),
+                xml_escape(&body.join("\n"))
+            ));
+        }
+    }
+    xml.push_str("  </testsuite>\n</testsuites>\n");
+    xml
+}
+
+/// Text as XML character data or an attribute value: the five markup characters escaped, and
+/// the control characters XML 1.0 does not allow replaced (a name may hold anything).
+fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            '\t' | '\r' => out.push_str(&format!("&#{};", c as u32)),
+            c if c.is_control() => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_and_control_characters_are_escaped() {
+        assert_eq!(xml_escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
+        assert_eq!(xml_escape("x\u{1}y\nz"), "x\u{fffd}y&#10;z");
+    }
 }

@@ -14,6 +14,7 @@ use crate::games::Arena;
 mod bench;
 mod brain;
 mod gate;
+mod json;
 mod list;
 mod resume;
 mod run;

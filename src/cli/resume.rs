@@ -1,4 +1,3 @@
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -7,6 +6,7 @@ use crate::cli::{run, signals, EXIT_OK};
 use crate::error::Result;
 use crate::games::Arena;
 use crate::report::Manifest;
+use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::execute;
 use crate::tournament::runner::RunOptions;
 
@@ -25,6 +25,12 @@ pub struct ResumeArgs {
     /// No progress bar, no summary table; only the output folder is printed.
     #[arg(long, short)]
     quiet: bool,
+    /// Seconds between progress lines when stderr is not a terminal (0: none).
+    #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = run::parse_seconds)]
+    progress_every: f64,
+    /// Print the verdicts as one JSON document on stdout (the text goes to stderr).
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
@@ -39,12 +45,21 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
         );
         return Ok(EXIT_OK);
     }
+    if !args.quiet {
+        let cfg = RunConfig::load(arena, &args.dir.join("config.toml"), &Overrides::default())?;
+        let header = run::header(&cfg, &cfg.schedule()?);
+        if args.json {
+            eprintln!("{header}");
+        } else {
+            println!("{header}");
+        }
+    }
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: run::progress_mode(args.quiet, args.progress_every),
         history: false,
         stop: signals::install(),
     };
     let (cfg, report) = execute::resume(arena, &args.dir, &opts)?;
-    Ok(run::show(&cfg, &report, &opts, &args.dir, args.quiet))
+    Ok(run::show(&cfg, &report, &opts, &args.dir, args.quiet, args.json))
 }

@@ -1,14 +1,18 @@
-use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use crate::cli::{signals, EXIT_ENGINE_ERRORS, EXIT_OK};
+use clap::Args;
+
+use crate::cli::{json, signals, EXIT_ENGINE_ERRORS, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{BotSummary, CiUnit};
 use crate::tournament::config::{Overrides, RunConfig, Source};
 use crate::tournament::execute::{execute, prepare_dir, RunReport};
+use crate::tournament::progress::ProgressMode;
 use crate::tournament::runner::RunOptions;
+use crate::tournament::schedule::Schedule;
 
 #[derive(Args, Debug)]
 #[command(
@@ -52,6 +56,34 @@ pub struct RunArgs {
     /// No progress bar, no summary table; only the output folder is printed.
     #[arg(long, short)]
     quiet: bool,
+    /// Seconds between progress lines when stderr is not a terminal (0: none).
+    #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = parse_seconds)]
+    progress_every: f64,
+    /// Print the verdicts as one JSON document on stdout (the text goes to stderr).
+    #[arg(long)]
+    json: bool,
+}
+
+/// `--progress-every`: 0 (none) to a day.
+pub(crate) fn parse_seconds(s: &str) -> std::result::Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=86_400.0).contains(&x) => Ok(x),
+        _ => Err("must be a number of seconds from 0 to 86400".to_string()),
+    }
+}
+
+/// How a run shows its progress: a bar on a terminal, a line every `every` seconds elsewhere,
+/// nothing when `quiet`.
+pub(crate) fn progress_mode(quiet: bool, every: f64) -> ProgressMode {
+    if quiet {
+        ProgressMode::Off
+    } else if std::io::stderr().is_terminal() {
+        ProgressMode::Bar
+    } else if every > 0.0 {
+        ProgressMode::Lines(Duration::from_secs_f64(every))
+    } else {
+        ProgressMode::Off
+    }
 }
 
 impl RunArgs {
@@ -78,46 +110,65 @@ impl RunArgs {
     }
 }
 
+/// The run's first line, printed before any game is played: what will be played and how its
+/// intervals count (an SPRT run plays at most the scheduled games).
+pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule) -> String {
+    let pairings = schedule.pairings.len();
+    format!(
+        "{}: {}{} games of {} ({}{}, seed {}){}{}",
+        cfg.name,
+        if cfg.sprt.is_some() { "at most " } else { "" },
+        schedule.total(),
+        cfg.game,
+        cfg.shape.name(),
+        if pairings == 1 { String::new() } else { format!(", {pairings} pairings") },
+        cfg.seed,
+        if cfg.paired { ", paired" } else { "" },
+        if CiUnit::of(schedule) == CiUnit::Deal { "; 95% intervals over deals" } else { "" }
+    )
+}
+
 pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     let cfg = args.config(arena)?;
+    let schedule = cfg.schedule()?;
+    // With --json, stdout holds the document alone and the text goes to stderr.
+    let say = |line: &str| if args.json { eprintln!("{line}") } else { println!("{line}") };
     if cfg.bots.len() == 1 && cfg.seats > 1 && !args.quiet {
         eprintln!("note: one bot, so it plays itself in all {} seats", cfg.seats);
     }
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
     prepare_dir(&out, args.force)?;
+    if !args.quiet {
+        say(&header(&cfg, &schedule));
+    }
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: progress_mode(args.quiet, args.progress_every),
         history: args.hand_history,
         stop: signals::install(),
     };
     let report = execute(arena, &cfg, &opts, &out)?;
-    Ok(show(&cfg, &report, &opts, &out, args.quiet))
+    Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json))
 }
 
-/// Prints what a run came to (with `quiet`, only where its files are); returns the exit code.
-pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: &Path, quiet: bool) -> i32 {
+/// Prints what a run came to (with `quiet`, only where its files are; with `json`, the text goes
+/// to stderr and one JSON document to stdout); returns the exit code.
+pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: &Path, quiet: bool, json: bool) -> i32 {
     let (end, schedule) = (&report.end, &report.schedule);
+    let say = |line: &str| if json { eprintln!("{line}") } else { println!("{line}") };
     if !quiet {
-        let pairings = schedule.pairings.len();
-        let by_deal = report.verdicts.bots.iter().any(|b| b.ci_unit == CiUnit::Deal);
-        println!(
-            "{}: {} games of {} ({}{}, seed {}){}{}",
-            cfg.name,
-            end.played,
-            cfg.game,
-            cfg.shape.name(),
-            if pairings == 1 { String::new() } else { format!(", {pairings} pairings") },
-            cfg.seed,
-            if cfg.paired { ", paired" } else { "" },
-            if by_deal { "; 95% intervals over deals" } else { "" }
-        );
-        print!("{}", BotSummary::table(&report.verdicts.bots));
-        print!("{}", BotSummary::forfeit_lines(&report.verdicts.bots));
-        print!("{}", report.verdicts.describe());
+        say(BotSummary::table(&report.verdicts.bots).trim_end());
+        let forfeits = BotSummary::forfeit_lines(&report.verdicts.bots);
+        if !forfeits.is_empty() {
+            say(forfeits.trim_end());
+        }
+        let verdicts = report.verdicts.describe();
+        if !verdicts.is_empty() {
+            say(verdicts.trim_end());
+        }
     }
     if end.stopped_by_sink {
-        println!("SPRT decided after {} of {} games", end.played, schedule.total());
+        say(&format!("SPRT decided after {} of {} games", end.played, schedule.total()));
     }
     if end.interrupted {
         eprintln!(
@@ -133,7 +184,29 @@ pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: 
             report.engine_errors
         );
     }
-    println!("results: {}", out.display());
+    say(&format!("results: {}", out.display()));
+    if json {
+        let mut doc = serde_json::Map::new();
+        doc.insert("name".into(), cfg.name.clone().into());
+        doc.insert("game".into(), cfg.game.into());
+        doc.insert("seed".into(), cfg.seed.into());
+        doc.insert("schedule".into(), cfg.shape.name().into());
+        doc.insert("paired".into(), cfg.paired.into());
+        doc.insert("games_scheduled".into(), schedule.total().into());
+        doc.insert("games_played".into(), end.played.into());
+        let ended = if end.interrupted {
+            "interrupted"
+        } else if end.stopped_by_sink {
+            "sprt"
+        } else {
+            "complete"
+        };
+        doc.insert("ended".into(), ended.into());
+        doc.insert("engine_errors".into(), report.engine_errors.into());
+        doc.insert("results".into(), out.display().to_string().into());
+        doc.extend(json::verdicts(&report.verdicts));
+        json::print(&serde_json::Value::Object(doc));
+    }
     match (end.interrupted, report.engine_errors) {
         (true, _) => signals::exit_code(&opts.stop),
         (false, 0) => EXIT_OK,

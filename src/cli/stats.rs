@@ -2,13 +2,13 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::cli::EXIT_OK;
+use crate::cli::{json, EXIT_OK};
 use crate::core::Headline;
 use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{GamesFile, Manifest, MatchRow, RunStatus, RunTally, Tail};
 use crate::stats::calc::{self, Counts, StatsArgs};
-use crate::stats::SprtModel;
+use crate::stats::{Sprt, SprtModel};
 use crate::tournament::config::{Overrides, RunConfig, COUNT_MODELS_NEED_TWO_SEATS};
 
 #[derive(Args, Debug)]
@@ -22,11 +22,64 @@ pub struct StatsCmd {
     /// config.toml) instead of --penta/--tri.
     #[arg(long, conflicts_with_all = ["penta", "tri"])]
     run: Option<PathBuf>,
+    /// Print the figures as one JSON document on stdout instead of the text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The SPRT's columns of match.csv, as JSON.
+fn sprt_json(sprt: &Sprt, llr: f64) -> serde_json::Value {
+    let (lower, upper) = sprt.bounds();
+    serde_json::json!({
+        "h0": json::num(sprt.h0),
+        "h1": json::num(sprt.h1),
+        "alpha": json::num(sprt.alpha),
+        "beta": json::num(sprt.beta),
+        "model": sprt.model.to_string(),
+        "llr": json::num(llr),
+        "lower": json::num(lower),
+        "upper": json::num(upper),
+        "decision": sprt.decision(llr).to_string(),
+    })
+}
+
+/// `arena stats --penta/--tri --json`: the counts, the estimate and the SPRT (`null` without).
+fn counts_json(args: &StatsArgs) -> Result<serde_json::Value> {
+    let counts = calc::parse_counts(args)?;
+    let sprt = calc::parse_sprt(args)?;
+    let (given, e) = match counts {
+        Counts::Penta(p) => {
+            let [ll, ld, wl_dd, wd, ww] = p.0;
+            (serde_json::json!({ "ll": ll, "ld": ld, "wl_dd": wl_dd, "wd": wd, "ww": ww }), p.estimate())
+        }
+        Counts::Tri(t) => (serde_json::json!({ "losses": t.losses, "draws": t.draws, "wins": t.wins }), t.estimate()),
+    };
+    let elo = e.elo_interval();
+    Ok(serde_json::json!({
+        "counts": given,
+        "observations": e.n,
+        "games": e.games,
+        "score": json::num(e.score),
+        "score_lo": json::num(e.score_ci.lo),
+        "score_hi": json::num(e.score_ci.hi),
+        "elo": json::num(e.elo),
+        "elo_err": json::num(e.elo_err),
+        "elo_lo": json::num(elo.lo),
+        "elo_hi": json::num(elo.hi),
+        "nelo": json::num(e.nelo),
+        "nelo_err": json::num(e.nelo_err),
+        "los": json::num(e.los),
+        "sprt": sprt.map_or(serde_json::Value::Null, |s| sprt_json(&s, counts.llr(&s))),
+    }))
 }
 
 pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
     let Some(dir) = &args.run else {
-        println!("{}", calc::run(&args.calc)?.trim_end());
+        if args.json {
+            json::print(&counts_json(&args.calc)?);
+        } else {
+            println!("{}", calc::run(&args.calc)?.trim_end());
+        }
         return Ok(EXIT_OK);
     };
     let sprt = calc::parse_any_sprt(&args.calc)?;
@@ -36,6 +89,22 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
     }
     if sprt.is_some_and(|s| s.model != SprtModel::Payoff) && seats > 2 {
         return Err(Error::input(COUNT_MODELS_NEED_TWO_SEATS));
+    }
+    if args.json {
+        let rows: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|row| {
+                let mut value = json::match_row(row);
+                if let (Some(s), serde_json::Value::Object(fields)) = (&sprt, &mut value) {
+                    if let serde_json::Value::Object(columns) = sprt_json(s, row.llr(s)) {
+                        fields.extend(columns);
+                    }
+                }
+                value
+            })
+            .collect();
+        json::print(&serde_json::json!({ "run": dir.display().to_string(), "matches": rows }));
+        return Ok(EXIT_OK);
     }
     for row in rows {
         println!("{} vs {}", row.bot_a, row.bot_b);

@@ -204,9 +204,15 @@ impl MatchRow {
         };
         if let Some(r) = &self.sprt {
             let (lo, hi) = r.sprt.bounds();
+            // Where the LLR stands against Wald's bounds, in words: a decided test has crossed one.
+            let position = match r.decision {
+                SprtDecision::AcceptH1 => format!("reached the upper bound {hi:.3}"),
+                SprtDecision::AcceptH0 => format!("reached the lower bound {lo:.3}"),
+                SprtDecision::Continue => format!("between the bounds {lo:.3} and {hi:.3}"),
+            };
             s.push_str(&format!(
-                "  SPRT {} [{}, {}] α={} β={}: LLR {:.3} in ({:.3}, {:.3}): {}\n",
-                r.sprt.model, r.sprt.h0, r.sprt.h1, r.sprt.alpha, r.sprt.beta, r.llr, lo, hi, r.decision
+                "  SPRT {} [{}, {}] α={} β={}: LLR {:.3} {position}: {}\n",
+                r.sprt.model, r.sprt.h0, r.sprt.h1, r.sprt.alpha, r.sprt.beta, r.llr, r.decision
             ));
         }
         s

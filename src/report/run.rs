@@ -41,10 +41,7 @@ impl RunTally {
     pub fn new(schedule: &Schedule, names: Vec<String>) -> RunTally {
         let tables: Vec<TableTally> =
             schedule.pairings.iter().enumerate().map(|(i, p)| TableTally::new(i, &p.table, schedule.replays)).collect();
-        // Games are independent observations only when no deal is replayed and no bot holds two
-        // seats at one table; otherwise a bot's games of one deal are one observation.
-        let copies = schedule.pairings.iter().any(|p| (1..p.table.len()).any(|s| p.table[..s].contains(&p.table[s])));
-        let unit = if schedule.replays > 1 || copies { CiUnit::Deal } else { CiUnit::Game };
+        let unit = CiUnit::of(schedule);
         RunTally {
             bots: vec![Tally::default(); names.len()],
             comparisons: Comparisons::new(names.len()),

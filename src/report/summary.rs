@@ -11,6 +11,7 @@ use crate::core::{FaultKind, GameRecord, Status};
 use crate::error::Result;
 use crate::report::{num, write_csv_atomic};
 use crate::stats::{wilson, ClusteredMean, MeanCi, Z95};
+use crate::tournament::schedule::Schedule;
 
 /// What summary.csv's intervals count as independent observations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +21,18 @@ pub enum CiUnit {
 }
 
 impl CiUnit {
+    /// What `schedule`'s intervals count: games are independent observations only when no deal
+    /// is replayed and no bot holds two seats at one table; otherwise a bot's games of one deal
+    /// are one observation.
+    pub fn of(schedule: &Schedule) -> CiUnit {
+        let copies = schedule.pairings.iter().any(|p| (1..p.table.len()).any(|s| p.table[..s].contains(&p.table[s])));
+        if schedule.replays > 1 || copies {
+            CiUnit::Deal
+        } else {
+            CiUnit::Game
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             CiUnit::Game => "game",

@@ -13,6 +13,7 @@ use crate::bench::{Bench, BenchOptions, Measure};
 use crate::core::Params;
 use crate::games::{Arena, BotChoice};
 use crate::report::RunTally;
+use crate::tournament::progress::{Progress, ProgressMode};
 use crate::tournament::runner::{self, Flow, RunOptions};
 use crate::tournament::schedule::Schedule;
 
@@ -30,11 +31,11 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
     let choice = BotChoice { name: bot.to_string(), kind: bot.to_string(), params };
     let table = entry.table(&options, 2, &[choice.clone(), choice], None).expect("bench table");
     let schedule = Schedule::new(vec![vec![0, 1]], games, true, 1);
-    let opts = RunOptions { threads, progress: false, history: false, stop: Arc::default() };
+    let opts = RunOptions { threads, progress: ProgressMode::Off, history: false, stop: Arc::default() };
     let mut tally = RunTally::new(&schedule, vec!["a".into(), "b".into()]);
     let mut bytes = 0usize;
     let start = Instant::now();
-    runner::run(&schedule, 0, table.as_ref(), &opts, &mut |job, record| {
+    runner::run(&schedule, 0, table.as_ref(), &opts, &Progress::hidden(schedule.total()), &mut |job, record| {
         // Format like games.csv does, so the hand-off cost is realistic.
         bytes += record.seats.iter().map(|s| s.extra.iter().map(String::len).sum::<usize>() + 32).sum::<usize>();
         tally.add(job.pairing, job.game, &job.lineup, &record);

@@ -19,6 +19,7 @@ use crate::report::{
 };
 use crate::stats::SprtDecision;
 use crate::tournament::config::{Overrides, RunConfig};
+use crate::tournament::progress::Progress;
 use crate::tournament::runner::{self, Flow, RunEnd, RunOptions};
 use crate::tournament::schedule::Schedule;
 
@@ -233,7 +234,8 @@ impl Run<'_> {
         let (cfg, schedule, names) = (self.cfg, &self.schedule, names(self.cfg));
         let extension = self.table.history_extension().unwrap_or_default();
         let history_dir = self.dir.join(HISTORY);
-        let mut end = runner::run(schedule, first, self.table.as_ref(), self.opts, &mut |job, record| {
+        let progress = Progress::start(self.opts.progress, first, schedule.total(), cfg.sprt.as_ref());
+        let mut end = runner::run(schedule, first, self.table.as_ref(), self.opts, &progress, &mut |job, record| {
             games_csv.write(job, &names, &record)?;
             if let (true, Some(text)) = (self.opts.history, &record.history) {
                 let path = history_dir.join(format!("{}-{}.{extension}", job.pairing, job.game));
@@ -246,12 +248,15 @@ impl Run<'_> {
             // order: the same config stops at the same game on any number of threads.
             let completed = tally.add(job.pairing, job.game, &job.lineup, &record);
             match &cfg.sprt {
-                Some(sprt) if completed && sprt.decision(tally.llr(job.pairing, sprt)) != SprtDecision::Continue => {
-                    Ok(Flow::Stop)
+                Some(sprt) if completed => {
+                    let llr = tally.llr(job.pairing, sprt);
+                    progress.set_llr(llr);
+                    Ok(if sprt.decision(llr) == SprtDecision::Continue { Flow::Continue } else { Flow::Stop })
                 }
                 _ => Ok(Flow::Continue),
             }
         })?;
+        drop(progress);
         games_csv.flush()?;
         end.played += first;
         Ok((end, tally))

@@ -13,19 +13,19 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::core::GameRecord;
 use crate::error::{Error, Result};
 use crate::games::Table;
+use crate::tournament::progress::{Progress, ProgressMode};
 use crate::tournament::schedule::{Job, Schedule};
 
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub threads: usize,
-    /// Draw a progress bar on stderr (only when it is a terminal).
-    pub progress: bool,
+    /// How the run shows its progress on stderr (see [`Progress`]).
+    pub progress: ProgressMode,
     /// Ask games for their community-format record.
     pub history: bool,
     /// Set from outside (Ctrl-C, a signal) to stop after the games under way.
@@ -89,25 +89,12 @@ const POLL: Duration = Duration::from_millis(50);
 
 const MAX_BATCH_TIME: Duration = Duration::from_millis(250);
 
-fn progress_bar(total: u64, show: bool) -> ProgressBar {
-    let target = if show { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
-    let bar = ProgressBar::with_draw_target(Some(total), target);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games  {per_sec}  ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar
-}
-
 /// One batch of played games, in schedule order; `None` marks a game skipped because of the stop
 /// flag (it and everything after it are not delivered).
 type Batch = Vec<Option<(Job, GameRecord)>>;
 
 /// Plays `schedule` from game `first` on, on `table`, delivering records in schedule order to
-/// `sink` (`played` counts the games delivered).
+/// `sink` (`played` counts the games delivered); counts every finished game in `progress`.
 ///
 /// Two stages run at once: a producer thread plays batch k+1 on the pool while this thread hands
 /// batch k to the sink (CSV writing, tallies), so writing never leaves the workers idle. The sink
@@ -118,6 +105,7 @@ pub fn run(
     first: u64,
     table: &dyn Table,
     opts: &RunOptions,
+    progress: &Progress,
     sink: &mut dyn FnMut(&Job, GameRecord) -> Result<Flow>,
 ) -> Result<RunEnd> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -125,8 +113,6 @@ pub fn run(
         .build()
         .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
     let total = schedule.total();
-    let bar = progress_bar(total, opts.progress);
-    bar.set_position(first.min(total));
     let stop: &Stop = &opts.stop;
     // Set when the consumer is done early (sink stop or error): the producer stops playing.
     let consumer_done = AtomicBool::new(false);
@@ -134,7 +120,7 @@ pub fn run(
     let result = std::thread::scope(|scope| -> Result<()> {
         // One batch in the channel and one being played: memory stays a few batches.
         let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(1);
-        let (pool, bar, consumer_done) = (&pool, &bar, &consumer_done);
+        let (pool, consumer_done) = (&pool, &consumer_done);
         scope.spawn(move || {
             let mut next = first;
             let mut batch = (opts.threads as u64 * 4).max(1);
@@ -150,7 +136,7 @@ pub fn run(
                             }
                             let job = schedule.job(i);
                             let record = table.play(&job.lineup, job.game, &job.seeds, opts.history);
-                            bar.inc(1);
+                            progress.game_done();
                             Some((job, record))
                         })
                         .collect()
@@ -195,7 +181,6 @@ pub fn run(
         }
         Ok(())
     });
-    bar.finish_and_clear();
     result?;
     if stop.requested() && first + end.played < total && !end.stopped_by_sink {
         end.interrupted = true;

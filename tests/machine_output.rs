@@ -1,0 +1,294 @@
+//! What machines and logs read: `--json` (its numbers are the CSVs'), `arena gate --junit` (XML a
+//! parser accepts, failures included) and the progress lines written when stderr is not a
+//! terminal.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Output;
+
+mod common;
+
+use common::{arena, write};
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// Three bots in a small paired round robin: every CSV (summary, match, ratings) is written.
+const ROUND_ROBIN: &str = r#"
+game = "gomoku"
+games = 40
+seed = 2
+paired = true
+bots = ["weights", "random-adjacent", "random"]
+[table]
+size = 9
+"#;
+
+/// random-adjacent is far stronger than random on a small board: the SPRT stops early.
+const SPRT_RUN: &str = r#"
+game = "gomoku"
+games = 100000
+seed = 5
+paired = true
+bots = ["random-adjacent", "random"]
+[table]
+size = 9
+opening = 2
+[sprt]
+elo0 = 0
+elo1 = 40
+model = "logistic"
+"#;
+
+fn ok(output: Output) -> Output {
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    output
+}
+
+fn json_of(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("stdout is not one JSON document: {e}"))
+}
+
+fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| headers.iter().zip(r.unwrap().iter()).map(|(h, v)| (h.into(), v.into())).collect())
+        .collect()
+}
+
+/// Every column of `row` has the same value in `object`: numbers within the CSV's six decimals,
+/// `inf`/`-inf` as those strings, an empty cell as null, text as text. Returns the columns
+/// compared.
+fn same_row(row: &HashMap<String, String>, object: &Value, what: &str) -> usize {
+    for (column, cell) in row {
+        let value = object.get(column).unwrap_or_else(|| panic!("{what}: no `{column}` in {object}"));
+        let agree = match (cell.as_str(), value) {
+            ("", Value::Null) => true,
+            ("inf" | "-inf", Value::String(s)) => s == cell,
+            (_, Value::Number(n)) => {
+                let (csv, json) = (cell.parse::<f64>().unwrap(), n.as_f64().unwrap());
+                (csv - json).abs() <= 5.0000001e-7
+            }
+            (_, Value::String(s)) => s == cell,
+            _ => false,
+        };
+        assert!(agree, "{what}: `{column}` is {cell} in the CSV and {value} in the JSON");
+    }
+    row.len()
+}
+
+/// Each CSV row against the JSON array's row at the same index.
+fn same_rows(path: &Path, array: &Value) -> usize {
+    let rows = csv_rows(path);
+    let array = array.as_array().unwrap_or_else(|| panic!("not an array: {array}"));
+    assert_eq!(rows.len(), array.len(), "{}: rows", path.display());
+    rows.iter().zip(array).map(|(row, object)| same_row(row, object, &path.display().to_string())).sum()
+}
+
+#[test]
+fn run_json_holds_the_csvs_numbers() {
+    let dir = TempDir::new().unwrap();
+    let config = write(dir.path(), "rr.toml", ROUND_ROBIN);
+    let out = dir.path().join("rr");
+    let output = ok(arena().args(["run", "--json", "--out"]).arg(&out).arg(&config).output().unwrap());
+    let doc = json_of(&output);
+    // The text went to stderr, whole.
+    let text = String::from_utf8_lossy(&output.stderr);
+    assert!(text.starts_with("rr: 120 games of gomoku (round-robin, 3 pairings, seed 2), paired"), "{text}");
+    assert!(text.contains("rating list") && text.contains("results: "), "{text}");
+    assert_eq!(doc["games_played"], 120);
+    assert_eq!(doc["ended"], "complete");
+    let compared = same_rows(&out.join("summary.csv"), &doc["bots"])
+        + same_rows(&out.join("match.csv"), &doc["matches"])
+        + same_rows(&out.join("ratings.csv"), &doc["ratings"]["rows"]);
+    assert_eq!(compared, 3 * 14 + 3 * 29 + 3 * 11, "every column of every row");
+
+    // An SPRT run: its match row carries the test's columns.
+    let config = write(dir.path(), "sprt.toml", SPRT_RUN);
+    let out = dir.path().join("sprt");
+    let doc = json_of(&ok(arena().args(["run", "--json", "--out"]).arg(&out).arg(&config).output().unwrap()));
+    assert_eq!(doc["ended"], "sprt");
+    assert_eq!(doc["ratings"], Value::Null);
+    assert_eq!(same_rows(&out.join("match.csv"), &doc["matches"]), 29 + 9);
+    assert_eq!(doc["matches"][0]["decision"], "H1");
+
+    // `arena stats --run` recomputes the same row from games.csv.
+    let stats = ok(arena()
+        .args(["stats", "--json", "--elo0", "0", "--elo1", "40", "--model", "logistic", "--run"])
+        .arg(&out)
+        .output()
+        .unwrap());
+    assert_eq!(same_rows(&out.join("match.csv"), &json_of(&stats)["matches"]), 29 + 9);
+}
+
+#[test]
+fn stats_json_holds_the_texts_numbers() {
+    let args = ["stats", "--penta", "12,60,140,75,13", "--elo0", "0", "--elo1", "5"];
+    let text = String::from_utf8(ok(arena().args(args).output().unwrap()).stdout).unwrap();
+    let doc = json_of(&ok(arena().args(args).arg("--json").output().unwrap()));
+    assert_eq!(doc["counts"]["wl_dd"], 140);
+    assert_eq!((doc["observations"].as_u64(), doc["games"].as_u64()), (Some(300), Some(600)));
+    let f = |key: &str| doc[key].as_f64().unwrap();
+    let s = |key: &str| doc["sprt"][key].as_f64().unwrap();
+    let expected = [
+        format!("score     {:.5} (95% interval [{:.5}, {:.5}])", f("score"), f("score_lo"), f("score_hi")),
+        format!(
+            "Elo       {:+.2} ± {:.2} (95% interval [{:+.2}, {:+.2}])",
+            f("elo"),
+            f("elo_err"),
+            f("elo_lo"),
+            f("elo_hi")
+        ),
+        format!("nElo      {:+.2} ± {:.2}", f("nelo"), f("nelo_err")),
+        format!("LOS       {:.2} %", 100.0 * f("los")),
+        format!("LLR       {:.6} (bounds {:.6}, {:+.6})", s("llr"), s("lower"), s("upper")),
+    ];
+    for line in expected {
+        assert!(text.lines().any(|l| l == line), "`{line}` not in\n{text}");
+    }
+    assert_eq!(doc["sprt"]["decision"], "continue");
+    assert_eq!(
+        json_of(&ok(arena().args(["stats", "--tri", "1,2,3", "--json"]).output().unwrap()))["sprt"],
+        Value::Null
+    );
+}
+
+const GATE_MATCH: &str = r#"
+game = "gomoku"
+games = 10
+bots = ["random-adjacent", "random"]
+paired = true
+[table]
+size = 9
+"#;
+
+/// One expectation that passes and one that fails (with markup in its name), as the terminal,
+/// JSON and JUnit XML show them.
+#[test]
+fn gate_json_and_junit_report_every_expectation() {
+    let dir = TempDir::new().unwrap();
+    write(dir.path(), "match.toml", GATE_MATCH);
+    let gate = write(
+        dir.path(),
+        "gate.toml",
+        concat!(
+            "[[expect]]\nname = \"adjacent beats random\"\nconfig = \"match.toml\"\ngames = 400\nseed = 3\nwin_rate_lo = 0.5\nelo_lo = 0\n",
+            "[[expect]]\nname = \"random <beats> 'adjacent' & \\\"more\\\"\"\nconfig = \"match.toml\"\ngames = 400\nseed = 3\nbot = \"random\"\nwin_rate_lo = 0.5\n",
+        ),
+    );
+    let run = |extra: &[&str]| {
+        let mut cmd = arena();
+        cmd.args(["gate", "--out"]).arg(dir.path().join("out")).args(extra).arg(&gate);
+        cmd.output().unwrap()
+    };
+    let plain = run(&[]);
+    assert_eq!(plain.status.code(), Some(1));
+    let lines: Vec<String> = String::from_utf8(plain.stdout).unwrap().lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].starts_with("PASS adjacent beats random (400 games): ") && lines[1].starts_with("FAIL random <beats>")
+    );
+
+    let junit = dir.path().join("junit.xml");
+    let output = run(&["--json", "--junit", junit.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    // The text went to stderr; stdout is the document.
+    assert_eq!(String::from_utf8_lossy(&output.stderr).lines().collect::<Vec<_>>(), lines);
+    let doc = json_of(&output);
+    assert_eq!((doc["passed"].as_u64(), doc["failed"].as_u64()), (Some(1), Some(1)));
+    let expectations = doc["expectations"].as_array().unwrap();
+    for (e, line) in expectations.iter().zip(&lines) {
+        assert_eq!(e["line"].as_str(), Some(line.as_str()));
+        assert_eq!(e["games"], 400);
+    }
+    let failing = &expectations[1]["checks"][0];
+    assert_eq!(failing["criterion"], "win_rate_lo");
+    assert_eq!(failing["pass"], false);
+    assert!(failing["value"].as_f64().unwrap() < 0.5 && failing["bound"] == 0.5);
+    let win_rate = csv_rows(&Path::new(&expectations[1]["results"].as_str().unwrap()).join("summary.csv"))
+        .into_iter()
+        .find(|r| r["bot"] == "random")
+        .unwrap()["win_rate_lo"]
+        .parse::<f64>()
+        .unwrap();
+    assert!((win_rate - failing["value"].as_f64().unwrap()).abs() <= 5.0000001e-7);
+
+    // The JUnit XML parses; one test case per expectation, the failure's message the terminal's line.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let tree = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+    let root = tree.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    assert_eq!((root.attribute("tests"), root.attribute("failures")), (Some("2"), Some("1")));
+    let suite = root.children().find(|n| n.has_tag_name("testsuite")).unwrap();
+    assert_eq!((suite.attribute("tests"), suite.attribute("failures")), (Some("2"), Some("1")));
+    let cases: Vec<_> = suite.children().filter(|n| n.has_tag_name("testcase")).collect();
+    assert_eq!(cases.len(), 2);
+    assert_eq!(cases[0].attribute("name"), Some("adjacent beats random"));
+    assert!(cases[0].children().all(|n| !n.is_element()), "a passing case has no failure");
+    assert_eq!(cases[1].attribute("name"), Some("random <beats> 'adjacent' & \"more\""));
+    let failure = cases[1].children().find(|n| n.has_tag_name("failure")).unwrap();
+    assert_eq!(failure.attribute("message"), Some(lines[1].as_str()));
+    assert!(failure.text().unwrap().contains("FAIL win_rate_lo"), "{xml}");
+    for case in cases {
+        assert!(case.attribute("time").unwrap().parse::<f64>().unwrap() >= 0.0);
+    }
+}
+
+/// A run long enough for a few lines: rr against always-call, about 2,500 games/s here.
+fn progress_run(dir: &Path, every: &str, sprt: bool) -> (Vec<String>, Value) {
+    let mut text = String::from("game = \"holdem\"\ngames = 6000\npaired = true\nbots = [\"rr\", \"always-call\"]\n");
+    if sprt {
+        // A payoff SPRT that cannot decide in 6,000 games: the LLR is shown all along.
+        text.push_str("[sprt]\nmodel = \"payoff\"\npayoff0 = 9\npayoff1 = 9.5\n");
+    }
+    let config = write(dir, &format!("progress-{every}-{sprt}.toml"), &text);
+    let out = dir.join(format!("out-{every}-{sprt}"));
+    let output = ok(arena()
+        .args(["run", "--json", "--threads", "2", "--progress-every", every, "--out"])
+        .arg(&out)
+        .arg(&config)
+        .output()
+        .unwrap());
+    (String::from_utf8(output.stderr.clone()).unwrap().lines().map(String::from).collect(), json_of(&output))
+}
+
+#[test]
+fn progress_lines_when_stderr_is_not_a_terminal() {
+    let dir = TempDir::new().unwrap();
+    let (stderr, doc) = progress_run(dir.path(), "0.2", false);
+    // The header comes first, before any game is played, then the progress lines.
+    assert!(stderr[0].starts_with("progress-0.2-false: 6000 games of holdem"), "{stderr:?}");
+    let progress: Vec<&String> = stderr.iter().filter(|l| l.starts_with("progress: ")).collect();
+    assert!(progress.len() >= 2, "{stderr:?}");
+    assert!(stderr[1].starts_with("progress: "), "{stderr:?}");
+    let mut last = 0u64;
+    for line in &progress {
+        // `progress: 1,234/6,000 games[, 2,468 games/s, ETA 2s]`
+        let done: u64 = line["progress: ".len()..].split('/').next().unwrap().replace(',', "").parse().unwrap();
+        assert!(done >= last && done <= 6000, "{line}");
+        last = done;
+        assert!(line.contains("/6,000 games"), "{line}");
+        if line.contains("games/s") {
+            assert!(line.contains(", ETA ") || done == 6000, "{line}");
+            assert!(!line.contains("≤"), "no SPRT, so the ETA is not a bound: {line}");
+        }
+    }
+    assert!(progress.iter().any(|l| l.contains(" games/s, ETA ")), "the rate becomes known: {progress:?}");
+    assert_eq!(doc["games_played"], 6000);
+
+    let (stderr, _) = progress_run(dir.path(), "0", false);
+    assert!(!stderr.iter().any(|l| l.starts_with("progress: ")), "--progress-every 0: {stderr:?}");
+
+    let (stderr, doc) = progress_run(dir.path(), "0.2", true);
+    assert!(stderr[0].contains(": at most 6000 games of holdem"), "{stderr:?}");
+    assert_eq!(doc["matches"][0]["decision"], "continue");
+    let known: Vec<&String> = stderr.iter().filter(|l| l.contains("games/s")).collect();
+    assert!(!known.is_empty(), "{stderr:?}");
+    for line in known {
+        assert!(
+            line.contains(", LLR ") && (line.contains(", ETA ≤ ") || line.starts_with("progress: 6,000/")),
+            "{line}"
+        );
+    }
+}
