@@ -34,7 +34,6 @@ use crate::report::{BotSummary, MatchRow};
 use crate::stats::{Sprt, SprtDecision, SprtModel};
 use crate::tournament::config::{one_line, Overrides, RunConfig};
 use crate::tournament::execute::{execute, prepare_dir};
-use crate::tournament::progress::ProgressMode;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -54,6 +53,9 @@ pub struct GateArgs {
     /// Print the verdicts as one JSON document on stdout (the text goes to stderr).
     #[arg(long)]
     json: bool,
+    /// Seconds between progress lines of each expectation's run when stderr is not a terminal (0: none).
+    #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = super::run::parse_seconds)]
+    progress_every: f64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -320,7 +322,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     let base = args.gate.parent().unwrap_or(Path::new("."));
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
-        progress: ProgressMode::Off,
+        progress: super::run::progress_mode(false, args.progress_every),
         history: false,
         stop: Arc::default(),
     };

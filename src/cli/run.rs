@@ -1,15 +1,17 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::{json, signals, EXIT_ENGINE_ERRORS, EXIT_OK};
+use crate::cli::{json, EXIT_INTERRUPTED, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{BotSummary, CiUnit};
 use crate::tournament::config::{Overrides, RunConfig, Source};
-use crate::tournament::execute::{execute, prepare_dir, RunReport};
+use crate::tournament::execute::{execute, prepare_dir};
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::runner::RunOptions;
 use crate::tournament::schedule::Schedule;
@@ -45,8 +47,7 @@ pub struct RunArgs {
     /// Output folder (default: results/<config name>).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Overwrite an existing run folder (its run's files are removed first; a folder holding
-    /// other files is refused).
+    /// Overwrite an existing output folder.
     #[arg(long)]
     force: bool,
     /// Also write every game's record in its community's format into <out>/history/
@@ -72,15 +73,15 @@ pub(crate) fn parse_seconds(s: &str) -> std::result::Result<f64, String> {
     }
 }
 
-/// How a run shows its progress: a bar on a terminal, a line every `every` seconds elsewhere,
-/// nothing when `quiet`.
-pub(crate) fn progress_mode(quiet: bool, every: f64) -> ProgressMode {
+/// How a run shows its progress: a bar when stderr is a terminal, else a line every
+/// `every_seconds` (none at 0); nothing when `quiet`.
+pub(crate) fn progress_mode(quiet: bool, every_seconds: f64) -> ProgressMode {
     if quiet {
         ProgressMode::Off
     } else if std::io::stderr().is_terminal() {
         ProgressMode::Bar
-    } else if every > 0.0 {
-        ProgressMode::Lines(Duration::from_secs_f64(every))
+    } else if every_seconds > 0.0 {
+        ProgressMode::Lines(Duration::from_secs_f64(every_seconds))
     } else {
         ProgressMode::Off
     }
@@ -110,9 +111,18 @@ impl RunArgs {
     }
 }
 
+fn stop_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let handler_flag = flag.clone();
+    // Ctrl-C lets the games under way finish and keeps everything played. A handler can only be
+    // installed once per process; a second run in one process keeps the first.
+    let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
+    flag
+}
+
 /// The run's first line, printed before any game is played: what will be played and how its
 /// intervals count (an SPRT run plays at most the scheduled games).
-pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule) -> String {
+fn header(cfg: &RunConfig, schedule: &Schedule) -> String {
     let pairings = schedule.pairings.len();
     format!(
         "{}: {}{} games of {} ({}{}, seed {}){}{}",
@@ -145,18 +155,11 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         threads: crate::cli::threads(args.threads),
         progress: progress_mode(args.quiet, args.progress_every),
         history: args.hand_history,
-        stop: signals::install(),
+        stop: stop_flag(),
     };
     let report = execute(arena, &cfg, &opts, &out)?;
-    Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json))
-}
-
-/// Prints what a run came to (with `quiet`, only where its files are; with `json`, the text goes
-/// to stderr and one JSON document to stdout); returns the exit code.
-pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: &Path, quiet: bool, json: bool) -> i32 {
-    let (end, schedule) = (&report.end, &report.schedule);
-    let say = |line: &str| if json { eprintln!("{line}") } else { println!("{line}") };
-    if !quiet {
+    let end = &report.end;
+    if !args.quiet {
         say(BotSummary::table(&report.verdicts.bots).trim_end());
         let forfeits = BotSummary::forfeit_lines(&report.verdicts.bots);
         if !forfeits.is_empty() {
@@ -171,21 +174,10 @@ pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: 
         say(&format!("SPRT decided after {} of {} games", end.played, schedule.total()));
     }
     if end.interrupted {
-        eprintln!(
-            "interrupted after {} of {} games; what finished is kept (`arena resume {}` plays on)",
-            end.played,
-            schedule.total(),
-            out.display()
-        );
-    }
-    if report.engine_errors > 0 {
-        eprintln!(
-            "the run completed with engine errors: {} games ended in a panic of the game's own code (status `error:` in games.csv) and count for nobody",
-            report.engine_errors
-        );
+        eprintln!("interrupted after {} of {} games; what finished is kept", end.played, schedule.total());
     }
     say(&format!("results: {}", out.display()));
-    if json {
+    if args.json {
         let mut doc = serde_json::Map::new();
         doc.insert("name".into(), cfg.name.clone().into());
         doc.insert("game".into(), cfg.game.into());
@@ -202,14 +194,9 @@ pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: 
             "complete"
         };
         doc.insert("ended".into(), ended.into());
-        doc.insert("engine_errors".into(), report.engine_errors.into());
         doc.insert("results".into(), out.display().to_string().into());
         doc.extend(json::verdicts(&report.verdicts));
         json::print(&serde_json::Value::Object(doc));
     }
-    match (end.interrupted, report.engine_errors) {
-        (true, _) => signals::exit_code(&opts.stop),
-        (false, 0) => EXIT_OK,
-        (false, _) => EXIT_ENGINE_ERRORS,
-    }
+    Ok(if end.interrupted { EXIT_INTERRUPTED } else { EXIT_OK })
 }
