@@ -1,17 +1,15 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::{json, EXIT_INTERRUPTED, EXIT_OK};
+use crate::cli::{json, signals, EXIT_ENGINE_ERRORS, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{BotSummary, CiUnit};
 use crate::tournament::config::{Overrides, RunConfig, Source};
-use crate::tournament::execute::{execute, prepare_dir};
+use crate::tournament::execute::{execute, prepare_dir, RunReport};
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::runner::RunOptions;
 use crate::tournament::schedule::Schedule;
@@ -47,7 +45,8 @@ pub struct RunArgs {
     /// Output folder (default: results/<config name>).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Overwrite an existing output folder.
+    /// Overwrite an existing run folder (its run's files are removed first; a folder holding
+    /// other files is refused).
     #[arg(long)]
     force: bool,
     /// Also write every game's record in its community's format into <out>/history/
@@ -111,18 +110,9 @@ impl RunArgs {
     }
 }
 
-fn stop_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let handler_flag = flag.clone();
-    // Ctrl-C lets the games under way finish and keeps everything played. A handler can only be
-    // installed once per process; a second run in one process keeps the first.
-    let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
-    flag
-}
-
 /// The run's first line, printed before any game is played: what will be played and how its
 /// intervals count (an SPRT run plays at most the scheduled games).
-fn header(cfg: &RunConfig, schedule: &Schedule) -> String {
+pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule) -> String {
     let pairings = schedule.pairings.len();
     format!(
         "{}: {}{} games of {} ({}{}, seed {}){}{}",
@@ -155,11 +145,18 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         threads: crate::cli::threads(args.threads),
         progress: progress_mode(args.quiet, args.progress_every),
         history: args.hand_history,
-        stop: stop_flag(),
+        stop: signals::install(),
     };
     let report = execute(arena, &cfg, &opts, &out)?;
-    let end = &report.end;
-    if !args.quiet {
+    Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json))
+}
+
+/// Prints what a run came to (with `quiet`, only where its files are; with `json`, the text goes
+/// to stderr and one JSON document to stdout); returns the exit code.
+pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: &Path, quiet: bool, json: bool) -> i32 {
+    let (end, schedule) = (&report.end, &report.schedule);
+    let say = |line: &str| if json { eprintln!("{line}") } else { println!("{line}") };
+    if !quiet {
         say(BotSummary::table(&report.verdicts.bots).trim_end());
         let forfeits = BotSummary::forfeit_lines(&report.verdicts.bots);
         if !forfeits.is_empty() {
@@ -174,10 +171,21 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         say(&format!("SPRT decided after {} of {} games", end.played, schedule.total()));
     }
     if end.interrupted {
-        eprintln!("interrupted after {} of {} games; what finished is kept", end.played, schedule.total());
+        eprintln!(
+            "interrupted after {} of {} games; what finished is kept (`arena resume {}` plays on)",
+            end.played,
+            schedule.total(),
+            out.display()
+        );
+    }
+    if report.engine_errors > 0 {
+        eprintln!(
+            "the run completed with engine errors: {} games ended in a panic of the game's own code (status `error:` in games.csv) and count for nobody",
+            report.engine_errors
+        );
     }
     say(&format!("results: {}", out.display()));
-    if args.json {
+    if json {
         let mut doc = serde_json::Map::new();
         doc.insert("name".into(), cfg.name.clone().into());
         doc.insert("game".into(), cfg.game.into());
@@ -194,9 +202,14 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
             "complete"
         };
         doc.insert("ended".into(), ended.into());
+        doc.insert("engine_errors".into(), report.engine_errors.into());
         doc.insert("results".into(), out.display().to_string().into());
         doc.extend(json::verdicts(&report.verdicts));
         json::print(&serde_json::Value::Object(doc));
     }
-    Ok(if end.interrupted { EXIT_INTERRUPTED } else { EXIT_OK })
+    match (end.interrupted, report.engine_errors) {
+        (true, _) => signals::exit_code(&opts.stop),
+        (false, 0) => EXIT_OK,
+        (false, _) => EXIT_ENGINE_ERRORS,
+    }
 }
