@@ -45,7 +45,8 @@ fn ok(output: Output) -> Output {
 }
 
 fn json_of(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("stdout is not one JSON document: {e}"))
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not one JSON document: {e}: {}", String::from_utf8_lossy(&output.stdout)))
 }
 
 fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {

@@ -83,7 +83,14 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
         return Ok(EXIT_OK);
     };
     let sprt = calc::parse_any_sprt(&args.calc)?;
-    let (seats, rows) = matches_of_run(arena, dir)?;
+    let (seats, rows, wholeness) = matches_of_run(arena, dir)?;
+    // How whole the folder is comes first, so a partial run is never read as a whole one; with
+    // --json, stdout holds the document alone.
+    if args.json {
+        eprintln!("{wholeness}");
+    } else {
+        println!("{wholeness}");
+    }
     if rows.is_empty() {
         return Err(Error::input(format!("{}: no table of two or more bots to compare", dir.display())));
     }
@@ -131,17 +138,16 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
     Ok(EXIT_OK)
 }
 
-/// Rebuilds the match rows of a run folder from its games.csv; also its seats a table. First
-/// says on stderr how whole the folder is (run.json's status and counts, and a cut games.csv), so
-/// a partial run is never read as a whole one.
-fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>)> {
+/// Rebuilds the match rows of a run folder from its games.csv; also its seats a table and one
+/// line on how whole the folder is (run.json's status and counts, and a cut games.csv).
+fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>, String)> {
     let cfg = RunConfig::load(arena, &dir.join("config.toml"), &Overrides::default())?;
     let schedule = cfg.schedule()?;
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
     let extra = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
     let file = GamesFile::read(&dir.join("games.csv"), &names, cfg.seats, extra)?;
     let manifest = Manifest::read(dir).ok();
-    println!("{}", wholeness(manifest.as_ref(), &file, schedule.total()));
+    let whole = wholeness(manifest.as_ref(), &file, schedule.total());
     let mut tally = RunTally::new(&schedule, names);
     for g in &file.games {
         if g.pairing >= schedule.pairings.len() {
@@ -149,7 +155,7 @@ fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>)> {
         }
         tally.add(g.pairing, g.game, &g.lineup, &g.record);
     }
-    Ok((cfg.seats, tally.finish(None, cfg.anchor, Headline::Elo).matches))
+    Ok((cfg.seats, tally.finish(None, cfg.anchor, Headline::Elo).matches, whole))
 }
 
 /// One line: whether the folder holds a whole run, and what was read.
