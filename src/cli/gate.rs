@@ -331,7 +331,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         let dir = args.out.join(slug(&e.name));
         prepare_dir(&dir, true)?;
         let started = Instant::now();
-        let report = execute(arena, cfg, &opts, &dir)?;
+        let report = execute(arena, cfg, &opts, &dir, None)?;
         let judged = e.bot.clone().unwrap_or_else(|| cfg.bots[0].name.clone());
         let checks = judge(e, base, &report.verdicts.bots, &report.verdicts.matches, &judged)?;
         let verdict = Verdict {

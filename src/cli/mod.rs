@@ -16,6 +16,7 @@ mod brain;
 mod gate;
 mod json;
 mod list;
+mod merge;
 mod resume;
 mod run;
 mod signals;
@@ -38,6 +39,8 @@ enum Command {
     Run(run::RunArgs),
     /// Continue a run that was interrupted, killed or stopped by an error, from its folder.
     Resume(resume::ResumeArgs),
+    /// Merge the folders of a run's shards (`arena run --shard K/N`) into one run folder.
+    Merge(merge::MergeArgs),
     /// List games, table options, bots and their parameters (with defaults and meaning).
     List(list::ListArgs),
     /// Measure throughput: one line per measure, `name value unit`.
@@ -91,6 +94,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
     match &cli.command {
         Command::Run(args) => run::run(arena, args),
         Command::Resume(args) => resume::resume(arena, args),
+        Command::Merge(args) => merge::merge(arena, args),
         Command::List(args) => list::list(arena, args),
         Command::Bench(args) => bench::bench(arena, args),
         Command::Stats(args) => stats::stats(arena, args),

@@ -12,13 +12,17 @@ use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena resume results/quickstart\n  arena resume results/quickstart --threads 2 --quiet"
+    after_help = "Examples:\n  arena resume results/quickstart\n  arena resume results/quickstart --threads 2 --quiet\n  arena resume results/quickstart --games 2000   (extend a run to 2000 games per pairing)"
 )]
 pub struct ResumeArgs {
     /// The run folder (its run.json, config.toml and games.csv). Whole observations in games.csv
     /// are kept, the rest dropped, and play goes on: the files come out as those of the run
     /// never interrupted.
     dir: PathBuf,
+    /// Extend the run to N games per pairing (at least its own): the files come out as those of
+    /// a run of N games from the start.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_parser = crate::cli::parse_threads)]
     threads: Option<usize>,
@@ -35,7 +39,7 @@ pub struct ResumeArgs {
 
 pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
     let manifest = Manifest::read(&args.dir)?;
-    if manifest.status.is_whole() {
+    if manifest.status.is_whole() && args.games.is_none() {
         println!(
             "{}: {} ({} of {} games); nothing to resume",
             args.dir.display(),
@@ -47,7 +51,7 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
     }
     if !args.quiet {
         let cfg = RunConfig::load(arena, &args.dir.join("config.toml"), &Overrides::default())?;
-        let header = run::header(&cfg, &cfg.schedule()?);
+        let header = run::header(&cfg, &cfg.schedule()?, manifest.shard);
         if args.json {
             eprintln!("{header}");
         } else {
@@ -60,6 +64,6 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
         history: false,
         stop: signals::install(),
     };
-    let (cfg, report) = execute::resume(arena, &args.dir, &opts)?;
+    let (cfg, report) = execute::resume(arena, &args.dir, &opts, args.games)?;
     Ok(run::show(&cfg, &report, &opts, &args.dir, args.quiet, args.json))
 }

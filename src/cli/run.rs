@@ -12,11 +12,11 @@ use crate::tournament::config::{Overrides, RunConfig, Source};
 use crate::tournament::execute::{execute, prepare_dir, RunReport};
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::runner::RunOptions;
-use crate::tournament::schedule::Schedule;
+use crate::tournament::schedule::{Schedule, Shard};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena run configs/quickstart.toml\n  arena run configs/quickstart.toml --games 200 --seed 7 --threads 2\n  arena run --game gomoku --bot weights --bot random --games 1000 --paired"
+    after_help = "Examples:\n  arena run configs/quickstart.toml\n  arena run configs/quickstart.toml --games 200 --seed 7 --threads 2\n  arena run --game gomoku --bot weights --bot random --games 1000 --paired\n  arena run configs/quickstart.toml --shard 2/4 --out results/quickstart-2   (then `arena merge`)"
 )]
 pub struct RunArgs {
     /// Tournament config (TOML). Without one, give --game and --bot.
@@ -49,6 +49,12 @@ pub struct RunArgs {
     /// other files is refused).
     #[arg(long)]
     force: bool,
+    /// Play only shard K of N (1-based) of the run's games, to merge later with `arena merge`:
+    /// whole deals, dealt out in turn. `auto` takes K from a Slurm job array
+    /// (SLURM_ARRAY_TASK_ID) or a Kubernetes indexed Job (JOB_COMPLETION_INDEX), and N from
+    /// Slurm or from `auto/N`. Default folder: results/<name>-shard-K-of-N.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
     /// Also write every game's record in its community's format into <out>/history/
     /// (hold'em: PHH hand histories that PokerKit replays).
     #[arg(long)]
@@ -111,14 +117,17 @@ impl RunArgs {
 }
 
 /// The run's first line, printed before any game is played: what will be played and how its
-/// intervals count (an SPRT run plays at most the scheduled games).
-pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule) -> String {
+/// intervals count (an SPRT run plays at most the scheduled games; a shard plays its share and
+/// never stops early, its SPRT is the merged run's).
+pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule, shard: Option<Shard>) -> String {
     let pairings = schedule.pairings.len();
+    let games = shard.map_or(schedule.total(), |s| s.games(schedule));
     format!(
-        "{}: {}{} games of {} ({}{}, seed {}){}{}",
+        "{}{}: {}{} games of {} ({}{}, seed {}){}{}",
         cfg.name,
-        if cfg.sprt.is_some() { "at most " } else { "" },
-        schedule.total(),
+        shard.map(|s| format!(" shard {s}")).unwrap_or_default(),
+        if cfg.sprt.is_some() && shard.is_none() { "at most " } else { "" },
+        games,
         cfg.game,
         cfg.shape.name(),
         if pairings == 1 { String::new() } else { format!(", {pairings} pairings") },
@@ -136,10 +145,15 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     if cfg.bots.len() == 1 && cfg.seats > 1 && !args.quiet {
         eprintln!("note: one bot, so it plays itself in all {} seats", cfg.seats);
     }
-    let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
+    let shard = args.shard.as_deref().map(|spec| Shard::parse(spec, &|name| std::env::var(name).ok())).transpose()?;
+    let folder = match shard {
+        Some(s) => format!("{}-shard-{}-of-{}", cfg.name, s.index, s.count),
+        None => cfg.name.clone(),
+    };
+    let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(folder));
     prepare_dir(&out, args.force)?;
     if !args.quiet {
-        say(&header(&cfg, &schedule));
+        say(&header(&cfg, &schedule, shard));
     }
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
@@ -147,7 +161,7 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         history: args.hand_history,
         stop: signals::install(),
     };
-    let report = execute(arena, &cfg, &opts, &out)?;
+    let report = execute(arena, &cfg, &opts, &out, shard)?;
     Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json))
 }
 
@@ -168,13 +182,13 @@ pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: 
         }
     }
     if end.stopped_by_sink {
-        say(&format!("SPRT decided after {} of {} games", end.played, schedule.total()));
+        say(&format!("SPRT decided after {} of {} games", end.played, report.planned));
     }
     if end.interrupted {
         eprintln!(
             "interrupted after {} of {} games; what finished is kept (`arena resume {}` plays on)",
             end.played,
-            schedule.total(),
+            report.planned,
             out.display()
         );
     }

@@ -8,6 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::tournament::schedule::Shard;
 
 /// The manifest's file name in a run folder.
 pub const MANIFEST: &str = "run.json";
@@ -67,14 +68,18 @@ pub struct Manifest {
     /// When `arena resume` continued the run (UTC), oldest first.
     #[serde(default)]
     pub resumed: Vec<String>,
+    /// The games of this folder's share (its shard's, or the whole schedule's).
     pub games_planned: u64,
     pub games_played: u64,
     pub status: RunStatus,
+    /// Which share of the games the folder holds (`arena run --shard K/N`); absent for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl Manifest {
     /// The manifest of a run starting now with the config text `config` and `planned` games.
-    pub fn start(config: &str, planned: u64) -> Manifest {
+    pub fn start(config: &str, planned: u64, shard: Option<Shard>) -> Manifest {
         Manifest {
             tool: env!("CARGO_PKG_NAME").to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
@@ -87,7 +92,18 @@ impl Manifest {
             games_planned: planned,
             games_played: 0,
             status: RunStatus::Running,
+            shard,
         }
+    }
+
+    /// The share of the games the folder holds (the whole run when no shard is named).
+    pub fn share(&self) -> Shard {
+        self.shard.unwrap_or(Shard::WHOLE)
+    }
+
+    /// True when both were written by the same build of the tool.
+    pub fn same_build(&self, other: &Manifest) -> bool {
+        (&self.tool, &self.version, &self.commit) == (&other.tool, &other.version, &other.commit)
     }
 
     /// Records the end of the run.
@@ -175,7 +191,7 @@ mod tests {
     #[test]
     fn the_manifest_reads_back_and_its_status_is_kebab_case() {
         let dir = tempfile::tempdir().unwrap();
-        let mut m = Manifest::start("game = \"gomoku\"\n", 10);
+        let mut m = Manifest::start("game = \"gomoku\"\n", 10, None);
         m.end(RunStatus::SprtStopped, 4);
         m.write(dir.path()).unwrap();
         assert!(std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap().contains("\"sprt-stopped\""));

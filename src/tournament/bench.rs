@@ -35,12 +35,19 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
     let mut tally = RunTally::new(&schedule, vec!["a".into(), "b".into()]);
     let mut bytes = 0usize;
     let start = Instant::now();
-    runner::run(&schedule, 0, table.as_ref(), &opts, &Progress::hidden(schedule.total()), &mut |job, record| {
-        // Format like games.csv does, so the hand-off cost is realistic.
-        bytes += record.seats.iter().map(|s| s.extra.iter().map(String::len).sum::<usize>() + 32).sum::<usize>();
-        tally.add(job.pairing, job.game, &job.lineup, &record);
-        Ok(Flow::Continue)
-    })
+    runner::run(
+        &schedule,
+        runner::Plan::all(&schedule),
+        table.as_ref(),
+        &opts,
+        &Progress::hidden(schedule.total()),
+        &mut |job, record| {
+            // Format like games.csv does, so the hand-off cost is realistic.
+            bytes += record.seats.iter().map(|s| s.extra.iter().map(String::len).sum::<usize>() + 32).sum::<usize>();
+            tally.add(job.pairing, job.game, &job.lineup, &record);
+            Ok(Flow::Continue)
+        },
+    )
     .expect("bench run");
     std::hint::black_box(bytes);
     games as f64 / start.elapsed().as_secs_f64()

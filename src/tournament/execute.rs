@@ -9,25 +9,30 @@
 //! tallies and plays on from there; the files come out as those of the run never interrupted
 //! (timing.csv, which differs from run to run anyway, covers only the games played since).
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::core::GameRecord;
 use crate::error::{Error, Result};
 use crate::games::{Arena, Table};
 use crate::report::{
-    config_hash, GamesFile, GamesWriter, Manifest, RunStatus, RunTally, TimeTally, Verdicts, MANIFEST, TEMP_SUFFIX,
+    config_hash, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, RunStatus, RunTally, TimeTally, Verdicts,
+    MANIFEST, TEMP_SUFFIX,
 };
-use crate::stats::SprtDecision;
+use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::progress::Progress;
-use crate::tournament::runner::{self, Flow, RunEnd, RunOptions};
-use crate::tournament::schedule::Schedule;
+use crate::tournament::runner::{self, Flow, Plan, RunEnd, RunOptions};
+use crate::tournament::schedule::{Job, Schedule, Shard};
 
 /// The files a run writes in its folder: `--force` removes these and nothing else.
 pub const RUN_FILES: &[&str] =
     &[MANIFEST, "config.toml", "games.csv", "summary.csv", "match.csv", "ratings.csv", "timing.csv"];
 /// The folder of hand histories (`--hand-history`).
-const HISTORY: &str = "history";
+pub(crate) const HISTORY: &str = "history";
+/// The games, one row per seat per game.
+pub(crate) const GAMES: &str = "games.csv";
 /// The folders a run writes: hand histories and external bots' logs.
 const RUN_DIRS: &[&str] = &[HISTORY, "logs"];
 
@@ -36,6 +41,9 @@ const RUN_DIRS: &[&str] = &[HISTORY, "logs"];
 pub struct RunReport {
     /// How the run ended; `played` counts every game in games.csv, resumed ones included.
     pub end: RunEnd,
+    /// The games of the folder's share of the schedule (its shard's, or all).
+    pub planned: u64,
+    pub shard: Option<Shard>,
     pub schedule: Schedule,
     pub verdicts: Verdicts,
     pub status: RunStatus,
@@ -83,27 +91,36 @@ fn written_by_a_run(path: &Path) -> bool {
     path.symlink_metadata().is_ok_and(|m| m.is_file()) && RUN_FILES.contains(&base)
 }
 
-/// Plays `cfg` and writes its files into `dir` (which must exist).
-pub fn execute(arena: &Arena, cfg: &RunConfig, opts: &RunOptions, dir: &Path) -> Result<RunReport> {
+/// Plays `cfg` (or its `shard`) and writes its files into `dir` (which must exist).
+pub fn execute(
+    arena: &Arena,
+    cfg: &RunConfig,
+    opts: &RunOptions,
+    dir: &Path,
+    shard: Option<Shard>,
+) -> Result<RunReport> {
     let table = open_table(arena, cfg, opts.history, dir)?;
     let config = cfg.to_toml();
     let config_path = dir.join("config.toml");
     std::fs::write(&config_path, &config).map_err(|e| Error::io(&config_path, e))?;
     let schedule = cfg.schedule()?;
-    let manifest = Manifest::start(&config, schedule.total());
+    let share = shard.unwrap_or(Shard::WHOLE);
+    let manifest = Manifest::start(&config, share.games(&schedule), shard);
     manifest.write(dir)?;
-    let games_csv = GamesWriter::create(&dir.join("games.csv"), table.columns())?;
+    let games_csv = GamesWriter::create(&dir.join(GAMES), table.columns())?;
     if opts.history {
         let history = dir.join(HISTORY);
         std::fs::create_dir_all(&history).map_err(|e| Error::io(&history, e))?;
     }
     let tally = RunTally::new(&schedule, names(cfg));
-    let run = Run { cfg, table, schedule, dir, opts, manifest };
-    run.play(tally, 0, false, games_csv)
+    let plan = Plan { games: Box::new(share.games_from(&schedule, 0)), count: share.games(&schedule), done: 0 };
+    let run = Run { cfg, table, schedule, dir, opts, manifest, timed: true };
+    run.play(tally, Start::Fresh, Known::new(), plan, Output::direct(games_csv))
 }
 
-/// Continues the run in `dir` (see the module's documentation); also returns its config.
-pub fn resume(arena: &Arena, dir: &Path, opts: &RunOptions) -> Result<(RunConfig, RunReport)> {
+/// Continues the run in `dir` (see the module's documentation), after extending it to `games`
+/// games per pairing when that is given; also returns its config.
+pub fn resume(arena: &Arena, dir: &Path, opts: &RunOptions, games: Option<u64>) -> Result<(RunConfig, RunReport)> {
     let mut manifest = Manifest::read(dir)?;
     let config_path = dir.join("config.toml");
     let config = crate::tournament::limits::read_text(&config_path)?;
@@ -115,55 +132,149 @@ pub fn resume(arena: &Arena, dir: &Path, opts: &RunOptions) -> Result<(RunConfig
             manifest.config_hash
         )));
     }
-    let cfg = RunConfig::load(arena, &config_path, &Overrides::default())?;
+    let mut cfg = RunConfig::load(arena, &config_path, &Overrides::default())?;
+    if let Some(games) = games {
+        cfg = extend(arena, dir, &cfg, &mut manifest, games)?;
+    }
     let opts = RunOptions { history: dir.join(HISTORY).is_dir(), ..opts.clone() };
     let table = open_table(arena, &cfg, opts.history, dir)?;
     let schedule = cfg.schedule()?;
+    let share = manifest.share();
     let names = names(&cfg);
-    let games_path = dir.join("games.csv");
-    let file = GamesFile::read(&games_path, &names, cfg.seats, table.columns())?;
-    if let Some((i, g)) = file.games.iter().enumerate().find(|(i, g)| {
-        let job = (*i as u64) < schedule.total();
-        !job || {
-            let job = schedule.job(*i as u64);
-            (job.pairing, job.game, &job.lineup) != (g.pairing, g.game, &g.lineup)
-        }
-    }) {
-        return Err(Error::input(format!(
-            "{}: game {i} (pairing {}, game {}) is not the schedule's; refusing to resume",
-            games_path.display(),
-            g.pairing,
-            g.game
-        )));
-    }
-    // Whole observations only: the replays of a deal are kept together or not at all.
-    let mut kept = file.games.len() - file.games.len() % schedule.replays as usize;
+    let games_path = dir.join(GAMES);
+    let (file, kept) = read_share(&games_path, &schedule, share, &names, cfg.seats, table.columns())?;
+    // The games kept that are the share's first ones, with no gap before them.
+    let prefix = kept.iter().enumerate().take_while(|(p, (i, _))| share.game(&schedule, *p as u64) == *i).count();
     let mut tally = RunTally::new(&schedule, names);
-    let mut decided = false;
-    for (i, g) in file.games[..kept].iter().enumerate() {
-        let completed = tally.add(g.pairing, g.game, &g.lineup, &g.record);
-        if completed && cfg.sprt.as_ref().is_some_and(|s| s.decision(tally.llr(g.pairing, s)) != SprtDecision::Continue)
-        {
-            (kept, decided) = (i + 1, true);
-            break;
-        }
-    }
-    let games_csv = GamesWriter::append(&games_path, table.columns(), file.end_of(kept))?;
+    let (start, known, output) = if prefix == kept.len() {
+        // Only whole observations from the start: keep them in place and append after them (up to
+        // where the SPRT decides, if it does in them).
+        let sprt = cfg.sprt.as_ref().filter(|_| share.count == 1);
+        let (fed, decided) = feed(&mut tally, sprt, kept.iter().map(|(_, g)| g));
+        let output = Output::direct(GamesWriter::append(&games_path, table.columns(), file.end_of(fed))?);
+        (Start::Resumed { games: fed as u64, decided }, Known::new(), output)
+    } else {
+        // Games kept after a gap (a run extended to more games per table, or a dropped deal):
+        // games.csv is written anew, its kept games copied in order, and renamed over the old one
+        // at the end, so a kill meanwhile leaves the old file to resume from.
+        (Start::Fresh, kept.into_iter().collect(), Output::fresh(dir, table.columns())?)
+    };
+    let done = match start {
+        Start::Resumed { games, .. } => games,
+        Start::Fresh => 0,
+    };
+    let plan = {
+        let copied: std::collections::HashSet<u64> = known.iter().map(|(i, _)| *i).collect();
+        let count = share.games(&schedule) - done - copied.len() as u64;
+        let games = share.games_from(&schedule, done).filter(move |i| !copied.contains(i));
+        Plan { games: Box::new(games), count, done: done + known.len() as u64 }
+    };
     manifest.resumed.push(crate::report::now());
     manifest.status = RunStatus::Running;
     manifest.ended = None;
     manifest.write(dir)?;
-    let run = Run { cfg: &cfg, table, schedule, dir, opts: &opts, manifest };
-    let report = run.play(tally, kept as u64, decided, games_csv)?;
+    let run = Run { cfg: &cfg, table, schedule, dir, opts: &opts, manifest, timed: true };
+    let report = run.play(tally, start, known, plan, output)?;
     Ok((cfg, report))
 }
 
-fn names(cfg: &RunConfig) -> Vec<String> {
+/// `arena resume DIR --games N`: rewrites the folder's config.toml and run.json for `games` games
+/// per pairing. Every game is a pure function of (config, pairing, game index), none of which
+/// depends on the number of games, so the games already played are the first ones of the
+/// longer run, and resuming plays the rest.
+fn extend(arena: &Arena, dir: &Path, cfg: &RunConfig, manifest: &mut Manifest, games: u64) -> Result<RunConfig> {
+    if let Some(shard) = manifest.shard {
+        return Err(Error::input(format!(
+            "{}: shard {shard} cannot be extended (its share of a longer run is other games); merge the shards, then extend the merged run",
+            dir.display()
+        )));
+    }
+    let overrides = Overrides { games: Some(i64::try_from(games).unwrap_or(i64::MAX)), seed: None };
+    let longer = RunConfig::load(arena, &dir.join("config.toml"), &overrides)?;
+    if longer.schedule()?.games < cfg.schedule()?.games {
+        return Err(Error::input(format!(
+            "{}: the run has {} games per pairing; --games {games} would drop some (a run can only be extended)",
+            dir.display(),
+            cfg.games
+        )));
+    }
+    let config = longer.to_toml();
+    manifest.config_hash = config_hash(&config);
+    manifest.games_planned = longer.schedule()?.total();
+    // The manifest first: killed between the two writes, the folder is refused with a clear
+    // message rather than resumed as the shorter run.
+    manifest.write(dir)?;
+    write_atomic(&dir.join("config.toml"), config.as_bytes())?;
+    Ok(longer)
+}
+
+/// Reads back `path`, the games.csv of `share` of `schedule`: the file, and its whole
+/// observations (every replay of a deal) as (tournament index, game) in order. A game that is not
+/// the share's, or out of order, is an error; deals missing a replay (cut by a kill) are dropped.
+pub(crate) fn read_share(
+    path: &Path,
+    schedule: &Schedule,
+    share: Shard,
+    names: &[String],
+    seats: usize,
+    columns: &[&str],
+) -> Result<(GamesFile, Vec<(u64, GameRow)>)> {
+    let file = GamesFile::read(path, names, seats, columns)?;
+    let mut indexes = Vec::with_capacity(file.games.len());
+    for g in &file.games {
+        let index = (g.pairing < schedule.pairings.len() && g.game < schedule.games)
+            .then(|| schedule.index(g.pairing, g.game))
+            .filter(|&i| share.holds(schedule, i) && schedule.job(i).lineup == g.lineup)
+            .filter(|&i| indexes.last().is_none_or(|&last| i > last));
+        let Some(index) = index else {
+            return Err(Error::input(format!(
+                "{}: pairing {} game {} is not this run's next game{}; refusing to read on",
+                path.display(),
+                g.pairing,
+                g.game,
+                if share.count > 1 { format!(" in shard {share}") } else { String::new() }
+            )));
+        };
+        indexes.push(index);
+    }
+    let r = schedule.replays;
+    let mut kept = Vec::with_capacity(file.games.len());
+    let mut games = file.games.iter().zip(&indexes).peekable();
+    while let Some((g, &i)) = games.next() {
+        let deal: Vec<_> = std::iter::once((i, g))
+            .chain(std::iter::from_fn(|| games.next_if(|(_, &j)| j / r == i / r).map(|(g, &j)| (j, g))))
+            .collect();
+        if deal.len() as u64 == r {
+            kept.extend(deal.into_iter().map(|(i, g)| (i, g.clone())));
+        }
+    }
+    Ok((file, kept))
+}
+
+/// Feeds `games` to `tally` in order; with `sprt`, stops after the game where it decides. Returns
+/// the games fed and whether the SPRT decided.
+pub(crate) fn feed<'g>(
+    tally: &mut RunTally,
+    sprt: Option<&Sprt>,
+    games: impl Iterator<Item = &'g GameRow>,
+) -> (usize, bool) {
+    let mut fed = 0;
+    for g in games {
+        fed += 1;
+        let completed = tally.add(g.pairing, g.game, &g.lineup, &g.record);
+        if completed && sprt.is_some_and(|s| s.decision(tally.llr(g.pairing, s)) != SprtDecision::Continue) {
+            return (fed, true);
+        }
+    }
+    (fed, false)
+}
+
+pub(crate) fn names(cfg: &RunConfig) -> Vec<String> {
     cfg.bots.iter().map(|b| b.name.clone()).collect()
 }
 
 /// The table of `cfg`'s game and bots; with `history`, one whose game has a record format.
-fn open_table(arena: &Arena, cfg: &RunConfig, history: bool, dir: &Path) -> Result<Arc<dyn Table>> {
+pub(crate) fn open_table(arena: &Arena, cfg: &RunConfig, history: bool, dir: &Path) -> Result<Arc<dyn Table>> {
     let table = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, Some(dir))?;
     if history && table.history_extension().is_none() {
         return Err(Error::input(format!(
@@ -174,29 +285,138 @@ fn open_table(arena: &Arena, cfg: &RunConfig, history: bool, dir: &Path) -> Resu
     Ok(table)
 }
 
+/// Games already played, in tournament order, to be copied into games.csv rather than played
+/// (a resume's games after a gap, or the shards' games for a merge).
+pub(crate) type Known = VecDeque<(u64, GameRow)>;
+
+/// What the tallies and games.csv already hold when play starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Start {
+    Fresh,
+    /// A resumed run's first `games` games are in games.csv and fed to the tally; `decided`: the
+    /// SPRT decided in them.
+    Resumed {
+        games: u64,
+        decided: bool,
+    },
+}
+
+/// games.csv's writer; with `rename`, it writes a temporary file renamed over games.csv at the
+/// end (`(temporary, games.csv)`).
+pub(crate) struct Output {
+    writer: GamesWriter,
+    rename: Option<(PathBuf, PathBuf)>,
+}
+
+impl Output {
+    fn direct(writer: GamesWriter) -> Output {
+        Output { writer, rename: None }
+    }
+
+    /// A new games.csv in `dir`, written beside it and renamed into place at the end.
+    pub(crate) fn fresh(dir: &Path, columns: &[&str]) -> Result<Output> {
+        let temp = dir.join(format!("{GAMES}{TEMP_SUFFIX}"));
+        Ok(Output { writer: GamesWriter::create(&temp, columns)?, rename: Some((temp, dir.join(GAMES))) })
+    }
+
+    fn finish(mut self) -> Result<()> {
+        self.writer.flush()?;
+        drop(self.writer);
+        match self.rename {
+            Some((temp, path)) => std::fs::rename(&temp, &path).map_err(|e| Error::io(&path, e)),
+            None => Ok(()),
+        }
+    }
+}
+
 /// A run under way in its folder.
-struct Run<'a> {
-    cfg: &'a RunConfig,
+pub(crate) struct Run<'a> {
+    pub(crate) cfg: &'a RunConfig,
     /// Dropped before the verdicts are written: that ends external bots' processes.
-    table: Arc<dyn Table>,
-    schedule: Schedule,
-    dir: &'a Path,
-    opts: &'a RunOptions,
-    manifest: Manifest,
+    pub(crate) table: Arc<dyn Table>,
+    pub(crate) schedule: Schedule,
+    pub(crate) dir: &'a Path,
+    pub(crate) opts: &'a RunOptions,
+    pub(crate) manifest: Manifest,
+    /// Writes timing.csv (a merge has no decision times of its own: they stay in the shards).
+    pub(crate) timed: bool,
+}
+
+/// Where each game goes once it is played or copied: games.csv, history/, the decision times and
+/// the tallies, with the SPRT looked at after every whole observation.
+struct Sink<'a> {
+    out: &'a mut GamesWriter,
+    names: Vec<String>,
+    tally: &'a mut RunTally,
+    times: &'a mut [TimeTally],
+    /// The test that may stop the run: only a whole run's (a shard's games are not the run's).
+    sprt: Option<&'a Sprt>,
+    history: Option<(PathBuf, &'static str)>,
+    known: Known,
+    schedule: &'a Schedule,
+    progress: &'a Progress,
+    /// Games written to games.csv by this run (played or copied).
+    written: u64,
+}
+
+impl Sink<'_> {
+    fn deliver(&mut self, job: &Job, record: &GameRecord) -> Result<Flow> {
+        self.out.write(job, &self.names, record)?;
+        self.written += 1;
+        if let (Some((dir, extension)), Some(text)) = (&self.history, &record.history) {
+            let path = dir.join(format!("{}-{}.{extension}", job.pairing, job.game));
+            std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        }
+        for &(seat, took) in &record.times {
+            self.times[job.lineup[seat]].add(took);
+        }
+        // The SPRT is looked at after every whole observation (pair or rotation), in game order:
+        // the same config stops at the same game on any number of threads.
+        let completed = self.tally.add(job.pairing, job.game, &job.lineup, record);
+        match self.sprt {
+            Some(sprt) if completed => {
+                let llr = self.tally.llr(job.pairing, sprt);
+                self.progress.set_llr(llr);
+                Ok(if sprt.decision(llr) == SprtDecision::Continue { Flow::Continue } else { Flow::Stop })
+            }
+            _ => Ok(Flow::Continue),
+        }
+    }
+
+    /// Copies the known games before tournament index `until`, in order.
+    fn copy_until(&mut self, until: u64) -> Result<Flow> {
+        while self.known.front().is_some_and(|(i, _)| *i < until) {
+            let (i, g) = self.known.pop_front().expect("a known game");
+            let job = Job { lineup: g.lineup, ..self.schedule.job(i) };
+            if self.deliver(&job, &g.record)? == Flow::Stop {
+                return Ok(Flow::Stop);
+            }
+        }
+        Ok(Flow::Continue)
+    }
 }
 
 impl Run<'_> {
-    /// Plays from game `first` on (`tally` holds the games before it; `decided`: the SPRT already
-    /// stopped there), then writes the verdicts and the manifest's end. An error marks the run
-    /// `failed` in run.json before it is returned.
-    fn play(mut self, tally: RunTally, first: u64, decided: bool, games_csv: GamesWriter) -> Result<RunReport> {
+    /// Plays `plan` and copies the `known` games in with them, in order, after the games `start`
+    /// says the tally and games.csv hold; then writes the verdicts and the manifest's end. An
+    /// error marks the run `failed` in run.json before it is returned.
+    pub(crate) fn play(
+        self,
+        mut tally: RunTally,
+        start: Start,
+        known: Known,
+        plan: Plan,
+        output: Output,
+    ) -> Result<RunReport> {
         let mut times = vec![TimeTally::default(); self.cfg.bots.len()];
-        let played = self.play_games(tally, first, decided, games_csv, &mut times);
-        let Run { cfg, table, schedule, dir, mut manifest, .. } = self;
+        let Run { cfg, table, schedule, dir, opts, mut manifest, timed } = self;
+        let whole = manifest.share().count == 1;
+        let games = (&mut tally, start, known, plan);
+        let played = play_games(cfg, &table, &schedule, dir, opts, whole, games, output, &mut times);
         let headline = table.headline();
         drop(table); // ends the processes of external bots
-        let (end, tally) = match played {
-            Ok(done) => done,
+        let end = match played {
+            Ok(end) => end,
             Err(e) => {
                 manifest.end(RunStatus::Failed, manifest.games_played);
                 let _ = manifest.write(dir);
@@ -210,55 +430,73 @@ impl Run<'_> {
         } else {
             RunStatus::Complete
         };
-        TimeTally::write_csv(&times, &names(cfg), &dir.join("timing.csv"))?;
+        if timed {
+            TimeTally::write_csv(&times, &names(cfg), &dir.join("timing.csv"))?;
+        }
         let engine_errors = tally.engine_errors();
         let verdicts = tally.finish(cfg.sprt.as_ref(), cfg.anchor, headline);
         verdicts.write(dir)?;
         manifest.end(status, end.played);
         manifest.write(dir)?;
-        Ok(RunReport { end, schedule, verdicts, status, engine_errors })
+        let shard = manifest.shard;
+        Ok(RunReport { end, planned: manifest.games_planned, shard, schedule, verdicts, status, engine_errors })
     }
+}
 
-    fn play_games(
-        &mut self,
-        mut tally: RunTally,
-        first: u64,
-        decided: bool,
-        mut games_csv: GamesWriter,
-        times: &mut [TimeTally],
-    ) -> Result<(RunEnd, RunTally)> {
-        self.manifest.games_played = first;
-        if decided {
-            return Ok((RunEnd { played: first, interrupted: false, stopped_by_sink: true }, tally));
-        }
-        let (cfg, schedule, names) = (self.cfg, &self.schedule, names(self.cfg));
-        let extension = self.table.history_extension().unwrap_or_default();
-        let history_dir = self.dir.join(HISTORY);
-        let progress = Progress::start(self.opts.progress, first, schedule.total(), cfg.sprt.as_ref());
-        let mut end = runner::run(schedule, first, self.table.as_ref(), self.opts, &progress, &mut |job, record| {
-            games_csv.write(job, &names, &record)?;
-            if let (true, Some(text)) = (self.opts.history, &record.history) {
-                let path = history_dir.join(format!("{}-{}.{extension}", job.pairing, job.game));
-                std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
-            }
-            for &(seat, took) in &record.times {
-                times[job.lineup[seat]].add(took);
-            }
-            // The SPRT is looked at after every whole observation (pair or rotation), in game
-            // order: the same config stops at the same game on any number of threads.
-            let completed = tally.add(job.pairing, job.game, &job.lineup, &record);
-            match &cfg.sprt {
-                Some(sprt) if completed => {
-                    let llr = tally.llr(job.pairing, sprt);
-                    progress.set_llr(llr);
-                    Ok(if sprt.decision(llr) == SprtDecision::Continue { Flow::Continue } else { Flow::Stop })
-                }
-                _ => Ok(Flow::Continue),
-            }
-        })?;
-        drop(progress);
-        games_csv.flush()?;
-        end.played += first;
-        Ok((end, tally))
+/// Plays and copies the games (see [`Run::play`]); `played` in the end counts every game in
+/// games.csv.
+fn play_games(
+    cfg: &RunConfig,
+    table: &Arc<dyn Table>,
+    schedule: &Schedule,
+    dir: &Path,
+    opts: &RunOptions,
+    whole: bool,
+    (tally, start, known, plan): (&mut RunTally, Start, Known, Plan),
+    mut output: Output,
+    times: &mut [TimeTally],
+) -> Result<RunEnd> {
+    let (first, decided) = match start {
+        Start::Fresh => (0, false),
+        Start::Resumed { games, decided } => (games, decided),
+    };
+    if decided {
+        output.finish()?;
+        return Ok(RunEnd { played: first, interrupted: false, stopped_by_sink: true });
     }
+    let history = opts.history.then(|| (dir.join(HISTORY), table.history_extension().unwrap_or_default()));
+    let sprt = cfg.sprt.as_ref().filter(|_| whole);
+    let progress = Progress::start(opts.progress, plan.done, plan.done + plan.count, sprt);
+    let mut sink = Sink {
+        out: &mut output.writer,
+        names: names(cfg),
+        tally,
+        times,
+        sprt,
+        history,
+        known,
+        schedule,
+        progress: &progress,
+        written: 0,
+    };
+    let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
+    if plan.count > 0 {
+        end = runner::run(schedule, plan, table.as_ref(), opts, &progress, &mut |job, record| {
+            if sink.copy_until(schedule.index(job.pairing, job.game))? == Flow::Stop {
+                return Ok(Flow::Stop);
+            }
+            sink.deliver(job, &record)
+        })?;
+    }
+    if !end.stopped_by_sink {
+        // The known games after the last one played. An interrupted run copies them too (they
+        // must not be lost) but does not let the SPRT look at them: games before them are missing.
+        if end.interrupted {
+            sink.sprt = None;
+        }
+        end.stopped_by_sink = sink.copy_until(u64::MAX)? == Flow::Stop;
+    }
+    end.played = first + sink.written;
+    output.finish()?;
+    Ok(end)
 }

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod config;
 pub mod execute;
 pub mod limits;
+pub mod merge;
 pub mod progress;
 pub mod roster;
 pub mod runner;

@@ -93,7 +93,22 @@ const MAX_BATCH_TIME: Duration = Duration::from_millis(250);
 /// flag (it and everything after it are not delivered).
 type Batch = Vec<Option<(Job, GameRecord)>>;
 
-/// Plays `schedule` from game `first` on, on `table`, delivering records in schedule order to
+/// The games a run plays: tournament indexes in increasing order, `count` of them, after `done`
+/// games the run already has (resumed, or copied from elsewhere; they only count in the progress).
+pub struct Plan<'a> {
+    pub games: Box<dyn Iterator<Item = u64> + Send + 'a>,
+    pub count: u64,
+    pub done: u64,
+}
+
+impl Plan<'_> {
+    /// Every game of `schedule`, in order.
+    pub fn all(schedule: &Schedule) -> Plan<'static> {
+        Plan { games: Box::new(0..schedule.total()), count: schedule.total(), done: 0 }
+    }
+}
+
+/// Plays the games of `plan` from `schedule`, on `table`, delivering records in schedule order to
 /// `sink` (`played` counts the games delivered); counts every finished game in `progress`.
 ///
 /// Two stages run at once: a producer thread plays batch k+1 on the pool while this thread hands
@@ -102,7 +117,7 @@ type Batch = Vec<Option<(Job, GameRecord)>>;
 /// dropped, so the stop point does not depend on timing.
 pub fn run(
     schedule: &Schedule,
-    first: u64,
+    plan: Plan,
     table: &dyn Table,
     opts: &RunOptions,
     progress: &Progress,
@@ -112,7 +127,7 @@ pub fn run(
         .num_threads(opts.threads)
         .build()
         .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
-    let total = schedule.total();
+    let Plan { games: mut indices, count, .. } = plan;
     let stop: &Stop = &opts.stop;
     // Set when the consumer is done early (sink stop or error): the producer stops playing.
     let consumer_done = AtomicBool::new(false);
@@ -122,14 +137,15 @@ pub fn run(
         let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(1);
         let (pool, consumer_done) = (&pool, &consumer_done);
         scope.spawn(move || {
-            let mut next = first;
-            let mut batch = (opts.threads as u64 * 4).max(1);
-            while next < total && !consumer_done.load(Ordering::Relaxed) {
-                let last = (next + batch).min(total);
+            let mut batch = (opts.threads * 4).max(1);
+            while !consumer_done.load(Ordering::Relaxed) {
+                let next: Vec<u64> = indices.by_ref().take(batch).collect();
+                if next.is_empty() {
+                    return;
+                }
                 let started = Instant::now();
                 let records: Batch = pool.install(|| {
-                    (next..last)
-                        .into_par_iter()
+                    next.into_par_iter()
                         .map(|i| {
                             if stop.requested() || consumer_done.load(Ordering::Relaxed) {
                                 return None;
@@ -145,7 +161,6 @@ pub fn run(
                 if tx.send(records).is_err() || cut_short {
                     return;
                 }
-                next = last;
                 if started.elapsed() < MAX_BATCH_TIME / 2 {
                     batch = (batch * 2).min(1 << 16);
                 }
@@ -182,7 +197,7 @@ pub fn run(
         Ok(())
     });
     result?;
-    if stop.requested() && first + end.played < total && !end.stopped_by_sink {
+    if stop.requested() && end.played < count && !end.stopped_by_sink {
         end.interrupted = true;
     }
     Ok(end)

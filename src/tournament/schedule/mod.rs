@@ -12,10 +12,12 @@
 
 mod gauntlet;
 mod round_robin;
+mod shard;
 mod single_table;
 
 pub use gauntlet::Gauntlet;
 pub use round_robin::RoundRobin;
+pub use shard::Shard;
 pub use single_table::SingleTable;
 
 use crate::core::GameSeeds;

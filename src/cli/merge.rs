@@ -1,0 +1,45 @@
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::cli::{run, signals};
+use crate::error::Result;
+use crate::games::Arena;
+use crate::tournament::merge::Shards;
+use crate::tournament::runner::RunOptions;
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  arena merge results/quickstart-shard-*-of-4\n  arena merge shards/1 shards/2 shards/3 --out results/quickstart --force"
+)]
+pub struct MergeArgs {
+    /// The shards' folders (`arena run --shard K/N`), every shard of one run once, in any order.
+    #[arg(required = true, value_name = "DIR")]
+    shards: Vec<PathBuf>,
+    /// The merged run's folder (default: results/<config name>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Overwrite an existing run folder (as `arena run --force`).
+    #[arg(long)]
+    force: bool,
+    /// No summary table; only the output folder is printed.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
+    let shards = Shards::open(arena, &args.shards)?;
+    let cfg = shards.config();
+    let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
+    if !args.quiet {
+        println!("{}", run::header(cfg, &cfg.schedule()?, None));
+    }
+    let opts = RunOptions {
+        threads: 1,
+        progress: run::progress_mode(args.quiet, 10.0),
+        history: false,
+        stop: signals::install(),
+    };
+    let report = shards.merge(arena, &out, args.force, &opts)?;
+    Ok(run::show(cfg, &report, &opts, &out, args.quiet, false))
+}

@@ -1,0 +1,200 @@
+//! `arena merge`: the folders of a run's shards (`arena run --shard K/N`) into one run folder
+//! whose files are those of the run played on one machine.
+//!
+//! The shards must come from one build and one config and be every shard of it once. Their games
+//! are put back in tournament order and go through the same tallies as a run's, so games.csv,
+//! summary.csv, match.csv and ratings.csv come out byte for byte as one machine writes them. An
+//! SPRT is evaluated over the merged order and the run truncated where it decides, as one machine
+//! would have stopped there; so shards of an SPRT run may be merged before they are all finished,
+//! as soon as the games every shard has played reach the decision.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::games::Arena;
+use crate::report::{config_hash, Manifest, RunTally};
+use crate::tournament::config::{Overrides, RunConfig};
+use crate::tournament::execute::{
+    feed, names, open_table, prepare_dir, read_share, Known, Output, Run, RunReport, Start, HISTORY,
+};
+use crate::tournament::limits::read_text;
+use crate::tournament::runner::{Plan, RunOptions};
+use crate::tournament::schedule::Shard;
+
+/// One shard's folder, read and checked.
+struct ShardDir {
+    dir: PathBuf,
+    manifest: Manifest,
+    shard: Shard,
+}
+
+/// A full set of shards of one run, checked against each other (no game read yet).
+pub struct Shards {
+    dirs: Vec<ShardDir>,
+    /// The config.toml they share.
+    config: String,
+    cfg: RunConfig,
+}
+
+impl Shards {
+    /// Reads the shards' manifests and configs: one build, one config, every shard once.
+    pub fn open(arena: &Arena, dirs: &[PathBuf]) -> Result<Shards> {
+        let mut read = Vec::with_capacity(dirs.len());
+        for dir in dirs {
+            let manifest = Manifest::read(dir)?;
+            let shard = manifest.share();
+            read.push(ShardDir { dir: dir.clone(), manifest, shard });
+        }
+        let first = read.first().ok_or_else(|| Error::input("give the shards' folders to merge"))?;
+        for other in &read[1..] {
+            let (a, b) = (&first.manifest, &other.manifest);
+            let (da, db) = (first.dir.display(), other.dir.display());
+            if !a.same_build(b) {
+                return Err(Error::input(format!(
+                    "{da} and {db} come from different builds ({} {} {} and {} {} {}); merge shards of one build",
+                    a.tool, a.version, a.commit, b.tool, b.version, b.commit
+                )));
+            }
+            if a.config_hash != b.config_hash {
+                return Err(Error::input(format!(
+                    "{da} and {db} are shards of different configs ({} and {})",
+                    a.config_hash, b.config_hash
+                )));
+            }
+            if first.shard.count != other.shard.count {
+                return Err(Error::input(format!(
+                    "{da} is shard {} but {db} is shard {}: not one split of the run",
+                    first.shard, other.shard
+                )));
+            }
+        }
+        let count = first.shard.count;
+        let mut by_index: Vec<Option<&ShardDir>> = vec![None; count as usize];
+        for s in &read {
+            if let Some(twice) = by_index[s.shard.index as usize - 1].replace(s) {
+                return Err(Error::input(format!(
+                    "shard {} is given twice ({} and {})",
+                    s.shard,
+                    twice.dir.display(),
+                    s.dir.display()
+                )));
+            }
+        }
+        let missing: Vec<String> =
+            (1..=count).filter(|&k| by_index[k as usize - 1].is_none()).map(|k| k.to_string()).collect();
+        if !missing.is_empty() {
+            return Err(Error::input(format!(
+                "shard{} {} of {count} {} missing (given {} of {count} shards)",
+                if missing.len() == 1 { "" } else { "s" },
+                missing.join(", "),
+                if missing.len() == 1 { "is" } else { "are" },
+                read.len()
+            )));
+        }
+        read.sort_by_key(|s| s.shard.index);
+        let config_path = read[0].dir.join("config.toml");
+        let config = read_text(&config_path)?;
+        for s in &read {
+            let text = read_text(&s.dir.join("config.toml"))?;
+            if config_hash(&text) != s.manifest.config_hash {
+                return Err(Error::input(format!(
+                    "{}: config.toml no longer matches the shard's manifest; refusing to merge",
+                    s.dir.display()
+                )));
+            }
+        }
+        let cfg = RunConfig::load(arena, &config_path, &Overrides::default())?;
+        Ok(Shards { dirs: read, config, cfg })
+    }
+
+    /// The run's config.
+    pub fn config(&self) -> &RunConfig {
+        &self.cfg
+    }
+
+    /// Merges the shards into `out` (prepared as `arena run` does, `force` included).
+    pub fn merge(&self, arena: &Arena, out: &Path, force: bool, opts: &RunOptions) -> Result<RunReport> {
+        let cfg = &self.cfg;
+        let schedule = cfg.schedule()?;
+        let table = open_table(arena, cfg, false, out)?;
+        let names = names(cfg);
+        let mut games = Vec::new();
+        for s in &self.dirs {
+            let path = s.dir.join(crate::tournament::execute::GAMES);
+            games.extend(read_share(&path, &schedule, s.shard, &names, cfg.seats, table.columns())?.1);
+        }
+        games.sort_unstable_by_key(|(i, _)| *i);
+        // The games every shard has played so far make a prefix of the run; it ends at the first
+        // game no shard has.
+        let prefix = games.iter().enumerate().take_while(|(p, (i, _))| *p as u64 == *i).count();
+        if prefix < games.len() || (prefix as u64) < schedule.total() {
+            let missing = prefix as u64;
+            let owner = &self.dirs[(missing / schedule.replays % self.dirs.len() as u64) as usize];
+            let mut tally = RunTally::new(&schedule, names.clone());
+            let decided =
+                cfg.sprt.as_ref().is_some_and(|s| feed(&mut tally, Some(s), games[..prefix].iter().map(|(_, g)| g)).1);
+            if !decided {
+                let m = &owner.manifest;
+                let (dir, shard) = (owner.dir.display(), owner.shard);
+                return Err(Error::input(if m.status.is_whole() {
+                    format!(
+                        "{dir}: shard {shard} says {} but its games.csv lacks game {missing}; refusing to merge",
+                        m.status.as_str()
+                    )
+                } else {
+                    format!(
+                        "{dir}: shard {shard} is unfinished (status {}, {} of {} games){}; `arena resume {dir}` finishes it",
+                        m.status.as_str(),
+                        m.games_played,
+                        m.games_planned,
+                        if cfg.sprt.is_some() { " and the SPRT has not decided in the games before it" } else { "" }
+                    )
+                }));
+            }
+            games.truncate(prefix);
+        }
+        prepare_dir(out, force)?;
+        let config_path = out.join("config.toml");
+        std::fs::write(&config_path, &self.config).map_err(|e| Error::io(&config_path, e))?;
+        let mut manifest = Manifest::start(&self.config, schedule.total(), None);
+        // The run started when its first shard did.
+        manifest.started = self.dirs.iter().map(|s| s.manifest.started.clone()).min().unwrap_or(manifest.started);
+        manifest.write(out)?;
+        let output = Output::fresh(out, table.columns())?;
+        let known: Known = games.into_iter().collect();
+        let plan = Plan { games: Box::new(std::iter::empty()), count: 0, done: 0 };
+        let tally = RunTally::new(&schedule, names);
+        let run = Run { cfg, table, schedule, dir: out, opts, manifest, timed: false };
+        let report = run.play(tally, Start::Fresh, known, plan, output)?;
+        self.copy_histories(out, report.end.played)?;
+        Ok(report)
+    }
+
+    /// Copies the shards' hand histories of the first `played` games into `out`, when every
+    /// shard wrote them.
+    fn copy_histories(&self, out: &Path, played: u64) -> Result<()> {
+        if !self.dirs.iter().all(|s| s.dir.join(HISTORY).is_dir()) {
+            return Ok(());
+        }
+        let schedule = self.cfg.schedule()?;
+        let history = out.join(HISTORY);
+        std::fs::create_dir_all(&history).map_err(|e| Error::io(&history, e))?;
+        for s in &self.dirs {
+            let from = s.dir.join(HISTORY);
+            for entry in from.read_dir().map_err(|e| Error::io(&from, e))? {
+                let path = entry.map_err(|e| Error::io(&from, e))?.path();
+                let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+                // `<pairing>-<game>.<ext>`: only the games the merged run kept.
+                let index = name
+                    .split_once('.')
+                    .and_then(|(stem, _)| stem.split_once('-'))
+                    .and_then(|(p, g)| Some(schedule.index(p.parse().ok()?, g.parse().ok()?)));
+                if index.is_some_and(|i| i < played) {
+                    let to = history.join(&name);
+                    std::fs::copy(&path, &to).map_err(|e| Error::io(&to, e))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
