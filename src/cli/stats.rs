@@ -147,7 +147,8 @@ fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>, St
     let extra = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
     let file = GamesFile::read(&dir.join("games.csv"), &names, cfg.seats, extra)?;
     let manifest = Manifest::read(dir).ok();
-    let whole = wholeness(manifest.as_ref(), &file, schedule.total());
+    let planned = manifest.as_ref().map_or(schedule.total(), |m| m.games_planned);
+    let whole = wholeness(manifest.as_ref(), &file, planned);
     let mut tally = RunTally::new(&schedule, names);
     for g in &file.games {
         if g.pairing >= schedule.pairings.len() {
@@ -166,16 +167,20 @@ fn wholeness(manifest: Option<&Manifest>, file: &GamesFile, planned: u64) -> Str
         Tail::CutRow { .. } => "; games.csv ends in a row cut short (dropped)".into(),
         Tail::PartGame { rows } => format!("; games.csv ends in a game with only {rows} seats written (dropped)"),
     };
+    let run = match manifest.and_then(|m| m.shard) {
+        Some(shard) => format!("run: shard {shard} (`arena merge` its shards for the run's verdicts),"),
+        None => "run:".to_string(),
+    };
     let status = match manifest {
-        None => format!("run: no run.json, so whether the run finished is unknown; {read} of {planned} games read"),
+        None => format!("{run} no run.json, so whether the run finished is unknown; {read} of {planned} games read"),
         Some(m) if m.status.is_whole() && m.games_played == read as u64 && file.tail == Tail::Clean => {
-            format!("run: {}, {read} of {planned} games", m.status.as_str())
+            format!("{run} {}, {read} of {planned} games", m.status.as_str())
         }
         Some(m) if m.status == RunStatus::Running => format!(
-            "run: partial (status running: still running, or killed), {read} of {planned} games read; `arena resume` continues it"
+            "{run} partial (status running: still running, or killed), {read} of {planned} games read; `arena resume` continues it"
         ),
         Some(m) => format!(
-            "run: partial (status {}, {} games played by run.json), {read} of {planned} games read; `arena resume` continues it",
+            "{run} partial (status {}, {} games played by run.json), {read} of {planned} games read; `arena resume` continues it",
             m.status.as_str(),
             m.games_played
         ),

@@ -142,6 +142,8 @@ pub fn resume(arena: &Arena, dir: &Path, opts: &RunOptions, games: Option<u64>) 
     let share = manifest.share();
     let names = names(&cfg);
     let games_path = dir.join(GAMES);
+    // A new games.csv a kill left half-written: the old one is whole, and read instead.
+    let _ = std::fs::remove_file(dir.join(format!("{GAMES}{TEMP_SUFFIX}")));
     let (file, kept) = read_share(&games_path, &schedule, share, &names, cfg.seats, table.columns())?;
     // The games kept that are the share's first ones, with no gap before them.
     let prefix = kept.iter().enumerate().take_while(|(p, (i, _))| share.game(&schedule, *p as u64) == *i).count();
