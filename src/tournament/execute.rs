@@ -411,10 +411,8 @@ impl Run<'_> {
         output: Output,
     ) -> Result<RunReport> {
         let mut times = vec![TimeTally::default(); self.cfg.bots.len()];
-        let Run { cfg, table, schedule, dir, opts, mut manifest, timed } = self;
-        let whole = manifest.share().count == 1;
-        let games = (&mut tally, start, known, plan);
-        let played = play_games(cfg, &table, &schedule, dir, opts, whole, games, output, &mut times);
+        let played = self.play_games(&mut tally, (start, known, plan), output, &mut times);
+        let Run { cfg, table, schedule, dir, mut manifest, timed, .. } = self;
         let headline = table.headline();
         drop(table); // ends the processes of external bots
         let end = match played {
@@ -443,62 +441,60 @@ impl Run<'_> {
         let shard = manifest.shard;
         Ok(RunReport { end, planned: manifest.games_planned, shard, schedule, verdicts, status, engine_errors })
     }
-}
 
-/// Plays and copies the games (see [`Run::play`]); `played` in the end counts every game in
-/// games.csv.
-fn play_games(
-    cfg: &RunConfig,
-    table: &Arc<dyn Table>,
-    schedule: &Schedule,
-    dir: &Path,
-    opts: &RunOptions,
-    whole: bool,
-    (tally, start, known, plan): (&mut RunTally, Start, Known, Plan),
-    mut output: Output,
-    times: &mut [TimeTally],
-) -> Result<RunEnd> {
-    let (first, decided) = match start {
-        Start::Fresh => (0, false),
-        Start::Resumed { games, decided } => (games, decided),
-    };
-    if decided {
-        output.finish()?;
-        return Ok(RunEnd { played: first, interrupted: false, stopped_by_sink: true });
-    }
-    let history = opts.history.then(|| (dir.join(HISTORY), table.history_extension().unwrap_or_default()));
-    let sprt = cfg.sprt.as_ref().filter(|_| whole);
-    let progress = Progress::start(opts.progress, plan.done, plan.done + plan.count, sprt);
-    let mut sink = Sink {
-        out: &mut output.writer,
-        names: names(cfg),
-        tally,
-        times,
-        sprt,
-        history,
-        known,
-        schedule,
-        progress: &progress,
-        written: 0,
-    };
-    let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
-    if plan.count > 0 {
-        end = runner::run(schedule, plan, table.as_ref(), opts, &progress, &mut |job, record| {
-            if sink.copy_until(schedule.index(job.pairing, job.game))? == Flow::Stop {
-                return Ok(Flow::Stop);
-            }
-            sink.deliver(job, &record)
-        })?;
-    }
-    if !end.stopped_by_sink {
-        // The known games after the last one played. An interrupted run copies them too (they
-        // must not be lost) but does not let the SPRT look at them: games before them are missing.
-        if end.interrupted {
-            sink.sprt = None;
+    /// Plays and copies the games (see [`Run::play`]); `played` in the end counts every game in
+    /// games.csv.
+    fn play_games(
+        &self,
+        tally: &mut RunTally,
+        (start, known, plan): (Start, Known, Plan),
+        mut output: Output,
+        times: &mut [TimeTally],
+    ) -> Result<RunEnd> {
+        let Run { cfg, table, schedule, dir, opts, .. } = self;
+        let whole = self.manifest.share().count == 1;
+        let (first, decided) = match start {
+            Start::Fresh => (0, false),
+            Start::Resumed { games, decided } => (games, decided),
+        };
+        if decided {
+            output.finish()?;
+            return Ok(RunEnd { played: first, interrupted: false, stopped_by_sink: true });
         }
-        end.stopped_by_sink = sink.copy_until(u64::MAX)? == Flow::Stop;
+        let history = opts.history.then(|| (dir.join(HISTORY), table.history_extension().unwrap_or_default()));
+        let sprt = cfg.sprt.as_ref().filter(|_| whole);
+        let progress = Progress::start(opts.progress, plan.done, plan.done + plan.count, sprt);
+        let mut sink = Sink {
+            out: &mut output.writer,
+            names: names(cfg),
+            tally,
+            times,
+            sprt,
+            history,
+            known,
+            schedule,
+            progress: &progress,
+            written: 0,
+        };
+        let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
+        if plan.count > 0 {
+            end = runner::run(schedule, plan, table.as_ref(), opts, &progress, &mut |job, record| {
+                if sink.copy_until(schedule.index(job.pairing, job.game))? == Flow::Stop {
+                    return Ok(Flow::Stop);
+                }
+                sink.deliver(job, &record)
+            })?;
+        }
+        if !end.stopped_by_sink {
+            // The known games after the last one played. An interrupted run copies them too (they
+            // must not be lost) but does not let the SPRT look at them: games before them are missing.
+            if end.interrupted {
+                sink.sprt = None;
+            }
+            end.stopped_by_sink = sink.copy_until(u64::MAX)? == Flow::Stop;
+        }
+        end.played = first + sink.written;
+        output.finish()?;
+        Ok(end)
     }
-    end.played = first + sink.written;
-    output.finish()?;
-    Ok(end)
 }
