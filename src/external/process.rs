@@ -61,7 +61,7 @@ impl Log {
     }
 
     /// Appends one line (without its newline) from process `pid`, while the cap allows.
-    fn line(&self, pid: u32, line: &[u8]) {
+    pub fn line(&self, pid: u32, line: &[u8]) {
         let mut guard = self.file.lock().unwrap_or_else(|e| e.into_inner());
         let (file, written) = &mut *guard;
         if *written >= LOG_CAP {

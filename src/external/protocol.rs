@@ -79,7 +79,7 @@ fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
             "bot kind external needs `command`, the program to run (e.g. command = [\"python3\", \"mybot.py\"])",
         )
     })?;
-    check_program(program)?;
+    check_program("external", program)?;
     let start_ms = p.i64("start_ms") as u64;
     let fresh_each_game = p.str("restart") == "game";
     let program = Arc::new(Program {
@@ -103,14 +103,14 @@ fn find_program(program: &str) -> Option<PathBuf> {
 }
 
 /// Checks that `program` can be run, so that a typo is one error at the start rather than a
-/// forfeit in every game.
-fn check_program(program: &str) -> Result<()> {
+/// forfeit in every game. `kind` names the bot kind in the error.
+pub(crate) fn check_program(kind: &str, program: &str) -> Result<()> {
     let path = find_program(program)
-        .ok_or_else(|| Error::input(format!("bot kind external: cannot find the program `{program}`")))?;
+        .ok_or_else(|| Error::input(format!("bot kind {kind}: cannot find the program `{program}`")))?;
     let mode = std::fs::metadata(&path).map(|m| m.permissions().mode()).unwrap_or(0);
     if mode & 0o111 == 0 {
         return Err(Error::input(format!(
-            "bot kind external: `{}` is not executable (chmod +x, or name its interpreter first: [\"python3\", \"{program}\"])",
+            "bot kind {kind}: `{}` is not executable (chmod +x, or name its interpreter first: [\"python3\", \"{program}\"])",
             path.display()
         )));
     }

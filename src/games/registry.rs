@@ -428,11 +428,11 @@ mod tests {
         let arena = Arena::standard();
         for game in arena.games() {
             let options = Params::new(game.options(), &toml::Table::new(), game.name()).unwrap();
-            // Every kind but `external`, which needs a program to run.
+            // Every kind but those that need a program to run (`external`, `gomocup`).
             let bots: Vec<BotChoice> = game
                 .bots()
                 .iter()
-                .filter(|b| b.name != "external")
+                .filter(|b| b.params.iter().all(|p| p.name != "command"))
                 .map(|b| BotChoice {
                     name: b.name.to_string(),
                     kind: b.name.to_string(),

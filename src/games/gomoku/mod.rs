@@ -3,6 +3,7 @@
 mod board;
 pub mod bots;
 pub mod brain;
+pub mod gomocup;
 pub mod openings;
 pub mod renju;
 mod wire;
@@ -69,8 +70,11 @@ impl GameDef for Gomoku {
         Headline::Elo
     }
 
+    /// The built-in bots, and `gomocup`: any Gomocup engine.
     fn bot_kinds() -> Vec<BotKind<Gomoku>> {
-        bots::KINDS.to_vec()
+        let mut kinds = bots::KINDS.to_vec();
+        kinds.push(gomocup::KIND);
+        kinds
     }
 
     /// `arena bench gomoku`, on one core, 15×15 freestyle, no opening stones:
