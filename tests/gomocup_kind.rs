@@ -1,0 +1,331 @@
+//! The `gomocup` bot kind end to end through the `arena` binary: a fake engine (bash) that
+//! misbehaves as told loses each game with the reason in games.csv while the run goes on, the
+//! engine hears the INFO keys, RESTART or a new process, chatter goes to the log, the gap keeps a
+//! command from being dropped; and the project's own engine (`arena brain gomoku`) seated through
+//! the kind plays the games the built-in bot plays, byte for byte. No process outlives a run.
+
+#![cfg(target_os = "linux")]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+mod common;
+
+use common::{arena, write};
+use tempfile::TempDir;
+
+/// A Gomocup engine in bash that plays the first empty cell (rows from the top), or misbehaves
+/// as `$1` says. It tells its stderr (the bot's log) every line it hears.
+const FAKE: &str = r#"
+mode=$1
+size=0
+declare -A taken
+echo "started" >&2
+answer() {
+  echo "$1"
+  if [ "$mode" = drops ]; then
+    # Like an engine still winding down its search: a command that comes too soon is lost.
+    sleep 0.05
+    while read -t 0; do IFS= read -r junk || exit 0; echo "dropped $junk" >&2; done
+  fi
+}
+move() {
+  case "$mode" in
+    hang) sleep 1000 ;;
+    slow) sleep 0.15 ;;
+    error) echo "ERROR cannot think"; return ;;
+    malformed) echo "7;7"; return ;;
+    crash) exit 3 ;;
+    occupied) if [ -n "$last" ]; then echo "$last"; return; fi ;;
+    chatty) echo "MESSAGE thinking about 0,0"; echo "DEBUG depth 1"; echo "SUGGEST 1,1"; echo "a line of its own" ;;
+  esac
+  for ((y = 0; y < size; y++)); do
+    for ((x = 0; x < size; x++)); do
+      if [ -z "${taken[$x,$y]}" ]; then taken[$x,$y]=1; answer "$x,$y"; return; fi
+    done
+  done
+}
+while IFS= read -r line; do
+  line=${line%$'\r'}
+  echo "got $line" >&2
+  case "$line" in
+    "START "*)
+      if [ "$mode" = rect-only ]; then echo "UNKNOWN START"; continue; fi
+      size=${line#START }
+      if [ "$size" -gt 22 ]; then echo "ERROR unsupported size $size"; continue; fi
+      [ "$mode" = chatty ] && echo "a banner before OK"
+      taken=(); last=""; echo OK ;;
+    "RECTSTART "*) size=${line#RECTSTART }; size=${size%,*}; taken=(); last=""; echo OK ;;
+    RESTART)
+      if [ "$mode" = no-restart ]; then echo "UNKNOWN command RESTART"; continue; fi
+      taken=(); last=""; echo OK ;;
+    ABOUT) echo "name=\"fake-$mode\", version=\"1.0\"" ;;
+    BEGIN) move ;;
+    "TURN "*) last=${line#TURN }; taken[$last]=1; move ;;
+    BOARD)
+      taken=()
+      while IFS= read -r stone; do
+        stone=${stone%$'\r'}
+        echo "got $stone" >&2
+        [ "$stone" = DONE ] && break
+        IFS=, read -r x y f <<< "$stone"; taken[$x,$y]=1; last="$x,$y"
+      done
+      move ;;
+    END) exit 0 ;;
+  esac
+done
+"#;
+
+const MARK: &str = "ARENA_TEST_MARK";
+
+/// A folder with the fake engine, and runs whose processes carry a mark in their environment.
+struct Bench {
+    dir: TempDir,
+    mark: String,
+}
+
+impl Bench {
+    fn new(test: &str) -> Bench {
+        let dir = TempDir::new().unwrap();
+        write(dir.path(), "pbrain-fake.sh", FAKE);
+        Bench { dir, mark: format!("{test}-{}", std::process::id()) }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// The fake engine as a `gomocup` bot named `fake`, in `mode`, with more parameters.
+    fn fake(&self, mode: &str, extra: &str) -> String {
+        let script = self.path("pbrain-fake.sh").display().to_string();
+        format!("{{ name = \"fake\", kind = \"gomocup\", params = {{ command = [\"bash\", {script:?}, \"{mode}\"]{extra} }} }}")
+    }
+
+    /// Runs `config` into folder `out` on two threads; returns (games.csv, stdout).
+    fn run(&self, config: &str, out: &str) -> (String, String) {
+        let config = write(self.dir.path(), &format!("{out}.toml"), config);
+        let output = arena()
+            .args(["run", "--threads", "2", "--out"])
+            .arg(self.path(out))
+            .arg(&config)
+            .env(MARK, &self.mark)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        (self.read(&format!("{out}/games.csv")), String::from_utf8(output.stdout).unwrap())
+    }
+
+    fn read(&self, file: &str) -> String {
+        std::fs::read_to_string(self.path(file)).unwrap()
+    }
+
+    /// Processes of this test's runs still alive after `grace`.
+    fn survivors(&self, grace: Duration) -> Vec<u32> {
+        let until = Instant::now() + grace;
+        loop {
+            let alive = marked(&format!("{MARK}={}", self.mark));
+            if alive.is_empty() || Instant::now() > until {
+                return alive;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Live processes (zombies aside) whose environment holds `entry`.
+fn marked(entry: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for proc_entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = proc_entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(environ) = std::fs::read(proc_entry.path().join("environ")) else { continue };
+        let zombie = std::fs::read_to_string(proc_entry.path().join("stat"))
+            .map(|stat| stat.rsplit_once(") ").is_none_or(|(_, rest)| rest.starts_with('Z')))
+            .unwrap_or(true);
+        if !zombie && environ.split(|&b| b == 0).any(|e| e == entry.as_bytes()) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// The `status` column of `bot`'s rows in a games.csv.
+fn statuses(games_csv: &str, bot: &str) -> Vec<String> {
+    let mut reader = csv::Reader::from_reader(games_csv.as_bytes());
+    reader.records().map(|r| r.unwrap()).filter(|r| &r[4] == bot).map(|r| r[8].to_string()).collect()
+}
+
+/// A config of `games` paired games of `fake` against `weights` on a `table`.
+fn config(fake: &str, games: u64, table: &str) -> String {
+    format!("game = \"gomoku\"\ngames = {games}\npaired = true\nbots = [{fake}, \"weights\"]\n[table]\n{table}\n")
+}
+
+/// Distinct processes that said `started` in a log.
+fn processes_in_log(log: &str) -> usize {
+    let ids: std::collections::BTreeSet<&str> =
+        log.lines().filter(|l| l.ends_with("] started")).map(|l| l.split(']').next().unwrap()).collect();
+    ids.len()
+}
+
+#[test]
+fn every_fault_loses_its_game_with_its_reason_and_the_run_goes_on() {
+    let bench = Bench::new("faults");
+    let fast = ", turn_ms = 200, tolerance_ms = 200, start_ms = 2000";
+    let cases = [
+        ("hang", fast, "size = 9", "timeout: no move in timeout_turn 200 ms (+200 ms tolerance)", "timeout"),
+        (
+            "slow",
+            ", turn_ms = 1000, match_ms = 300, tolerance_ms = 100",
+            "size = 9",
+            "timeout: no move in the * ms left of timeout_match (+100 ms tolerance)",
+            "timeout",
+        ),
+        ("occupied", fast, "size = 9", "illegal action Move { x: * is taken", "illegal"),
+        ("error", fast, "size = 9", "answered `ERROR cannot think`", "protocol"),
+        ("malformed", fast, "size = 9", "malformed move `7;7`", "protocol"),
+        ("crash", fast, "size = 9", "exited with code 3", "crash"),
+        ("ok", fast, "size = 25", "answered START 25 with `ERROR unsupported size 25`", "protocol"),
+        ("rect-only", fast, "size = 9", "answered START 9 with `UNKNOWN START`", "protocol"),
+    ];
+    for (mode, params, table, reason, kind) in cases {
+        let (games, stdout) = bench.run(&config(&bench.fake(mode, params), 6, table), mode);
+        let rows = statuses(&games, "fake");
+        assert_eq!(rows.len(), 6, "{mode}");
+        for status in &rows {
+            let expected = format!("forfeit: {reason}");
+            let ok = match expected.split_once('*') {
+                Some((head, tail)) => status.starts_with(head) && status.ends_with(tail),
+                None => *status == expected,
+            };
+            assert!(ok, "{mode}: {status}\nexpected {expected}");
+        }
+        assert!(statuses(&games, "weights").iter().all(|s| s == "opponent forfeit"), "{mode}");
+        assert!(stdout.contains(&format!("forfeits: fake 6 ({kind} 6)")), "{mode}: {stdout}");
+    }
+    assert!(bench.survivors(Duration::from_secs(3)).is_empty(), "processes left behind");
+}
+
+#[test]
+fn engines_hear_the_info_keys_and_chatter_goes_to_the_log() {
+    let bench = Bench::new("chatty");
+    let fake = bench.fake("chatty", ", info = { thread_num = 1, folder = \"/tmp/x\" }");
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/freestyle-15.txt");
+    let table = format!("rule = \"standard\"\nopenings = {:?}", openings.display().to_string());
+    let (games, _) = bench.run(&config(&fake, 8, &table), "out");
+    assert!(statuses(&games, "fake").iter().all(|s| s == "ok"), "{games}");
+    let log = bench.read("out/logs/fake.log");
+    for line in [
+        "got START 15",
+        "got ABOUT",
+        "ABOUT: name=\"fake-chatty\", version=\"1.0\"",
+        "got INFO timeout_turn 1000",
+        "got INFO timeout_match 0",
+        "got INFO max_memory 367001600",
+        "got INFO game_type 1",
+        "got INFO rule 1",
+        "got INFO thread_num 1",
+        "got INFO folder /tmp/x",
+        "got INFO time_left 2147483647",
+        "got BOARD",
+        "got DONE",
+        "got RESTART",
+        "stdout: MESSAGE thinking about 0,0",
+        "stdout: DEBUG depth 1",
+        "stdout: SUGGEST 1,1",
+        "stdout: a line of its own",
+        "stdout: a banner before OK",
+    ] {
+        assert!(log.lines().any(|l| l.ends_with(&format!("] {line}"))), "no `{line}` in the log:\n{log}");
+    }
+    // Each opening reaches the engine as BOARD the first time it moves, then TURN.
+    assert!(log.contains("got TURN "));
+    assert!(!log.contains("got BEGIN"), "every game opens with stones");
+    assert!(bench.survivors(Duration::from_secs(3)).is_empty());
+}
+
+#[test]
+fn a_process_serves_game_after_game_unless_it_refuses_restart() {
+    let bench = Bench::new("restart");
+    for (mode, out) in [("ok", "kept"), ("no-restart", "fresh")] {
+        let (games, _) = bench.run(&config(&bench.fake(mode, ""), 20, "size = 9"), out);
+        assert!(statuses(&games, "fake").iter().all(|s| s == "ok"), "{mode}: {games}");
+        let started = processes_in_log(&bench.read(&format!("{out}/logs/fake.log")));
+        match mode {
+            // One seat a game, two threads: one or two processes.
+            "ok" => assert!((1..=2).contains(&started), "{started} processes"),
+            _ => assert_eq!(started, 20, "a new process for every game"),
+        }
+    }
+    // RECTSTART for engines that want it.
+    let (games, _) = bench.run(&config(&bench.fake("rect-only", ", rectstart = true"), 4, "size = 9"), "rect");
+    assert!(statuses(&games, "fake").iter().all(|s| s == "ok"), "{games}");
+    assert!(bench.read("rect/logs/fake.log").contains("got RECTSTART 9,9"));
+    assert!(bench.survivors(Duration::from_secs(3)).is_empty());
+}
+
+#[test]
+fn the_gap_keeps_a_command_from_being_dropped() {
+    let bench = Bench::new("drops");
+    // The fake loses whatever comes within 50 ms of its answer: a 100 ms gap clears it.
+    let (games, _) = bench.run(&config(&bench.fake("drops", ", gap_ms = 100"), 4, "size = 9"), "gap");
+    assert!(statuses(&games, "fake").iter().all(|s| s == "ok"), "{games}");
+    // Only the goodbye may be lost (the END of a run that ends right after a move): the process
+    // is killed after its grace period all the same.
+    let log = bench.read("gap/logs/fake.log");
+    assert!(log.lines().filter(|l| l.contains("] dropped")).all(|l| l.ends_with("] dropped END")), "{log}");
+    // Without it the next command is lost, and the engine waits until its time is out.
+    let fake = bench.fake("drops", ", gap_ms = 0, turn_ms = 200, tolerance_ms = 200");
+    let (games, _) = bench.run(&config(&fake, 4, "size = 9"), "no-gap");
+    for status in statuses(&games, "fake") {
+        assert!(status.starts_with("forfeit: timeout"), "{status}");
+    }
+    assert!(bench.read("no-gap/logs/fake.log").contains("dropped"));
+    assert!(bench.survivors(Duration::from_secs(3)).is_empty());
+}
+
+/// The project's engine, `arena brain gomoku --bot search`, seated through the `gomocup` kind,
+/// plays the games the built-in `search` plays (it is deterministic): the same games.csv and
+/// summary.csv byte for byte, on 1 and 2 threads, under each rule, from the shipped openings.
+#[test]
+fn the_project_engine_through_the_kind_plays_the_in_process_games() {
+    let bench = Bench::new("brain");
+    let exe = env!("CARGO_BIN_EXE_arena");
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/freestyle-15.txt");
+    let engine = format!(
+        "{{ name = \"search\", kind = \"gomocup\", params = {{ command = [{exe:?}, \"brain\", \"gomoku\", \"--bot\", \"search\"] }} }}"
+    );
+    for rule in ["freestyle", "standard", "renju"] {
+        let table = format!("rule = \"{rule}\"\nopenings = {:?}", openings.display().to_string());
+        let with = |bot: &str| {
+            format!("game = \"gomoku\"\ngames = 24\npaired = true\nbots = [{bot}, \"weights\"]\n[table]\n{table}\n")
+        };
+        let (built_in, _) = bench.run(&with("\"search\""), &format!("{rule}-built-in"));
+        let (engine_games, _) = bench.run(&with(&engine), &format!("{rule}-engine"));
+        assert!(statuses(&engine_games, "search").iter().all(|s| s == "ok"), "{rule}");
+        assert_eq!(engine_games, built_in, "{rule}: the games differ");
+        let summary = |out: &str| bench.read(&format!("{rule}-{out}/summary.csv"));
+        assert_eq!(summary("engine"), summary("built-in"), "{rule}");
+        assert!(bench.read(&format!("{rule}-engine/logs/search.log")).contains("ABOUT: name=\"arena-search\""));
+    }
+    assert!(bench.survivors(Duration::from_secs(3)).is_empty());
+}
+
+#[test]
+fn a_bad_engine_setting_is_one_error_line() {
+    let bench = Bench::new("settings");
+    for (params, expected) in [
+        (", turn_ms = 0", "turn_ms = 0 (\"as fast as possible\") is read as \"no limit\" by some engines"),
+        (", info = { timeout_turn = 5 }", "INFO timeout_turn is set by turn_ms, not by `info`"),
+        (", tolerance_ms = -5", "tolerance_ms"),
+    ] {
+        let config = write(bench.dir.path(), "bad.toml", &config(&bench.fake("ok", params), 2, "size = 9"));
+        let out = arena().args(["run", "--out"]).arg(bench.path("bad")).arg(&config).output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{params}: {err}");
+        assert!(err.contains(":4: ") && err.contains(expected) && err.lines().count() == 1, "{params}: {err}");
+    }
+    let missing = "{ name = \"x\", kind = \"gomocup\", params = { command = [\"./no/pbrain-such\"] } }";
+    let config = write(bench.dir.path(), "missing.toml", &config(missing, 2, "size = 9"));
+    let out = arena().args(["run", "--out"]).arg(bench.path("missing")).arg(&config).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("bot kind gomocup: cannot find the program `./no/pbrain-such`"));
+}
