@@ -253,18 +253,27 @@ fn two_brains_play_the_in_process_games() {
     brains_play_the_in_process_games("size = 20\nrule = \"standard\"\nopening = 4", 4);
 }
 
-/// 1,000 games each on 15×15 and 20×20, freestyle and standard, from random 4-stone openings:
-/// `cargo test --release --test gomoku_gomocup -- --ignored --nocapture`.
+/// 1,000 games each under freestyle and standard on a `size` board, from random 4-stone openings.
+fn a_thousand_games_each_rule(size: usize) {
+    for rule in ["freestyle", "standard"] {
+        let start = std::time::Instant::now();
+        brains_play_the_in_process_games(&format!("size = {size}\nrule = \"{rule}\"\nopening = 4"), 1000);
+        println!("{size}x{size} {rule}: 1000 games equal, {:.0} s", start.elapsed().as_secs_f64());
+    }
+}
+
+/// `cargo test --release --test gomoku_gomocup -- --ignored --nocapture` (both sizes), or one
+/// size: `... -- --ignored --nocapture a_thousand_games_through_the_protocol_20x20`.
 #[test]
 #[ignore]
-fn a_thousand_games_through_the_protocol_are_the_in_process_games() {
-    for size in [15, 20] {
-        for rule in ["freestyle", "standard"] {
-            let start = std::time::Instant::now();
-            brains_play_the_in_process_games(&format!("size = {size}\nrule = \"{rule}\"\nopening = 4"), 1000);
-            println!("{size}x{size} {rule}: 1000 games equal, {:.0} s", start.elapsed().as_secs_f64());
-        }
-    }
+fn a_thousand_games_through_the_protocol_15x15() {
+    a_thousand_games_each_rule(15);
+}
+
+#[test]
+#[ignore]
+fn a_thousand_games_through_the_protocol_20x20() {
+    a_thousand_games_each_rule(20);
 }
 
 /// Runs a gomoku config; returns (exit code, stderr, games.csv rows as maps).
@@ -318,7 +327,7 @@ fn a_bad_openings_file_is_one_error_line_with_its_file_and_line() {
     let (code, err, _) = run(dir.path(), &config);
     assert_eq!(code, 2);
     let config_path = dir.path().join("config.toml").display().to_string();
-    assert_eq!(err, format!("error: {config_path}:4: {shown}:2: 9,0 is off the 15x15 board (centre 7,7)\n"));
+    assert_eq!(err, format!("error: {config_path}:6: {shown}:2: 9,0 is off the 15x15 board (centre 7,7)\n"));
     // A missing file, and both kinds of opening at once.
     let (code, err, _) = run(
         dir.path(),

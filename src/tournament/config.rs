@@ -268,8 +268,12 @@ impl RunConfig {
         };
         // Build the table once so that range checks in the game and its bots point at the line
         // that set the value: options at [table], a bot's parameters at that bot.
-        let table_span = file.table.as_ref().map_or(file.game.span(), |t| t.span());
-        entry.table(&table, seats, &[], None).map_err(|e| src.error_at(&table_span, e))?;
+        let table_span = |e: &Error| match (&file.table, e) {
+            (Some(t), Error::Param { key, .. }) => t.get_ref().get(key).map_or(t.span(), |v| v.span()),
+            (Some(t), _) => t.span(),
+            (None, _) => file.game.span(),
+        };
+        entry.table(&table, seats, &[], None).map_err(|e| src.error_at(&table_span(&e), e))?;
         for (bot, value) in entries.iter().zip(file.bots.get_ref()) {
             entry.table(&table, seats, std::slice::from_ref(bot), None).map_err(|e| src.error_at(&value.span(), e))?;
         }

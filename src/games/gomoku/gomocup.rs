@@ -60,7 +60,7 @@ const PARAMS: &[ParamSpec] = &[
         .range(1.0, Limits::MAX_MS),
     ParamSpec::new(
         "gap_ms",
-        "2",
+        "5",
         "a pause after the engine's answer before the next command, not charged to its clock (some engines drop a command that comes within about a millisecond of their answer)",
     )
     .range(0.0, 1000.0),
@@ -164,7 +164,9 @@ fn make(p: &Params, game: &Gomoku) -> Result<BotFactory<Gomoku>> {
             toml::Value::Integer(v) => v.to_string(),
             toml::Value::Float(v) => v.to_string(),
             toml::Value::String(v) if !v.contains(['\n', '\r']) => v.clone(),
-            _ => return Err(Error::input(format!("bot kind gomocup: info.{key} must be a number or a one-line string"))),
+            _ => {
+                return Err(Error::input(format!("bot kind gomocup: info.{key} must be a number or a one-line string")))
+            }
         };
         writeln!(info, "INFO {key} {value}").expect("a String takes writes");
     }

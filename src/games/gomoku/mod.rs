@@ -58,10 +58,15 @@ impl GameDef for Gomoku {
         let mut game = Gomoku::new(size, rule, opening);
         let path = p.str("openings");
         if !path.is_empty() {
+            // Errors name the `openings` key, so that a config points at its line.
+            let at_openings = |message: String| Error::Param { key: "openings".into(), message };
             if opening > 0 {
-                return Err(Error::input("gomoku: give `opening` (random stones) or `openings` (a file), not both"));
+                return Err(at_openings(
+                    "gomoku: give `opening` (random stones) or `openings` (a file), not both".into(),
+                ));
             }
-            game.book = Some(std::sync::Arc::new(Book::load(std::path::Path::new(path), &game)?));
+            let book = Book::load(std::path::Path::new(path), &game).map_err(|e| at_openings(e.to_string()))?;
+            game.book = Some(std::sync::Arc::new(book));
         }
         Ok(game)
     }
