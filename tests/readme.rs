@@ -6,7 +6,7 @@
 //! after two spaces and `#` is dropped), and the lines up to the next `$ ` line are what it prints
 //! on stdout (trailing blank lines aside). A line `...` in the output stands for any number of
 //! lines the README leaves out. Commands run in a scratch folder that sees the project's
-//! `configs/`, so their results folders are fresh.
+//! `configs/`, `openings/` and `target/`, so their results folders are fresh.
 //!
 //! The examples that play long tournaments take a minute or two in all; they are ignored in the
 //! default run: `cargo test --release --test readme -- --include-ignored`.
@@ -82,6 +82,7 @@ const SLOW: &[&str] = &[
     "holdem-gauntlet",
     "gomoku-round-robin",
     "gate configs/ci-gate.toml",
+    "gomocup-brain",
 ];
 
 fn check_readme(slow: bool) {
@@ -92,7 +93,11 @@ fn check_readme(slow: bool) {
     let bin = Path::new(env!("CARGO_BIN_EXE_arena")).parent().unwrap();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     let scratch = tempfile::TempDir::new().unwrap();
-    std::os::unix::fs::symlink(repo.join("configs"), scratch.path().join("configs")).unwrap();
+    // The configs name files relative to the project's root: configs, openings and (for the
+    // Gomocup engine example) the built binary.
+    for dir in ["configs", "openings", "target"] {
+        std::os::unix::fs::symlink(repo.join(dir), scratch.path().join(dir)).unwrap();
+    }
     let mut failures = Vec::new();
     let mut ran = 0;
     for example in all.iter().filter(|e| SLOW.iter().any(|s| e.command.contains(s)) == slow) {
