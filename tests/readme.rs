@@ -83,6 +83,7 @@ const SLOW: &[&str] = &[
     "gomoku-round-robin",
     "gate configs/ci-gate.toml",
     "gomocup-brain",
+    "mahjong-pruned-variants",
 ];
 
 fn check_readme(slow: bool) {
