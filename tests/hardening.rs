@@ -96,6 +96,19 @@ fn values_that_would_overflow_or_are_not_numbers_are_refused() {
             refused(&run_in(d, &["run", &config("p.toml", &text)]), "p.toml:2: parameter");
         }
     }
+    for (kind, param) in [
+        ("expectimax", "decay = nan"),
+        ("expectimax", "win_bonus = inf"),
+        ("expectimax", "depth = 9"),
+        ("pruned", "accuracy = -0.5"),
+        ("pruned", "w_pung = nan"),
+        ("pruned", "danger_simple = 1e300"),
+        ("pruned", "samples = 1000000"),
+    ] {
+        let text =
+            format!("game = \"mahjong\"\nbots = [{{ name = \"x\", kind = \"{kind}\", params = {{ {param} }} }}]\n");
+        refused(&run_in(d, &["run", &config("p.toml", &text)]), "p.toml:2: parameter");
+    }
     let exact = config(
         "e.toml",
         "game = \"stud\"\nbots = [{ name = \"x\", kind = \"expert\", params = { exact_max = 9223372036854775000 } }]\n",
