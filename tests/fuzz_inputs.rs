@@ -418,7 +418,7 @@ enum Verdict {
 }
 
 /// Runs `case` as a process of the binary under `timeout` seconds and `ulimit -v` `memory_kib`.
-fn in_process_of_binary(case: &Case, timeout: u32, memory_kib: u64) -> Verdict {
+fn as_process(case: &Case, timeout: u32, memory_kib: u64) -> Verdict {
     let dir = tempfile::TempDir::new().unwrap();
     // A process's arguments cannot hold a NUL byte.
     let args: Vec<String> = case.prepare(dir.path()).into_iter().map(|a| a.replace('\0', "\u{1}")).collect();
@@ -920,7 +920,7 @@ proptest! {
     /// A real process: the brain reads its stdin, a roster is read from the working folder.
     #[test]
     fn brain_params_and_local_rosters_in_a_process(case in prop_oneof![brain_case(), roster_case(), run_config()]) {
-        let verdict = in_process_of_binary(&case, 120, 8 << 20);
+        let verdict = as_process(&case, 120, 8 << 20);
         prop_assert!(matches!(verdict, Verdict::Ok | Verdict::Refused), "{verdict:?}");
     }
 }
@@ -1002,7 +1002,7 @@ fn campaign() {
                     break;
                 }
                 let case = &all[i as usize];
-                let verdict = in_process_of_binary(case, 60, 4 << 20);
+                let verdict = as_process(case, 60, 4 << 20);
                 let key = match &verdict {
                     Verdict::Ok => "exit 0",
                     Verdict::Refused => "exit 2, one line",
@@ -1020,7 +1020,7 @@ fn campaign() {
                     );
                     findings.lock().unwrap().push((case.clone(), verdict));
                 }
-                if (i + 1) % 1000 == 0 {
+                if (i + 1).is_multiple_of(1000) {
                     eprintln!("campaign: {} cases, {:.0} s", i + 1, started.elapsed().as_secs_f64());
                 }
             });
