@@ -1,5 +1,6 @@
 //! The library's error type. The CLI prints one line and exits with code 2 for every variant.
 
+use std::fmt::Write;
 use std::path::PathBuf;
 
 #[derive(Debug)]
@@ -23,12 +24,30 @@ impl Error {
     }
 }
 
+/// The most characters an error shows: one line on any terminal, whatever paths or values it names.
+const MAX_MESSAGE_CHARS: usize = 500;
+
 impl std::fmt::Display for Error {
+    /// One line whatever the message holds: control characters (a newline in a path, a terminal
+    /// escape) are escaped and a message longer than [`MAX_MESSAGE_CHARS`] is cut.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::Input(msg) | Error::Param { message: msg, .. } => f.write_str(msg),
-            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+        let text = match self {
+            Error::Input(msg) | Error::Param { message: msg, .. } => std::borrow::Cow::Borrowed(msg.as_str()),
+            Error::Io { path, source } => std::borrow::Cow::Owned(format!("{}: {source}", path.display())),
+        };
+        for (i, c) in text.chars().enumerate() {
+            if i == MAX_MESSAGE_CHARS {
+                return f.write_str("…");
+            }
+            if c.is_control() {
+                for e in c.escape_default() {
+                    f.write_char(e)?;
+                }
+            } else {
+                f.write_char(c)?;
+            }
         }
+        Ok(())
     }
 }
 
@@ -58,7 +77,7 @@ pub fn shown(value: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::shown;
+    use super::{shown, Error};
 
     #[test]
     fn shown_values_are_one_short_line() {
@@ -66,5 +85,14 @@ mod tests {
         assert_eq!(shown("a\nb"), "`a\\nb`");
         let long = shown(&"x".repeat(1_000_000));
         assert!(long.len() < 50 && long.ends_with("…`"), "{long}");
+    }
+
+    #[test]
+    fn an_error_is_one_line_whatever_it_names() {
+        let path = std::path::PathBuf::from("a\nb\x1b[31m.toml");
+        let e = Error::io(&path, std::io::Error::from(std::io::ErrorKind::NotFound));
+        assert_eq!(e.to_string(), "a\\nb\\u{1b}[31m.toml: entity not found");
+        let long = Error::input("x".repeat(100_000)).to_string();
+        assert_eq!(long.chars().count(), 501);
     }
 }

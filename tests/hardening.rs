@@ -96,6 +96,25 @@ fn values_that_would_overflow_or_are_not_numbers_are_refused() {
             refused(&run_in(d, &["run", &config("p.toml", &text)]), "p.toml:2: parameter");
         }
     }
+    for (kind, param) in [
+        ("expectimax", "decay = nan"),
+        ("expectimax", "win_bonus = inf"),
+        ("expectimax", "depth = 9"),
+        ("pruned", "accuracy = -0.5"),
+        ("pruned", "w_pung = nan"),
+        ("pruned", "danger_simple = 1e300"),
+        ("pruned", "samples = 1000000"),
+    ] {
+        let text =
+            format!("game = \"mahjong\"\nbots = [{{ name = \"x\", kind = \"{kind}\", params = {{ {param} }} }}]\n");
+        refused(&run_in(d, &["run", &config("p.toml", &text)]), "p.toml:2: parameter");
+    }
+    // Inside every range, yet a tree no game would finish: depth 8 over 32 cells.
+    let search = config(
+        "s.toml",
+        "game = \"gomoku\"\nbots = [{ name = \"x\", kind = \"search\", params = { depth = 8, width = 32 } }]\n",
+    );
+    refused(&run_in(d, &["run", &search]), "width^depth = 32^8 is more than 16777216 positions a move");
     let exact = config(
         "e.toml",
         "game = \"stud\"\nbots = [{ name = \"x\", kind = \"expert\", params = { exact_max = 9223372036854775000 } }]\n",
@@ -126,6 +145,21 @@ fn paths_and_files_stay_where_they_belong() {
         refused(&run_in(d, &["run", c.to_str().unwrap()]), "n.toml:1: bad run name");
     }
     refused(&run_in(d, &["run", "/dev/zero"]), "not a regular file");
+    // `stats --run` on a games.csv with a game's rows deleted says so; with one seat's row
+    // deleted it refuses the file.
+    succeeded(&run_in(
+        d,
+        &["run", "--game", "gomoku", "--bot", "random", "--bot", "weights", "--games", "10", "--out", "r"],
+    ));
+    let games = std::fs::read_to_string(d.join("r/games.csv")).unwrap();
+    let mut lines: Vec<&str> = games.lines().collect();
+    lines.drain(7..9); // game 3, both seats
+    std::fs::write(d.join("r/games.csv"), lines.join("\n") + "\n").unwrap();
+    let out = succeeded(&run_in(d, &["stats", "--run", "r"]));
+    assert!(out.starts_with("run: partial") && out.contains("9 of 10 games read"), "{out}");
+    lines.remove(7); // one seat of game 4
+    std::fs::write(d.join("r/games.csv"), lines.join("\n") + "\n").unwrap();
+    refused(&run_in(d, &["stats", "--run", "r"]), "out of order");
     refused(&run_in(d, &["run", "/"]), "not a regular file");
     assert!(!std::path::Path::new("/tmp/bot-arena-escaped").exists());
     assert!(!d.parent().unwrap().parent().unwrap().join("bot-arena-escaped").exists());
@@ -140,6 +174,12 @@ fn errors_are_one_line_and_point_at_the_right_place() {
         "--games must be at least 1, not -1",
     );
     refused(&run_in(d, &["run", "--bogus"]), "unexpected argument '--bogus' found; try --help");
+    // A command without its subcommand: the help on stdout, one error line on stderr.
+    for args in [&[][..], &["advise"][..]] {
+        let out = run_in(d, args);
+        refused(&out, "a command is needed");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: arena"), "{args:?}");
+    }
     refused(&run_in(d, &["stats", "--tri", "1,2"]), "--tri needs 3");
     let long = format!("--{}", "x".repeat(100_000));
     refused(&run_in(d, &["run", &long]), "…");
@@ -219,7 +259,11 @@ fn one_notation_for_cards_and_flags_in_every_csv() {
     let row: Vec<&str> = holdem.lines().nth(1).unwrap().split(',').collect();
     assert_eq!(row[9].len(), 5, "hole cards as `Qs 8c`: {}", row[9]);
     let zhj = std::fs::read_to_string(d.join("z/games.csv")).unwrap();
-    assert!(!zhj.contains("true") && !zhj.contains("false"), "{zhj}");
+    let row: Vec<&str> = zhj.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(row[9].len(), 8, "a hand as `Qs 6s 2s`: {}", row[9]);
+    for csv in [&holdem, &zhj] {
+        assert!(!csv.contains("true") && !csv.contains("false"), "flags are 1/0: {csv}");
+    }
 }
 
 #[test]

@@ -56,6 +56,9 @@ pub struct GateArgs {
     /// Seconds between progress lines of each expectation's run when stderr is not a terminal (0: none).
     #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = super::run::parse_seconds)]
     progress_every: f64,
+    /// Check the gate file, its configs and baselines, and play nothing (exit 0: all are valid).
+    #[arg(long)]
+    check: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -319,6 +322,10 @@ fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow]
 
 pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     let expectations = load(arena, args)?;
+    if args.check {
+        println!("{}: {} expectations, all valid", args.gate.display(), expectations.len());
+        return Ok(EXIT_OK);
+    }
     let base = args.gate.parent().unwrap_or(Path::new("."));
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),

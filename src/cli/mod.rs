@@ -160,25 +160,34 @@ pub fn main_with(arena: &Arena) -> i32 {
 }
 
 /// Runs the command line `args` (the program's name first) with `arena`'s games, returns the
-/// exit code.
+/// exit code; a refusal is printed as one line, `error: <why>`, with exit code 2.
 pub fn main_from<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + Clone>(arena: &Arena, args: I) -> i32 {
-    let matches = match allow_negative_numbers(command(arena)).try_get_matches_from(args) {
-        Ok(matches) => matches,
-        // Help and version go to stdout with exit 0; a bare `arena advise` shows its help.
-        Err(e) if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = e.print();
-            return if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
-        }
-        Err(e) => {
-            eprintln!("error: {}", clap_one_line(&e));
-            return EXIT_USAGE;
-        }
-    };
-    match dispatch(arena, &matches) {
+    match execute(arena, args) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
             EXIT_USAGE
         }
     }
+}
+
+/// Runs the command line `args` (the program's name first): the exit code, or the error that
+/// refused it (exit code 2; its text is one line). [`main_from`] prints the error.
+pub fn execute<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + Clone>(arena: &Arena, args: I) -> Result<i32> {
+    let matches = match allow_negative_numbers(command(arena)).try_get_matches_from(args) {
+        Ok(matches) => matches,
+        // Help and version go to stdout with exit 0.
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return Ok(EXIT_OK);
+        }
+        // A command without its subcommand (`arena`, `arena advise`): the help on stdout, and the
+        // error on stderr in one line like every other.
+        Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            println!("{}", e.render().to_string().trim_end());
+            return Err(Error::input("a command is needed (see the list above); try --help"));
+        }
+        Err(e) => return Err(Error::input(clap_one_line(&e))),
+    };
+    dispatch(arena, &matches)
 }

@@ -182,29 +182,6 @@ impl Params {
         let array = self.get(name).as_array().expect("declared array");
         array.iter().map(|v| v.as_integer().expect("integer array")).collect()
     }
-
-    /// An integer that must lie in `lo..=hi`.
-    pub fn int_in(&self, name: &str, lo: i64, hi: i64, owner: &str) -> Result<i64> {
-        let v = self.i64(name);
-        if (lo..=hi).contains(&v) {
-            Ok(v)
-        } else {
-            Err(Error::input(format!("parameter `{name}` of {owner} must be in {lo}..={hi}, not {v}")))
-        }
-    }
-
-    /// A string that must be one of `choices`.
-    pub fn choice<'a>(&'a self, name: &str, choices: &[&str], owner: &str) -> Result<&'a str> {
-        let v = self.str(name);
-        if choices.contains(&v) {
-            Ok(v)
-        } else {
-            Err(Error::input(format!(
-                "parameter `{name}` of {owner} must be one of {}, not \"{v}\"",
-                choices.join(", ")
-            )))
-        }
-    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@
 //! - Deterministic: the same position gets the same move (equal candidates: the first found).
 
 use crate::core::{Bot, BotRng, ParamSpec, Params};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::games::{factory, BotKind};
 
 use super::super::{Gomoku, Move, State};
@@ -26,6 +26,9 @@ use super::weights::{table, MAX_WEIGHT};
 
 /// Widest candidate list (fixed arrays on the stack, no allocation per node).
 const MAX_WIDTH: usize = 32;
+/// Most positions a search may span, width^depth: 8 plies of 8 cells, or 4 of 32 (a few seconds a
+/// move at most; 6 plies of 32 cells took over a minute for one move, so a game would not end).
+pub const MAX_TREE: u64 = 1 << 24;
 /// A win at ply p scores WIN - p: sooner wins are better, later losses less bad.
 const WIN: i32 = 1 << 28;
 
@@ -71,9 +74,15 @@ pub struct Config {
 impl Config {
     pub fn from_params(p: &Params) -> Result<Config> {
         let owner = "bot search";
+        let (depth, width) = (p.i64("depth") as u32, p.i64("width") as u64);
+        if width.saturating_pow(depth) > MAX_TREE {
+            return Err(Error::input(format!(
+                "{owner}: width^depth = {width}^{depth} is more than {MAX_TREE} positions a move: lower `depth` or `width`"
+            )));
+        }
         Ok(Config {
-            depth: p.i64("depth") as usize,
-            width: p.i64("width") as usize,
+            depth: depth as usize,
+            width: width as usize,
             extend: p.i64("extend") as usize,
             weights: Weights {
                 own: table(p, "own", owner)?,

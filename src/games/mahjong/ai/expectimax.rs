@@ -17,17 +17,17 @@
 
 use super::{after_claim, pack, self_drawn_fans, Memo, Position};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
-use crate::error::Result;
 use crate::games::mahjong::engine::{Action, Mahjong, PhaseView, View};
 use crate::games::mahjong::shanten::{shanten, shanten_each};
 use crate::games::mahjong::tiles::{Counts, Meld, MeldKind, Tile, KINDS};
 use crate::games::{factory, BotKind};
 
 pub const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("depth", "2", "draw/discard cycles searched (capped by the draws left)"),
-    ParamSpec::new("win_bonus", "8.0", "value of a win = fans + win_bonus (each payer pays fans + 8)"),
-    ParamSpec::new("ready_value", "4.0", "value of a leaf at shanten 0 (ready) that is not a win"),
-    ParamSpec::new("decay", "0.3", "leaf value factor per shanten step: ready_value × decay^shanten"),
+    ParamSpec::new("depth", "2", "draw/discard cycles searched (capped by the draws left)").range(1.0, 4.0),
+    ParamSpec::new("win_bonus", "8.0", "value of a win = fans + win_bonus (each payer pays fans + 8)")
+        .range(0.0, 1000.0),
+    ParamSpec::new("ready_value", "4.0", "value of a leaf at shanten 0 (ready) that is not a win").range(0.0, 1000.0),
+    ParamSpec::new("decay", "0.3", "leaf value factor per shanten step: ready_value × decay^shanten").range(0.0, 1.0),
 ];
 
 pub const KIND: BotKind<Mahjong> = BotKind {
@@ -35,7 +35,7 @@ pub const KIND: BotKind<Mahjong> = BotKind {
     about: "expectimax over every discard and every unseen draw, depth cycles, fan-scored wins",
     params: PARAMS,
     make: |p, _| {
-        let cfg = Config::from_params(p)?;
+        let cfg = Config::from_params(p);
         Ok(factory(move || Expectimax::new(cfg)))
     },
 };
@@ -49,13 +49,14 @@ pub struct Config {
 }
 
 impl Config {
-    pub fn from_params(p: &Params) -> Result<Config> {
-        Ok(Config {
-            depth: p.int_in("depth", 1, 4, "bot expectimax")? as u32,
+    /// The config of checked parameters (their ranges are in [`PARAMS`]).
+    pub fn from_params(p: &Params) -> Config {
+        Config {
+            depth: p.i64("depth") as u32,
             win_bonus: p.f64("win_bonus"),
             ready_value: p.f64("ready_value"),
             decay: p.f64("decay"),
-        })
+        }
     }
 }
 

@@ -41,7 +41,6 @@ use super::shapes::{self, Paths};
 use super::turns::Distribution;
 use super::{after_claim, hand_fans, pack, KeySet, Position};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
-use crate::error::{Error, Result};
 use crate::games::mahjong::bots::best_discard;
 use crate::games::mahjong::engine::{Action, Mahjong, PhaseView, View};
 use crate::games::mahjong::shanten::{
@@ -51,30 +50,37 @@ use crate::games::mahjong::tiles::{is_honor, Counts, Meld, MeldKind, Tile, KINDS
 use crate::games::{factory, BotKind};
 
 pub const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("w_pung", "25.0", "arrangement weight of a pung"),
-    ParamSpec::new("w_chow", "10.0", "arrangement weight of a chow"),
-    ParamSpec::new("w_pair", "6.0", "arrangement weight of a pair"),
-    ParamSpec::new("w_two_sided", "4.0", "arrangement weight of a two-sided partial (e.g. 45)"),
-    ParamSpec::new("w_gapped", "3.0", "arrangement weight of a gapped partial (e.g. 46)"),
-    ParamSpec::new("w_edge", "2.0", "arrangement weight of an edge partial (12 or 89)"),
-    ParamSpec::new("w_isolated", "0.0", "arrangement weight of an isolated suited tile"),
-    ParamSpec::new("w_isolated_honour", "0.0", "arrangement weight of an isolated honour"),
-    ParamSpec::new("shanten_slack", "1", "keep arrangements at most this far above the hand's shanten"),
-    ParamSpec::new("keep", "6", "arrangements kept (highest weight); 1 = the patent's single best"),
-    ParamSpec::new("max_paths", "48", "paths expanded per arrangement (and per special shape)"),
-    ParamSpec::new("below_min", "0.1", "score factor of a finished hand below the fan minimum"),
-    ParamSpec::new("claim_margin", "1.0", "claim a chow/pung when the value after > value before × this"),
+    ParamSpec::new("w_pung", "25.0", "arrangement weight of a pung").range(0.0, 1000.0),
+    ParamSpec::new("w_chow", "10.0", "arrangement weight of a chow").range(0.0, 1000.0),
+    ParamSpec::new("w_pair", "6.0", "arrangement weight of a pair").range(0.0, 1000.0),
+    ParamSpec::new("w_two_sided", "4.0", "arrangement weight of a two-sided partial (e.g. 45)").range(0.0, 1000.0),
+    ParamSpec::new("w_gapped", "3.0", "arrangement weight of a gapped partial (e.g. 46)").range(0.0, 1000.0),
+    ParamSpec::new("w_edge", "2.0", "arrangement weight of an edge partial (12 or 89)").range(0.0, 1000.0),
+    ParamSpec::new("w_isolated", "0.0", "arrangement weight of an isolated suited tile").range(0.0, 1000.0),
+    ParamSpec::new("w_isolated_honour", "0.0", "arrangement weight of an isolated honour").range(0.0, 1000.0),
+    ParamSpec::new("shanten_slack", "1", "keep arrangements at most this far above the hand's shanten").range(0.0, 8.0),
+    ParamSpec::new("keep", "6", "arrangements kept (highest weight); 1 = the patent's single best")
+        .range(1.0, MAX_KEEP as f64),
+    ParamSpec::new("max_paths", "48", "paths expanded per arrangement (and per special shape)").range(1.0, 10_000.0),
+    ParamSpec::new("below_min", "0.1", "score factor of a finished hand below the fan minimum").range(0.0, 1.0),
+    ParamSpec::new("claim_margin", "1.0", "claim a chow/pung when the value after > value before × this")
+        .range(0.0, 100.0),
     ParamSpec::new("shapes", "false", "also expand paths toward seven pairs, thirteen orphans and knitted shapes"),
-    ParamSpec::new("shape_slack", "1", "expand a special shape when its shanten is at most this above the hand's"),
+    ParamSpec::new("shape_slack", "1", "expand a special shape when its shanten is at most this above the hand's")
+        .range(0.0, 8.0),
     ParamSpec::new("opponent_model", "false", "the patent's Monte Carlo opponent model (true: pruned-patent)"),
-    ParamSpec::new("samples", "32", "opponent model: Monte Carlo hands of the three other seats per decision"),
+    ParamSpec::new("samples", "32", "opponent model: Monte Carlo hands of the three other seats per decision")
+        .range(1.0, 10_000.0),
     ParamSpec::new(
         "accuracy",
         "0.75",
         "opponent model: a_i, weight of the predicted copies g_i in n_i = 4 - t_i - a_i g_i",
-    ),
-    ParamSpec::new("bias_partial", "1.0", "claims: weight of another seat's discard for a partial set's wait (chow)"),
-    ParamSpec::new("bias_pair", "5.0", "claims: weight of another seat's discard for a pair's wait (pung)"),
+    )
+    .range(0.0, 1.0),
+    ParamSpec::new("bias_partial", "1.0", "claims: weight of another seat's discard for a partial set's wait (chow)")
+        .range(0.0, 100.0),
+    ParamSpec::new("bias_pair", "5.0", "claims: weight of another seat's discard for a pair's wait (pung)")
+        .range(0.0, 100.0),
     ParamSpec::new(
         "claims_when_claiming",
         "false",
@@ -84,32 +90,41 @@ pub const PARAMS: &[ParamSpec] = &[
         "alloc_pung_no_chow",
         "1.0",
         "opponent model: degree bias of a suited pung no chow can pass through",
-    ),
-    ParamSpec::new("alloc_edge_pung", "1.0", "opponent model: degree bias of a pung of 1, 2, 8, 9 or an honour"),
-    ParamSpec::new("alloc_central_chow", "1.0", "opponent model: degree bias of a chow of 3..7"),
-    ParamSpec::new("danger_decay", "0.25", "opponent model: danger of a wait × this per shanten of its seat"),
+    )
+    .range(0.0, 100.0),
+    ParamSpec::new("alloc_edge_pung", "1.0", "opponent model: degree bias of a pung of 1, 2, 8, 9 or an honour")
+        .range(0.0, 100.0),
+    ParamSpec::new("alloc_central_chow", "1.0", "opponent model: degree bias of a chow of 3..7").range(0.0, 100.0),
+    ParamSpec::new("danger_decay", "0.25", "opponent model: danger of a wait × this per shanten of its seat")
+        .range(0.0, 1.0),
     ParamSpec::new(
         "safety_margin",
         "0.0",
         "with the model: discard the least dangerous tile worth at least (1 - this) x the best",
-    ),
+    )
+    .range(0.0, 1.0),
     ParamSpec::new("fold", "true", "fold to the least dangerous tile when hopeless"),
     ParamSpec::new(
         "threat_from_model",
         "true",
         "with the model: fold by the model's P(win) and threat (false: by declared sets)",
     ),
-    ParamSpec::new("fold_p_win", "0.05", "with the model: the effective tiles are hard to get below this P(win)"),
+    ParamSpec::new("fold_p_win", "0.05", "with the model: the effective tiles are hard to get below this P(win)")
+        .range(0.0, 1.0),
     ParamSpec::new(
         "fold_threat",
         "0.5",
         "with the model: fold on hard tiles when an opponent is ready with this chance",
-    ),
-    ParamSpec::new("threat_melds", "3", "without the model: an opponent with this many declared sets is judged ready"),
-    ParamSpec::new("fold_shanten", "2", "without the model: fold against a ready opponent from this shanten up"),
-    ParamSpec::new("danger_honour", "1.0", "without the model: danger of an honour, x live copies / 3"),
-    ParamSpec::new("danger_terminal", "2.0", "without the model: danger of a 1 or 9"),
-    ParamSpec::new("danger_simple", "4.0", "without the model: danger of a 2..8"),
+    )
+    .range(0.0, 1.0),
+    ParamSpec::new("threat_melds", "3", "without the model: an opponent with this many declared sets is judged ready")
+        .range(1.0, 4.0),
+    ParamSpec::new("fold_shanten", "2", "without the model: fold against a ready opponent from this shanten up")
+        .range(0.0, 8.0),
+    ParamSpec::new("danger_honour", "1.0", "without the model: danger of an honour, x live copies / 3")
+        .range(0.0, 100.0),
+    ParamSpec::new("danger_terminal", "2.0", "without the model: danger of a 1 or 9").range(0.0, 100.0),
+    ParamSpec::new("danger_simple", "4.0", "without the model: danger of a 2..8").range(0.0, 100.0),
 ];
 
 pub const KIND: BotKind<Mahjong> = BotKind {
@@ -118,7 +133,7 @@ pub const KIND: BotKind<Mahjong> = BotKind {
         "the patent's search: weighted arrangements, effective-tile paths valued P(win) x fans, opponent model, folding",
     params: PARAMS,
     make: |p, _| {
-        let cfg = Config::from_params(p)?;
+        let cfg = Config::from_params(p);
         Ok(factory(move || Pruned::new(cfg)))
     },
 };
@@ -185,42 +200,42 @@ pub struct Config {
 pub const MAX_KEEP: usize = 32;
 
 impl Config {
-    pub fn from_params(p: &Params) -> Result<Config> {
-        let o = "bot pruned";
-        let accuracy = p.f64("accuracy");
-        if !(0.0..=1.0).contains(&accuracy) {
-            return Err(Error::input(format!("{o}: accuracy must be within 0..1, got {accuracy}")));
-        }
-        Ok(Config {
+    /// The config of checked parameters (their ranges are in [`PARAMS`]).
+    pub fn from_params(p: &Params) -> Config {
+        Config {
             weights: ["w_pung", "w_chow", "w_pair", "w_two_sided", "w_gapped", "w_edge", "w_isolated"]
                 .map(|n| p.f64(n)),
             w_isolated_honour: p.f64("w_isolated_honour"),
-            shanten_slack: p.int_in("shanten_slack", 0, 8, o)? as i8,
-            keep: p.int_in("keep", 1, MAX_KEEP as i64, o)? as usize,
-            max_paths: p.int_in("max_paths", 1, 10_000, o)? as usize,
+            shanten_slack: p.i64("shanten_slack") as i8,
+            keep: p.i64("keep") as usize,
+            max_paths: p.i64("max_paths") as usize,
             below_min: p.f64("below_min"),
             claim_margin: p.f64("claim_margin"),
             shapes: p.bool("shapes"),
-            shape_slack: p.int_in("shape_slack", 0, 8, o)? as i8,
+            shape_slack: p.i64("shape_slack") as i8,
             opponent_model: p.bool("opponent_model"),
             model: ModelConfig {
-                samples: p.int_in("samples", 1, 10_000, o)? as usize,
+                samples: p.i64("samples") as usize,
                 alloc_pung_no_chow: p.f64("alloc_pung_no_chow"),
                 alloc_edge_pung: p.f64("alloc_edge_pung"),
                 alloc_central_chow: p.f64("alloc_central_chow"),
                 danger_decay: p.f64("danger_decay"),
             },
-            odds: OddsConfig { accuracy, bias_partial: p.f64("bias_partial"), bias_pair: p.f64("bias_pair") },
+            odds: OddsConfig {
+                accuracy: p.f64("accuracy"),
+                bias_partial: p.f64("bias_partial"),
+                bias_pair: p.f64("bias_pair"),
+            },
             claims_when_claiming: p.bool("claims_when_claiming"),
             safety_margin: p.f64("safety_margin"),
             fold: p.bool("fold"),
             threat_from_model: p.bool("threat_from_model"),
             fold_p_win: p.f64("fold_p_win"),
             fold_threat: p.f64("fold_threat"),
-            threat_melds: p.int_in("threat_melds", 1, 4, o)? as usize,
-            fold_shanten: p.int_in("fold_shanten", 0, 8, o)? as i8,
+            threat_melds: p.i64("threat_melds") as usize,
+            fold_shanten: p.i64("fold_shanten") as i8,
             danger: ["danger_honour", "danger_terminal", "danger_simple"].map(|n| p.f64(n)),
-        })
+        }
     }
 
     /// `pruned-patent`: the search with the opponent model and the special shapes.
@@ -232,7 +247,7 @@ impl Config {
 impl Default for Config {
     fn default() -> Self {
         let specs: toml::Table = toml::Table::new();
-        Config::from_params(&Params::new(PARAMS, &specs, "bot pruned").expect("defaults")).expect("defaults")
+        Config::from_params(&Params::new(PARAMS, &specs, "bot pruned").expect("defaults"))
     }
 }
 
