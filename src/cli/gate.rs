@@ -56,6 +56,9 @@ pub struct GateArgs {
     /// Seconds between progress lines of each expectation's run when stderr is not a terminal (0: none).
     #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = super::run::parse_seconds)]
     progress_every: f64,
+    /// Also write report.html (plots and tables) into each expectation's run folder.
+    #[arg(long)]
+    report: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -362,6 +365,9 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         }));
     } else {
         println!("{summary}");
+    }
+    if args.report {
+        verdicts.iter().try_for_each(|v| super::report::write_for(arena, &v.dir))?;
     }
     if let Some(path) = &args.junit {
         std::fs::write(path, junit(&args.gate, &verdicts)).map_err(|e| Error::io(path, e))?;
