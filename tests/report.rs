@@ -103,7 +103,7 @@ fn reports_hold_every_section_and_agree_with_the_csvs() {
     let mut rows = csv::Reader::from_reader(summary.as_bytes());
     for row in rows.records() {
         let row = row.unwrap();
-        let payoff: f64 = row[9].parse().unwrap();
+        let payoff: f64 = row[10].parse().unwrap();
         assert!(html.contains(&format!("{payoff:+.4} [")), "no payoff {payoff:+.4} of {}", &row[0]);
     }
     for svg in svgs(&html) {
