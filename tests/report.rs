@@ -56,7 +56,8 @@ bots = ["greedy", "random", "expectimax"]
 fn run_with_report(dir: &Path, name: &str, config: &str) -> PathBuf {
     let cfg = write(dir, &format!("{name}.toml"), config);
     let out = dir.join(name);
-    let output = arena().args(["run", "-q", "--report", "--threads", "2", "--out"]).arg(&out).arg(&cfg).output().unwrap();
+    let output =
+        arena().args(["run", "-q", "--report", "--threads", "2", "--out"]).arg(&out).arg(&cfg).output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(String::from_utf8_lossy(&output.stderr).contains("report.html"));
     out
@@ -73,7 +74,10 @@ fn svgs(page: &str) -> Vec<&str> {
 
 /// Drawing elements in one SVG beyond its white background.
 fn marks(svg: &str) -> usize {
-    ["<path", "<polyline", "<polygon", "<circle", "<line", "<rect"].iter().map(|t| svg.matches(t).count()).sum::<usize>()
+    ["<path", "<polyline", "<polygon", "<circle", "<line", "<rect"]
+        .iter()
+        .map(|t| svg.matches(t).count())
+        .sum::<usize>()
 }
 
 #[test]
@@ -175,7 +179,11 @@ fn reports_render_in_headless_chromium() {
         let dir = run_with_report(tmp.path(), name, config);
         let url = format!("file://{}", dir.join("report.html").display());
         // The DOM as the browser parsed it: every section there, every plot with a drawing.
-        let dom = headless(&chromium, &tmp.path().join(format!("profile-{name}-dom"))).arg("--dump-dom").arg(&url).output().unwrap();
+        let dom = headless(&chromium, &tmp.path().join(format!("profile-{name}-dom")))
+            .arg("--dump-dom")
+            .arg(&url)
+            .output()
+            .unwrap();
         assert!(dom.status.success(), "{name}: chromium failed: {}", String::from_utf8_lossy(&dom.stderr));
         let dom_text = String::from_utf8_lossy(&dom.stdout);
         for section in sections.iter().chain(&["Bots", "Running mean payoff, 95% band", "Mean payoff per game"]) {
