@@ -59,6 +59,9 @@ pub struct GateArgs {
     /// Check the gate file, its configs and baselines, and play nothing (exit 0: all are valid).
     #[arg(long)]
     check: bool,
+    /// Also write report.html (plots and tables) into each expectation's run folder.
+    #[arg(long)]
+    report: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -369,6 +372,9 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         }));
     } else {
         println!("{summary}");
+    }
+    if args.report {
+        verdicts.iter().try_for_each(|v| super::report::write_for(arena, &v.dir))?;
     }
     if let Some(path) = &args.junit {
         std::fs::write(path, junit(&args.gate, &verdicts)).map_err(|e| Error::io(path, e))?;

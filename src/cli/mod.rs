@@ -17,6 +17,7 @@ mod gate;
 mod json;
 mod list;
 mod merge;
+mod report;
 mod resume;
 mod run;
 mod signals;
@@ -53,6 +54,8 @@ enum Command {
     Gate(gate::GateArgs),
     /// Elo, nElo, LOS and SPRT from match counts or from a run folder.
     Stats(stats::StatsCmd),
+    /// Write report.html (plots, tables, no script) for one run folder or several side by side.
+    Report(report::ReportArgs),
     /// A gomoku bot as a Gomocup (Piskvork protocol) engine on stdin/stdout.
     Brain(brain::BrainArgs),
     /// A random-legal bot speaking the external protocol on stdin/stdout (docs/protocol.md).
@@ -100,6 +103,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
         Command::Stats(args) => stats::stats(arena, args),
         Command::Gate(args) => gate::gate(arena, args),
         Command::Brain(args) => brain::brain(arena, args),
+        Command::Report(args) => report::report(arena, args),
         Command::ProtocolBot => {
             crate::external::reference::main().map_err(|e| Error::input(format!("protocol-bot: {e}")))?;
             Ok(EXIT_OK)

@@ -68,6 +68,9 @@ pub struct RunArgs {
     /// Print the verdicts as one JSON document on stdout (the text goes to stderr).
     #[arg(long)]
     json: bool,
+    /// Also write report.html (plots and tables) into the output folder at the end.
+    #[arg(long)]
+    report: bool,
 }
 
 /// `--progress-every`: 0 (none) to a day.
@@ -162,6 +165,9 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         stop: signals::install(),
     };
     let report = execute(arena, &cfg, &opts, &out, shard)?;
+    if args.report {
+        super::report::write_for(arena, &out)?;
+    }
     Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json))
 }
 

@@ -5,6 +5,7 @@
 //! to the [`Verdicts`]; [`GamesFile`] reads games.csv back.
 
 mod games;
+pub mod html;
 mod manifest;
 mod matches;
 mod ratings;

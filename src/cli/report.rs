@@ -1,0 +1,43 @@
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::cli::EXIT_OK;
+use crate::error::{Error, Result};
+use crate::games::Arena;
+use crate::report::html::{self, REPORT};
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  arena report results/gomoku\n  arena report results/gomoku results/gomoku-renju --out compare.html"
+)]
+pub struct ReportArgs {
+    /// Run folders (each with config.toml and games.csv); several are shown side by side.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Where to write the page (default: report.html in the one folder given; needed with several).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// `arena report DIR...`: writes the page and prints where it is.
+pub fn report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
+    let out = match (&args.out, args.dirs.as_slice()) {
+        (Some(out), _) => out.clone(),
+        (None, [dir]) => dir.join(REPORT),
+        (None, _) => return Err(Error::input("several run folders: say where the page goes with --out FILE")),
+    };
+    let dirs: Vec<&Path> = args.dirs.iter().map(PathBuf::as_path).collect();
+    html::write(arena, &dirs, &out)?;
+    println!("report: {}", out.display());
+    Ok(EXIT_OK)
+}
+
+/// Writes `dir`'s report.html at the end of `arena run --report` or `arena gate --report`, and
+/// says where it is on stderr (stdout may hold a JSON document).
+pub(crate) fn write_for(arena: &Arena, dir: &Path) -> Result<()> {
+    let out = dir.join(REPORT);
+    html::write(arena, &[dir], &out)?;
+    eprintln!("report: {}", out.display());
+    Ok(())
+}

@@ -1,0 +1,93 @@
+//! `report.html`: one self-contained page (inline SVG drawn by plotters, a little CSS, no script,
+//! nothing fetched) for one run folder or several side by side. Every section is computed from the
+//! folder's files with the code the run itself uses ([`RunTally`](crate::report::RunTally),
+//! [`GamesFile`](crate::report::GamesFile)), so the page and the CSVs agree.
+//!
+//! - [`run`]: a folder read back and replayed in game order;
+//! - [`plot`]: the plots (forest, lines with bands, bars);
+//! - [`sections`]: the page's sections for one run;
+//! - [`games`]: what each game's players look at, from its own columns of games.csv.
+
+mod games;
+mod plot;
+mod run;
+mod sections;
+
+use std::fmt::Write;
+use std::path::Path;
+
+use crate::error::Result;
+use crate::games::Arena;
+
+pub use run::RunData;
+
+/// The page's file name in a run folder.
+pub const REPORT: &str = "report.html";
+
+/// The page's style: plain, print-friendly, runs side by side when there are several.
+const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#111;background:#fff}\
+h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #999}h3{font-size:1em;margin-bottom:.3em}\
+.runs{display:flex;gap:2em;align-items:flex-start;overflow-x:auto}.run{flex:1 1 0;min-width:740px}\
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:.2em .5em;text-align:right}\
+th{background:#eee}td.l,th.l{text-align:left}pre{background:#f4f4f4;padding:.5em;overflow-x:auto;font-size:.85em}\
+p.note{color:#444;font-size:.9em;max-width:720px}svg{display:block;max-width:100%;height:auto}";
+
+/// Escapes text for HTML (element content and quoted attribute values).
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A titled plot with an optional note under it.
+fn figure_of(title: &str, svg: &str, note: &str) -> String {
+    let note = if note.is_empty() { String::new() } else { format!("<p class=\"note\">{}</p>\n", escape(note)) };
+    format!("<h3>{}</h3>\n{svg}\n{note}", escape(title))
+}
+
+/// The page for the run folders `dirs`, side by side.
+pub fn render(arena: &Arena, dirs: &[&Path]) -> Result<String> {
+    let runs: Vec<RunData> = dirs.iter().map(|d| RunData::read(arena, d)).collect::<Result<_>>()?;
+    let title = runs.iter().map(|r| r.cfg.name.as_str()).collect::<Vec<_>>().join(" | ");
+    let mut page = String::new();
+    let _ = write!(
+        page,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{} - bot-arena report</title>\n\
+         <style>{STYLE}</style>\n</head>\n<body>\n<h1>bot-arena report: {}</h1>\n<div class=\"runs\">\n",
+        escape(&title),
+        escape(&title)
+    );
+    for run in &runs {
+        page.push_str("<section class=\"run\">\n");
+        page.push_str(&sections::run(run)?);
+        page.push_str("</section>\n");
+    }
+    page.push_str("</div>\n</body>\n</html>\n");
+    Ok(page)
+}
+
+/// Writes the page for `dirs` to `out`.
+pub fn write(arena: &Arena, dirs: &[&Path], out: &Path) -> Result<()> {
+    let page = render(arena, dirs)?;
+    crate::report::write_atomic(out, page.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escapes_what_html_reads_as_markup() {
+        assert_eq!(escape(r#"<b>"a" & 'b'</b>"#), "&lt;b&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/b&gt;");
+        assert_eq!(escape("plain 中文"), "plain 中文");
+    }
+}

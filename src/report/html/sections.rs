@@ -1,0 +1,328 @@
+//! The sections of one run's part of the page, in reading order: what was run, who won, how sure
+//! that is, how the run got there, and what the game's players look at.
+
+use std::fmt::Write;
+
+use super::plot::{self, Estimate, Level, Line};
+use super::run::RunData;
+use super::{escape, figure_of as figure, games};
+use crate::error::Result;
+use crate::report::num;
+
+/// Bins of the per-deal payoff histogram.
+const BINS: usize = 15;
+/// Rows of the difference plot; more are in match.csv.
+const MAX_DIFFERENCES: usize = 20;
+
+/// One run's sections.
+pub fn run(run: &RunData) -> Result<String> {
+    let mut out = String::new();
+    out.push_str(&header(run));
+    out.push_str(&bot_table(run));
+    out.push_str(&forests(run)?);
+    out.push_str(&differences(run)?);
+    out.push_str(&running(run)?);
+    out.push_str(&sprt(run)?);
+    out.push_str(&distribution(run)?);
+    out.push_str(&matrix(run));
+    out.push_str(&games::section(run)?);
+    Ok(out)
+}
+
+/// The run's name, status, seeds and config.
+fn header(run: &RunData) -> String {
+    let cfg = &run.cfg;
+    let mut rows: Vec<(&str, String)> = vec![
+        ("folder", run.dir.display().to_string()),
+        ("game", cfg.game.to_string()),
+        ("schedule", format!("{}{}", cfg.shape.name(), if cfg.paired { ", paired" } else { "" })),
+        ("seed", cfg.seed.to_string()),
+        ("games read", format!("{} of {} scheduled", run.games.len(), run.schedule.total())),
+    ];
+    match &run.manifest {
+        Some(m) => {
+            rows.push((
+                "status",
+                format!("{} ({} of {} games played)", m.status.as_str(), m.games_played, m.games_planned),
+            ));
+            rows.push(("started", m.started.clone()));
+            rows.push(("ended", m.ended.clone().unwrap_or_else(|| "not ended".into())));
+            rows.push(("tool", format!("{} {} (commit {})", m.tool, m.version, m.commit)));
+            rows.push(("command", m.command.join(" ")));
+        }
+        None => rows.push(("status", "unknown: no run.json in the folder".into())),
+    }
+    let mut out = format!("<h2>{}</h2>\n<table>\n", escape(&cfg.name));
+    for (key, value) in rows {
+        let _ = writeln!(out, "<tr><th class=\"l\">{key}</th><td class=\"l\">{}</td></tr>", escape(&value));
+    }
+    let _ = write!(
+        out,
+        "</table>\n<details><summary>config.toml</summary>\n<pre>{}</pre>\n</details>\n",
+        escape(&run.config_text)
+    );
+    out
+}
+
+/// The per-bot table: summary.csv's figures.
+fn bot_table(run: &RunData) -> String {
+    let unit = games::payoff_unit(run);
+    let mut out = format!(
+        "<h3>Bots</h3>\n<table>\n<tr><th class=\"l\">bot</th><th>games</th><th>wins</th><th>draws</th><th>losses</th>\
+         <th>forfeits</th><th>score</th><th>win rate [95%]</th><th>payoff per game, {} [95%]</th></tr>\n",
+        escape(&unit)
+    );
+    for b in &run.verdicts.bots {
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3}</td>\
+             <td>{:.3} [{:.3}, {:.3}]</td><td>{:+.4} [{:+.4}, {:+.4}]</td></tr>",
+            escape(&b.bot),
+            b.games,
+            b.wins,
+            b.draws,
+            b.losses,
+            b.forfeits,
+            b.score,
+            b.win_rate,
+            b.win_rate_lo,
+            b.win_rate_hi,
+            b.payoff.mean,
+            b.payoff.lo,
+            b.payoff.hi
+        );
+    }
+    let unit_note = match run.verdicts.bots.first().map(|b| b.ci_unit.as_str()) {
+        Some("deal") => {
+            "Intervals are over deals: a deal's replays and a bot's seats at one table are one observation."
+        }
+        _ => "Intervals are over games.",
+    };
+    let _ = write!(out, "</table>\n<p class=\"note\">{unit_note}</p>\n");
+    out
+}
+
+/// Each bot's mean payoff and win rate with their 95% intervals.
+fn forests(run: &RunData) -> Result<String> {
+    let bots = &run.verdicts.bots;
+    let payoff: Vec<Estimate> = bots
+        .iter()
+        .map(|b| Estimate { label: b.bot.clone(), mean: b.payoff.mean, lo: b.payoff.lo, hi: b.payoff.hi })
+        .collect();
+    let wins: Vec<Estimate> = bots
+        .iter()
+        .map(|b| Estimate { label: b.bot.clone(), mean: b.win_rate, lo: b.win_rate_lo, hi: b.win_rate_hi })
+        .collect();
+    let unit = games::payoff_unit(run);
+    let even = 1.0 / run.cfg.seats as f64;
+    Ok(figure(
+        "Mean payoff per game, 95% intervals",
+        &plot::forest(&payoff, &format!("payoff per game ({unit})"), 0.0)?,
+        "The line is zero: a bot whose interval lies right of it wins payoff on average.",
+    ) + &figure(
+        "Win rate, 95% intervals",
+        &plot::forest(&wins, "share of games won (sole first place)", even)?,
+        &format!("The line is {even:.3}: one table's share when all seats are equal (draws count as not won)."),
+    ))
+}
+
+/// Every two bots' payoff difference (A minus B) against zero.
+fn differences(run: &RunData) -> Result<String> {
+    let rows = &run.verdicts.matches;
+    if rows.is_empty() {
+        return Ok(String::new());
+    }
+    let shown: Vec<Estimate> = rows
+        .iter()
+        .take(MAX_DIFFERENCES)
+        .map(|m| Estimate {
+            label: format!("{} - {}", m.bot_a, m.bot_b),
+            mean: m.payoff_diff.mean,
+            lo: m.payoff_diff.lo,
+            hi: m.payoff_diff.hi,
+        })
+        .collect();
+    let more = rows.len().saturating_sub(MAX_DIFFERENCES);
+    let note = format!(
+        "A's payoff per game minus B's where they shared a table, over deals; an interval clear of zero separates them.{}",
+        if more > 0 { format!(" {more} more pairs are in match.csv.") } else { String::new() }
+    );
+    let unit = games::payoff_unit(run);
+    Ok(figure(
+        "Payoff difference between bots, 95% intervals",
+        &plot::forest(&shown, &format!("payoff difference per game ({unit})"), 0.0)?,
+        &note,
+    ))
+}
+
+/// Each bot's mean payoff as the games came in, with its 95% band.
+fn running(run: &RunData) -> Result<String> {
+    let lines: Vec<Line> = run
+        .names
+        .iter()
+        .enumerate()
+        .map(|(bot, name)| {
+            let at = |f: &dyn Fn(&crate::report::BotSummary) -> f64| -> Vec<(f64, f64)> {
+                run.running.iter().map(|(games, s)| (*games as f64, f(&s[bot]))).filter(|p| p.1.is_finite()).collect()
+            };
+            let points = at(&|s| s.payoff.mean);
+            let band = run
+                .running
+                .iter()
+                .map(|(games, s)| (*games as f64, s[bot].payoff.lo, s[bot].payoff.hi))
+                .filter(|b| b.1.is_finite() && b.2.is_finite())
+                .collect();
+            Line { label: name.clone(), points, band }
+        })
+        .collect();
+    let unit = games::payoff_unit(run);
+    let zero = [Level { label: "zero".into(), y: 0.0 }];
+    Ok(figure(
+        "Running mean payoff, 95% band",
+        &plot::lines(&lines, &zero, "games played", &format!("mean payoff per game ({unit})"))?,
+        "Each bot's mean payoff over the games read so far, in game order; the band is its 95% interval. A flat line inside a narrowing band has settled.",
+    ))
+}
+
+/// The SPRT's log-likelihood ratio, game by game, between its bounds.
+fn sprt(run: &RunData) -> Result<String> {
+    let Some(sprt) = &run.cfg.sprt else { return Ok(String::new()) };
+    let (lower, upper) = sprt.bounds();
+    let llr = run.llr_path.last().map_or(0.0, |p| p.1);
+    let line = Line {
+        label: "LLR".into(),
+        points: run.llr_path.iter().map(|&(g, l)| (g as f64, l)).collect(),
+        band: Vec::new(),
+    };
+    let levels = [
+        Level { label: format!("H1 bound {upper:.3}"), y: upper },
+        Level { label: format!("H0 bound {lower:.3}"), y: lower },
+    ];
+    let note = format!(
+        "H0: {} = {}, H1: {} = {} (alpha {}, beta {}, model {}). Final LLR {llr:.3}: {}. Recomputed from games.csv in game order.",
+        sprt.model.unit(),
+        sprt.h0,
+        sprt.model.unit(),
+        sprt.h1,
+        sprt.alpha,
+        sprt.beta,
+        sprt.model.as_str(),
+        sprt.decision(llr).as_str()
+    );
+    Ok(figure("SPRT log-likelihood ratio", &plot::lines(&[line], &levels, "games played", "LLR (natural log)")?, &note))
+}
+
+/// The pentanomial counts of paired two-seat runs; otherwise each bot's per-deal payoffs.
+fn distribution(run: &RunData) -> Result<String> {
+    let penta: Vec<_> = run.verdicts.matches.iter().filter(|m| m.pentanomial).take(4).collect();
+    if !penta.is_empty() {
+        let labels: Vec<String> = ["LL", "LD", "WL+DD", "WD", "WW"].iter().map(|s| s.to_string()).collect();
+        let mut out = String::new();
+        for m in penta {
+            let counts: Vec<f64> = m.penta.0.iter().map(|&c| c as f64).collect();
+            out.push_str(&figure(
+                &format!("Pentanomial: {} against {}", m.bot_a, m.bot_b),
+                &plot::bars(
+                    &labels,
+                    &counts,
+                    &format!("outcome of a pair of games, from {}'s side", m.bot_a),
+                    "pairs",
+                )?,
+                "Each deal played twice with the seats swapped; the two results of a pair, W win, D draw, L loss.",
+            ));
+        }
+        return Ok(out);
+    }
+    let unit = games::payoff_unit(run);
+    let mut out = String::new();
+    for (name, deals) in run.names.iter().zip(&run.deal_payoffs).take(6) {
+        if deals.is_empty() {
+            continue;
+        }
+        let (labels, counts) = histogram(deals);
+        out.push_str(&figure(
+            &format!("Per-deal payoff: {name}"),
+            &plot::bars(&labels, &counts, &format!("mean payoff per game in a deal ({unit})"), "deals")?,
+            "",
+        ));
+    }
+    Ok(out)
+}
+
+/// Counts of `values` in [`BINS`] equal bins (fewer when they take few values), with bin labels.
+fn histogram(values: &[f64]) -> (Vec<String>, Vec<f64>) {
+    let mut distinct: Vec<f64> = values.to_vec();
+    distinct.sort_by(f64::total_cmp);
+    distinct.dedup();
+    if distinct.len() <= BINS {
+        let counts = distinct.iter().map(|d| values.iter().filter(|v| *v == d).count() as f64).collect();
+        return (
+            distinct
+                .iter()
+                .map(|d| format!("{d:.3}").trim_end_matches('0').trim_end_matches('.').to_string())
+                .collect(),
+            counts,
+        );
+    }
+    let (lo, hi) = (distinct[0], distinct[distinct.len() - 1]);
+    let width = (hi - lo) / BINS as f64;
+    let mut counts = vec![0.0; BINS];
+    for v in values {
+        counts[(((v - lo) / width) as usize).min(BINS - 1)] += 1.0;
+    }
+    let labels = (0..BINS).map(|i| format!("{:.3}", lo + (i as f64 + 0.5) * width)).collect();
+    (labels, counts)
+}
+
+/// Every two bots' payoff difference as a table, when each two met at one table (round robins).
+fn matrix(run: &RunData) -> String {
+    let n = run.names.len();
+    let rows = &run.verdicts.matches;
+    if n < 3 || rows.is_empty() {
+        return String::new();
+    }
+    let index = |name: &str| run.names.iter().position(|b| b == name);
+    let mut cells = vec![vec![None; n]; n];
+    for m in rows {
+        let (Some(a), Some(b)) = (index(&m.bot_a), index(&m.bot_b)) else { continue };
+        if cells[a][b].is_some() {
+            return "<h3>Pairwise results</h3>\n<p class=\"note\">Bots met at more than one table: every pair's rows are in match.csv.</p>\n".into();
+        }
+        let d = &m.payoff_diff;
+        cells[a][b] = Some((d.mean, d.lo, d.hi));
+        cells[b][a] = Some((-d.mean, -d.hi, -d.lo));
+    }
+    let mut out = String::from("<h3>Pairwise results</h3>\n<table>\n<tr><th class=\"l\">row minus column</th>");
+    for name in &run.names {
+        let _ = write!(out, "<th>{}</th>", escape(name));
+    }
+    out.push_str("</tr>\n");
+    for (a, name) in run.names.iter().enumerate() {
+        let _ = write!(out, "<tr><th class=\"l\">{}</th>", escape(name));
+        for cell in &cells[a] {
+            match cell {
+                // Bold when the interval is clear of zero.
+                Some((mean, lo, hi)) if *lo > 0.0 || *hi < 0.0 => {
+                    let _ = write!(out, "<td><b>{}</b> [{}, {}]</td>", signed(*mean), signed(*lo), signed(*hi));
+                }
+                Some((mean, lo, hi)) => {
+                    let _ = write!(out, "<td>{} [{}, {}]</td>", signed(*mean), signed(*lo), signed(*hi));
+                }
+                None => out.push_str("<td>-</td>"),
+            }
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str(
+        "</table>\n<p class=\"note\">Payoff per game of the row's bot minus the column's, with its 95% interval; bold when the interval is clear of zero.</p>\n",
+    );
+    out
+}
+
+fn signed(x: f64) -> String {
+    let text = num(x);
+    match text.parse::<f64>() {
+        Ok(v) => format!("{v:+.3}"),
+        Err(_) => text,
+    }
+}

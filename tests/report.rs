@@ -1,0 +1,214 @@
+//! `arena report` and `--report`: the page holds every section, agrees with the run's CSVs, and (when Chromium is installed: `scripts/chromium-check.sh`)
+//! renders in a real browser with no console error and a drawing in every plot.
+//!
+//! The browser test runs with the suite when /usr/bin/chromium (or $CHROMIUM) exists, and says it
+//! skipped otherwise. Its screenshots go to target/report-screenshots/.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+mod common;
+
+use common::{arena, write};
+use tempfile::TempDir;
+
+/// Gomoku, a small paired round robin of three.
+const GOMOKU: &str = r#"
+name = "gomoku-report"
+game = "gomoku"
+games = 30
+seed = 3
+paired = true
+bots = ["weights", "random-adjacent", "random"]
+[table]
+size = 9
+"#;
+
+/// Hold'em heads-up duplicate hands with a payoff SPRT that decides early.
+const HOLDEM_SPRT: &str = r#"
+name = "holdem-sprt-report"
+game = "holdem"
+games = 20000
+seed = 1
+paired = true
+bots = ["rr", "random"]
+[table]
+format = "cash"
+stack = 100
+[sprt]
+model = "payoff"
+payoff0 = 0
+payoff1 = 20
+"#;
+
+/// Mahjong: a field of three kinds at four seats, every deal replayed with the seats rotated.
+const MAHJONG_FIELD: &str = r#"
+name = "mahjong-field-report"
+game = "mahjong"
+games = 16
+seed = 2
+paired = true
+seats = 4
+bots = ["greedy", "random", "expectimax"]
+"#;
+
+/// Runs `config` with `--report` into `dir/name`; returns the run folder.
+fn run_with_report(dir: &Path, name: &str, config: &str) -> PathBuf {
+    let cfg = write(dir, &format!("{name}.toml"), config);
+    let out = dir.join(name);
+    let output =
+        arena().args(["run", "-q", "--report", "--threads", "2", "--out"]).arg(&out).arg(&cfg).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("report.html"));
+    out
+}
+
+fn page(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("report.html")).unwrap()
+}
+
+/// The plots of a page: each `<svg ...>...</svg>`.
+fn svgs(page: &str) -> Vec<&str> {
+    page.split("<svg").skip(1).map(|s| &s[..s.find("</svg>").expect("a closed svg")]).collect()
+}
+
+/// Drawing elements in one SVG beyond its white background.
+fn marks(svg: &str) -> usize {
+    ["<path", "<polyline", "<polygon", "<circle", "<line", "<rect"]
+        .iter()
+        .map(|t| svg.matches(t).count())
+        .sum::<usize>()
+}
+
+#[test]
+fn reports_hold_every_section_and_agree_with_the_csvs() {
+    let tmp = TempDir::new().unwrap();
+    let gomoku = run_with_report(tmp.path(), "gomoku", GOMOKU);
+    let html = page(&gomoku);
+    for section in [
+        "Bots",
+        "Mean payoff per game, 95% intervals",
+        "Win rate, 95% intervals",
+        "Payoff difference between bots",
+        "Running mean payoff, 95% band",
+        "Pentanomial",
+        "Pairwise results",
+        "Wins by colour",
+        "Game length",
+    ] {
+        assert!(html.contains(section), "no section {section}");
+    }
+    assert!(!html.contains("<script"), "the page needs no script");
+    for fetch in ["src=", "href=", "url(", "@import"] {
+        assert!(!html.contains(fetch), "the page fetches nothing, yet has {fetch}");
+    }
+    // summary.csv's games and payoffs are the table's.
+    let summary = std::fs::read_to_string(gomoku.join("summary.csv")).unwrap();
+    let mut rows = csv::Reader::from_reader(summary.as_bytes());
+    for row in rows.records() {
+        let row = row.unwrap();
+        let payoff: f64 = row[10].parse().unwrap();
+        assert!(html.contains(&format!("{payoff:+.4} [")), "no payoff {payoff:+.4} of {}", &row[0]);
+    }
+    for svg in svgs(&html) {
+        assert!(marks(svg) > 5, "an empty plot: {}", &svg[..svg.len().min(200)]);
+    }
+
+    // The LLR path ends where match.csv's LLR is (recomputed from games.csv in game order).
+    let holdem = run_with_report(tmp.path(), "holdem", HOLDEM_SPRT);
+    let html = page(&holdem);
+    let matches = std::fs::read_to_string(holdem.join("match.csv")).unwrap();
+    let mut rows = csv::Reader::from_reader(matches.as_bytes());
+    let header = rows.headers().unwrap().clone();
+    let row = rows.records().next().unwrap().unwrap();
+    let llr: f64 = row[header.iter().position(|h| h == "llr").unwrap()].parse().unwrap();
+    assert!(html.contains(&format!("Final LLR {llr:.3}")), "the page's final LLR is not match.csv's {llr}");
+    assert!(html.contains("SPRT log-likelihood ratio") && html.contains("bb/100, seat 0"));
+
+    // Several folders side by side, written where --out says.
+    let both = tmp.path().join("both.html");
+    let out = arena().arg("report").arg(&gomoku).arg(&holdem).arg("--out").arg(&both).output().unwrap();
+    assert!(out.status.success());
+    let html = std::fs::read_to_string(&both).unwrap();
+    assert_eq!(html.matches("<section class=\"run\">").count(), 2);
+    // Several folders and no --out: one clear line, exit 2.
+    let out = arena().arg("report").arg(&gomoku).arg(&holdem).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--out"));
+}
+
+/// Chromium, headless, with the flags this closed network needs (no background connections).
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    path.exists().then_some(path)
+}
+
+fn headless(chromium: &Path, profile: &Path) -> Command {
+    let mut c = Command::new(chromium);
+    c.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        "--enable-logging=stderr",
+        "--v=0",
+    ]);
+    c.arg(format!("--user-data-dir={}", profile.display()));
+    c
+}
+
+#[test]
+fn reports_render_in_headless_chromium() {
+    let Some(chromium) = chromium() else {
+        eprintln!("skipped: no Chromium (install it with scripts/chromium-check.sh, or set CHROMIUM)");
+        return;
+    };
+    let tmp = TempDir::new().unwrap();
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    for (name, config, sections) in [
+        ("gomoku", GOMOKU, &["Wins by colour", "Game length", "Pairwise results"][..]),
+        ("holdem-sprt", HOLDEM_SPRT, &["SPRT log-likelihood ratio", "Pentanomial", "By seat"][..]),
+        ("mahjong-field", MAHJONG_FIELD, &["Wins and deal-ins", "Fans of wins", "Per-deal payoff"][..]),
+    ] {
+        let dir = run_with_report(tmp.path(), name, config);
+        let url = format!("file://{}", dir.join("report.html").display());
+        // The DOM as the browser parsed it: every section there, every plot with a drawing.
+        let dom = headless(&chromium, &tmp.path().join(format!("profile-{name}-dom")))
+            .arg("--dump-dom")
+            .arg(&url)
+            .output()
+            .unwrap();
+        assert!(dom.status.success(), "{name}: chromium failed: {}", String::from_utf8_lossy(&dom.stderr));
+        let dom_text = String::from_utf8_lossy(&dom.stdout);
+        for section in sections.iter().chain(&["Bots", "Running mean payoff, 95% band", "Mean payoff per game"]) {
+            assert!(dom_text.contains(section), "{name}: no section {section} in the rendered page");
+        }
+        let plots = svgs(&dom_text);
+        assert!(plots.len() >= 5, "{name}: only {} plots", plots.len());
+        for svg in plots {
+            assert!(marks(svg) > 5, "{name}: an empty plot in the rendered page");
+        }
+        // No console message at all (an error in the page would be one).
+        let log = String::from_utf8_lossy(&dom.stderr);
+        let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+        assert!(console.is_empty(), "{name}: console output: {console:?}");
+        let shot = shots.join(format!("{name}.png"));
+        let _ = std::fs::remove_file(&shot);
+        let out = headless(&chromium, &tmp.path().join(format!("profile-{name}-shot")))
+            .arg("--window-size=1000,3600")
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(&url)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: screenshot failed");
+        let png = std::fs::read(&shot).unwrap();
+        assert!(png.starts_with(b"\x89PNG") && png.len() > 50_000, "{name}: screenshot of {} bytes", png.len());
+        eprintln!("{name}: {}", shot.display());
+    }
+}
