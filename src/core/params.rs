@@ -55,8 +55,13 @@ impl ParamSpec {
             Value::Float(_) | Value::Integer(_) => {
                 let x = value.as_float().or(value.as_integer().map(|i| i as f64))?;
                 let (lo, hi) = self.range?;
+                // A float is echoed in its shortest form (`1e300`, not three hundred digits).
+                let shown = match value {
+                    Value::Float(f) => format!("{f:?}"),
+                    _ => value.to_string(),
+                };
                 (!(lo..=hi).contains(&x))
-                    .then(|| format!("must be in {}, not {value}", self.bounds().unwrap_or_default()))
+                    .then(|| format!("must be in {}, not {shown}", self.bounds().unwrap_or_default()))
             }
             Value::String(text) if !self.choices.is_empty() && !self.choices.contains(&text.as_str()) => {
                 Some(format!("must be one of {}, not {}", self.choices.join(", "), crate::error::shown(text)))
