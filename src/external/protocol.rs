@@ -67,19 +67,7 @@ struct Program {
 }
 
 fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
-    let command: Vec<String> = p.table()["command"]
-        .as_array()
-        .expect("declared array")
-        .iter()
-        .map(|v| v.as_str().map(str::to_string))
-        .collect::<Option<_>>()
-        .ok_or_else(|| Error::input("parameter `command` of bot kind external must be a list of strings"))?;
-    let program = command.first().ok_or_else(|| {
-        Error::input(
-            "bot kind external needs `command`, the program to run (e.g. command = [\"python3\", \"mybot.py\"])",
-        )
-    })?;
-    check_program("external", program)?;
+    let command = command(p, "external", "[\"python3\", \"mybot.py\"]")?;
     let start_ms = p.i64("start_ms") as u64;
     let fresh_each_game = p.str("restart") == "game";
     let program = Arc::new(Program {
@@ -104,7 +92,24 @@ fn find_program(program: &str) -> Option<PathBuf> {
 
 /// Checks that `program` can be run, so that a typo is one error at the start rather than a
 /// forfeit in every game. `kind` names the bot kind in the error.
-pub(crate) fn check_program(kind: &str, program: &str) -> Result<()> {
+/// The `command` parameter of a process bot kind (`external`, `gomocup`): a list of strings whose
+/// first names a program that exists and may be run. `example` shows a command in the error.
+pub(crate) fn command(p: &Params, kind: &str, example: &str) -> Result<Vec<String>> {
+    let command: Vec<String> = p.table()["command"]
+        .as_array()
+        .expect("declared array")
+        .iter()
+        .map(|v| v.as_str().map(str::to_string))
+        .collect::<Option<_>>()
+        .ok_or_else(|| Error::input(format!("parameter `command` of bot kind {kind} must be a list of strings")))?;
+    let program = command.first().ok_or_else(|| {
+        Error::input(format!("bot kind {kind} needs `command`, the program to run (e.g. command = {example})"))
+    })?;
+    check_program(kind, program)?;
+    Ok(command)
+}
+
+fn check_program(kind: &str, program: &str) -> Result<()> {
     let path = find_program(program)
         .ok_or_else(|| Error::input(format!("bot kind {kind}: cannot find the program `{program}`")))?;
     let mode = std::fs::metadata(&path).map(|m| m.permissions().mode()).unwrap_or(0);

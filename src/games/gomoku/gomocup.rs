@@ -32,7 +32,7 @@ use super::{Gomoku, Move, Rule, State};
 use crate::core::{Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params, Seat, Status};
 use crate::error::{Error, Result};
 use crate::external::process::{LineError, Log, Pool, Process, MAX_LINE};
-use crate::external::protocol::check_program;
+use crate::external::protocol::command;
 use crate::games::{BotFactory, BotKind};
 
 const PARAMS: &[ParamSpec] = &[
@@ -126,17 +126,7 @@ struct Engine {
 }
 
 fn make(p: &Params, game: &Gomoku) -> Result<BotFactory<Gomoku>> {
-    let command: Vec<String> = p.table()["command"]
-        .as_array()
-        .expect("declared array")
-        .iter()
-        .map(|v| v.as_str().map(str::to_string))
-        .collect::<Option<_>>()
-        .ok_or_else(|| Error::input("parameter `command` of bot kind gomocup must be a list of strings"))?;
-    let program = command.first().ok_or_else(|| {
-        Error::input("bot kind gomocup needs `command`, the engine to run (e.g. command = [\"./pbrain-rapfi\"])")
-    })?;
-    check_program("gomocup", program)?;
+    let command = command(p, "gomocup", "[\"./pbrain-rapfi\"]")?;
     let (turn_ms, match_ms) = (p.i64("turn_ms") as u64, p.i64("match_ms") as u64);
     let extra = p.table()["info"].as_table().expect("declared table");
     if turn_ms == 0 && !SEARCH_LIMITS.iter().any(|k| extra.contains_key(*k)) {
