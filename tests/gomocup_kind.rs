@@ -236,6 +236,9 @@ fn engines_hear_the_info_keys_and_chatter_goes_to_the_log() {
     ] {
         assert!(log.lines().any(|l| l.ends_with(&format!("] {line}"))), "no `{line}` in the log:\n{log}");
     }
+    // The engine's name and version also go to the run's manifest, by bot name.
+    let manifest: serde_json::Value = serde_json::from_str(&bench.read("out/run.json")).unwrap();
+    assert_eq!(manifest["engines"]["fake"], "name=\"fake-chatty\", version=\"1.0\"", "{manifest}");
     // Each opening reaches the engine as BOARD the first time it moves, then TURN.
     assert!(log.contains("got TURN "));
     assert!(!log.contains("got BEGIN"), "every game opens with stones");
@@ -305,6 +308,9 @@ fn the_project_engine_through_the_kind_plays_the_in_process_games() {
         let summary = |out: &str| bench.read(&format!("{rule}-{out}/summary.csv"));
         assert_eq!(summary("engine"), summary("built-in"), "{rule}");
         assert!(bench.read(&format!("{rule}-engine/logs/search.log")).contains("ABOUT: name=\"arena-search\""));
+        let manifest = |out: &str| bench.read(&format!("{rule}-{out}/run.json"));
+        assert!(manifest("engine").contains("\"search\": \"name=\\\"arena-search\\\""), "{}", manifest("engine"));
+        assert!(!manifest("built-in").contains("\"engines\""), "{}", manifest("built-in"));
     }
     assert!(bench.survivors(Duration::from_secs(3)).is_empty());
 }

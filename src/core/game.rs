@@ -1,5 +1,7 @@
+use std::collections::BTreeMap;
 use std::fmt::Debug;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::core::params::Params;
@@ -170,7 +172,42 @@ pub struct GameStart<'a> {
     /// The table's options, as the config gave them (defaults filled in).
     pub table: &'a Params,
     /// The run folder, for the bot's logs (`None` when nothing is written, as in benchmarks).
-    pub run_dir: Option<&'a Path>,
+    pub run: Option<&'a RunFolder>,
+}
+
+/// The run folder as the bots see it: where they keep their logs, and what the programs behind
+/// them said they are (a Gomocup engine's ABOUT), which the run's manifest records.
+#[derive(Debug)]
+pub struct RunFolder {
+    dir: PathBuf,
+    engines: Mutex<BTreeMap<String, String>>,
+}
+
+impl RunFolder {
+    pub fn new(dir: &Path) -> RunFolder {
+        RunFolder { dir: dir.to_path_buf(), engines: Mutex::default() }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// `logs/<bot>.log`: the log of the bot named `bot` in the run (a `/` in the name cannot
+    /// leave the folder).
+    pub fn log_path(&self, bot: &str) -> PathBuf {
+        self.dir.join("logs").join(format!("{}.log", bot.replace(['/', '\\'], "_")))
+    }
+
+    /// Records what the program behind bot `bot` says it is; the first answer is kept.
+    pub fn identify(&self, bot: &str, about: &str) {
+        let mut engines = self.engines.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        engines.entry(bot.to_string()).or_insert_with(|| about.to_string());
+    }
+
+    /// Every bot's program as it identified itself, by bot name.
+    pub fn engines(&self) -> BTreeMap<String, String> {
+        self.engines.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+    }
 }
 
 /// How a game ended, as the host tells every bot that played it.

@@ -7,7 +7,7 @@ mod play;
 pub mod seeds;
 pub mod wire;
 
-pub use game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, Seat};
+pub use game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, RunFolder, Seat};
 pub use params::{ParamSpec, Params};
 pub use play::{play_game, play_game_with, Entrant, GameRecord, Limits, SeatResult, Seating, Status};
 pub use seeds::{BotRng, DealRng, GameSeeds};

@@ -5,11 +5,10 @@
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use crate::core::game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, Seat};
+use crate::core::game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, RunFolder, Seat};
 use crate::core::params::{ParamSpec, Params};
 use crate::core::seeds::GameSeeds;
 
@@ -108,7 +107,7 @@ pub struct Seating<'a> {
     pub entrants: &'a [&'a Entrant],
     pub game: u64,
     pub table: &'a Params,
-    pub run_dir: Option<&'a Path>,
+    pub run: Option<&'a RunFolder>,
 }
 
 thread_local! {
@@ -165,7 +164,7 @@ pub fn play_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSe
     let entrant = Entrant::default();
     let entrants = vec![&entrant; bots.len()];
     let table = Params::default();
-    let seating = Seating { entrants: &entrants, game: 0, table: &table, run_dir: None };
+    let seating = Seating { entrants: &entrants, game: 0, table: &table, run: None };
     play_game_with(game, bots, seeds, &seating, history)
 }
 
@@ -209,7 +208,7 @@ fn play_unguarded<G: Game>(
             game: seating.game,
             name: &seating.entrants[seat].name,
             table: seating.table,
-            run_dir: seating.run_dir,
+            run: seating.run,
         };
         if let Err(reason) = guarded(|| bot.start(game, &start, &mut rngs[seat])) {
             status = Status::Forfeit { seat, reason };
@@ -369,7 +368,7 @@ mod tests {
         let mut bots: Vec<Box<dyn Bot<Count>>> = vec![Box::new(Player(Behaviour::Legal)), Box::new(Player(b))];
         let (free, limited) = (Entrant::default(), Entrant { name: "limited".into(), limits });
         let table = Params::default();
-        let seating = Seating { entrants: &[&free, &limited], game: 3, table: &table, run_dir: None };
+        let seating = Seating { entrants: &[&free, &limited], game: 3, table: &table, run: None };
         play_game_with(&Count, &mut bots, &GameSeeds::derive(1, 0, 3, 1), &seating, false)
     }
 
@@ -435,7 +434,7 @@ mod tests {
         let (a, b) =
             (Entrant { name: "a".into(), ..Entrant::default() }, Entrant { name: "b".into(), ..Entrant::default() });
         let table = Params::default();
-        let seating = Seating { entrants: &[&a, &b], game: 7, table: &table, run_dir: None };
+        let seating = Seating { entrants: &[&a, &b], game: 7, table: &table, run: None };
         let r = play_game_with(
             &Count,
             &mut [recorder(false), recorder(false)],

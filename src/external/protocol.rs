@@ -241,12 +241,8 @@ impl<G: GameDef> External<G> {
     /// Starts a process and greets it.
     fn launch(&mut self, game: &G, start: &GameStart<'_>) -> Result<(), Fault> {
         let program = &self.program;
-        let log = program.log.get_or_init(|| {
-            let file = start.name.replace(['/', '\\'], "_");
-            let path = start.run_dir?.join("logs").join(format!("{file}.log"));
-            // Without a log the bot still plays; its stderr is lost.
-            Log::create(&path).ok()
-        });
+        // Without a log the bot still plays; its stderr is lost.
+        let log = program.log.get_or_init(|| Log::create(&start.run?.log_path(start.name)).ok());
         let process = Process::spawn(&program.command, log.as_ref())
             .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start `{}`: {e}", program.command.join(" "))))?;
         self.process = Some(process);

@@ -17,14 +17,15 @@
 //! behind a virtual call.
 
 use std::any::Any;
+use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::bench::Bench;
 use crate::core::{
-    play_game_with, Bot, DealRng, Entrant, Game, GameRecord, GameSeeds, Headline, Limits, ParamSpec, Params, Seat,
-    Seating, Wire,
+    play_game_with, Bot, DealRng, Entrant, Game, GameRecord, GameSeeds, Headline, Limits, ParamSpec, Params, RunFolder,
+    Seat, Seating, Wire,
 };
 use crate::error::{Error, Result};
 use crate::games::conformance::Checked;
@@ -159,6 +160,8 @@ pub trait Table: Send + Sync {
     /// Plays game `game` of a pairing; `lineup[seat]` is the index of the bot in that seat.
     /// `history`: also produce the game record in its community's format.
     fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord;
+    /// What the programs behind the bots said they are (a Gomocup engine's ABOUT), by bot name.
+    fn engines(&self) -> BTreeMap<String, String>;
 }
 
 /// A bot kind as `arena list` shows it.
@@ -221,7 +224,7 @@ struct Match<G: GameDef> {
     bots: Vec<BotFactory<G>>,
     entrants: Vec<Entrant>,
     options: Params,
-    run_dir: Option<PathBuf>,
+    run: Option<RunFolder>,
 }
 
 impl<G: GameDef> Table for Match<G> {
@@ -240,8 +243,11 @@ impl<G: GameDef> Table for Match<G> {
     fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord {
         let mut bots: Vec<Box<dyn Bot<G>>> = lineup.iter().map(|&b| (self.bots[b])()).collect();
         let entrants: Vec<&Entrant> = lineup.iter().map(|&b| &self.entrants[b]).collect();
-        let seating = Seating { entrants: &entrants, game, table: &self.options, run_dir: self.run_dir.as_deref() };
+        let seating = Seating { entrants: &entrants, game, table: &self.options, run: self.run.as_ref() };
         play_game_with(&self.game, &mut bots, seeds, &seating, history)
+    }
+    fn engines(&self) -> BTreeMap<String, String> {
+        self.run.as_ref().map(RunFolder::engines).unwrap_or_default()
     }
 }
 
@@ -297,7 +303,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
             bots: factories,
             entrants,
             options: options.clone(),
-            run_dir: run_dir.map(Path::to_path_buf),
+            run: run_dir.map(RunFolder::new),
         }))
     }
     fn as_any(&self) -> &dyn Any {

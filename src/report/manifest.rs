@@ -2,6 +2,7 @@
 //! rewritten (atomically) when it ends, so a reader can tell a complete run from one that is
 //! still running, was killed or stopped early.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -75,6 +76,10 @@ pub struct Manifest {
     /// Which share of the games the folder holds (`arena run --shard K/N`); absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// What the programs behind the bots said they are, by bot name: a Gomocup engine's answer
+    /// to ABOUT (`name="Rapfi", version="…"`). Absent when no bot is such a program.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub engines: BTreeMap<String, String>,
 }
 
 impl Manifest {
@@ -93,6 +98,7 @@ impl Manifest {
             games_played: 0,
             status: RunStatus::Running,
             shard,
+            engines: BTreeMap::new(),
         }
     }
 

@@ -414,6 +414,8 @@ impl Run<'_> {
         let played = self.play_games(&mut tally, (start, known, plan), output, &mut times);
         let Run { cfg, table, schedule, dir, mut manifest, timed, .. } = self;
         let headline = table.headline();
+        // A resumed run keeps what earlier sessions' engines said and adds this session's.
+        manifest.engines.extend(table.engines());
         drop(table); // ends the processes of external bots
         let end = match played {
             Ok(end) => end,

@@ -159,6 +159,10 @@ impl Shards {
         let mut manifest = Manifest::start(&self.config, schedule.total(), None);
         // The run started when its first shard did.
         manifest.started = self.dirs.iter().map(|s| s.manifest.started.clone()).min().unwrap_or(manifest.started);
+        // What the engines said in every shard (one build and one config: the same programs, as a rule).
+        for s in &self.dirs {
+            manifest.engines.extend(s.manifest.engines.clone());
+        }
         manifest.write(out)?;
         let output = Output::fresh(out, table.columns())?;
         let known: Known = games.into_iter().collect();

@@ -310,8 +310,9 @@ impl Gomocup {
         }
     }
 
-    /// Starts a process: START (or RECTSTART), then ABOUT, whose answer goes to the log.
-    fn launch(&mut self) -> Result<(), Fault> {
+    /// Starts a process: START (or RECTSTART), then ABOUT, whose answer goes to the log and to
+    /// the run's manifest.
+    fn launch(&mut self, start: &GameStart<'_>) -> Result<(), Fault> {
         let engine = Arc::clone(&self.engine);
         let process = Process::spawn(&engine.command, self.log.as_ref())
             .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start `{}`: {e}", engine.command.join(" "))))?;
@@ -328,6 +329,9 @@ impl Gomocup {
         self.send("ABOUT\n", deadline, timeout)?;
         let (_, about) = self.answer(deadline, timeout)?;
         self.note(&format!("ABOUT: {about}"));
+        if let Some(run) = start.run {
+            run.identify(start.name, &about);
+        }
         Ok(())
     }
 
@@ -376,16 +380,12 @@ impl Bot<Gomoku> for Gomocup {
         self.log = self
             .engine
             .log
-            .get_or_init(|| {
-                let file = start.name.replace(['/', '\\'], "_");
-                let path = start.run_dir?.join("logs").join(format!("{file}.log"));
-                // Without a log the engine still plays; its stderr and chatter are lost.
-                Log::create(&path).ok()
-            })
+            // Without a log the engine still plays; its stderr and chatter are lost.
+            .get_or_init(|| Log::create(&start.run?.log_path(start.name)).ok())
             .clone();
         match self.restarted() {
             Some(process) => self.process = Some(process),
-            None => self.launch()?,
+            None => self.launch(start)?,
         }
         let info = self.engine.info.clone();
         let deadline = Instant::now() + self.engine.start_limit;
