@@ -2,25 +2,34 @@
 //! in the game's own notation (`fold`, `raise 300`, `7,7`, `discard 5m`), the same text a person
 //! would type. Bots outside the process (docs/protocol.md) see a game only through this encoding,
 //! so it must hold exactly what the game's `View` exposes: nothing another seat keeps hidden.
+//!
+//! A decision is written thousands of times a second, so nothing here builds a JSON tree or a
+//! string per field: a game's view is a struct of its `wire.rs` that borrows from the `View` and
+//! is serialised straight into the bytes that go to the pipe; lists are written from iterators
+//! ([`List`]), cards and moves through their `Display` ([`Text`]), and the legal actions into one
+//! reused buffer ([`Texts`]).
 
-use serde_json::Value;
+use std::fmt::{self, Display, Write as _};
+
+use serde::{Serialize, Serializer};
 
 use crate::core::game::Game;
 
 /// A game's wire encoding. Every registered game has one (`GameDef: Wire`), so every game can be
 /// played by outside bots; each game implements it in its own `wire.rs`.
 pub trait Wire: Game {
-    /// The view as a JSON object: everything the `View` exposes and nothing more. Cards, tiles and
-    /// moves are written in the notation the project prints elsewhere (games.csv, advisers).
-    fn view_json(&self, view: &Self::View<'_>) -> Value;
+    /// The view as a JSON object: everything the `View` exposes and nothing more, in the order
+    /// docs/protocol.md shows. Cards, tiles and moves are written in the notation the project
+    /// prints elsewhere (games.csv, advisers).
+    fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a;
 
-    /// The legal actions of the seat viewing, as action texts, in the order `Game::legal_actions`
-    /// would give them. A continuous size (a hold'em raise, a stud bet) appears as the ends of its
-    /// range; the view says which amounts in between are legal.
-    fn legal_texts(&self, view: &Self::View<'_>) -> Vec<String>;
+    /// Appends the legal actions of the seat viewing, as action texts, in the order
+    /// `Game::legal_actions` would give them. A continuous size (a hold'em raise, a stud bet)
+    /// appears as the ends of its range; the view says which amounts in between are legal.
+    fn write_legal(&self, view: &Self::View<'_>, out: &mut Texts);
 
-    /// An action as text. `parse_action(action_text(a)) == a` for every action.
-    fn action_text(&self, action: &Self::Action) -> String;
+    /// An action as text: `parse_action` reads it back to the same action.
+    fn action_text(&self, action: &Self::Action) -> impl Display;
 
     /// Reads an action text (surrounding spaces and letter case do not matter). Whether the action
     /// is legal now is for `Game::apply` to say; the error here says what the notation is.
@@ -28,7 +37,107 @@ pub trait Wire: Game {
 
     /// What the rules reveal once the game is over (the cards shown at a showdown, the winner), as
     /// a JSON object.
-    fn reveal(&self, state: &Self::State) -> Value;
+    fn reveal(&self, state: &Self::State) -> impl Serialize;
+
+    /// The legal actions as owned texts (tests, tools; the protocol reuses one [`Texts`]).
+    fn legal_texts(&self, view: &Self::View<'_>) -> Vec<String> {
+        let mut texts = Texts::default();
+        self.write_legal(view, &mut texts);
+        texts.iter().map(str::to_string).collect()
+    }
+}
+
+/// Short texts kept end to end in one buffer: a decision's legal actions, written move after
+/// move without allocating once the buffer has grown. Serialised as a JSON array of strings.
+#[derive(Clone, Debug, Default)]
+pub struct Texts {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Texts {
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+    }
+
+    /// Appends one text, written through its `Display`.
+    pub fn push(&mut self, text: impl Display) {
+        write!(self.text, "{text}").expect("writing to a String cannot fail");
+        self.ends.push(self.text.len());
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> + Clone + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| &self.text[start..end])
+    }
+}
+
+impl Serialize for Texts {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+/// A value written as a JSON string through its `Display` (a card, a move, an action text),
+/// without building a `String`.
+#[derive(Clone, Copy, Debug)]
+pub struct Text<T>(pub T);
+
+impl<T: Display> Serialize for Text<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
+/// A JSON array of what an iterator gives, written as it goes, without building a `Vec`. The
+/// iterator is cloned to be walked, so serialising twice gives the same array.
+#[derive(Clone, Copy, Debug)]
+pub struct List<I>(pub I);
+
+impl<I> Serialize for List<I>
+where
+    I: Iterator + Clone,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.clone())
+    }
+}
+
+/// The ends of a range of amounts (a hold'em raise, a stud bet): `{"min": .., "max": ..}`.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Bounds<T> {
+    pub min: T,
+    pub max: T,
+}
+
+/// A JSON array of the items' texts: cards (`["Ah", "Td"]`), tiles, moves.
+pub fn texts<T: Display>(
+    items: impl IntoIterator<Item = T, IntoIter: Clone>,
+) -> List<impl Iterator<Item = Text<T>> + Clone> {
+    List(items.into_iter().map(Text))
+}
+
+/// Text written by a closure: an action's text in a game's notation, without building a `String`.
+pub fn show(write: impl Fn(&mut fmt::Formatter<'_>) -> fmt::Result) -> impl Display {
+    Show(write)
+}
+
+struct Show<F>(F);
+
+impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> Display for Show<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (self.0)(f)
+    }
 }
 
 /// Splits an action text into its lowercase words.
@@ -41,6 +150,12 @@ pub fn number<T: std::str::FromStr>(word: &str, what: &str) -> Result<T, String>
     word.parse().map_err(|_| format!("`{word}` is not {what}"))
 }
 
+/// For the games' tests: what `value` (a view, a reveal) looks like as JSON.
+#[cfg(test)]
+pub fn json(value: impl Serialize) -> serde_json::Value {
+    serde_json::to_value(value).expect("wire values serialise")
+}
+
 /// For the games' tests: the legal texts of `view` (a view of `state`), each checked to read back
 /// to itself and to be accepted by the rules.
 #[cfg(test)]
@@ -51,8 +166,37 @@ where
     let legal = game.legal_texts(view);
     for text in &legal {
         let action = game.parse_action(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        assert_eq!(&game.action_text(&action), text);
+        assert_eq!(&game.action_text(&action).to_string(), text);
         assert!(game.apply(&mut state.clone(), &action).is_ok(), "{text} refused");
     }
     legal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_keep_each_text_whole_and_serialise_as_an_array() {
+        let mut texts = Texts::default();
+        assert_eq!(serde_json::to_string(&texts).unwrap(), "[]");
+        texts.push("fold");
+        texts.push(format_args!("raise {}", 300));
+        texts.push("");
+        texts.push("say \"hi\"");
+        assert_eq!(texts.iter().collect::<Vec<_>>(), ["fold", "raise 300", "", "say \"hi\""]);
+        assert_eq!(serde_json::to_string(&texts).unwrap(), r#"["fold","raise 300","","say \"hi\""]"#);
+        texts.clear();
+        texts.push("call");
+        assert_eq!((texts.len(), texts.iter().collect::<Vec<_>>()), (1, vec!["call"]));
+    }
+
+    #[test]
+    fn lists_and_texts_write_what_a_vec_of_strings_would() {
+        let moves = [(7, 7), (8, 7)];
+        let list = List(moves.iter().map(|&(x, y)| Text(show(move |f| write!(f, "{x},{y}")))));
+        assert_eq!(serde_json::to_string(&list).unwrap(), serde_json::to_string(&["7,7", "8,7"]).unwrap());
+        // A second pass writes the same array.
+        assert_eq!(serde_json::to_string(&list).unwrap(), r#"["7,7","8,7"]"#);
+    }
 }

@@ -1,10 +1,12 @@
 //! The examples in docs/protocol.md are what the host sends: every JSON block marked
-//! `<!-- message: NAME -->` must equal the message built here (as JSON values, so the document may
-//! lay them out freely). `cargo test --release -- --ignored print_protocol_examples --nocapture`
+//! `<!-- message: NAME -->` must be, once its layout is taken out, byte for byte the line the host
+//! writes (the same fields in the same order; the document may indent freely). `cargo test --release -- --ignored print_protocol_examples --nocapture`
 //! prints them all, to paste into the document when an encoding changes.
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
+use crate::core::wire::Texts;
 use crate::core::{GameEnd, Outcome, Params, Status};
 use crate::external::protocol::message;
 use crate::games::{gomoku::Gomoku, holdem::Holdem, mahjong::Mahjong, stud::Stud, zhajinhua::Zhajinhua, GameDef};
@@ -22,9 +24,14 @@ fn scripted<G: GameDef>(options: &str, seats: usize, script: &[&str]) -> (G, Par
     (game, options, state)
 }
 
+/// A message as the host writes it, without the newline.
+fn line(message: impl Serialize) -> String {
+    serde_json::to_string(&message).expect("messages serialise")
+}
+
 /// Plays on with the first of `check`, `call`, `win`, `pass` that is legal (else the first legal
 /// action) and returns the `game_over` message.
-fn played_out<G: GameDef>(game: &G, state: &mut G::State) -> Value {
+fn played_out<G: GameDef>(game: &G, state: &mut G::State) -> String {
     while let Some(seat) = game.to_act(state) {
         let legal = game.legal_texts(&game.view(state, seat));
         let pick = ["check", "call", "win", "pass"].iter().find(|p| legal.iter().any(|l| l == *p));
@@ -32,27 +39,39 @@ fn played_out<G: GameDef>(game: &G, state: &mut G::State) -> Value {
         game.apply(state, &game.parse_action(&text).unwrap()).unwrap();
     }
     let outcome: Outcome = game.outcome(state);
-    message::game_over(game, state, &GameEnd { outcome: &outcome, status: &Status::Ok })
+    line(message::game_over(game, state, &GameEnd { outcome: &outcome, status: &Status::Ok }))
 }
 
 /// The `act` message of the seat to act after `script`, and the `game_over` of the game played on.
-fn act_and_end<G: GameDef>(options: &str, seats: usize, script: &[&str]) -> [(String, Value); 2] {
+fn act_and_end<G: GameDef>(options: &str, seats: usize, script: &[&str]) -> [(String, String); 2] {
     let (game, _, mut state) = scripted::<G>(options, seats, script);
     let seat = game.to_act(&state).unwrap();
-    let act = message::act(&game, &game.view(&state, seat));
+    let view = game.view(&state, seat);
+    let mut legal = Texts::default();
+    game.write_legal(&view, &mut legal);
+    let act = line(message::Act { view: game.view_json(&view), legal: &legal });
+    drop(view);
     [(format!("{} act", G::NAME), act), (format!("{} game_over", G::NAME), played_out(&game, &mut state))]
 }
 
 /// Every example of the document, by name.
-fn examples() -> Vec<(String, Value)> {
+fn examples() -> Vec<(String, String)> {
     let (_, options, _) = scripted::<Holdem>("", 2, &[]);
-    let params = json!({
-        "command": ["python3", "bots/examples/holdem_random.py"],
-        "move_ms": 1000, "game_ms": 60000, "start_ms": 5000, "restart": "crash", "config": {},
-    });
+    // The bot's parameters as the host holds them: the kind's, in its order, defaults filled in.
+    let given = toml::from_str(
+        r#"command = ["python3", "bots/examples/holdem_random.py"]
+        move_ms = 1000
+        game_ms = 60000
+        start_ms = 5000"#,
+    )
+    .unwrap();
+    let arena = crate::games::Arena::standard();
+    let specs = crate::games::BotChoice::specs(arena.find("holdem").unwrap().bot_params("external").unwrap());
+    let params = Params::new(&specs, &given, "mine").unwrap();
+    let new_game = message::NewGame { seat: 1, game: 17, seed: 11_400_714_819_323_198_485 };
     let mut all = vec![
-        ("hello".to_string(), message::hello("holdem", &options, 2, "mine", &params)),
-        ("new_game".to_string(), message::new_game(1, 17, 11_400_714_819_323_198_485)),
+        ("hello".to_string(), line(message::hello("holdem", &options, 2, "mine", params.table()))),
+        ("new_game".to_string(), line(new_game)),
     ];
     all.extend(act_and_end::<Holdem>("", 2, &["call", "check"]));
     all.extend(act_and_end::<Stud>("", 2, &["check"]));
@@ -62,15 +81,16 @@ fn examples() -> Vec<(String, Value)> {
     all
 }
 
-/// The marked JSON blocks of the document: `<!-- message: NAME -->` then a ```json block.
-fn documented(text: &str) -> Vec<(String, Value)> {
+/// The marked JSON blocks of the document (`<!-- message: NAME -->` then a ```json block), each
+/// written on one line without spaces, as the host writes JSON.
+fn documented(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for part in text.split("<!-- message: ").skip(1) {
         let (name, rest) = part.split_once(" -->").expect("a closed marker");
         let block = rest.split_once("```json\n").expect("a json block after the marker").1;
         let block = block.split_once("```").expect("a closed block").0;
-        let value = serde_json::from_str(block).unwrap_or_else(|e| panic!("{name}: {e}"));
-        out.push((name.to_string(), value));
+        let value: Value = serde_json::from_str(block).unwrap_or_else(|e| panic!("{name}: {e}"));
+        out.push((name.to_string(), line(value)));
     }
     out
 }
@@ -78,23 +98,19 @@ fn documented(text: &str) -> Vec<(String, Value)> {
 #[test]
 fn the_protocol_document_shows_what_the_host_sends() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md")).unwrap();
-    let shown: std::collections::BTreeMap<String, Value> = documented(&doc).into_iter().collect();
-    let made: std::collections::BTreeMap<String, Value> = examples().into_iter().collect();
+    let shown: std::collections::BTreeMap<String, String> = documented(&doc).into_iter().collect();
+    let made: std::collections::BTreeMap<String, String> = examples().into_iter().collect();
     assert_eq!(shown.keys().collect::<Vec<_>>(), made.keys().collect::<Vec<_>>(), "one example of each message");
     for (name, host) in &made {
-        assert_eq!(
-            &shown[name],
-            host,
-            "{name}: the document differs from the host:\n{}",
-            serde_json::to_string(host).unwrap()
-        );
+        assert_eq!(&shown[name], host, "{name}: the document differs from the host");
     }
 }
 
 #[test]
 #[ignore]
 fn print_protocol_examples() {
-    for (name, value) in examples() {
+    for (name, line) in examples() {
+        let value: Value = serde_json::from_str(&line).unwrap();
         println!("<!-- message: {name} -->\n```json\n{}\n```\n", serde_json::to_string_pretty(&value).unwrap());
     }
 }
@@ -107,24 +123,28 @@ fn cpu_time() -> std::time::Duration {
     std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
-/// What building and writing an `act` message costs the host, in CPU time.
+/// What building and writing an `act` message costs the host, in CPU time: the view, the legal
+/// actions and the line, into buffers reused from move to move as `External` does.
 /// `cargo test --release -- --ignored encode_cost --nocapture`
 #[test]
 #[ignore]
 fn encode_cost() {
-    use crate::core::Game;
-    let mut out = Vec::new();
-    let mut measure = |name: &str, message: &dyn Fn() -> Value| {
+    fn measure<G: GameDef>(game: &G, state: &G::State) {
+        let seat = game.to_act(state).unwrap();
+        let (mut legal, mut out) = (Texts::default(), Vec::new());
         let n = 20_000;
         let began = cpu_time();
         for _ in 0..n {
+            let view = game.view(state, seat);
+            legal.clear();
+            game.write_legal(&view, &mut legal);
             out.clear();
-            serde_json::to_writer(&mut out, &message()).unwrap();
+            serde_json::to_writer(&mut out, &message::Act { view: game.view_json(&view), legal: &legal }).unwrap();
         }
-        println!("{name} act: {:?} of CPU each, {} bytes", (cpu_time() - began) / n, out.len());
-    };
+        println!("{} act: {:?} of CPU each, {} bytes", G::NAME, (cpu_time() - began) / n, out.len());
+    }
     let (game, _, state) = scripted::<Holdem>("", 2, &["call", "check"]);
-    measure("holdem", &|| message::act(&game, &game.view(&state, 1)));
+    measure(&game, &state);
     let (game, _, state) = scripted::<Gomoku>("", 2, &["7,7", "8,7", "7,8", "8,8"]);
-    measure("gomoku", &|| message::act(&game, &game.view(&state, 0)));
+    measure(&game, &state);
 }

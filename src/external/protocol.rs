@@ -13,10 +13,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use rand::RngCore;
-use serde::Deserialize;
-use serde_json::Value;
+use std::borrow::Cow;
 
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+
+use crate::core::wire::Texts;
 use crate::core::{Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params, Seat, Status};
 use crate::error::{Error, Result};
 use crate::external::process::{LineError, Log, Pool, Process, MAX_LINE};
@@ -57,7 +59,7 @@ pub fn kind<G: GameDef>() -> BotKind<G> {
 struct Program {
     command: Vec<String>,
     /// Every parameter, for `hello`.
-    params: Value,
+    params: toml::Table,
     start_limit: Duration,
     fresh_each_game: bool,
     pool: Pool,
@@ -72,7 +74,7 @@ fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
     let fresh_each_game = p.str("restart") == "game";
     let program = Arc::new(Program {
         command,
-        params: serde_json::to_value(p.table()).expect("TOML values are JSON values"),
+        params: p.table().clone(),
         start_limit: Duration::from_millis(start_ms),
         fresh_each_game,
         pool: Pool::new(message::QUIT.as_bytes().to_vec()),
@@ -123,62 +125,111 @@ fn check_program(kind: &str, program: &str) -> Result<()> {
 }
 
 /// The messages the host sends, one JSON object a line (docs/protocol.md shows one of each).
+/// Each is a struct that borrows what it says and is serialised straight into the line that goes
+/// to the pipe.
 pub mod message {
-    use serde_json::{json, Value};
+    use serde::Serialize;
 
-    use crate::core::{GameEnd, Params, Status, Wire};
+    use crate::core::wire::{Text, Texts};
+    use crate::core::{Fault, GameEnd, Params, Seat, Status, Wire};
 
     /// The first message to a new process.
-    pub fn hello(game: &str, options: &Params, seats: usize, name: &str, params: &Value) -> Value {
-        json!({
-            "type": "hello",
-            "protocol": super::PROTOCOL,
-            "game": game,
-            "options": serde_json::to_value(options.table()).expect("TOML values are JSON values"),
-            "seats": seats,
-            "name": name,
-            "params": params,
-        })
+    #[derive(Serialize)]
+    #[serde(tag = "type", rename = "hello")]
+    pub struct Hello<'a> {
+        protocol: u32,
+        game: &'a str,
+        options: &'a toml::Table,
+        seats: usize,
+        name: &'a str,
+        params: &'a toml::Table,
     }
 
-    pub fn new_game(seat: usize, game: u64, seed: u64) -> Value {
-        json!({ "type": "new_game", "seat": seat, "game": game, "seed": seed })
+    pub fn hello<'a>(
+        game: &'a str,
+        options: &'a Params,
+        seats: usize,
+        name: &'a str,
+        params: &'a toml::Table,
+    ) -> Hello<'a> {
+        Hello { protocol: super::PROTOCOL, game, options: options.table(), seats, name, params }
     }
 
-    /// A decision: the seat's view and its legal actions.
-    pub fn act<G: Wire>(game: &G, view: &G::View<'_>) -> Value {
-        // `Value::from` moves the texts in (`json!` would copy them).
-        json!({ "type": "act", "view": game.view_json(view), "legal": Value::from(game.legal_texts(view)) })
+    #[derive(Serialize)]
+    #[serde(tag = "type", rename = "new_game")]
+    pub struct NewGame {
+        pub seat: Seat,
+        pub game: u64,
+        pub seed: u64,
     }
 
-    pub fn game_over<G: Wire>(game: &G, state: &G::State, end: &GameEnd<'_>) -> Value {
+    /// A decision: the seat's view and its legal actions (written by `Wire::write_legal`).
+    #[derive(Serialize)]
+    #[serde(tag = "type", rename = "act")]
+    pub struct Act<'a, V> {
+        /// `Wire::view_json`.
+        pub view: V,
+        pub legal: &'a Texts,
+    }
+
+    #[derive(Serialize)]
+    #[serde(tag = "type", rename = "game_over")]
+    pub struct GameOver<'a, R> {
+        payoffs: &'a [f64],
+        places: &'a [u32],
+        forfeit: Option<Forfeit<'a>>,
+        reveal: R,
+    }
+
+    #[derive(Serialize)]
+    struct Forfeit<'a> {
+        seat: Seat,
+        reason: Text<&'a Fault>,
+    }
+
+    pub fn game_over<'a, G: Wire>(
+        game: &'a G,
+        state: &'a G::State,
+        end: &GameEnd<'a>,
+    ) -> GameOver<'a, impl Serialize + 'a> {
         let forfeit = match end.status {
-            Status::Forfeit { seat, reason } => json!({ "seat": seat, "reason": reason.to_string() }),
-            Status::Ok | Status::Error(_) => Value::Null,
+            Status::Forfeit { seat, reason } => Some(Forfeit { seat: *seat, reason: Text(reason) }),
+            Status::Ok | Status::Error(_) => None,
         };
-        json!({
-            "type": "game_over",
-            "payoffs": end.outcome.payoff,
-            "places": end.outcome.place,
-            "forfeit": forfeit,
-            "reveal": game.reveal(state),
-        })
+        GameOver { payoffs: &end.outcome.payoff, places: &end.outcome.place, forfeit, reveal: game.reveal(state) }
     }
 
     pub const QUIT: &str = "{\"type\":\"quit\"}\n";
 }
 
-/// A bot's answer to `act`: other fields are ignored.
+/// A bot's answer to `act`: other fields are ignored. The text is borrowed from the line read
+/// (copied only if it holds escapes).
 #[derive(Deserialize)]
-struct Reply {
-    action: String,
+struct Reply<'a> {
+    #[serde(borrow)]
+    action: Cow<'a, str>,
 }
 
 /// A bot's answer to `hello`.
 #[derive(Deserialize)]
-struct Ready {
-    #[serde(rename = "type")]
-    kind: String,
+struct Ready<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+}
+
+/// Parses a line the bot wrote as `T`; the fault says what was expected and shows the line.
+fn parse<'l, T: Deserialize<'l>>(line: &'l [u8], what: &str) -> Result<T, Fault> {
+    serde_json::from_slice(line).map_err(|e| {
+        let shown = String::from_utf8_lossy(&line[..line.len().min(80)]);
+        Fault::new(FaultKind::Protocol, format!("bad {what}: {e} in `{shown}`"))
+    })
+}
+
+/// Writes `message` into `out` as one line, replacing what was there.
+fn encode(out: &mut Vec<u8>, message: &impl Serialize) {
+    out.clear();
+    serde_json::to_writer(&mut *out, message).expect("messages serialise");
+    out.push(b'\n');
 }
 
 /// One seat's external bot for one game: a process taken from the pool (or started) at the
@@ -187,8 +238,10 @@ pub struct External<G> {
     program: Arc<Program>,
     process: Option<Process>,
     seat: Seat,
-    /// The message being written, reused from move to move.
+    /// The line being written, reused from message to message.
     out: Vec<u8>,
+    /// The legal actions of the decision being asked, reused from move to move.
+    legal: Texts,
     game: PhantomData<fn() -> G>,
 }
 
@@ -199,7 +252,8 @@ fn timeout() -> Fault {
 
 impl<G: GameDef> External<G> {
     fn new(program: Arc<Program>) -> External<G> {
-        External { program, process: None, seat: 0, out: Vec::with_capacity(4096), game: PhantomData }
+        let (out, legal) = (Vec::with_capacity(4096), Texts::default());
+        External { program, process: None, seat: 0, out, legal, game: PhantomData }
     }
 
     /// The fault for a line that could not be read or written; the process is ended.
@@ -214,33 +268,38 @@ impl<G: GameDef> External<G> {
     }
 
     /// Writes `message` as one line to the process.
-    fn send(&mut self, message: &Value, deadline: Option<Instant>) -> Result<(), Fault> {
-        self.out.clear();
-        serde_json::to_writer(&mut self.out, message).expect("a JSON value serialises");
-        self.out.push(b'\n');
+    fn send(&mut self, message: &impl Serialize, deadline: Option<Instant>) -> Result<(), Fault> {
+        encode(&mut self.out, message);
+        self.send_out(deadline)
+    }
+
+    /// Writes the line in `out` to the process: one write, whatever its length.
+    fn send_out(&mut self, deadline: Option<Instant>) -> Result<(), Fault> {
         let process = self.process.as_mut().expect("a process is running");
         process.send(&self.out, deadline).map_err(|e| self.broken(e))
     }
 
-    /// Reads one line and parses it as `T`.
-    fn receive<T: for<'de> Deserialize<'de>>(&mut self, what: &str, deadline: Option<Instant>) -> Result<T, Fault> {
+    /// Reads the process's next line and hands it to `read`. A fault ends the process: a bot out
+    /// of step with the protocol, or that misreads the game, is started afresh.
+    fn receive<T>(
+        &mut self,
+        deadline: Option<Instant>,
+        read: impl FnOnce(&[u8]) -> Result<T, Fault>,
+    ) -> Result<T, Fault> {
         let process = self.process.as_mut().expect("a process is running");
-        let parsed = match process.read_line(deadline) {
-            Ok(line) => serde_json::from_slice::<T>(line).map_err(|e| {
-                let shown = String::from_utf8_lossy(&line[..line.len().min(80)]).into_owned();
-                Fault::new(FaultKind::Protocol, format!("bad {what}: {e} in `{shown}`"))
-            }),
+        let answer = match process.read_line(deadline) {
+            Ok(line) => read(line),
             Err(e) => return Err(self.broken(e)),
         };
-        if parsed.is_err() {
-            self.process = None; // out of step with the protocol: end it
+        if answer.is_err() {
+            self.process = None;
         }
-        parsed
+        answer
     }
 
     /// Starts a process and greets it.
     fn launch(&mut self, game: &G, start: &GameStart<'_>) -> Result<(), Fault> {
-        let program = &self.program;
+        let program = Arc::clone(&self.program);
         // Without a log the bot still plays; its stderr is lost.
         let log = program.log.get_or_init(|| Log::create(&start.run?.log_path(start.name)).ok());
         let process = Process::spawn(&program.command, log.as_ref())
@@ -254,15 +313,16 @@ impl<G: GameDef> External<G> {
             _ => fault,
         };
         self.send(&hello, deadline).map_err(late)?;
-        let ready: Ready = self.receive("answer to hello", deadline).map_err(late)?;
-        if ready.kind != "ready" {
-            self.process = None;
-            return Err(Fault::new(
-                FaultKind::Protocol,
-                format!("answered hello with type `{}`, not `ready`", ready.kind),
-            ));
-        }
-        Ok(())
+        self.receive(deadline, |line| {
+            let ready: Ready = parse(line, "answer to hello")?;
+            match ready.kind.as_ref() {
+                "ready" => Ok(()),
+                other => {
+                    Err(Fault::new(FaultKind::Protocol, format!("answered hello with type `{other}`, not `ready`")))
+                }
+            }
+        })
+        .map_err(late)
     }
 }
 
@@ -280,7 +340,7 @@ impl<G: GameDef> Bot<G> for External<G> {
         if self.process.is_none() {
             self.launch(game, start)?;
         }
-        let new_game = message::new_game(start.seat, start.game, seed);
+        let new_game = message::NewGame { seat: start.seat, game: start.game, seed };
         self.send(&new_game, Some(Instant::now() + self.program.start_limit))
     }
 
@@ -291,11 +351,13 @@ impl<G: GameDef> Bot<G> for External<G> {
         _rng: &mut BotRng,
         deadline: Option<Instant>,
     ) -> Result<G::Action, Fault> {
-        self.send(&message::act(game, view), deadline)?;
-        let reply: Reply = self.receive("answer to act", deadline)?;
-        game.parse_action(&reply.action).map_err(|e| {
-            self.process = None; // a bot that misreads the game may be out of step: start afresh
-            Fault::new(FaultKind::Illegal, format!("illegal action: {e}"))
+        self.legal.clear();
+        game.write_legal(view, &mut self.legal);
+        encode(&mut self.out, &message::Act { view: game.view_json(view), legal: &self.legal });
+        self.send_out(deadline)?;
+        self.receive(deadline, |line| {
+            let reply: Reply = parse(line, "answer to act")?;
+            game.parse_action(&reply.action).map_err(|e| Fault::new(FaultKind::Illegal, format!("illegal action: {e}")))
         })
     }
 

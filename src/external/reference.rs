@@ -3,46 +3,59 @@
 //! answers `hello` with `ready`, seeds itself from `new_game`, and answers every `act` with one of
 //! the legal actions, drawn from its seed alone, so its games are reproducible.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, Write};
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use crate::core::seeds::splitmix64;
 
-/// The fields of a host message this bot reads; the others are skipped.
+/// The fields of a host message this bot reads; the others (the view) are skipped. Everything is
+/// borrowed from the line: the legal actions stay JSON text, and the one picked is sent back as
+/// it came, so no string is unescaped or copied but the answer.
 #[derive(Deserialize)]
-struct Message {
-    #[serde(rename = "type")]
-    kind: String,
+struct Message<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
     #[serde(default)]
     seed: u64,
-    #[serde(default)]
-    legal: Vec<String>,
+    #[serde(default, borrow)]
+    legal: Vec<&'a RawValue>,
 }
 
 /// Answers the host's messages from `input` on `output` until `quit` or the end of the input.
-pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+/// One line in, at most one line out, and one write for it.
+pub fn serve(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     let mut state = 0u64;
-    for line in input.lines() {
-        let line = line?;
+    let (mut line, mut answer) = (Vec::new(), Vec::new());
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
         let message: Message =
-            serde_json::from_str(&line).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-        match message.kind.as_str() {
-            "hello" => writeln!(output, "{{\"type\":\"ready\"}}")?,
+            serde_json::from_slice(&line).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+        answer.clear();
+        match message.kind.as_ref() {
+            "hello" => answer.extend_from_slice(b"{\"type\":\"ready\"}\n"),
             "new_game" => state = message.seed,
             "act" => {
                 state = state.wrapping_add(1);
                 let pick = splitmix64(state) % message.legal.len().max(1) as u64;
-                let action = message.legal.get(pick as usize).map_or("", String::as_str);
-                serde_json::to_writer(&mut output, &serde_json::json!({ "action": action }))?;
-                output.write_all(b"\n")?;
+                let action = message.legal.get(pick as usize).map_or("\"\"", |text| text.get());
+                answer.extend_from_slice(b"{\"action\":");
+                answer.extend_from_slice(action.as_bytes());
+                answer.extend_from_slice(b"}\n");
             }
-            "quit" => break,
+            "quit" => return Ok(()),
             _ => {} // game_over, and messages of later versions
         }
-        output.flush()?;
+        if !answer.is_empty() {
+            output.write_all(&answer)?;
+            output.flush()?;
+        }
     }
-    Ok(())
 }
 
 /// `arena protocol-bot`, on the process's own stdin and stdout.

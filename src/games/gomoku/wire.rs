@@ -1,8 +1,11 @@
 //! Gomoku on the wire (docs/protocol.md): the board as JSON, a move as `x,y` (Gomocup's notation
 //! and games.csv's `move_list`: from 0, x the column, y the row).
 
-use serde_json::{json, Value};
+use std::fmt::{Display, Write as _};
 
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use crate::core::wire::{show, List, Text, Texts};
 use crate::core::Wire;
 
 use super::board::{Gomoku, Move, State};
@@ -13,30 +16,23 @@ const CELLS: [char; 3] = ['.', 'x', 'o'];
 impl Wire for Gomoku {
     /// The whole position (gomoku hides nothing): size, the stones in order (the opening's
     /// first), the rows, and whose move it is.
-    fn view_json(&self, s: &&State) -> Value {
-        let rows: Vec<String> =
-            s.board.chunks(s.size).map(|row| row.iter().map(|&c| CELLS[c as usize]).collect()).collect();
-        json!({
-            "size": s.size,
-            "to_move": s.to_move(),
-            "opening": s.opening,
-            "moves": Value::from(s.moves.iter().map(|m| self.action_text(m)).collect::<Vec<_>>()),
-            "board": Value::from(rows),
-            "winner": s.winner,
-        })
+    fn view_json<'a, 'v>(&'a self, s: &'a Self::View<'v>) -> impl Serialize + 'a {
+        ViewJson { game: self, s }
     }
 
     /// Every empty cell, row by row.
-    fn legal_texts(&self, s: &&State) -> Vec<String> {
+    fn write_legal(&self, s: &&State, out: &mut Texts) {
         if s.is_over() {
-            return Vec::new();
+            return;
         }
         let n = s.size;
-        (0..n * n).filter(|&i| s.board[i] == 0).map(|i| format!("{},{}", i % n, i / n)).collect()
+        for i in (0..n * n).filter(|&i| s.board[i] == 0) {
+            out.push(format_args!("{},{}", i % n, i / n));
+        }
     }
 
-    fn action_text(&self, m: &Move) -> String {
-        format!("{},{}", m.x, m.y)
+    fn action_text(&self, m: &Move) -> impl Display {
+        show(move |f| write!(f, "{},{}", m.x, m.y))
     }
 
     fn parse_action(&self, text: &str) -> Result<Move, String> {
@@ -46,15 +42,46 @@ impl Wire for Gomoku {
         Ok(Move { x: coordinate(x)?, y: coordinate(y)? })
     }
 
-    fn reveal(&self, s: &State) -> Value {
-        json!({ "winner": s.winner })
+    fn reveal(&self, s: &State) -> impl Serialize {
+        Reveal { winner: s.winner }
     }
+}
+
+/// The view on the wire, field by field as docs/protocol.md lists them.
+struct ViewJson<'a> {
+    game: &'a Gomoku,
+    s: &'a State,
+}
+
+impl Serialize for ViewJson<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let s = self.s;
+        let mut o = ser.serialize_struct("view", 6)?;
+        o.serialize_field("size", &s.size)?;
+        o.serialize_field("to_move", &s.to_move())?;
+        o.serialize_field("opening", &s.opening)?;
+        o.serialize_field("moves", &List(s.moves.iter().map(|m| Text(self.game.action_text(m)))))?;
+        o.serialize_field("board", &List(s.board.chunks(s.size).map(row)))?;
+        o.serialize_field("winner", &s.winner)?;
+        o.end()
+    }
+}
+
+/// A board row as text, one character a cell.
+fn row(cells: &[u8]) -> Text<impl Display + '_> {
+    Text(show(move |f| cells.iter().try_for_each(|&c| f.write_char(CELLS[c as usize]))))
+}
+
+#[derive(serde::Serialize)]
+struct Reveal {
+    winner: Option<crate::core::Seat>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::wire::checked_legal_texts;
+    use crate::core::wire::json;
     use crate::core::{DealRng, Game};
     use crate::games::gomoku::Rule;
     use rand::SeedableRng;
@@ -65,7 +92,7 @@ mod tests {
         let s = game.deal(&mut DealRng::seed_from_u64(2));
         let legal = checked_legal_texts(&game, &s, &&s);
         assert_eq!(legal.len(), 81 - 3);
-        let view = game.view_json(&&s);
+        let view = json(game.view_json(&&s));
         for (i, text) in view["moves"].as_array().unwrap().iter().enumerate() {
             let m = game.parse_action(text.as_str().unwrap()).unwrap();
             let row = view["board"][m.y as usize].as_str().unwrap();

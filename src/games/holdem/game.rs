@@ -49,8 +49,8 @@ pub enum Format {
     Sng,
 }
 
-/// Blind structure of one hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Blind structure of one hand (on the wire, the view's `blinds`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Blinds {
     pub small: Chips,
     pub big: Chips,

@@ -1,73 +1,41 @@
 //! Hold'em on the wire (docs/protocol.md): the seat's view as JSON, actions as `fold`, `check`,
 //! `call` and `raise N` (N = this seat's whole bet in the betting round), cards as `Ah`, `Td`.
 
-use serde_json::{json, Value};
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::core::wire::{number, words};
+use crate::core::wire::{number, show, texts, words, Bounds, List, Text, Texts};
 use crate::core::{Seat, Wire};
 
 use super::game::{Action, Event, Holdem, State, View};
 
-fn cards(cards: &[crate::cards::Card]) -> Value {
-    cards.iter().map(|c| c.to_string()).collect()
-}
-
 impl Wire for Holdem {
-    fn view_json(&self, v: &View<'_>) -> Value {
-        let seats = 0..v.seats();
-        let blinds = v.blinds();
-        let history: Vec<Value> = v
-            .history()
-            .iter()
-            .map(|event| match event {
-                Event::Act { seat, action } => json!({ "seat": seat, "action": self.action_text(action) }),
-                Event::Street(street) => json!({ "street": street }),
-            })
-            .collect();
-        json!({
-            "seat": v.seat(),
-            "seats": v.seats(),
-            "hand": v.hand_no(),
-            "button": v.button(),
-            "blinds": { "small": blinds.small, "big": blinds.big, "ante": blinds.ante },
-            "hole": cards(&v.hole()),
-            "board": cards(v.board()),
-            "street": v.street(),
-            "pot": v.pot(),
-            "current_bet": v.current_bet(),
-            "to_call": v.to_call(),
-            "stacks": seats.clone().map(|s| v.stack(s)).collect::<Vec<_>>(),
-            "bets": seats.clone().map(|s| v.bet(s)).collect::<Vec<_>>(),
-            "in": seats.map(|s| v.is_in(s)).collect::<Vec<_>>(),
-            "raise": v.raise_bounds().map(|(min, max)| json!({ "min": min, "max": max })),
-            "history": history,
-        })
+    fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a {
+        ViewJson { game: self, v: view }
     }
 
     /// Fold (only when something is owed), check or call, and the smallest and largest raise.
-    fn legal_texts(&self, v: &View<'_>) -> Vec<String> {
-        let mut out = Vec::with_capacity(4);
+    fn write_legal(&self, v: &View<'_>, out: &mut Texts) {
         if v.to_call() > 0 {
-            out.extend(["fold".to_string(), "call".to_string()]);
+            out.push("fold");
+            out.push("call");
         } else {
-            out.push("check".to_string());
+            out.push("check");
         }
         if let Some((min, max)) = v.raise_bounds() {
-            out.push(format!("raise {min}"));
+            out.push(format_args!("raise {min}"));
             if max > min {
-                out.push(format!("raise {max}"));
+                out.push(format_args!("raise {max}"));
             }
         }
-        out
     }
 
     /// A check and a call are one action (the engine's `CheckCall`); it is written `call`.
-    fn action_text(&self, action: &Action) -> String {
-        match action {
-            Action::Fold => "fold".into(),
-            Action::CheckCall => "call".into(),
-            Action::RaiseTo(to) => format!("raise {to}"),
-        }
+    fn action_text(&self, action: &Action) -> impl std::fmt::Display {
+        show(move |f| match action {
+            Action::Fold => f.write_str("fold"),
+            Action::CheckCall => f.write_str("call"),
+            Action::RaiseTo(to) => write!(f, "raise {to}"),
+        })
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, String> {
@@ -81,20 +49,77 @@ impl Wire for Holdem {
 
     /// The board and the hole cards of the seats at the last hand's showdown (`null` for the
     /// others: a folded hand is not shown).
-    fn reveal(&self, s: &State) -> Value {
-        let shown_at = |seat: Seat| s.showdown & (1 << seat) != 0;
-        let shown: Vec<Value> =
-            (0..s.n).map(|seat| if shown_at(seat) { cards(&s.hole[seat]) } else { Value::Null }).collect();
-        json!({ "board": cards(s.visible_board()), "shown": shown })
+    fn reveal(&self, s: &State) -> impl Serialize {
+        let shown_at = move |seat: Seat| s.showdown & (1 << seat) != 0;
+        Reveal {
+            board: texts(s.visible_board()),
+            shown: List((0..s.n).map(move |seat| shown_at(seat).then(|| texts(&s.hole[seat])))),
+        }
     }
+}
+
+/// The view on the wire, field by field as docs/protocol.md lists them.
+struct ViewJson<'a, 'v> {
+    game: &'a Holdem,
+    v: &'a View<'v>,
+}
+
+impl Serialize for ViewJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.v;
+        let seats = 0..v.seats();
+        let mut o = s.serialize_struct("view", 16)?;
+        o.serialize_field("seat", &v.seat())?;
+        o.serialize_field("seats", &v.seats())?;
+        o.serialize_field("hand", &v.hand_no())?;
+        o.serialize_field("button", &v.button())?;
+        o.serialize_field("blinds", &v.blinds())?;
+        o.serialize_field("hole", &texts(&v.hole()))?;
+        o.serialize_field("board", &texts(v.board()))?;
+        o.serialize_field("street", &v.street())?;
+        o.serialize_field("pot", &v.pot())?;
+        o.serialize_field("current_bet", &v.current_bet())?;
+        o.serialize_field("to_call", &v.to_call())?;
+        o.serialize_field("stacks", &List(seats.clone().map(|s| v.stack(s))))?;
+        o.serialize_field("bets", &List(seats.clone().map(|s| v.bet(s))))?;
+        o.serialize_field("in", &List(seats.map(|s| v.is_in(s))))?;
+        o.serialize_field("raise", &v.raise_bounds().map(|(min, max)| Bounds { min, max }))?;
+        o.serialize_field("history", &List(v.history().iter().map(|event| self.event(event))))?;
+        o.end()
+    }
+}
+
+impl ViewJson<'_, '_> {
+    fn event<'e>(&'e self, event: &'e Event) -> EventJson<Text<impl std::fmt::Display + 'e>> {
+        match *event {
+            Event::Act { seat, ref action } => EventJson::Act { seat, action: Text(self.game.action_text(action)) },
+            Event::Street(street) => EventJson::Street { street },
+        }
+    }
+}
+
+/// An entry of the hand's history: `{"seat": 0, "action": "call"}` or `{"street": 1}`.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum EventJson<A> {
+    Act { seat: u8, action: A },
+    Street { street: u8 },
+}
+
+#[derive(serde::Serialize)]
+struct Reveal<B, S> {
+    board: B,
+    shown: S,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::wire::json;
     use crate::core::{Bot, DealRng, Game};
     use crate::games::holdem::bots;
     use rand::SeedableRng;
+    use serde_json::json;
 
     #[test]
     fn every_legal_action_reads_back_and_is_accepted() {
@@ -107,11 +132,11 @@ mod tests {
                 let v = game.view(&s, seat);
                 for text in game.legal_texts(&v) {
                     let action = game.parse_action(&text).unwrap();
-                    assert_eq!(game.parse_action(&game.action_text(&action)).unwrap(), action);
+                    assert_eq!(game.parse_action(&game.action_text(&action).to_string()).unwrap(), action);
                     let mut probe = s.clone();
                     assert!(game.apply(&mut probe, &action).is_ok(), "{text} refused");
                 }
-                let view = game.view_json(&v);
+                let view = json(game.view_json(&v));
                 assert_eq!(view["to_call"], v.to_call());
                 assert_eq!(view["hole"].as_array().unwrap().len(), 2);
                 let a = bot.act(&game, &v, &mut rng);
@@ -131,7 +156,7 @@ mod tests {
         let v = game.view(&s, 0);
         // Heads-up, the button posts the small blind and acts first: 50 to call.
         assert_eq!(game.legal_texts(&v), ["fold", "call", "raise 200", "raise 1000"]);
-        let json = game.view_json(&v);
+        let json = json(game.view_json(&v));
         assert_eq!(json["raise"], json!({ "min": 200, "max": 1000 }));
         assert_eq!(json["board"], json!([]));
     }

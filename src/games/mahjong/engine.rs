@@ -135,7 +135,7 @@ impl View<'_> {
 
     /// The sets of `seat` whose tiles this seat may see: all of its own, another seat's without
     /// its concealed kongs.
-    pub fn exposed_melds(&self, seat: Seat) -> impl Iterator<Item = &Meld> {
+    pub fn exposed_melds(&self, seat: Seat) -> impl Iterator<Item = &Meld> + Clone {
         let own = seat == self.seat;
         self.melds[seat].iter().filter(move |m| own || m.kind != MeldKind::ConcealedKong)
     }

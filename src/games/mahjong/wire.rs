@@ -3,75 +3,49 @@
 //! actions as `discard 5m`, `win`, `concealed kong 5m`, `added kong 5m`, `pass`, `pung`, `kong`
 //! and `chow 3m` (the lowest tile of the chow).
 
-use serde_json::{json, Value};
+use std::fmt::Display;
 
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use crate::core::wire::{show, texts, List, Text, Texts};
 use crate::core::Wire;
 
 use super::engine::{Action, Mahjong, PhaseView, State, View};
 use super::tiles::{parse_tile, tile_name, Counts, Meld, Tile};
 
-/// The tiles of a count, each as often as it is there, in kind order.
-fn tiles(counts: &Counts) -> Value {
-    let names = counts.iter().enumerate().flat_map(|(t, &n)| std::iter::repeat_n(tile_name(t as Tile), n as usize));
-    names.collect()
+/// The tiles of `counts`, each as often as it is held, in tile order.
+fn tiles(counts: &Counts) -> impl Serialize + '_ {
+    let held = counts.iter().enumerate().flat_map(|(t, &n)| std::iter::repeat_n(t as Tile, n as usize));
+    texts(held.map(tile_name))
 }
 
-/// Another seat's concealed kong: declared, its tile unseen.
+/// Another seat's concealed kong: the set is on the table, its tiles face down.
 const FACE_DOWN_KONG: &str = "(????)";
 
-fn sets(melds: &[Meld]) -> Value {
-    melds.iter().map(|m| m.to_string()).collect()
-}
-
 impl Wire for Mahjong {
-    fn view_json(&self, v: &View<'_>) -> Value {
-        // Every field by name: a field added to the view must be added here too (or left out
-        // on purpose), so the wire never says more or less than the view.
-        // The declared sets go through the view's own accessors: another seat's concealed kong is
-        // face down (`(????)`, after its other sets), as the view has it.
-        let View { seat, hand, discards, seen, phase, wall_left, legal: _, .. } = v;
-        let melds = (0..discards.len()).map(|s| {
-            let shown: Vec<String> = v.exposed_melds(s).map(|m| m.to_string()).collect();
-            let face_down = v.declared(s) - shown.len();
-            Value::from(
-                shown.into_iter().chain(std::iter::repeat_n(FACE_DOWN_KONG.to_string(), face_down)).collect::<Vec<_>>(),
-            )
-        });
-        let mut out = json!({
-            "seat": seat,
-            "hand": tiles(hand),
-            "melds": melds.collect::<Vec<_>>(),
-            "discards": discards.iter().map(|d| d.iter().map(|&t| tile_name(t)).collect::<Vec<_>>()).collect::<Vec<_>>(),
-            "seen": tiles(seen),
-            "wall_left": wall_left,
-        });
-        let phase = match *phase {
-            PhaseView::Turn { drawn } => json!({ "phase": "turn", "drawn": drawn.map(tile_name) }),
-            PhaseView::Claim { from, tile } => json!({ "phase": "claim", "from": from, "tile": tile_name(tile) }),
-            PhaseView::RobKong { from, tile } => json!({ "phase": "rob_kong", "from": from, "tile": tile_name(tile) }),
-        };
-        out.as_object_mut().expect("an object").extend(phase.as_object().expect("an object").clone());
-        out
+    fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a {
+        ViewJson(view)
     }
 
-    fn legal_texts(&self, v: &View<'_>) -> Vec<String> {
-        v.legal.iter().map(|a| self.action_text(a)).collect()
-    }
-
-    fn action_text(&self, action: &Action) -> String {
-        match *action {
-            Action::Discard(t) => format!("discard {}", tile_name(t)),
-            Action::Win => "win".into(),
-            Action::ConcealedKong(t) => format!("concealed kong {}", tile_name(t)),
-            Action::AddedKong(t) => format!("added kong {}", tile_name(t)),
-            Action::Pass => "pass".into(),
-            Action::Pung => "pung".into(),
-            Action::Kong => "kong".into(),
-            Action::Chow(t) => format!("chow {}", tile_name(t)),
+    fn write_legal(&self, v: &View<'_>, out: &mut Texts) {
+        for action in &v.legal {
+            out.push(self.action_text(action));
         }
     }
 
-    /// Tile names keep their case (`5m`, `E`); the action words may be written in any case.
+    fn action_text(&self, action: &Action) -> impl Display {
+        show(move |f| match *action {
+            Action::Discard(t) => write!(f, "discard {}", tile_name(t)),
+            Action::Win => f.write_str("win"),
+            Action::ConcealedKong(t) => write!(f, "concealed kong {}", tile_name(t)),
+            Action::AddedKong(t) => write!(f, "added kong {}", tile_name(t)),
+            Action::Pass => f.write_str("pass"),
+            Action::Pung => f.write_str("pung"),
+            Action::Kong => f.write_str("kong"),
+            Action::Chow(t) => write!(f, "chow {}", tile_name(t)),
+        })
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, String> {
         let words: Vec<&str> = text.split_whitespace().collect();
         let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
@@ -91,24 +65,82 @@ impl Wire for Mahjong {
         }
     }
 
-    /// The winner of the last hand won and its fans (`null` when no hand was won); in a one-hand
-    /// game also the winner's standing tiles and sets, as the winner shows them.
-    fn reveal(&self, s: &State) -> Value {
-        let mut out = json!({ "winner": s.winner, "fans": s.winner.map(|_| s.fans) });
-        if let (Some(w), 1) = (s.winner, self.hands) {
-            out["hand"] = tiles(&s.hands[w]);
-            out["melds"] = sets(&s.melds[w]);
+    /// The winner of the last hand won and its fans; in a one-hand game, also the winner's
+    /// standing tiles and sets.
+    fn reveal(&self, s: &State) -> impl Serialize {
+        let shown = s.winner.filter(|_| self.hands == 1);
+        Reveal {
+            winner: s.winner,
+            fans: s.winner.map(|_| s.fans),
+            hand: shown.map(|w| tiles(&s.hands[w])),
+            melds: shown.map(|w| texts(&s.melds[w])),
         }
-        out
     }
+}
+
+/// The view on the wire, field by field as docs/protocol.md lists them, the phase's last.
+struct ViewJson<'a, 'v>(&'a View<'v>);
+
+impl Serialize for ViewJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        let View { seat, hand, discards, seen, phase, wall_left, legal: _, .. } = v;
+        // Every seat's sets: those this seat may see, then the others face down.
+        let melds = (0..discards.len()).map(|seat| {
+            let face_down = v.declared(seat) - v.exposed_melds(seat).count();
+            let sets = v.exposed_melds(seat).map(Some).chain(std::iter::repeat_n(None, face_down));
+            List(sets.map(|set: Option<&Meld>| {
+                Text(show(move |f| match set {
+                    Some(set) => set.fmt(f),
+                    None => f.write_str(FACE_DOWN_KONG),
+                }))
+            }))
+        });
+        let mut o = s.serialize_struct("view", 8)?;
+        o.serialize_field("seat", seat)?;
+        o.serialize_field("hand", &tiles(hand))?;
+        o.serialize_field("melds", &List(melds))?;
+        o.serialize_field("discards", &List(discards.iter().map(|d| texts(d.iter().map(|&t| tile_name(t))))))?;
+        o.serialize_field("seen", &tiles(seen))?;
+        o.serialize_field("wall_left", wall_left)?;
+        match *phase {
+            PhaseView::Turn { drawn } => {
+                o.serialize_field("phase", "turn")?;
+                o.serialize_field("drawn", &drawn.map(tile_name))?;
+            }
+            PhaseView::Claim { from, tile } => {
+                o.serialize_field("phase", "claim")?;
+                o.serialize_field("from", &from)?;
+                o.serialize_field("tile", &tile_name(tile))?;
+            }
+            PhaseView::RobKong { from, tile } => {
+                o.serialize_field("phase", "rob_kong")?;
+                o.serialize_field("from", &from)?;
+                o.serialize_field("tile", &tile_name(tile))?;
+            }
+        }
+        o.end()
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Reveal<H, M> {
+    winner: Option<crate::core::Seat>,
+    fans: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hand: Option<H>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    melds: Option<M>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::wire::checked_legal_texts;
+    use crate::core::wire::json;
     use crate::core::{DealRng, Game};
     use rand::{Rng, SeedableRng};
+    use serde_json::json;
 
     /// The wire says what the view says: another seat's concealed kong is face down.
     #[test]
@@ -118,8 +150,8 @@ mod tests {
         let mut s = game.deal(&mut DealRng::seed_from_u64(1));
         s.melds[2].push(Meld { kind: MeldKind::ConcealedKong, tile: 5 });
         s.melds[2].push(Meld { kind: MeldKind::Pung, tile: 30 });
-        assert_eq!(game.view_json(&game.view(&s, 2))["melds"][2], json!(["(6m6m6m6m)", "[NNN]"]));
-        assert_eq!(game.view_json(&game.view(&s, 0))["melds"][2], json!(["[NNN]", "(????)"]));
+        assert_eq!(json(game.view_json(&game.view(&s, 2)))["melds"][2], json!(["(6m6m6m6m)", "[NNN]"]));
+        assert_eq!(json(game.view_json(&game.view(&s, 0)))["melds"][2], json!(["[NNN]", "(????)"]));
     }
 
     #[test]
@@ -133,7 +165,7 @@ mod tests {
                 let v = game.view(&s, seat);
                 let legal = checked_legal_texts(&game, &s, &v);
                 kinds.extend(legal.iter().map(|t| t.split(' ').next().unwrap().to_string()));
-                let view = game.view_json(&v);
+                let view = json(game.view_json(&v));
                 let held = view["hand"].as_array().unwrap().len() + 3 * view["melds"][seat].as_array().unwrap().len();
                 assert!(held == 13 || held == 14, "{view}");
                 // Prefer claims and wins, so that every kind of action is seen.
@@ -144,7 +176,7 @@ mod tests {
                     .unwrap_or(&legal[rng.random_range(0..legal.len())]);
                 game.apply(&mut s, &game.parse_action(pick).unwrap()).unwrap();
             }
-            let reveal = game.reveal(&s);
+            let reveal = json(game.reveal(&s));
             assert_eq!(reveal["winner"].is_null(), s.winner.is_none());
         }
         for kind in ["discard", "win", "pass", "pung", "chow"] {

@@ -2,72 +2,37 @@
 //! looked), actions as `look`, `fold`, `call`, `raise N` (N = a rung of the stake ladder) and
 //! `compare S` (S = the seat asked), cards as `As`, `Td`.
 
-use serde_json::{json, Value};
+use std::fmt::Display;
 
-use crate::core::wire::{number, words};
-use crate::core::Wire;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use crate::core::wire::{number, show, texts, words, List, Text, Texts};
+use crate::core::{Seat, Wire};
 
 use super::eval::Category;
 use super::table::{Action, Event, Public, State, View, Zhajinhua};
 
-fn cards(cards: &[crate::cards::Card]) -> Value {
-    cards.iter().map(|c| c.to_string()).collect()
-}
-
 impl Wire for Zhajinhua {
-    fn view_json(&self, v: &View<'_>) -> Value {
-        // Every field by name: a field added to the view must be added here too (or left out
-        // on purpose), so the wire never says more or less than the view.
-        let View { seat, public, cards: own } = v;
-        let Public { seats, pot, stack, put_in, in_hand, seen, stake, round, to_act, events } = public;
-        let n = *seats;
-        let history: Vec<Value> = events
-            .iter()
-            .map(|event| match *event {
-                Event::Look { seat } => json!({ "seat": seat, "action": "look" }),
-                Event::Fold { seat } => json!({ "seat": seat, "action": "fold" }),
-                Event::Call { seat, paid } => json!({ "seat": seat, "action": "call", "paid": paid }),
-                Event::Raise { seat, stake, paid } => {
-                    json!({ "seat": seat, "action": self.action_text(&Action::Raise(stake)), "paid": paid })
-                }
-                Event::Compare { seat, target, paid, loser } => json!({
-                    "seat": seat,
-                    "action": self.action_text(&Action::Compare(target)),
-                    "paid": paid,
-                    "loser": loser,
-                }),
-            })
-            .collect();
-        json!({
-            "seat": seat,
-            "seats": n,
-            "cards": own.map(|c| cards(&c)),
-            "pot": pot,
-            "stacks": &stack[..n],
-            "put_in": &put_in[..n],
-            "in": &in_hand[..n],
-            "seen": &seen[..n],
-            "stake": stake,
-            "round": round,
-            "to_act": to_act,
-            "history": history,
-        })
+    fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a {
+        ViewJson { game: self, v: view }
     }
 
-    fn legal_texts(&self, v: &View<'_>) -> Vec<String> {
+    fn write_legal(&self, v: &View<'_>, out: &mut Texts) {
         let mut actions = Vec::with_capacity(16);
         self.legal(v.public, &mut actions);
-        actions.iter().map(|a| self.action_text(a)).collect()
+        for action in &actions {
+            out.push(self.action_text(action));
+        }
     }
 
-    fn action_text(&self, action: &Action) -> String {
-        match action {
-            Action::Look => "look".into(),
-            Action::Fold => "fold".into(),
-            Action::Call => "call".into(),
-            Action::Raise(to) => format!("raise {to}"),
-            Action::Compare(seat) => format!("compare {seat}"),
-        }
+    fn action_text(&self, action: &Action) -> impl Display {
+        show(move |f| match action {
+            Action::Look => f.write_str("look"),
+            Action::Fold => f.write_str("fold"),
+            Action::Call => f.write_str("call"),
+            Action::Raise(to) => write!(f, "raise {to}"),
+            Action::Compare(seat) => write!(f, "compare {seat}"),
+        })
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, String> {
@@ -81,27 +46,86 @@ impl Wire for Zhajinhua {
         }
     }
 
-    /// At a showdown every seat still in shows its cards and category; the others (folded, lost a
-    /// compare) are `null`. A hand won by the last seat standing shows nothing.
-    fn reveal(&self, s: &State) -> Value {
-        let n = s.public.seats;
-        let shown: Vec<Value> = (0..n)
-            .map(|seat| {
-                if s.showdown && s.public.in_hand[seat] {
-                    json!({ "cards": cards(&s.hands[seat]), "category": Category::of(s.values[seat]).name() })
-                } else {
-                    Value::Null
-                }
-            })
-            .collect();
-        json!({ "shown": shown })
+    /// At a showdown, the cards and category of every seat still in; `null` for the others.
+    fn reveal(&self, s: &State) -> impl Serialize {
+        let shown = (0..s.public.seats).map(move |seat| {
+            (s.showdown && s.public.in_hand[seat])
+                .then(|| Shown { cards: texts(&s.hands[seat]), category: Category::of(s.values[seat]).name() })
+        });
+        Reveal { shown: List(shown) }
     }
+}
+
+/// The view on the wire, field by field as docs/protocol.md lists them.
+struct ViewJson<'a, 'v> {
+    game: &'a Zhajinhua,
+    v: &'a View<'v>,
+}
+
+impl Serialize for ViewJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let View { seat, public, cards: own } = self.v;
+        let Public { seats, pot, stack, put_in, in_hand, seen, stake, round, to_act, events } = public;
+        let n = *seats;
+        let mut o = s.serialize_struct("view", 12)?;
+        o.serialize_field("seat", seat)?;
+        o.serialize_field("seats", seats)?;
+        o.serialize_field("cards", &own.map(texts))?;
+        o.serialize_field("pot", pot)?;
+        o.serialize_field("stacks", &stack[..n])?;
+        o.serialize_field("put_in", &put_in[..n])?;
+        o.serialize_field("in", &in_hand[..n])?;
+        o.serialize_field("seen", &seen[..n])?;
+        o.serialize_field("stake", stake)?;
+        o.serialize_field("round", round)?;
+        o.serialize_field("to_act", to_act)?;
+        o.serialize_field("history", &List(events.iter().map(|event| self.event(event))))?;
+        o.end()
+    }
+}
+
+impl ViewJson<'_, '_> {
+    /// An event as the action that made it, with what it cost and, for a compare, who lost.
+    fn event(&self, event: &Event) -> EventJson<Text<impl Display + '_>> {
+        let (seat, action, paid, loser) = match *event {
+            Event::Look { seat } => (seat, Action::Look, None, None),
+            Event::Fold { seat } => (seat, Action::Fold, None, None),
+            Event::Call { seat, paid } => (seat, Action::Call, Some(paid), None),
+            Event::Raise { seat, stake, paid } => (seat, Action::Raise(stake), Some(paid), None),
+            Event::Compare { seat, target, paid, loser } => (seat, Action::Compare(target), Some(paid), Some(loser)),
+        };
+        let game = self.game;
+        EventJson { seat, action: Text(show(move |f| game.action_text(&action).fmt(f))), paid, loser }
+    }
+}
+
+/// An entry of the history: `{"seat": 0, "action": "call", "paid": 1}`.
+#[derive(serde::Serialize)]
+struct EventJson<A> {
+    seat: Seat,
+    action: A,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    paid: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loser: Option<Seat>,
+}
+
+#[derive(serde::Serialize)]
+struct Shown<C> {
+    cards: C,
+    category: &'static str,
+}
+
+#[derive(serde::Serialize)]
+struct Reveal<S> {
+    shown: S,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::wire::checked_legal_texts;
+    use crate::core::wire::json;
     use crate::core::{DealRng, Game};
     use rand::{Rng, SeedableRng};
 
@@ -114,12 +138,12 @@ mod tests {
             while let Some(seat) = game.to_act(&s) {
                 let v = game.view(&s, seat);
                 let legal = checked_legal_texts(&game, &s, &v);
-                let view = game.view_json(&v);
+                let view = json(game.view_json(&v));
                 assert_eq!(view["cards"].is_null(), !s.public.seen[seat], "cards only once looked");
                 let pick = game.parse_action(&legal[rng.random_range(0..legal.len())]).unwrap();
                 game.apply(&mut s, &pick).unwrap();
             }
-            let shown = game.reveal(&s)["shown"].as_array().unwrap().iter().filter(|v| !v.is_null()).count();
+            let shown = json(game.reveal(&s))["shown"].as_array().unwrap().iter().filter(|v| !v.is_null()).count();
             assert_eq!(shown > 0, s.showdown);
         }
     }
