@@ -67,6 +67,12 @@ impl Texts {
         self.ends.push(self.text.len());
     }
 
+    /// Appends one text as it is (quicker than [`Texts::push`] for a ready-made `&str`).
+    pub fn push_str(&mut self, text: &str) {
+        self.text.push_str(text);
+        self.ends.push(self.text.len());
+    }
+
     pub fn len(&self) -> usize {
         self.ends.len()
     }
@@ -182,7 +188,7 @@ mod tests {
         assert_eq!(serde_json::to_string(&texts).unwrap(), "[]");
         texts.push("fold");
         texts.push(format_args!("raise {}", 300));
-        texts.push("");
+        texts.push_str("");
         texts.push("say \"hi\"");
         assert_eq!(texts.iter().collect::<Vec<_>>(), ["fold", "raise 300", "", "say \"hi\""]);
         assert_eq!(serde_json::to_string(&texts).unwrap(), r#"["fold","raise 300","","say \"hi\""]"#);

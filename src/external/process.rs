@@ -141,29 +141,29 @@ impl LineReader {
                 self.start = 0;
             }
             scanned = self.end;
+            // A program answers some time after it is asked, so a read right away would find
+            // nothing: wait first, then read (two system calls a line, not three).
+            wait(pipe.as_raw_fd(), libc::POLLIN, deadline)?;
             match pipe.read(&mut self.buf[self.end..]) {
                 Ok(0) => return Err(LineError::Closed),
                 Ok(n) => self.end += n,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait(pipe.as_raw_fd(), libc::POLLIN, deadline)?,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) => {}
                 Err(_) => return Err(LineError::Closed),
             }
         }
     }
 }
 
-/// Waits until `fd` is ready for `events` or `deadline` passes.
+/// Waits until `fd` is ready for `events` or `deadline` passes (what is ready at the deadline
+/// still counts).
 fn wait(fd: i32, events: libc::c_short, deadline: Option<Instant>) -> Result<(), LineError> {
     loop {
-        let timeout_ms = match deadline {
-            None => -1,
+        let (timeout_ms, last) = match deadline {
+            None => (-1, false),
             Some(d) => {
                 let left = d.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return Err(LineError::Timeout);
-                }
                 // Rounded up, so the wait never ends before the deadline.
-                left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32
+                (left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32, left.is_zero())
             }
         };
         let mut pfd = libc::pollfd { fd, events, revents: 0 };
@@ -171,7 +171,8 @@ fn wait(fd: i32, events: libc::c_short, deadline: Option<Instant>) -> Result<(),
         let ready = unsafe { libc::poll(&mut pfd, 1, timeout_ms) };
         match ready {
             1.. => return Ok(()), // readable, writable, or closed (the read or write says which)
-            0 => {}               // timed out: the loop checks the deadline
+            0 if last => return Err(LineError::Timeout),
+            0 => {} // timed out: the loop checks the deadline
             _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
             _ => return Err(LineError::Closed),
         }

@@ -18,13 +18,16 @@ use crate::core::{DealRng, Headline, ParamSpec, Seat};
 use crate::error::{Error, Result};
 use crate::games::{BotFactory, BotKind, GameDef};
 
+/// The largest board, cells a side.
+pub const MAX_SIZE: usize = 25;
+
 impl GameDef for Gomoku {
     const NAME: &'static str = "gomoku";
     const ABOUT: &'static str = "Five in a row on a square board (source: a 19x19 weight-based AI)";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
     const ROSTER: &'static str = include_str!("../../../bots/gomoku.toml");
     const OPTIONS: &'static [ParamSpec] = &[
-        ParamSpec::new("size", "15", "board size (cells a side)").range(5.0, 25.0),
+        ParamSpec::new("size", "15", "board size (cells a side)").range(5.0, MAX_SIZE as f64),
         ParamSpec::new(
             "rule",
             "\"freestyle\"",

@@ -1,23 +1,40 @@
 //! Gomoku on the wire (docs/protocol.md): the board as JSON, a move as `x,y` (Gomocup's notation
 //! and games.csv's `move_list`: from 0, x the column, y the row).
 
-use std::fmt::{Display, Write as _};
+use std::fmt::Display;
+use std::sync::LazyLock;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::core::wire::{show, List, Text, Texts};
+use crate::core::wire::{show, List, Texts};
 use crate::core::Wire;
 
 use super::board::{Gomoku, Move, State};
+use super::MAX_SIZE;
 
 /// A cell as a character of a board row: `.` empty, `x` black (seat 0), `o` white (seat 1).
-const CELLS: [char; 3] = ['.', 'x', 'o'];
+const CELLS: [u8; 3] = [b'.', b'x', b'o'];
+
+/// A move's text: `x,y`.
+fn move_text(m: Move) -> impl Display {
+    show(move |f| write!(f, "{},{}", m.x, m.y))
+}
+
+/// The text of the move at cell `(x, y)` of any board, written once: a view lists up to 225 of
+/// them, and the legal moves as many.
+fn cell_text(x: usize, y: usize) -> &'static str {
+    static TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+        let cell = |i: usize| Move { x: (i % MAX_SIZE) as u8, y: (i / MAX_SIZE) as u8 };
+        (0..MAX_SIZE * MAX_SIZE).map(|i| move_text(cell(i)).to_string()).collect()
+    });
+    &TEXTS[y * MAX_SIZE + x]
+}
 
 impl Wire for Gomoku {
     /// The whole position (gomoku hides nothing): size, the stones in order (the opening's
     /// first), the rows, and whose move it is.
     fn view_json<'a, 'v>(&'a self, s: &'a Self::View<'v>) -> impl Serialize + 'a {
-        ViewJson { game: self, s }
+        ViewJson { s }
     }
 
     /// Every empty cell, row by row.
@@ -27,12 +44,12 @@ impl Wire for Gomoku {
         }
         let n = s.size;
         for i in (0..n * n).filter(|&i| s.board[i] == 0) {
-            out.push(format_args!("{},{}", i % n, i / n));
+            out.push_str(cell_text(i % n, i / n));
         }
     }
 
     fn action_text(&self, m: &Move) -> impl Display {
-        show(move |f| write!(f, "{},{}", m.x, m.y))
+        move_text(*m)
     }
 
     fn parse_action(&self, text: &str) -> Result<Move, String> {
@@ -49,7 +66,6 @@ impl Wire for Gomoku {
 
 /// The view on the wire, field by field as docs/protocol.md lists them.
 struct ViewJson<'a> {
-    game: &'a Gomoku,
     s: &'a State,
 }
 
@@ -60,16 +76,24 @@ impl Serialize for ViewJson<'_> {
         o.serialize_field("size", &s.size)?;
         o.serialize_field("to_move", &s.to_move())?;
         o.serialize_field("opening", &s.opening)?;
-        o.serialize_field("moves", &List(s.moves.iter().map(|m| Text(self.game.action_text(m)))))?;
-        o.serialize_field("board", &List(s.board.chunks(s.size).map(row)))?;
+        o.serialize_field("moves", &List(s.moves.iter().map(|m| cell_text(m.x.into(), m.y.into()))))?;
+        o.serialize_field("board", &List(s.board.chunks(s.size).map(Row)))?;
         o.serialize_field("winner", &s.winner)?;
         o.end()
     }
 }
 
-/// A board row as text, one character a cell.
-fn row(cells: &[u8]) -> Text<impl Display + '_> {
-    Text(show(move |f| cells.iter().try_for_each(|&c| f.write_char(CELLS[c as usize]))))
+/// A board row, written as a string of one character a cell.
+struct Row<'a>(&'a [u8]);
+
+impl Serialize for Row<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut row = [0u8; MAX_SIZE];
+        for (char, &cell) in row.iter_mut().zip(self.0) {
+            *char = CELLS[cell as usize];
+        }
+        s.serialize_str(std::str::from_utf8(&row[..self.0.len()]).expect("ASCII"))
+    }
 }
 
 #[derive(serde::Serialize)]
