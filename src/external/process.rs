@@ -284,6 +284,8 @@ pub struct Process {
     stdin: Option<ChildStdin>,
     stdout: ChildStdout,
     reader: LineReader,
+    /// Lines that need no answer, held to go out with the next [`Process::send`].
+    queued: Vec<u8>,
     stderr: Option<JoinHandle<()>>,
     reaped: bool,
 }
@@ -306,7 +308,8 @@ impl Process {
             }
             _ => None,
         };
-        let process = Process { child, stdin: Some(stdin), stdout, reader: LineReader::new(), stderr, reaped: false };
+        let reader = LineReader::new();
+        let process = Process { child, stdin: Some(stdin), stdout, reader, queued: Vec::new(), stderr, reaped: false };
         set_nonblocking(process.stdout.as_raw_fd())?;
         set_nonblocking(process.stdin.as_ref().expect("just set").as_raw_fd())?;
         Ok(process)
@@ -316,8 +319,28 @@ impl Process {
         self.child.id()
     }
 
-    /// Writes `bytes` (whole lines, newline included) before `deadline`.
+    /// Holds `bytes` (whole lines that need no answer) to go out with the next [`Process::send`],
+    /// in the same write: every write wakes the program, and a line it need not answer is
+    /// better read together with the next it must.
+    pub fn queue(&mut self, bytes: &[u8]) {
+        self.queued.extend_from_slice(bytes);
+    }
+
+    /// Writes the lines queued and then `bytes` (whole lines, newline included) before
+    /// `deadline`, in one write when the pipe takes them all.
     pub fn send(&mut self, bytes: &[u8], deadline: Option<Instant>) -> Result<(), LineError> {
+        if self.queued.is_empty() {
+            return self.write_all(bytes, deadline);
+        }
+        let mut lines = std::mem::take(&mut self.queued);
+        lines.extend_from_slice(bytes);
+        let written = self.write_all(&lines, deadline);
+        lines.clear();
+        self.queued = lines; // its memory, for the next queue
+        written
+    }
+
+    fn write_all(&mut self, bytes: &[u8], deadline: Option<Instant>) -> Result<(), LineError> {
         let stdin = self.stdin.as_mut().ok_or(LineError::Closed)?;
         let mut written = 0;
         while written < bytes.len() {
@@ -492,6 +515,20 @@ mod tests {
         p.close_input();
         assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
         assert_eq!(p.end_reason(Duration::from_secs(1)), "exited with code 0");
+    }
+
+    #[test]
+    fn queued_lines_go_out_first_with_the_next_send() {
+        let mut p = sh("while read line; do echo \"got $line\"; done");
+        p.queue(b"one\n");
+        p.queue(b"two\n");
+        assert_eq!(p.read_line(soon(100)), Err(LineError::Timeout), "nothing is written before a send");
+        p.send(b"three\n", soon(1000)).unwrap();
+        for line in ["got one", "got two", "got three"] {
+            assert_eq!(p.read_line(soon(1000)).unwrap(), line.as_bytes());
+        }
+        p.send(b"four\n", soon(1000)).unwrap();
+        assert_eq!(p.read_line(soon(1000)).unwrap(), b"got four", "the queue is empty after a send");
     }
 
     #[test]

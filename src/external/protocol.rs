@@ -340,8 +340,10 @@ impl<G: GameDef> Bot<G> for External<G> {
         if self.process.is_none() {
             self.launch(game, start)?;
         }
-        let new_game = message::NewGame { seat: start.seat, game: start.game, seed };
-        self.send(&new_game, Some(Instant::now() + self.program.start_limit))
+        // `new_game` and `game_over` need no answer: each goes out with the next line that does.
+        encode(&mut self.out, &message::NewGame { seat: start.seat, game: start.game, seed });
+        self.process.as_mut().expect("a process is running").queue(&self.out);
+        Ok(())
     }
 
     fn try_act(
@@ -369,11 +371,10 @@ impl<G: GameDef> Bot<G> for External<G> {
             self.process = None; // a fault ends the process: the next game starts a new one
             return;
         }
-        let game_over = message::game_over(game, state, end);
-        if self.send(&game_over, Some(Instant::now() + self.program.start_limit)).is_err() {
-            return;
-        }
-        let process = self.process.take().expect("still running");
+        encode(&mut self.out, &message::game_over(game, state, end));
+        let mut process = self.process.take().expect("still running");
+        // Sent with the next game's first `act`, or with `quit`.
+        process.queue(&self.out);
         if self.program.fresh_each_game {
             self.program.pool.end(process);
         } else {
