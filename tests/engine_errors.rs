@@ -1,11 +1,14 @@
 //! A panic of a game's own code (dealing, applying, scoring) ends that game as `error: <message>`
 //! in games.csv, the run finishes and writes its summary, and exits with code 3.
 
+use bot_arena::core::wire::Texts;
 use bot_arena::core::{Bot, BotRng, DealRng, Game, Headline, IllegalAction, Outcome, ParamSpec, Params, Seat, Wire};
 use bot_arena::games::{factory, BotKind, GameDef};
 use bot_arena::Arena;
 use rand::Rng;
+use serde::Serialize;
 use serde_json::{json, Value};
+use std::fmt::Display;
 
 /// Two seats each say a number; the higher wins. The engine panics on a deal whose secret is 0.
 struct Boom;
@@ -44,19 +47,19 @@ impl Game for Boom {
 }
 
 impl Wire for Boom {
-    fn view_json(&self, view: &&[u32]) -> Value {
+    fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a {
         json!({ "said": view })
     }
-    fn legal_texts(&self, _view: &&[u32]) -> Vec<String> {
-        (0..3).map(|n: u32| n.to_string()).collect()
+    fn write_legal(&self, _view: &&[u32], out: &mut Texts) {
+        (0..3).for_each(|n: u32| out.push(n));
     }
-    fn action_text(&self, action: &u32) -> String {
-        action.to_string()
+    fn action_text(&self, action: &u32) -> impl Display {
+        action
     }
     fn parse_action(&self, text: &str) -> Result<u32, String> {
         text.trim().parse().map_err(|_| format!("{text} is not a number"))
     }
-    fn reveal(&self, _state: &Self::State) -> Value {
+    fn reveal(&self, _state: &Self::State) -> impl Serialize {
         Value::Null
     }
 }

@@ -20,7 +20,6 @@
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
-use serde_json::Value;
 
 use super::GameDef;
 use crate::core::{play_game, Bot, BotRng, DealRng, GameRecord, GameSeeds, Outcome, Seat};
@@ -111,7 +110,7 @@ fn play_one<G: GameDef>(
         ensure!(!legal.is_empty(), "{}", at(format!("seat {seat} has no legal action")));
         for action in &legal {
             ensure!(game.apply(&mut state.clone(), action).is_ok(), "{}", at(format!("legal {action:?} refused")));
-            let text = game.action_text(action);
+            let text = game.action_text(action).to_string();
             let back = game.parse_action(&text).map(|a| format!("{a:?}"));
             ensure!(
                 back == Ok(format!("{action:?}")),
@@ -154,7 +153,7 @@ fn play_one<G: GameDef>(
             );
             let shown = |s: &G::State| {
                 let view = game.view(s, viewer);
-                (game.view_json(&view), game.legal_texts(&view))
+                (view_text(game, &view), game.legal_texts(&view))
             };
             ensure!(
                 shown(&redealt) == shown(&state),
@@ -166,7 +165,10 @@ fn play_one<G: GameDef>(
                 ))
             );
             let other_sees = |s: &G::State| {
-                (0..game.seats()).filter(|&o| o != viewer).map(|o| game.view_json(&game.view(s, o))).collect::<Vec<_>>()
+                (0..game.seats())
+                    .filter(|&o| o != viewer)
+                    .map(|o| view_text(game, &game.view(s, o)))
+                    .collect::<Vec<_>>()
             };
             checked.redeals_seen += u64::from(other_sees(&redealt) != other_sees(&state));
         }
@@ -195,11 +197,16 @@ fn play_one<G: GameDef>(
 
 /// What the rules let anyone tell about a state: every seat's view on the wire, the seat to act
 /// and its legal actions.
-fn fingerprint<G: GameDef>(game: &G, state: &G::State) -> (Vec<Value>, Option<Seat>, String) {
-    let views = (0..game.seats()).map(|seat| game.view_json(&game.view(state, seat))).collect();
+fn fingerprint<G: GameDef>(game: &G, state: &G::State) -> (Vec<String>, Option<Seat>, String) {
+    let views = (0..game.seats()).map(|seat| view_text(game, &game.view(state, seat))).collect();
     let mut legal = Vec::new();
     game.legal_actions(state, &mut legal);
     (views, game.to_act(state), format!("{legal:?}"))
+}
+
+/// A view as it goes on the wire.
+fn view_text<G: GameDef>(game: &G, view: &G::View<'_>) -> String {
+    serde_json::to_string(&game.view_json(view)).expect("a view serialises")
 }
 
 fn zero_sum(outcome: &Outcome, seats: usize) -> Result<(), String> {
