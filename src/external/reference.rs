@@ -4,12 +4,16 @@
 //! the legal actions, drawn from its seed alone, so its games are reproducible.
 
 use std::borrow::Cow;
-use std::io::{self, BufRead, Write};
+use std::fs::File;
+use std::io::{self, BufRead, Read, Write};
+use std::os::fd::{AsFd, AsRawFd};
+use std::os::unix::fs::FileTypeExt;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::core::seeds::splitmix64;
+use crate::external::process::{read_spinning, set_nonblocking};
 
 /// The fields of a host message this bot reads; the others (the view) are skipped. Everything is
 /// borrowed from the line: the legal actions stay JSON text, and the one picked is sent back as
@@ -58,9 +62,26 @@ pub fn serve(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> 
     }
 }
 
-/// `arena protocol-bot`, on the process's own stdin and stdout.
+/// `arena protocol-bot`, on the process's own stdin and stdout. When stdin is a pipe (as the
+/// host starts it) it is read as the host reads the bot's answers: polled for a moment before
+/// sleeping, so that the host's next line does not wait for an idle core to wake up.
 pub fn main() -> io::Result<()> {
-    serve(io::stdin().lock(), io::stdout().lock())
+    let stdin = io::stdin().as_fd().try_clone_to_owned().map(File::from)?;
+    if stdin.metadata()?.file_type().is_fifo() {
+        set_nonblocking(stdin.as_raw_fd())?;
+        serve(io::BufReader::new(Polled(stdin)), io::stdout().lock())
+    } else {
+        serve(io::stdin().lock(), io::stdout().lock())
+    }
+}
+
+/// A non-blocking pipe read through [`read_spinning`].
+struct Polled(File);
+
+impl Read for Polled {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        read_spinning(&mut self.0, buf, None).map_err(|e| io::Error::other(format!("{e:?}")))
+    }
 }
 
 #[cfg(test)]
