@@ -293,3 +293,71 @@ fn progress_lines_when_stderr_is_not_a_terminal() {
         );
     }
 }
+
+/// The text line that starts with `label`, with the label cut off.
+fn line_after<'a>(text: &'a str, label: &str) -> &'a str {
+    let line = text.lines().find_map(|l| l.strip_prefix(label));
+    line.unwrap_or_else(|| panic!("no `{label}` line in:\n{text}")).trim()
+}
+
+/// Every adviser answers in JSON with the figures its text shows (rounded as the text rounds them).
+#[test]
+fn every_adviser_answers_in_json_with_the_texts_figures() {
+    let both = |args: &[&str]| {
+        let text = String::from_utf8(ok(arena().args(args).output().unwrap()).stdout).unwrap();
+        let json = json_of(&ok(arena().args(args).arg("--json").output().unwrap()));
+        (text, json)
+    };
+
+    let (text, json) = both(&["advise", "holdem", "--hole", "AhAs", "--vs", "KdKc", "--pot", "100", "--to-call", "50"]);
+    let equity = format!(
+        "equity {:.4} % (win {:.4} %, tie {:.4} %)",
+        100.0 * json["equity"].as_f64().unwrap(),
+        100.0 * json["win"].as_f64().unwrap(),
+        100.0 * json["tie"].as_f64().unwrap()
+    );
+    assert!(text.contains(&equity), "{equity}\n{text}");
+    assert_eq!(json["against"]["boards"], 1_712_304);
+    let rr = &json["rate_of_return"];
+    assert!(text.contains(&format!("RR = equity / pot odds = {:.3}", rr["rr"].as_f64().unwrap())), "{text}");
+    assert!(text.contains(&format!(
+        "fold {} %, call {} %, raise {} %",
+        rr["percent"]["fold"], rr["percent"]["call"], rr["percent"]["raise"]
+    )));
+    assert_eq!(json["hand_now"], line_after(&text, "hand now:"));
+
+    let (text, json) = both(&["advise", "zhajinhua", "--hand", "AS AH KD", "--opponents", "2"]);
+    assert!(
+        line_after(&text, "win:").starts_with(&format!("{:.2}%", 100.0 * json["win"]["p"].as_f64().unwrap())),
+        "{text}"
+    );
+    assert!(line_after(&text, "strength:").starts_with(&json["strength"].to_string()), "{text}");
+    assert!(line_after(&text, "category:").starts_with(json["category"].as_str().unwrap()), "{text}");
+
+    let (text, json) = both(&["advise", "stud", "--me", "9S 9D KC", "--opponent", "XX AH 4C"]);
+    let win = format!("{:.4} (exact, {} outcomes)", json["win"].as_f64().unwrap(), json["outcomes"]);
+    assert_eq!(line_after(&text, "win probability:"), win);
+    assert_eq!(line_after(&text, "advice:"), json["advice"]);
+
+    let (text, json) =
+        both(&["advise", "mahjong", "--hand", "1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C | C", "--seat-wind", "S"]);
+    assert_eq!(line_after(&text, "total:"), format!("{} (8-fan minimum met)", json["total"]));
+    let fans = json["fans"].as_array().unwrap();
+    assert_eq!(fans.len(), text.lines().filter(|l| l.starts_with("  ")).count());
+    for fan in fans {
+        let shown = format!("{:<36} {:>2} x{}", fan["fan"].as_str().unwrap(), fan["points"].as_u64().unwrap(), fan["count"]);
+        assert!(text.contains(&shown), "{shown}\n{text}");
+    }
+    let (text, json) = both(&["advise", "mahjong", "--hand", "1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C F"]);
+    let discards = json["discards"].as_array().unwrap();
+    assert_eq!(discards.len(), text.lines().filter(|l| l.starts_with("  ")).count());
+    assert_eq!(discards[0]["discard"], "F");
+
+    let vectors = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mcr_fans_sample.jsonl");
+    let (text, json) = both(&["advise", "mahjong", "--batch", vectors.to_str().unwrap()]);
+    let hands = json.as_array().unwrap();
+    assert_eq!(hands.len(), text.lines().count());
+    for (hand, line) in hands.iter().zip(text.lines()) {
+        assert!(line.starts_with(&format!("{},{},", hand["id"].as_str().unwrap(), hand["total"])), "{line}");
+    }
+}

@@ -13,7 +13,9 @@ pub mod mahjong;
 pub mod stud;
 pub mod zhajinhua;
 
-pub use registry::{factory, Adviser, Arena, BotChoice, BotFactory, BotKind, BotListing, GameDef, GameEntry, Table};
+pub use registry::{
+    factory, Advice, Adviser, Arena, BotChoice, BotFactory, BotKind, BotListing, GameDef, GameEntry, Table,
+};
 
 impl Arena {
     /// The project's five games, in the order `arena list` shows them: the one place that lists them.

@@ -53,11 +53,19 @@ impl<G: Game> Clone for BotKind<G> {
     }
 }
 
-/// Answers an adviser's parsed arguments with the text to print.
-type AdviseFn = dyn Fn(&clap::ArgMatches) -> Result<String> + Send + Sync;
+/// An adviser's answer: the text a person reads, and the same figures as one JSON document
+/// (`arena advise GAME ... --json`). Both are written from the same values, so they agree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Advice {
+    pub text: String,
+    pub json: serde_json::Value,
+}
+
+/// Answers an adviser's parsed arguments.
+type AdviseFn = dyn Fn(&clap::ArgMatches) -> Result<Advice> + Send + Sync;
 
 /// A game's command-line adviser (`arena advise GAME ...`): its arguments as a clap type and the
-/// function that answers them with the text to print.
+/// function that answers them. Every adviser takes `--json`.
 pub struct Adviser {
     about: &'static str,
     args: fn(clap::Command) -> clap::Command,
@@ -68,7 +76,7 @@ impl Adviser {
     /// An adviser whose arguments are the clap type `A`.
     pub fn new<A: clap::Args + clap::FromArgMatches + 'static>(
         about: &'static str,
-        run: fn(&A) -> Result<String>,
+        run: fn(&A) -> Result<Advice>,
     ) -> Adviser {
         Adviser {
             about,
@@ -82,12 +90,20 @@ impl Adviser {
 
     /// The `arena advise NAME` subcommand.
     pub fn command(&self, name: &'static str) -> clap::Command {
-        (self.args)(clap::Command::new(name).about(self.about))
+        let json = clap::Arg::new("json")
+            .long("json")
+            .action(clap::ArgAction::SetTrue)
+            .help("Print the answer as one JSON document (the same figures, unrounded)");
+        (self.args)(clap::Command::new(name).about(self.about)).arg(json)
     }
 
-    /// Answers parsed arguments of [`Adviser::command`].
+    /// Answers parsed arguments of [`Adviser::command`]: the text, or the JSON with `--json`.
     pub fn run(&self, matches: &clap::ArgMatches) -> Result<String> {
-        (self.run)(matches)
+        let advice = (self.run)(matches)?;
+        Ok(match matches.get_flag("json") {
+            true => serde_json::to_string_pretty(&advice.json).expect("JSON values serialise"),
+            false => advice.text,
+        })
     }
 }
 

@@ -17,8 +17,11 @@
 //! With `--pot` and `--to-call`, it also prints the pot odds, the rate of return RR = equity / pot
 //! odds and the source's fold/call/raise probabilities for that RR.
 
+use serde_json::json;
+
 use crate::cards::{parse_cards, Card};
 use crate::error::{Error, Result};
+use crate::games::Advice;
 
 use super::equity::{exact_heads_up, monte_carlo, FastRng, Opponents};
 use super::eval::{category, eval};
@@ -55,7 +58,7 @@ fn two(s: &str, what: &str) -> Result<[Card; 2]> {
     parse_cards(s)?.try_into().map_err(|_| Error::input(format!("{what}: expected exactly two cards, got `{s}`")))
 }
 
-pub fn run(a: &AdviseArgs) -> Result<String> {
+pub fn run(a: &AdviseArgs) -> Result<Advice> {
     let hole = two(&a.hole, "--hole")?;
     let board = parse_cards(&a.board)?;
     if ![0, 3, 4, 5].contains(&board.len()) {
@@ -84,7 +87,7 @@ pub fn run(a: &AdviseArgs) -> Result<String> {
         }
     };
     let mut out = String::new();
-    let e = match vs {
+    let (e, against) = match vs {
         Some(v) => {
             let e = exact_heads_up(hole, v, &board);
             out += &format!(
@@ -94,7 +97,7 @@ pub fn run(a: &AdviseArgs) -> Result<String> {
                 cards(&v),
                 e.samples
             );
-            e
+            (e, json!({ "hand": cards(&v), "method": "exact", "boards": e.samples }))
         }
         None => {
             let e = monte_carlo(hole, &board, Opponents::Random(a.opponents), a.trials, &mut FastRng::new(a.seed));
@@ -106,7 +109,9 @@ pub fn run(a: &AdviseArgs) -> Result<String> {
                 a.trials,
                 a.seed
             );
-            e
+            let how =
+                json!({ "random_hands": a.opponents, "method": "monte-carlo", "trials": a.trials, "seed": a.seed });
+            (e, how)
         }
     };
     out += &format!("equity {:.4} % (win {:.4} %, tie {:.4} %)\n", 100.0 * e.equity, 100.0 * e.win, 100.0 * e.tie);
@@ -118,14 +123,18 @@ pub fn run(a: &AdviseArgs) -> Result<String> {
         "high card"
     };
     out += &format!("hand now: {now}\n");
-    let max_call = if e.equity < 1.0 { e.equity / (1.0 - e.equity) } else { f64::INFINITY };
+    // The largest call, as a multiple of the pot, that the equity pays for (none with a sure win).
+    let max_call = (e.equity < 1.0).then(|| e.equity / (1.0 - e.equity));
     out += &format!(
         "pot odds: calling breaks even when to_call / (to_call + pot) = {:.4}, i.e. a call of up to {:.2} × the pot\n",
-        e.equity, max_call
+        e.equity,
+        max_call.unwrap_or(f64::INFINITY)
     );
+    let mut rr_json = serde_json::Value::Null;
     if let (Some(pot), Some(call)) = (a.pot, a.to_call) {
         if call == 0 {
             out += "nothing to call: checking is free\n";
+            rr_json = json!({ "pot": pot, "to_call": 0, "pot_odds": 0.0, "rr": null });
         } else {
             let odds = call as f64 / (call + pot) as f64;
             let rr = e.equity / odds;
@@ -138,9 +147,25 @@ pub fn run(a: &AdviseArgs) -> Result<String> {
             out += &format!(
                 "pot odds {odds:.4}, RR = equity / pot odds = {rr:.3}: the source's table says fold {f} %, call {c} %, raise {r} %\n"
             );
+            rr_json = json!({
+                "pot": pot, "to_call": call, "pot_odds": odds, "rr": rr,
+                "percent": { "fold": f, "call": c, "raise": r },
+            });
         }
     }
-    Ok(out)
+    let json = json!({
+        "game": "holdem",
+        "hole": cards(&hole),
+        "board": cards(&board),
+        "against": against,
+        "equity": e.equity,
+        "win": e.win,
+        "tie": e.tie,
+        "hand_now": now,
+        "max_call_pot_multiple": max_call,
+        "rate_of_return": rr_json,
+    });
+    Ok(Advice { text: out, json })
 }
 
 #[cfg(test)]
@@ -164,7 +189,7 @@ mod tests {
     fn exact_against_a_known_hand() {
         let mut a = args("AhAs");
         a.vs = Some("KdKc".into());
-        let out = run(&a).unwrap();
+        let out = run(&a).unwrap().text;
         assert!(out.contains("equity 81.2555 % (win 81.0646 %, tie 0.3818 %)"), "{out}");
         assert!(out.contains("hand now: one pair"), "{out}");
     }
@@ -175,7 +200,7 @@ mod tests {
         a.board = "Qh 7h 2c".into();
         a.pot = Some(500);
         a.to_call = Some(100);
-        let out = run(&a).unwrap();
+        let out = run(&a).unwrap().text;
         assert!(out.contains("RR = "), "{out}");
         assert!(out.contains("hand now: high card"), "{out}");
         assert!(run(&args("Ah")).is_err());

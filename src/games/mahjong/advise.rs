@@ -39,10 +39,13 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
+use serde_json::json;
+
 use super::fans::{score, Score, WinContext, WinningHand};
 use super::shanten::{effective_tiles, shanten};
 use super::tiles::{parse_tile, tile_name, Counts, Hand, Meld, Tile, KINDS};
 use crate::error::{Error, Result};
+use crate::games::Advice;
 
 #[derive(clap::Args, Debug, Default)]
 pub struct AdviseArgs {
@@ -88,12 +91,19 @@ pub struct AdviseArgs {
 /// The 8-fan minimum of MCR (flowers excluded).
 const MINIMUM: u32 = 8;
 
-pub fn run(args: &AdviseArgs) -> Result<String> {
+pub fn run(args: &AdviseArgs) -> Result<Advice> {
     match (&args.hand, &args.batch) {
         (Some(h), None) => advise_hand(h, args),
         (None, Some(path)) => {
             let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-            batch(&text)
+            let scores = batch_scores(&text)?;
+            let json = serde_json::Value::Array(
+                scores
+                    .iter()
+                    .map(|(id, s)| json!({ "id": id, "total": s.as_ref().map_or(0, |s| s.total), "fans": s.as_ref().map(fans_json) }))
+                    .collect(),
+            );
+            Ok(Advice { text: batch_text(&scores), json })
         }
         _ => Err(Error::input("give exactly one of --hand or --batch")),
     }
@@ -127,6 +137,14 @@ fn fans_text(s: &Score) -> String {
     s.table.fans().map(|(f, n)| format!("{} x{n}", f.name())).collect::<Vec<_>>().join(";")
 }
 
+fn fans_json(s: &Score) -> serde_json::Value {
+    s.table.fans().map(|(f, n)| json!({ "fan": f.name(), "points": f.points(), "count": n })).collect()
+}
+
+fn effective_json(eff: &[(Tile, u8)]) -> serde_json::Value {
+    eff.iter().map(|&(t, n)| json!({ "tile": tile_name(t), "unseen": n })).collect()
+}
+
 fn effective_text(eff: &[(Tile, u8)]) -> String {
     if eff.is_empty() {
         return "none".into();
@@ -136,7 +154,7 @@ fn effective_text(eff: &[(Tile, u8)]) -> String {
     format!("{} ({total} copies unseen)", list.join(", "))
 }
 
-fn advise_hand(text: &str, args: &AdviseArgs) -> Result<String> {
+fn advise_hand(text: &str, args: &AdviseArgs) -> Result<Advice> {
     let hand = Hand::parse(text)?;
     let ctx = context(args)?;
     let mut visible = [0u8; KINDS];
@@ -153,6 +171,7 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<String> {
     }
     let mut out = String::new();
     writeln!(out, "hand: {hand}").unwrap();
+    let mut json = json!({ "game": "mahjong", "hand": hand.to_string() });
     let standing = hand.standing_with_win();
     let declared = hand.melds.len();
     let s = shanten(&standing, declared);
@@ -160,13 +179,16 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<String> {
         let (s, eff) = effective_tiles(&standing, declared, &visible);
         writeln!(out, "shanten: {s}").unwrap();
         writeln!(out, "effective tiles: {}", effective_text(&eff)).unwrap();
-        return Ok(out);
+        json["shanten"] = s.into();
+        json["effective_tiles"] = effective_json(&eff);
+        return Ok(Advice { text: out, json });
     }
     if s == -1 {
         writeln!(out, "shanten: -1 (complete)").unwrap();
+        json["shanten"] = s.into();
         let Some(win) = hand.win_tile else {
             writeln!(out, "mark the winning tile with `|` to score the fans").unwrap();
-            return Ok(out);
+            return Ok(Advice { text: out, json });
         };
         let wh = WinningHand { melds: &hand.melds, concealed: &hand.concealed, win_tile: win };
         if let Some(sc) = score(&wh, &ctx) {
@@ -177,11 +199,15 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<String> {
             let without = sc.total - ctx.flowers as u32;
             let min = if without >= MINIMUM { "met" } else { "NOT met" };
             writeln!(out, "total: {} ({MINIMUM}-fan minimum {min})", sc.total).unwrap();
-            return Ok(out);
+            json["fans"] = fans_json(&sc);
+            json["total"] = sc.total.into();
+            json["minimum_met"] = (without >= MINIMUM).into();
+            return Ok(Advice { text: out, json });
         }
     }
     // 14 tiles, not a win: every distinct discard.
     writeln!(out, "shanten: {s}").unwrap();
+    json["shanten"] = s.into();
     // (shanten after, effective copies, discard, effective tiles)
     type Choice = (i8, u32, Tile, Vec<(Tile, u8)>);
     let mut options: Vec<Choice> = Vec::new();
@@ -203,11 +229,17 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<String> {
     for (after, _, t, eff) in &options {
         writeln!(out, "  {:<3} {after:>2}  {}", tile_name(*t), effective_text(eff)).unwrap();
     }
+    json["discards"] = options
+        .iter()
+        .map(|(after, _, t, eff)| json!({ "discard": tile_name(*t), "shanten_after": after, "effective_tiles": effective_json(eff) }))
+        .collect();
     if args.explain {
         let seat = wind(&args.seat_wind)? as usize;
-        out += &super::ai::explain::explain(&standing, &hand.melds, &visible, args.wall_left, seat);
+        let explained = super::ai::explain::explain(&standing, &hand.melds, &visible, args.wall_left, seat);
+        json["explain"] = explained.as_str().into();
+        out += &explained;
     }
-    Ok(out)
+    Ok(Advice { text: out, json })
 }
 
 /// One vectors line: the fields the calculator reads (missing flags default to off / East).
@@ -250,20 +282,28 @@ fn batch_line(line: &str) -> Result<(String, Option<Score>)> {
     Ok((id, score(&wh, &ctx)))
 }
 
+/// Every hand of a vectors file, scored (`None`: not a win), in file order.
+fn batch_scores(text: &str) -> Result<Vec<(String, Option<Score>)>> {
+    let lines = text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty());
+    lines.map(|(i, line)| batch_line(line).map_err(|e| Error::input(format!("line {}: {e}", i + 1)))).collect()
+}
+
 /// `id,total,fans` per line; a hand that is not a win gets total 0 and no fans.
-fn batch(text: &str) -> Result<String> {
+fn batch_text(scores: &[(String, Option<Score>)]) -> String {
     let mut out = String::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let (id, s) = batch_line(line).map_err(|e| Error::input(format!("line {}: {e}", i + 1)))?;
+    for (id, s) in scores {
         match s {
-            Some(s) => writeln!(out, "{id},{},{}", s.total, fans_text(&s)).unwrap(),
+            Some(s) => writeln!(out, "{id},{},{}", s.total, fans_text(s)).unwrap(),
             None => writeln!(out, "{id},0,").unwrap(),
         }
     }
-    Ok(out)
+    out
+}
+
+/// `id,total,fans` per line of a vectors file.
+#[cfg(test)]
+fn batch(text: &str) -> Result<String> {
+    batch_scores(text).map(|scores| batch_text(&scores))
 }
 
 #[cfg(test)]
@@ -276,7 +316,7 @@ mod tests {
 
     #[test]
     fn complete_hand_shows_fans_and_total() {
-        let out = run(&args("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C | C")).unwrap();
+        let out = run(&args("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C | C")).unwrap().text;
         assert!(out.contains("shanten: -1 (complete)"), "{out}");
         assert!(out.contains("Dragon Pung"), "{out}");
         assert!(out.contains("total: "), "{out}");
@@ -284,14 +324,14 @@ mod tests {
 
     #[test]
     fn ready_hand_shows_effective_tiles() {
-        let out = run(&args("[1m2m3m] 4p 5p 6p 7s 8s 9s E E C C")).unwrap();
+        let out = run(&args("[1m2m3m] 4p 5p 6p 7s 8s 9s E E C C")).unwrap().text;
         assert!(out.contains("shanten: 0"), "{out}");
         assert!(out.contains("effective tiles: E x2, C x2 (4 copies unseen)"), "{out}");
     }
 
     #[test]
     fn fourteen_tiles_list_discards() {
-        let out = run(&args("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C F")).unwrap();
+        let out = run(&args("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C F")).unwrap().text;
         assert!(out.contains("discards"), "{out}");
         assert!(out.lines().any(|l| l.trim_start().starts_with("F ") && l.contains(" 0 ")), "{out}");
     }

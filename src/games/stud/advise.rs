@@ -37,6 +37,7 @@ use super::eval::value;
 use super::odds::{win_probability, Budget, Odds, Position};
 use crate::cards::{parse_cards, parse_cards_or_hidden, CardSet};
 use crate::error::{Error, Result};
+use crate::games::Advice;
 
 #[derive(clap::Args, Debug)]
 pub struct AdviseArgs {
@@ -153,9 +154,20 @@ pub fn advise(args: &AdviseArgs) -> Result<Report> {
     Ok(Report { category: value(mine).category(), cards: me.len(), odds, advice: thresholds.advice(odds.win) })
 }
 
-/// The text `arena advise stud` prints.
-pub fn run(args: &AdviseArgs) -> Result<String> {
-    Ok(advise(args)?.to_string())
+/// What `arena advise stud` prints: the report as text, and as JSON with `--json`.
+pub fn run(args: &AdviseArgs) -> Result<Advice> {
+    let report = advise(args)?;
+    let json = serde_json::json!({
+        "game": "stud",
+        "category": report.category.to_string(),
+        "cards": report.cards,
+        "win": report.odds.win,
+        "method": if report.odds.exact { "exact" } else { "monte-carlo" },
+        "outcomes": report.odds.outcomes,
+        "advice": report.advice.text(),
+        "thresholds": { "bet_above": args.bet_above, "fold_below": args.fold_below },
+    });
+    Ok(Advice { text: report.to_string(), json })
 }
 
 #[cfg(test)]
@@ -181,7 +193,7 @@ mod tests {
             }
         }
         let cli = Cli::try_parse_from(words).map_err(|e| Error::input(e.to_string()))?;
-        run(&cli.args)
+        run(&cli.args).map(|advice| advice.text)
     }
 
     #[test]

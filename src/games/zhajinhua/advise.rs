@@ -29,8 +29,11 @@ use std::fmt::Write;
 
 use rand::SeedableRng;
 
+use serde_json::json;
+
 use crate::cards::{parse_cards, Card};
 use crate::error::{Error, Result};
+use crate::games::Advice;
 
 use super::eval::{describe, evaluate, Category};
 use super::winprob::{beats_all_monte_carlo, beats_two_exact, heads_up, OPPONENT_HANDS};
@@ -54,7 +57,7 @@ pub struct AdviseArgs {
     pub seed: u64,
 }
 
-pub fn run(args: &AdviseArgs) -> Result<String> {
+pub fn run(args: &AdviseArgs) -> Result<Advice> {
     let cards = parse_cards(&args.hand)?;
     let hand: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| {
         Error::input(format!("a zhajinhua hand has 3 cards, `{}` has {}", args.hand, c.len()))
@@ -78,32 +81,49 @@ pub fn run(args: &AdviseArgs) -> Result<String> {
         value >> 4 & 15,
         value & 15
     );
-    let win = match args.opponents {
+    let (win, win_json) = match args.opponents {
         1 => {
             let odds = heads_up(hand, args.special_235);
-            format!(
+            let text = format!(
                 "{:.2}% against 1 random hand (tie {:.2}%, exact over all {OPPONENT_HANDS} hands)",
                 100.0 * odds.win(),
                 100.0 * odds.tie()
+            );
+            (text, json!({ "p": odds.win(), "tie": odds.tie(), "method": "exact", "hands": OPPONENT_HANDS }))
+        }
+        2 => {
+            let p = beats_two_exact(hand, args.special_235);
+            (
+                format!("{:.2}% against 2 random hands (exact over all pairs of hands)", 100.0 * p),
+                json!({ "p": p, "method": "exact" }),
             )
         }
-        2 => format!(
-            "{:.2}% against 2 random hands (exact over all pairs of hands)",
-            100.0 * beats_two_exact(hand, args.special_235)
-        ),
         k => {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
             let e = beats_all_monte_carlo(hand, k, args.samples, args.special_235, &mut rng);
-            format!(
+            let text = format!(
                 "{:.2}% against {k} random hands (Monte Carlo, {} deals, standard error {:.2}%)",
                 100.0 * e.p,
                 args.samples,
                 100.0 * e.std_error
-            )
+            );
+            let how = json!({ "p": e.p, "std_error": e.std_error, "method": "monte-carlo", "deals": args.samples, "seed": args.seed });
+            (text, how)
         }
     };
     let _ = writeln!(out, "win:       {win}");
-    Ok(out)
+    let json = json!({
+        "game": "zhajinhua",
+        "hand": format!("{} {} {}", hand[0], hand[1], hand[2]),
+        "category": cat.name(),
+        "category_zh": cat.name_zh(),
+        "describe": describe(value),
+        "strength": value,
+        "opponents": args.opponents,
+        "special_235": args.special_235,
+        "win": win_json,
+    });
+    Ok(Advice { text: out, json })
 }
 
 #[cfg(test)]
@@ -116,12 +136,12 @@ mod tests {
 
     #[test]
     fn prints_category_strength_and_win() {
-        let out = run(&args("AS AH KD", 1)).unwrap();
+        let out = run(&args("AS AH KD", 1)).unwrap().text;
         assert!(out.contains("category:  pair (对子), pair of As, K kicker"), "{out}");
         assert!(out.contains("strength:  7344 (0x1cb0"), "{out}");
         assert!(out.contains("win:       91.14% against 1 random hand"), "{out}");
-        assert!(run(&args("AS AH KD", 2)).unwrap().contains("against 2 random hands (exact"));
-        assert!(run(&args("AS AH KD", 4)).unwrap().contains("Monte Carlo, 20000 deals"));
+        assert!(run(&args("AS AH KD", 2)).unwrap().text.contains("against 2 random hands (exact"));
+        assert!(run(&args("AS AH KD", 4)).unwrap().text.contains("Monte Carlo, 20000 deals"));
     }
 
     #[test]
