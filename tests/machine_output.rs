@@ -345,7 +345,8 @@ fn every_adviser_answers_in_json_with_the_texts_figures() {
     let fans = json["fans"].as_array().unwrap();
     assert_eq!(fans.len(), text.lines().filter(|l| l.starts_with("  ")).count());
     for fan in fans {
-        let shown = format!("{:<36} {:>2} x{}", fan["fan"].as_str().unwrap(), fan["points"].as_u64().unwrap(), fan["count"]);
+        let shown =
+            format!("{:<36} {:>2} x{}", fan["fan"].as_str().unwrap(), fan["points"].as_u64().unwrap(), fan["count"]);
         assert!(text.contains(&shown), "{shown}\n{text}");
     }
     let (text, json) = both(&["advise", "mahjong", "--hand", "1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C F"]);
