@@ -125,6 +125,45 @@ fn reports_hold_every_section_and_agree_with_the_csvs() {
     assert!(html.contains(&format!("Final LLR {llr:.3}")), "the page's final LLR is not match.csv's {llr}");
     assert!(html.contains("SPRT log-likelihood ratio") && html.contains("bb/100, seat 0"));
 
+    // Mahjong: each bot's win, self-draw and deal-in rates, recounted from games.csv (a win in a
+    // game where nobody dealt in was self-drawn).
+    let mahjong = run_with_report(tmp.path(), "mahjong", MAHJONG_FIELD);
+    let html = page(&mahjong);
+    let mut games = csv::Reader::from_path(mahjong.join("games.csv")).unwrap();
+    let header = games.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = games.records().map(Result::unwrap).collect();
+    let mut by_game: std::collections::BTreeMap<(String, String), Vec<&csv::StringRecord>> = Default::default();
+    for row in &rows {
+        by_game.entry((row[col("pairing")].to_string(), row[col("game")].to_string())).or_default().push(row);
+    }
+    // Per bot: [hands, won, self-drawn, dealt in].
+    let mut counts: std::collections::BTreeMap<String, [u32; 4]> = Default::default();
+    let mut self_drawn_total = 0;
+    for seats in by_game.values() {
+        let discard_win = seats.iter().any(|r| &r[col("dealt_in")] == "1");
+        for r in seats {
+            let won = &r[col("won")] == "1";
+            let c = counts.entry(r[col("bot")].to_string()).or_default();
+            c[0] += 1;
+            c[1] += u32::from(won);
+            c[2] += u32::from(won && !discard_win);
+            c[3] += u32::from(&r[col("dealt_in")] == "1");
+            self_drawn_total += u32::from(won && !discard_win);
+        }
+    }
+    assert!(self_drawn_total > 0, "no self-drawn win in the run: the check checks nothing");
+    for (bot, [hands, won, drew, dealt]) in &counts {
+        let rate = |n: u32| format!("{:.3}", f64::from(n) / f64::from(*hands));
+        let row = format!(
+            "<tr><td class=\"l\">{bot}</td><td>{hands}</td><td>{}</td><td>{}</td><td>{}</td>",
+            rate(*won),
+            rate(*drew),
+            rate(*dealt)
+        );
+        assert!(html.contains(&row), "no row {row}");
+    }
+
     // Several folders side by side, written where --out says.
     let both = tmp.path().join("both.html");
     let out = arena().arg("report").arg(&gomoku).arg(&holdem).arg("--out").arg(&both).output().unwrap();

@@ -188,39 +188,43 @@ fn holdem(run: &RunData) -> String {
 
 /// Mahjong: hands won, dealt in and self-drawn, and the fans of wins.
 fn mahjong(run: &RunData) -> Result<String> {
-    // Per bot: [seat-games, won, fans, dealt in].
-    let mut t = vec![[0.0f64; 4]; run.names.len()];
+    // Per bot: [seat-games, won, fans, dealt in, won by self-draw].
+    let mut t = vec![[0.0f64; 5]; run.names.len()];
     let mut fans_of_wins: BTreeMap<u64, u64> = BTreeMap::new();
-    let (mut wins, mut deal_ins) = (0.0, 0.0);
-    for (bot, _, result, _) in seats(run) {
-        let (won, fans, dealt) = (
-            number(field(run, result, "won")),
-            number(field(run, result, "fans")),
-            number(field(run, result, "dealt_in")),
-        );
-        let cell = &mut t[bot];
-        *cell = [cell[0] + 1.0, cell[1] + won, cell[2] + fans, cell[3] + dealt];
-        if won == 1.0 {
-            *fans_of_wins.entry(fans as u64).or_default() += 1;
+    let (mut wins, mut self_drawn) = (0.0, 0.0);
+    for game in &run.games {
+        let of = |seat: usize, column: &str| number(field(run, &game.record.seats[seat], column));
+        // A discard win has exactly one seat that dealt in: a win without one was self-drawn.
+        let discard_win = (0..game.lineup.len()).any(|seat| of(seat, "dealt_in") == 1.0);
+        for (seat, &bot) in game.lineup.iter().enumerate() {
+            let (won, fans, dealt) = (of(seat, "won"), of(seat, "fans"), of(seat, "dealt_in"));
+            let drew = if discard_win { 0.0 } else { won };
+            let cell = &mut t[bot];
+            *cell = [cell[0] + 1.0, cell[1] + won, cell[2] + fans, cell[3] + dealt, cell[4] + drew];
+            if won == 1.0 {
+                *fans_of_wins.entry(fans as u64).or_default() += 1;
+            }
+            wins += won;
+            self_drawn += drew;
         }
-        wins += won;
-        deal_ins += dealt;
     }
     let rows = run
         .names
         .iter()
         .zip(&t)
-        .map(|(name, c)| vec![name.clone(), c[0].to_string(), rate(c[1], c[0]), rate(c[3], c[0]), rate(c[2], c[1])])
+        .map(|(name, c)| {
+            let rates = [rate(c[1], c[0]), rate(c[4], c[0]), rate(c[3], c[0]), rate(c[2], c[1])];
+            [vec![name.clone(), c[0].to_string()], rates.to_vec()].concat()
+        })
         .collect();
-    let self_drawn = wins - deal_ins;
     let note = format!(
-        "Rates per hand a bot played (one seat of one game). Of the {wins} hands won, {self_drawn} ({}) were self-drawn: a discard win has exactly one player who dealt in, so self-draws are the wins without one (counted for the field; games.csv does not say which seat drew).",
+        "Rates per hand a bot played (one seat of one game). Of the {wins} hands won, {self_drawn} ({}) were self-drawn: a discard win has exactly one player who dealt in, so a win in a game where nobody dealt in was drawn by the winner.",
         rate(self_drawn, wins)
     );
     let mut out = String::from("<h2>Mahjong</h2>\n");
     out.push_str(&table(
         "Wins and deal-ins",
-        &["bot", "hands", "win rate", "deal-in rate", "fans per win"],
+        &["bot", "hands", "win rate", "self-draw rate", "deal-in rate", "fans per win"],
         rows,
         &note,
     ));
