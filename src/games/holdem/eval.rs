@@ -259,6 +259,22 @@ mod tests {
         eval(&parse_cards(s).unwrap())
     }
 
+    /// Document 003's example: AH QD 4S KH 8C, no pair, is type 0 and the ranks A K Q 8 4 as the
+    /// nibbles C B A 6 2: 0x000CBA62. The plain scorer writes every hand that way; its two-pair
+    /// example 2D AS AH 2C 2H is a full house, as the document says.
+    #[test]
+    fn the_documents_nibble_encoding() {
+        let nibbles = |s: &str| {
+            let cards = parse_cards(s).unwrap();
+            let ranks: [u8; 5] = std::array::from_fn(|i| cards[i].rank());
+            let flush = cards.iter().all(|c| c.suit() == cards[0].suit());
+            plain::key5(ranks, flush)
+        };
+        assert_eq!(nibbles("AH QD 4S KH 8C"), 0x000C_BA62);
+        assert_eq!(nibbles("2D AS AH 2C 2H") >> 20, Category::FullHouse as u32);
+        assert_eq!(category(v("2D AS AH 2C 2H")), Category::FullHouse);
+    }
+
     /// Plain reference: best of the five-card subsets, mapped to its class.
     fn reference(cards: &[Card]) -> HandValue {
         static CLASSES: OnceLock<Vec<u32>> = OnceLock::new();

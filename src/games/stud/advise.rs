@@ -207,6 +207,28 @@ mod tests {
         assert_eq!(same, out);
     }
 
+    /// What `arena list stud` says of the expert's `exact_max`: at 2,000 outcomes the last street
+    /// is exact against one or two opponents, not three, and the fourth street is sampled; at
+    /// 100,000 (expert-exact) the fourth street heads-up and the last against three are exact.
+    #[test]
+    fn when_the_expert_is_exact() {
+        let five = r#"--me "8S 10D 10S 8H 8C" --opponent "XX 3C 5D 4H 6H""#;
+        let two = r#" --opponent "XX 2C 2D 4S 6S""#;
+        let three = r#" --opponent "XX 7C 7D 9S 9H""#;
+        let four = r#"--me "8S 10D 10S 8H" --opponent "XX 3C 5D 4H""#;
+        for (line, budget, exact) in [
+            (five.to_string(), 2000, true),
+            (format!("{five}{two}"), 2000, true),
+            (format!("{five}{two}{three}"), 2000, false),
+            (four.to_string(), 2000, false),
+            (four.to_string(), 100_000, true),
+            (format!("{five}{two}{three}"), 100_000, true),
+        ] {
+            let out = run_line(&format!("{line} --exact-max {budget}")).unwrap();
+            assert_eq!(out.contains("(exact, "), exact, "{line} at {budget}: {out}");
+        }
+    }
+
     #[test]
     fn partial_hands_and_several_opponents() {
         let out = run_line(r#"--me "AS AD" --opponent "XX KC" --opponent "XX 2H""#).unwrap();

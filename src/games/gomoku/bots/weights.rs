@@ -127,3 +127,38 @@ impl Bot<Gomoku> for WeightsBot {
         Move { x: (cell % s.size) as u8, y: (cell / s.size) as u8 }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::core::Game;
+    use crate::games::gomoku::Rule;
+
+    /// The document's rule has no "win first": a bot that can make five still blocks when the
+    /// opponent's best cell scores higher. Black to move has an open four on row 3 (five at 0,3 or
+    /// 5,3: attack about 190), and white two fours through 12,10 (defence about 330), so the
+    /// document's bot blocks at 12,10 and passes up its win in one.
+    #[test]
+    fn passes_up_a_win_in_one_when_the_defence_scores_higher() {
+        let game = Gomoku::new(15, Rule::Freestyle, 0);
+        let mut s = game.deal(&mut BotRng::seed_from_u64(0));
+        let black = [(1, 3), (2, 3), (3, 3), (4, 3), (0, 14), (14, 14), (14, 0), (7, 14)];
+        let white = [(8, 10), (9, 10), (10, 10), (11, 10), (12, 6), (12, 7), (12, 8), (12, 9)];
+        for (b, w) in black.iter().zip(&white) {
+            for &(x, y) in [b, w] {
+                game.apply(&mut s, &Move { x, y }).unwrap();
+            }
+        }
+        let params = Params::new(PARAMS, &toml::Table::new(), "test").unwrap();
+        let mut bot = WeightsBot::new(weights(&params, "test").unwrap());
+        let m = bot.act(&game, &&s, &mut BotRng::seed_from_u64(1));
+        assert_eq!((m.x, m.y), (12, 10));
+        // With the defence weights scaled down, the same position is won at once.
+        let mut w = weights(&params, "test").unwrap();
+        w.opp = w.opp.map(|v| v / 4);
+        let m = WeightsBot::new(w).act(&game, &&s, &mut BotRng::seed_from_u64(1));
+        assert!([(0, 3), (5, 3)].contains(&(m.x, m.y)), "{m:?}");
+    }
+}

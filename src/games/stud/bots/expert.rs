@@ -61,13 +61,18 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("bluff", "0.1", "between the thresholds, the probability of a small bet when nothing is to call")
         .range(0.0, 1.0),
     ParamSpec::new("small_bet", "0.5", "the small bet, as a fraction of the pot").range(0.01, 100.0),
-    ParamSpec::new("exact_max", "2000", "enumerate every unseen card exactly up to this many outcomes").range(0.0, 1e7),
+    ParamSpec::new(
+        "exact_max",
+        "2000",
+        "enumerate every unseen card exactly up to this many outcomes, else sample (2000: exact on the last street against 1-2 opponents; 100000: also the fourth street heads-up and the last against 3)",
+    )
+    .range(0.0, 1e7),
     ParamSpec::new("samples", "200", "Monte Carlo samples above that budget").range(1.0, 1e6),
 ];
 
 pub const KIND: BotKind<Stud> = BotKind {
     name: "expert",
-    about: "the document's expert system: exact win probability, bet big above 0.7, fold below 0.3",
+    about: "the document's expert system: win probability (exact within exact_max outcomes, sampled above), bet big above 0.7, fold below 0.3",
     params: PARAMS,
     make: |p, _| {
         let cfg = Config::from_params(p)?;
