@@ -76,6 +76,8 @@ fn matches(expected: &[String], actual: &[&str]) -> bool {
 const SLOW: &[&str] = &[
     "--games 20000",
     "results/holdem-rr-vs-rr-tight",
+    "results/killed",
+    "results/extended",
     "search-vs-weights-sprt",
     "holdem-rr-tight-sprt",
     "mahjong-pruned-greedy",

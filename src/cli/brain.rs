@@ -8,12 +8,11 @@ use std::ffi::OsString;
 use clap::Args;
 
 use crate::cli::EXIT_OK;
-use crate::core::Params;
-use crate::error::{shown, Error, Result};
+use crate::error::{Error, Result};
 use crate::games::gomoku::brain::{Brain, BrainBot};
 use crate::games::gomoku::{Gomoku, Rule};
 use crate::games::Arena;
-use crate::tournament::{limits, roster::Roster};
+use crate::tournament::roster;
 
 /// The bot a bare `pbrain-arena` plays.
 const DEFAULT_BOT: &str = "search";
@@ -57,23 +56,9 @@ fn bot(arena: &Arena, args: &BrainArgs) -> Result<BrainBot> {
     if game.name() != "gomoku" {
         return Err(Error::input(format!("no engine protocol for {}: only gomoku has one (Gomocup)", game.name())));
     }
-    limits::check_bot_name(&args.bot)?;
-    let resolved = Roster::load(game)?.lookup(game, &args.bot)?;
-    let mut params = resolved.params;
-    for param in &args.params {
-        let (name, value) = param
-            .split_once('=')
-            .ok_or_else(|| Error::input(format!("--param {}: expected name=value", shown(param))))?;
-        // A TOML value, or else the text as a string.
-        let value = toml::from_str::<toml::Table>(&format!("v = {value}"))
-            .ok()
-            .and_then(|mut t| t.remove("v"))
-            .unwrap_or_else(|| toml::Value::String(value.to_string()));
-        params.insert(name.trim().to_string(), value);
-    }
+    let (kind, params) = roster::bot_from_args(game, &args.bot, &args.params)?;
     let kinds = arena.kinds::<Gomoku>().ok_or_else(|| Error::input("gomoku is registered with another type"))?;
-    let kind = kinds.iter().find(|k| k.name == resolved.kind).expect("the roster resolved a kind of this game").clone();
-    let params = Params::new(kind.params, &params, &format!("bot `{}`", args.bot))?;
+    let kind = kinds.iter().find(|k| k.name == kind).expect("the roster resolved a kind of this game").clone();
     // Built once here so that a bad value is an error now, not when the manager starts a game.
     (kind.make)(&params, &Gomoku::new(15, Rule::Freestyle, 0))?;
     Ok(BrainBot { name: args.bot.clone(), kind, params })

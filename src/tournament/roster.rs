@@ -13,8 +13,9 @@
 use serde::Deserialize;
 use toml::Table;
 
+use crate::core::Params;
 use crate::error::{shown, Error, Result};
-use crate::games::GameEntry;
+use crate::games::{BotChoice, GameEntry};
 use crate::tournament::limits;
 
 #[derive(Clone, Debug, Deserialize)]
@@ -121,6 +122,27 @@ impl Roster {
         known.extend(self.entries.iter().map(|(n, _)| n.clone()));
         Err(Error::input(format!("unknown bot {} for {} (known: {})", shown(name), game.name(), known.join(", "))))
     }
+}
+
+/// A bot named on a command line (`--bot NAME`, a kind or a roster name) with `--param
+/// name=value` overrides (TOML values, else the text as a string): its kind and checked parameters.
+pub fn bot_from_args(game: &dyn GameEntry, bot: &str, overrides: &[String]) -> Result<(String, Params)> {
+    limits::check_bot_name(bot)?;
+    let resolved = Roster::load(game)?.lookup(game, bot)?;
+    let mut params = resolved.params;
+    for param in overrides {
+        let (name, value) = param
+            .split_once('=')
+            .ok_or_else(|| Error::input(format!("--param {}: expected name=value", shown(param))))?;
+        let value = toml::from_str::<Table>(&format!("v = {value}"))
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .unwrap_or_else(|| toml::Value::String(value.to_string()));
+        params.insert(name.trim().to_string(), value);
+    }
+    let specs = game.bot_params(&resolved.kind).expect("the roster resolved a kind of this game");
+    let params = Params::new(&BotChoice::specs(specs), &params, &format!("bot `{bot}`"))?;
+    Ok((resolved.kind, params))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! arena advise holdem --hole AhAs [--board "Kd 7c 2h"] [--vs KdKc | --opponents N] [--trials N] [--seed S]
-//!                     [--pot CHIPS --to-call CHIPS]
+//!                     [--pot CHIPS --to-call CHIPS [--stack CHIPS --big-blind CHIPS --bot rr --param k=v]]
 //! ```
 //! With `--vs` the equity is exact (every board); with `--opponents N` (default 1) it is a Monte Carlo
 //! estimate against N uniformly random hands (`--trials`, default 1,000,000; `--seed`, default 1).
@@ -15,7 +15,9 @@
 //! pot odds: calling breaks even when to_call / (to_call + pot) = 0.8126, i.e. a call of up to 4.34 × the pot
 //! ```
 //! With `--pot` and `--to-call`, it also prints the pot odds, the rate of return RR = equity / pot
-//! odds and the source's fold/call/raise probabilities for that RR.
+//! odds and the source's fold/call/raise probabilities for that RR; with `--stack` too, what the
+//! rr bot (or a roster variant of it) does there, through the bot's own [`RrConfig::decide`]:
+//! HS, pot odds, RR, the table's row and chip protection.
 
 use serde_json::json;
 
@@ -23,7 +25,8 @@ use crate::cards::{parse_cards, Card};
 use crate::error::{Error, Result};
 use crate::games::Advice;
 
-use super::equity::{exact_heads_up, monte_carlo, FastRng, Opponents};
+use super::bots::rr::{RrConfig, Situation};
+use super::equity::{exact_heads_up, hand_strength, monte_carlo, FastRng, Opponents};
 use super::eval::{category, eval};
 
 #[derive(clap::Args, Debug)]
@@ -52,6 +55,19 @@ pub struct AdviseArgs {
     /// Chips you must put in to call, for the RR line.
     #[arg(long)]
     pub to_call: Option<u64>,
+    /// Your chips behind, before calling: with --pot and --to-call, what the rr bot would do,
+    /// chip protection included.
+    #[arg(long)]
+    pub stack: Option<u64>,
+    /// The big blind in chips (chip protection counts the stack left in big blinds).
+    #[arg(long, default_value_t = 100)]
+    pub big_blind: u64,
+    /// The bot followed with --stack: rr or a roster variant of it (rr-tight, ...).
+    #[arg(long, default_value = "rr")]
+    pub bot: String,
+    /// A parameter of that bot, name=value (thresholds=[0.7,1.0,1.5], protect_bb=6).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
 }
 
 fn two(s: &str, what: &str) -> Result<[Card; 2]> {
@@ -153,6 +169,15 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
             });
         }
     }
+    let mut bot_json = serde_json::Value::Null;
+    if let Some(stack) = a.stack {
+        let (Some(pot), Some(to_call)) = (a.pot, a.to_call) else {
+            return Err(Error::input("--stack needs --pot and --to-call (the situation the bot sees)"));
+        };
+        let (text, json) = follow_the_bot(a, &hole, &board, stack, pot, to_call)?;
+        out += &text;
+        bot_json = json;
+    }
     let json = json!({
         "game": "holdem",
         "hole": cards(&hole),
@@ -164,8 +189,98 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
         "hand_now": now,
         "max_call_pot_multiple": max_call,
         "rate_of_return": rr_json,
+        "bot": bot_json,
     });
     Ok(Advice { text: out, json })
+}
+
+/// What the rr bot (or a variant, `--bot`, `--param`) does in the situation given: its hand
+/// strength against the opponents still in (the adviser's `--trials` and `--seed`, more than the
+/// bot's own trials so the figure is steady), pot odds, RR, the table's row, and chip protection.
+fn follow_the_bot(
+    a: &AdviseArgs,
+    hole: &[Card; 2],
+    board: &[Card],
+    stack: u64,
+    pot: u64,
+    to_call: u64,
+) -> Result<(String, serde_json::Value)> {
+    let arena = crate::games::Arena::standard();
+    let (kind, params) = crate::tournament::roster::bot_from_args(arena.find("holdem")?, &a.bot, &a.params)?;
+    if kind != "rr" {
+        return Err(Error::input(format!("--bot: the adviser follows rr and its variants, not `{}` ({kind})", a.bot)));
+    }
+    if a.vs.is_some() {
+        return Err(Error::input(
+            "--stack follows the bot, which plays against random hands: use --opponents, not --vs",
+        ));
+    }
+    if to_call > stack {
+        return Err(Error::input(format!(
+            "--to-call {to_call} is more than --stack {stack}: the call would be all in for {stack}"
+        )));
+    }
+    let cfg = RrConfig::from_params(&params)?;
+    let hs = hand_strength(*hole, board, a.opponents, a.trials, &mut FastRng::new(a.seed));
+    // With nothing to call the bot weighs its own standard bet instead; here, one big blind.
+    let amount = if to_call == 0 { a.big_blind } else { to_call };
+    let situation = Situation {
+        hs,
+        stack: stack as f64,
+        to_call: to_call as f64,
+        amount: amount as f64,
+        pot: pot as f64,
+        big_blind: a.big_blind as f64,
+    };
+    let d = cfg.decide(&situation);
+    let raise = 1.0 - d.fold - d.call;
+    let mut out = format!(
+        "{} ({kind}): HS {hs:.3} against {} opponent(s) ({} trials), pot odds {amount} / ({amount} + {pot}) = {:.4}, RR = {:.3}\n",
+        a.bot, a.opponents, a.trials, d.pot_odds, d.rr
+    );
+    let bounds = |row: usize| {
+        let lo = row.checked_sub(1).map(|i| format!("{} <= ", cfg.thresholds[i])).unwrap_or_default();
+        let hi = cfg.thresholds.get(row).map(|t| format!(" < {t}")).unwrap_or_default();
+        format!("{lo}RR{hi}")
+    };
+    out += &format!(
+        "table row {} ({}): fold {:.0} %, call {:.0} %, raise {:.0} %\n",
+        d.row + 1,
+        bounds(d.row),
+        100.0 * d.fold,
+        100.0 * d.call,
+        100.0 * raise
+    );
+    let left = stack - to_call;
+    let short = (left as f64) < cfg.protect_bb * a.big_blind as f64;
+    let weak = hs < cfg.protect_hs;
+    debug_assert_eq!(short && weak, d.protected);
+    let protect = format!(
+        "stack after calling {left} {} {} x big blind {} and HS {hs:.3} {} {}",
+        if short { "<" } else { ">=" },
+        cfg.protect_bb,
+        a.big_blind,
+        if weak { "<" } else { ">=" },
+        cfg.protect_hs
+    );
+    let action = match (d.protected, to_call) {
+        (true, 0) => "check (chip protection)".to_string(),
+        (true, _) => "fold (chip protection)".to_string(),
+        (false, _) => {
+            format!("fold {:.0} %, call {:.0} %, raise {:.0} %", 100.0 * d.fold, 100.0 * d.call, 100.0 * raise)
+        }
+    };
+    out += &format!("chip protection: {protect}: {}\n", if d.protected { "applies" } else { "does not apply" });
+    out += &format!("the bot: {action}\n");
+    let json = json!({
+        "bot": a.bot, "kind": kind, "hs": hs, "opponents": a.opponents, "trials": a.trials,
+        "stack": stack, "pot": pot, "to_call": to_call, "amount": amount, "big_blind": a.big_blind,
+        "pot_odds": d.pot_odds, "rr": d.rr, "row": d.row + 1,
+        "probabilities": { "fold": d.fold, "call": d.call, "raise": raise },
+        "chip_protection": d.protected,
+        "action": action,
+    });
+    Ok((out, json))
 }
 
 #[cfg(test)]
@@ -182,6 +297,10 @@ mod tests {
             seed: 1,
             pot: None,
             to_call: None,
+            stack: None,
+            big_blind: 100,
+            bot: "rr".into(),
+            params: Vec::new(),
         }
     }
 
@@ -192,6 +311,39 @@ mod tests {
         let out = run(&a).unwrap().text;
         assert!(out.contains("equity 81.2555 % (win 81.0646 %, tie 0.3818 %)"), "{out}");
         assert!(out.contains("hand now: one pair"), "{out}");
+    }
+
+    /// Document 003's chip-protection example: AD 2D on QC KC 2C, 500 in the pot, 100 to call,
+    /// two opponents, and the last 100 chips. The document puts HS at 0.297 and RR at 1.8 (the
+    /// table would call or raise) and then folds by chip protection; so does the bot here.
+    #[test]
+    fn the_documents_chip_protection_example() {
+        let mut a = args("AD 2D");
+        a.board = "QC KC 2C".into();
+        a.opponents = 2;
+        a.trials = 200_000;
+        (a.pot, a.to_call, a.stack) = (Some(500), Some(100), Some(100));
+        let advice = run(&a).unwrap();
+        let bot = &advice.json["bot"];
+        let hs = bot["hs"].as_f64().unwrap();
+        assert!((0.26..0.30).contains(&hs), "{hs}");
+        assert!((bot["pot_odds"].as_f64().unwrap() - 100.0 / 600.0).abs() < 1e-12);
+        assert_eq!(bot["row"], 4, "RR {} reaches the last row: call or raise", bot["rr"]);
+        assert_eq!(bot["chip_protection"], true);
+        assert!(advice.text.ends_with("the bot: fold (chip protection)\n"), "{}", advice.text);
+        // With chips to spare the same hand plays the table's row.
+        a.stack = Some(5000);
+        let advice = run(&a).unwrap();
+        assert_eq!(advice.json["bot"]["chip_protection"], false);
+        assert!(advice.text.ends_with("the bot: fold 0 %, call 30 %, raise 70 %\n"), "{}", advice.text);
+        // A roster variant and a parameter: rr-tight, with protection up to 50 big blinds.
+        (a.bot, a.params) = ("rr-tight".into(), vec!["protect_bb=50".into()]);
+        let advice = run(&a).unwrap();
+        assert_eq!(advice.json["bot"]["chip_protection"], true, "{}", advice.text);
+        for (bot, params) in [("always-call", vec![]), ("rr", vec!["protect_bb=x".to_string()]), ("nope", vec![])] {
+            (a.bot, a.params) = (bot.into(), params);
+            assert!(run(&a).is_err(), "{bot}");
+        }
     }
 
     #[test]

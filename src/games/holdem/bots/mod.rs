@@ -1,6 +1,6 @@
 //! Hold'em bots: the source's RR mapping (`rr`) and the simple baselines the source tests it against.
 
-mod rr;
+pub mod rr;
 mod simple;
 
 use crate::games::BotKind;

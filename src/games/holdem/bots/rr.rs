@@ -83,6 +83,49 @@ impl RrConfig {
     pub fn default_config() -> RrConfig {
         RrConfig::from_params(&Params::new(PARAMS, &Default::default(), "bot rr").unwrap()).unwrap()
     }
+
+    /// The bot's decision from the numbers it looks at ([`Situation`]). [`RrBot`] draws its
+    /// action from the result; `arena advise holdem` shows it.
+    pub fn decide(&self, s: &Situation) -> Decision {
+        let pot_odds = s.amount / (s.amount + s.pot);
+        let rr = s.hs / pot_odds;
+        let row = self.thresholds.iter().take_while(|&&t| rr >= t).count();
+        // Chip protection: a short stack does not gamble with a weak hand.
+        let protected = s.stack - s.to_call < self.protect_bb * s.big_blind && s.hs < self.protect_hs;
+        Decision { pot_odds, rr, row, fold: self.fold[row], call: self.call[row], protected }
+    }
+}
+
+/// What the rr bot looks at, in chips.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Situation {
+    /// Hand strength: the probability of beating the opponents still in.
+    pub hs: f64,
+    /// Chips behind, before calling.
+    pub stack: f64,
+    /// The bet to call (0 when checking is free).
+    pub to_call: f64,
+    /// What the bot would put in: the bet to call, or its own standard bet when nothing is owed.
+    pub amount: f64,
+    /// Chips in the pot, bets included.
+    pub pot: f64,
+    pub big_blind: f64,
+}
+
+/// What the rr bot makes of a decision ([`RrConfig::decide`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decision {
+    /// amount / (amount + pot).
+    pub pot_odds: f64,
+    /// RR = HS / pot odds.
+    pub rr: f64,
+    /// The table's row (0-based): the number of thresholds RR reaches.
+    pub row: usize,
+    /// The row's fold and call probabilities (raise = the rest).
+    pub fold: f64,
+    pub call: f64,
+    /// Chip protection applies: the bot folds (checks when checking is free) whatever the row says.
+    pub protected: bool,
 }
 
 /// What HS depends on: the hand (sng plays many), hole cards, board length (the board only grows
@@ -129,24 +172,27 @@ impl Bot<Holdem> for RrBot {
         let seat = v.seat();
         let bounds = v.raise_bounds();
         let fold_or_check = if to_call == 0 { Action::CheckCall } else { Action::Fold };
-        // Chip protection: a short stack does not gamble with a weak hand.
-        let left = v.stack(seat) as f64 - to_call as f64;
-        if left < self.cfg.protect_bb * v.blinds().big as f64 && hs < self.cfg.protect_hs {
-            return fold_or_check;
-        }
         // With nothing owed, the bot's own standard bet stands in for the amount to call.
         let amount = match (to_call, bounds) {
             (0, Some(b)) => self.raise_to(v, b) - v.bet(seat),
             (0, None) => v.blinds().big,
             (c, _) => c,
         } as f64;
-        let pot_odds = amount / (amount + v.pot() as f64);
-        let rr = hs / pot_odds;
-        let row = self.cfg.thresholds.iter().take_while(|&&t| rr >= t).count();
+        let d = self.cfg.decide(&Situation {
+            hs,
+            stack: v.stack(seat) as f64,
+            to_call: to_call as f64,
+            amount,
+            pot: v.pot() as f64,
+            big_blind: v.blinds().big as f64,
+        });
+        if d.protected {
+            return fold_or_check;
+        }
         let r: f64 = rng.random();
-        if r < self.cfg.fold[row] {
+        if r < d.fold {
             fold_or_check
-        } else if r < self.cfg.fold[row] + self.cfg.call[row] {
+        } else if r < d.fold + d.call {
             Action::CheckCall
         } else {
             bounds.map_or(Action::CheckCall, |b| Action::RaiseTo(self.raise_to(v, b)))
