@@ -11,6 +11,7 @@ pub mod core;
 pub mod error;
 pub mod external;
 pub mod games;
+pub mod human;
 pub mod report;
 pub mod stats;
 pub mod tournament;

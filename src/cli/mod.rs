@@ -17,6 +17,7 @@ mod gate;
 mod json;
 mod list;
 mod merge;
+mod play;
 mod report;
 mod resume;
 mod run;
@@ -54,6 +55,8 @@ enum Command {
     Gate(gate::GateArgs),
     /// Elo, nElo, LOS and SPRT from match counts or from a run folder.
     Stats(stats::StatsCmd),
+    /// Play against bots yourself, at the terminal; the record is kept like a run's.
+    Play(play::PlayArgs),
     /// Write report.html (plots, tables, no script) for one run folder or several side by side.
     Report(report::ReportArgs),
     /// A gomoku bot as a Gomocup (Piskvork protocol) engine on stdin/stdout.
@@ -104,6 +107,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
         Command::Gate(args) => gate::gate(arena, args),
         Command::Brain(args) => brain::brain(arena, args),
         Command::Report(args) => report::report(arena, args),
+        Command::Play(args) => play::play(arena, args),
         Command::ProtocolBot => {
             crate::external::reference::main().map_err(|e| Error::input(format!("protocol-bot: {e}")))?;
             Ok(EXIT_OK)

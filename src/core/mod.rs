@@ -4,6 +4,7 @@
 mod game;
 pub mod params;
 mod play;
+pub mod readable;
 pub mod seeds;
 pub mod wire;
 

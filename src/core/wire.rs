@@ -13,7 +13,7 @@ use std::fmt::{self, Display, Write as _};
 
 use serde::{Serialize, Serializer};
 
-use crate::core::game::Game;
+use crate::core::game::{Game, IllegalAction};
 
 /// A game's wire encoding. Every registered game has one (`GameDef: Wire`), so every game can be
 /// played by outside bots; each game implements it in its own `wire.rs`.
@@ -38,6 +38,26 @@ pub trait Wire: Game {
     /// What the rules reveal once the game is over (the cards shown at a showdown, the winner), as
     /// a JSON object.
     fn reveal(&self, state: &Self::State) -> impl Serialize;
+
+    /// Whether the rules accept `action` from the seat viewing, now, and if not why: judged from
+    /// the view alone, so a player who typed an action can be told before it is played
+    /// (`arena play`). The default reads the legal texts; a game whose sizes are a range (listed
+    /// by their ends) judges with its own rules. The conformance check holds it to `Game::apply`.
+    fn judge(&self, view: &Self::View<'_>, action: &Self::Action) -> Result<(), IllegalAction> {
+        let text = self.action_text(action).to_string();
+        let same = |legal: &str| self.parse_action(legal).is_ok_and(|a| self.action_text(&a).to_string() == text);
+        match self.legal_texts(view).iter().any(|legal| same(legal)) {
+            true => Ok(()),
+            false => Err(IllegalAction(format!("`{text}` is not one of the legal actions"))),
+        }
+    }
+
+    /// The view as a person reads it (`arena play`): by default one line per field of
+    /// [`Wire::view_json`]; a game with a picture to draw (gomoku's board) draws it.
+    fn view_text(&self, view: &Self::View<'_>) -> String {
+        let json = serde_json::to_value(self.view_json(view)).expect("wire values serialise");
+        crate::core::readable::fields(&json)
+    }
 
     /// The legal actions as owned texts (tests, tools; the protocol reuses one [`Texts`]).
     fn legal_texts(&self, view: &Self::View<'_>) -> Vec<String> {

@@ -8,7 +8,8 @@
 //! - the seat to act has a legal action, every legal action is accepted and reads back from its
 //!   wire text, and every legal text on the wire is read and accepted;
 //! - an action the rules refuse leaves the state as it was (every seat's view, the seat to act
-//!   and the legal actions);
+//!   and the legal actions), and the view's judge ([`Wire::judge`](crate::core::Wire::judge))
+//!   refuses exactly what the rules refuse;
 //! - a seat that forfeits comes out worst (last place alone, the lowest payoff), payoffs summing to
 //!   zero;
 //! - the chips or tiles the game counts ([`GameDef::conserved`]) are as many as at the deal;
@@ -108,8 +109,10 @@ fn play_one<G: GameDef>(
 
         game.legal_actions(&state, &mut legal);
         ensure!(!legal.is_empty(), "{}", at(format!("seat {seat} has no legal action")));
+        let view = game.view(&state, seat);
         for action in &legal {
             ensure!(game.apply(&mut state.clone(), action).is_ok(), "{}", at(format!("legal {action:?} refused")));
+            ensure!(game.judge(&view, action).is_ok(), "{}", at(format!("legal {action:?} judged illegal")));
             let text = game.action_text(action).to_string();
             let back = game.parse_action(&text).map(|a| format!("{a:?}"));
             ensure!(
@@ -129,7 +132,13 @@ fn play_one<G: GameDef>(
         for _ in 0..TRIES.min(pool.len()) {
             let action = pool.choose(rng).expect("not empty");
             let mut tried = state.clone();
-            if let Err(why) = game.apply(&mut tried, action) {
+            let applied = game.apply(&mut tried, action);
+            ensure!(
+                applied.is_ok() == game.judge(&view, action).is_ok(),
+                "{}",
+                at(format!("{action:?}: the rules say {applied:?}, the view's judge the opposite"))
+            );
+            if let Err(why) = applied {
                 checked.refused += 1;
                 ensure!(
                     fingerprint(game, &tried) == before,
@@ -173,6 +182,7 @@ fn play_one<G: GameDef>(
             checked.redeals_seen += u64::from(other_sees(&redealt) != other_sees(&state));
         }
 
+        drop(view);
         let action = legal.choose(rng).expect("not empty").clone();
         if pool.len() < POOL {
             pool.push(action.clone());

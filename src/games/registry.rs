@@ -109,7 +109,7 @@ impl Adviser {
 
 /// What a game tells the registry about itself, all in the game's own `mod.rs`. Its [`Wire`]
 /// encoding (in its own `wire.rs`) lets bots outside the process play it: every game gets the
-/// `external` bot kind.
+/// `external` bot kind, and `human` for a person at the terminal.
 pub trait GameDef: Wire {
     const NAME: &'static str;
     const ABOUT: &'static str;
@@ -227,6 +227,7 @@ impl<G: GameDef> Registered<G> {
     fn new() -> Registered<G> {
         let mut kinds = G::bot_kinds();
         kinds.push(crate::external::kind::<G>());
+        kinds.push(crate::human::kind::<G>());
         Registered { kinds }
     }
 

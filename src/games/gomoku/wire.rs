@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::core::wire::{show, List, Texts};
-use crate::core::Wire;
+use crate::core::{Game, IllegalAction, Wire};
 
 use super::board::{Gomoku, Move, State};
 use super::MAX_SIZE;
@@ -59,6 +59,19 @@ impl Wire for Gomoku {
         Ok(Move { x: coordinate(x)?, y: coordinate(y)? })
     }
 
+    /// Gomoku hides nothing, so the view is the whole state: the rules themselves judge (and say
+    /// whether a cell is taken or off the board).
+    fn judge(&self, s: &&State, action: &Move) -> Result<(), IllegalAction> {
+        self.apply(&mut (*s).clone(), action)
+    }
+
+    /// The board drawn with its coordinates, the last stone in brackets, and whose move it is.
+    fn view_text(&self, s: &&State) -> String {
+        let colour = ["black (x)", "white (o)"][s.to_move()];
+        let last = s.moves.last().map_or("none".to_string(), |m| move_text(*m).to_string());
+        format!("{}you play {colour}; last move: {last}; a move is x,y (column, row)\n", picture(s))
+    }
+
     fn reveal(&self, s: &State) -> impl Serialize {
         Reveal { winner: s.winner }
     }
@@ -81,6 +94,31 @@ impl Serialize for ViewJson<'_> {
         o.serialize_field("winner", &s.winner)?;
         o.end()
     }
+}
+
+/// The board with the columns (x) numbered across the top and the rows (y) down the side, the
+/// last stone in brackets.
+pub fn picture(s: &State) -> String {
+    let n = s.size;
+    let last = s.moves.last().map(|m| usize::from(m.y) * n + usize::from(m.x));
+    let mut out: String = "   ".to_string();
+    out.extend((0..n).map(|x| format!("{x:>3}")));
+    out.push('\n');
+    for y in 0..n {
+        out.push_str(&format!("{y:>3}"));
+        // Three characters a cell, ` ` ` ` stone; the last stone's brackets take the spaces.
+        for x in 0..n {
+            let i = y * n + x;
+            out.push(if x > 0 && last == Some(i - 1) { ']' } else { ' ' });
+            out.push(if last == Some(i) { '[' } else { ' ' });
+            out.push(CELLS[s.board[i] as usize] as char);
+        }
+        if last == Some(y * n + n - 1) {
+            out.push(']');
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// A board row, written as a string of one character a cell.

@@ -494,6 +494,13 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
+    /// Whether the rules accept `action` from this seat now (the engine's own check).
+    pub(super) fn judge(&self, game: &Holdem, action: &Action) -> Result<(), IllegalAction> {
+        match self.state.to_act == self.seat {
+            true => game.check(self.state, action),
+            false => Err(IllegalAction(format!("seat {} is not to act", self.seat))),
+        }
+    }
     pub fn seat(&self) -> Seat {
         self.seat
     }

@@ -4,7 +4,7 @@
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::core::wire::{number, show, texts, words, Bounds, List, Text, Texts};
-use crate::core::{Seat, Wire};
+use crate::core::{IllegalAction, Seat, Wire};
 
 use super::game::{Action, Event, Holdem, State, View};
 
@@ -27,6 +27,11 @@ impl Wire for Holdem {
                 out.push(format_args!("raise {max}"));
             }
         }
+    }
+
+    /// Any raise between the ends `legal` lists is legal: the engine's own check.
+    fn judge(&self, view: &View<'_>, action: &Action) -> Result<(), IllegalAction> {
+        view.judge(self, action)
     }
 
     /// A check and a call are one action (the engine's `CheckCall`); it is written `call`.

@@ -165,6 +165,13 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
+    /// Whether the rules accept `action` from this seat now (the engine's own check).
+    pub(super) fn judge(&self, game: &Stud, action: Action) -> Result<(), IllegalAction> {
+        match self.state.to_act {
+            Some(seat) if seat == self.seat => game.check_action(self.state, seat, action).map(|_| ()),
+            _ => Err(IllegalAction(format!("seat {} is not to act", self.seat))),
+        }
+    }
     pub fn seat(&self) -> Seat {
         self.seat
     }

@@ -7,7 +7,7 @@ use std::fmt::Display;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::core::wire::{number, show, texts, words, Bounds, List, Texts};
-use crate::core::Wire;
+use crate::core::{IllegalAction, Wire};
 
 use super::engine::{Action, State, Stud, View};
 use super::eval::value;
@@ -23,6 +23,12 @@ impl Wire for Stud {
         for action in &actions {
             out.push(self.action_text(action));
         }
+    }
+
+    /// Any bet between the minimum and the most the hand allows is legal, not only those
+    /// `legal` lists: the engine's own check.
+    fn judge(&self, view: &View<'_>, action: &Action) -> Result<(), IllegalAction> {
+        view.judge(self, *action)
     }
 
     fn action_text(&self, action: &Action) -> impl Display {
