@@ -11,10 +11,9 @@ mod common;
 use common::{arena, write};
 use tempfile::TempDir;
 
-/// Runs `arena play ARGS` in `dir` with `script` on stdin.
-fn play(dir: &Path, args: &[&str], script: &str) -> Output {
+/// Runs `arena ARGS` in `dir` with `script` on stdin.
+fn arena_with_input(dir: &Path, args: &[&str], script: &str) -> Output {
     let mut child = arena()
-        .arg("play")
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())
@@ -25,6 +24,11 @@ fn play(dir: &Path, args: &[&str], script: &str) -> Output {
     // The game may end before the whole script is read: a closed pipe is fine.
     let _ = child.stdin.take().unwrap().write_all(script.as_bytes());
     child.wait_with_output().unwrap()
+}
+
+/// Runs `arena play ARGS` in `dir` with `script` on stdin.
+fn play(dir: &Path, args: &[&str], script: &str) -> Output {
+    arena_with_input(dir, &[&["play"], args].concat(), script)
 }
 
 /// games.csv's rows as (bot, status) per seat.
@@ -111,16 +115,7 @@ fn a_config_seats_a_person_too() {
     let dir = TempDir::new().unwrap();
     let config = "game = \"stud\"\ngames = 2\nbots = [{ name = \"me\", kind = \"human\" }, \"always-call\"]\n";
     write(dir.path(), "me.toml", config);
-    let mut child = arena()
-        .args(["run", "me.toml", "--threads", "1", "--out", "run"])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all("1\n".repeat(200).as_bytes());
-    let out = child.wait_with_output().unwrap();
+    let out = arena_with_input(dir.path(), &["run", "me.toml", "--threads", "1", "--out", "run"], &"1\n".repeat(200));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let rows = seats(&dir.path().join("run"));
     assert_eq!(rows.len(), 4, "two games of two seats: {rows:?}");
