@@ -68,7 +68,14 @@ pub struct AdviseArgs {
     /// A parameter of that bot, name=value (thresholds=[0.7,1.0,1.5], protect_bb=6).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
+    /// Also show how each figure is formed: the equity's count, the RR table, chip protection.
+    #[arg(long)]
+    pub explain: bool,
 }
+
+/// The source's rate-of-return table: (RR below which the row applies, fold %, call %, raise %).
+const SOURCE_TABLE: [(f64, u32, u32, u32); 4] =
+    [(0.8, 95, 0, 5), (1.0, 80, 5, 15), (1.3, 0, 60, 40), (f64::INFINITY, 0, 30, 70)];
 
 fn two(s: &str, what: &str) -> Result<[Card; 2]> {
     parse_cards(s)?.try_into().map_err(|_| Error::input(format!("{what}: expected exactly two cards, got `{s}`")))
@@ -154,12 +161,7 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
         } else {
             let odds = call as f64 / (call + pot) as f64;
             let rr = e.equity / odds;
-            let (f, c, r) = match rr {
-                x if x < 0.8 => (95, 0, 5),
-                x if x < 1.0 => (80, 5, 15),
-                x if x < 1.3 => (0, 60, 40),
-                _ => (0, 30, 70),
-            };
+            let &(_, f, c, r) = SOURCE_TABLE.iter().find(|row| rr < row.0).unwrap_or(&SOURCE_TABLE[3]);
             out += &format!(
                 "pot odds {odds:.4}, RR = equity / pot odds = {rr:.3}: the source's table says fold {f} %, call {c} %, raise {r} %\n"
             );
@@ -178,6 +180,9 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
         out += &text;
         bot_json = json;
     }
+    if a.explain {
+        out += &explain(a, vs.is_some(), e.equity);
+    }
     let json = json!({
         "game": "holdem",
         "hole": cards(&hole),
@@ -192,6 +197,40 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
         "bot": bot_json,
     });
     Ok(Advice { text: out, json })
+}
+
+/// How the figures are formed, for `--explain`.
+fn explain(a: &AdviseArgs, exact: bool, equity: f64) -> String {
+    let how = match exact {
+        true => "every board the remaining cards can make is dealt once".to_string(),
+        false => format!(
+            "{} deals of the opponents' hands and the rest of the board from seed {}, standard error about {:.4} %",
+            a.trials,
+            a.seed,
+            100.0 * (equity * (1.0 - equity) / a.trials as f64).sqrt()
+        ),
+    };
+    let mut out = format!(
+        "explain:\n  equity = P(win) + P(tie) shared among the tied hands: the share of the pot the hand takes on average; {how}\n"
+    );
+    if a.pot.is_some() && a.to_call.is_some() {
+        out += "  pot odds = to_call / (to_call + pot): the share of the final pot a call pays; RR = equity / pot odds, above 1 a call pays in the long run\n";
+        out += "  the source's table:";
+        let mut low = 0.0;
+        for (high, f, c, r) in SOURCE_TABLE {
+            let range = if high.is_finite() { format!("{low} <= RR < {high}") } else { format!("RR >= {low}") };
+            out += &format!("\n    {range}: fold {f} %, call {c} %, raise {r} %");
+            low = high;
+        }
+        out += "\n";
+    }
+    if a.stack.is_some() {
+        out += "  the bot: HS is its equity by its own Monte Carlo against the opponents still in (here the adviser's trials); \
+                with nothing to call it prices one big blind; its row of the table (`thresholds`, `fold`, `call`) gives the \
+                probabilities it draws from; chip protection folds (or checks) when the stack left after calling is under \
+                protect_bb big blinds and HS under protect_hs\n";
+    }
+    out
 }
 
 /// What the rr bot (or a variant, `--bot`, `--param`) does in the situation given: its hand
@@ -301,6 +340,7 @@ mod tests {
             big_blind: 100,
             bot: "rr".into(),
             params: Vec::new(),
+            explain: false,
         }
     }
 

@@ -237,7 +237,8 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<Advice> {
         let seat = wind(&args.seat_wind)? as usize;
         let explained = super::ai::explain::explain(&standing, &hand.melds, &visible, args.wall_left, seat);
         json["explain"] = explained.as_str().into();
-        out += &explained;
+        out += "explain:\n";
+        out.extend(explained.lines().map(|line| format!("  {line}\n")));
     }
     Ok(Advice { text: out, json })
 }

@@ -66,6 +66,9 @@ pub struct AdviseArgs {
     /// Advise "fold" below this win probability
     #[arg(long, default_value_t = 0.3)]
     pub fold_below: f64,
+    /// Also show how the figures are formed: what is enumerated and the rule behind the advice.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// The advisor's answer.
@@ -167,7 +170,39 @@ pub fn run(args: &AdviseArgs) -> Result<Advice> {
         "advice": report.advice.text(),
         "thresholds": { "bet_above": args.bet_above, "fold_below": args.fold_below },
     });
-    Ok(Advice { text: report.to_string(), json })
+    let mut text = report.to_string();
+    if args.explain {
+        text += &explain(args, &report);
+    }
+    Ok(Advice { text, json })
+}
+
+/// How the win probability is counted and the rule that turns it into the advice.
+fn explain(args: &AdviseArgs, report: &Report) -> String {
+    let seats = args.opponents.len() + 1;
+    let how = match report.odds.exact {
+        true => format!(
+            "every way the unseen cards can fill the opponents' hole cards and the {} card(s) still to come to each of the \
+             {seats} seats is counted once ({} outcomes, at most --exact-max {} are enumerated)",
+            5 - report.cards,
+            report.odds.outcomes,
+            args.exact_max
+        ),
+        false => format!(
+            "more than --exact-max {} outcomes: {} deals of the unseen cards drawn from seed {}",
+            args.exact_max, report.odds.outcomes, args.seed
+        ),
+    };
+    let rule = match report.advice.text() {
+        "bet big" => format!("{:.4} > --bet-above {}", report.odds.win, args.bet_above),
+        "fold" => format!("{:.4} < --fold-below {}", report.odds.win, args.fold_below),
+        _ => format!("{} <= {:.4} <= {}", args.fold_below, report.odds.win, args.bet_above),
+    };
+    format!(
+        "\nexplain:\n  win probability: the share of the pot won at the showdown (ties split); {how}\n  \
+         the expert's rule: bet big above --bet-above, fold below --fold-below, else call or check; here {rule}: {}\n",
+        report.advice.text()
+    )
 }
 
 #[cfg(test)]

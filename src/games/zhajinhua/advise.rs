@@ -35,8 +35,11 @@ use crate::cards::{parse_cards, Card};
 use crate::error::{Error, Result};
 use crate::games::Advice;
 
+use super::bots::ev::{EvBot, EvConfig, Weighed};
 use super::eval::{describe, evaluate, Category};
+use super::table::{Action, Public, View, Zhajinhua, MAX_SEATS};
 use super::winprob::{beats_all_monte_carlo, beats_two_exact, heads_up, OPPONENT_HANDS};
+use crate::core::Wire;
 
 #[derive(clap::Args, Debug)]
 pub struct AdviseArgs {
@@ -55,6 +58,34 @@ pub struct AdviseArgs {
     /// Seed of the Monte Carlo deals.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The pot now, in chips: with it the adviser follows the `ev` bot (or `--bot`) and prints
+    /// the expected value of every action it weighs, and what it plays.
+    #[arg(long)]
+    pub pot: Option<i64>,
+    /// The current stake, a rung of the default ladder 1 2 5 10 (blind units).
+    #[arg(long, default_value_t = 1, requires = "pot")]
+    pub stake: i64,
+    /// The betting round, from 1 (compare is allowed from round 2).
+    #[arg(long, default_value_t = 1, requires = "pot")]
+    pub round: u32,
+    /// My chips behind (each opponent has the default stack, 100, behind).
+    #[arg(long, default_value_t = 100, requires = "pot")]
+    pub stack: i64,
+    /// How many of the opponents have looked at their cards.
+    #[arg(long, default_value_t = 0, requires = "pot")]
+    pub seen_opponents: usize,
+    /// I have not looked at my cards yet: the bot decides without them (and may look).
+    #[arg(long, requires = "pot")]
+    pub blind: bool,
+    /// The bot to follow: `ev`, `ev-adaptive` (with no actions seen yet) or a roster variant.
+    #[arg(long, default_value = "ev", requires = "pot")]
+    pub bot: String,
+    /// A bot parameter, `name=value` (`horizon=3`); repeat for each.
+    #[arg(long = "param", value_name = "NAME=VALUE", requires = "pot")]
+    pub params: Vec<String>,
+    /// Also show how each figure is formed: the formulas with their numbers.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 pub fn run(args: &AdviseArgs) -> Result<Advice> {
@@ -112,7 +143,10 @@ pub fn run(args: &AdviseArgs) -> Result<Advice> {
         }
     };
     let _ = writeln!(out, "win:       {win}");
-    let json = json!({
+    if args.explain {
+        out += &explain_hand(args.opponents);
+    }
+    let mut json = json!({
         "game": "zhajinhua",
         "hand": format!("{} {} {}", hand[0], hand[1], hand[2]),
         "category": cat.name(),
@@ -123,7 +157,157 @@ pub fn run(args: &AdviseArgs) -> Result<Advice> {
         "special_235": args.special_235,
         "win": win_json,
     });
+    if args.pot.is_some() {
+        let (text, bot) = follow_the_bot(args, hand)?;
+        out += &text;
+        json["bot"] = bot;
+    }
     Ok(Advice { text: out, json })
+}
+
+/// How the win probability is counted, for `--explain`.
+fn explain_hand(opponents: usize) -> String {
+    let how = match opponents {
+        1 => "every hand the opponent may hold from the 49 unseen cards is counted once",
+        2 => "every pair of hands from the unseen cards, counted by inclusion-exclusion over the hands that beat or tie mine",
+        _ => "deals of the opponents' hands from the unseen cards, drawn from the seed; the standard error is sqrt(p(1-p)/deals)",
+    };
+    format!(
+        "explain:\n  the strength value orders hands: the category × 4096, then the ranks that decide, highest first\n  \
+         a win beats every opponent outright: {how}\n"
+    )
+}
+
+/// The situation as the bot sees it: me in seat 0, the opponents in seats 1.., the first
+/// `seen_opponents` of them seen, the pot shared out as evenly as chips allow.
+fn situation(args: &AdviseArgs, game: &Zhajinhua, pot: i64) -> Result<Public> {
+    let seats = args.opponents + 1;
+    if pot < 1 {
+        return Err(Error::input(format!("--pot must be at least 1 chip, not {pot}")));
+    }
+    if !game.stakes.contains(&args.stake) {
+        return Err(Error::input(format!("--stake {} is not a rung of the ladder {:?}", args.stake, game.stakes)));
+    }
+    if !(1..=game.round_cap).contains(&args.round) {
+        return Err(Error::input(format!("--round must be 1 to {}, not {}", game.round_cap, args.round)));
+    }
+    if !(1..=1_000_000_000).contains(&args.stack) {
+        return Err(Error::input(format!("--stack must be 1 to 1000000000 chips, not {}", args.stack)));
+    }
+    if args.seen_opponents > args.opponents {
+        return Err(Error::input(format!(
+            "--seen-opponents {} is more than the {} opponent(s)",
+            args.seen_opponents, args.opponents
+        )));
+    }
+    let mut p = Public {
+        seats,
+        pot,
+        stack: [game.stack; MAX_SEATS],
+        put_in: [0; MAX_SEATS],
+        in_hand: [false; MAX_SEATS],
+        seen: [false; MAX_SEATS],
+        stake: args.stake,
+        round: args.round,
+        to_act: Some(0),
+        events: Vec::new(),
+    };
+    p.stack[0] = args.stack;
+    for seat in 0..seats {
+        p.in_hand[seat] = true;
+        p.put_in[seat] = pot / seats as i64 + i64::from((seat as i64) < pot % seats as i64);
+        p.seen[seat] = if seat == 0 { !args.blind } else { seat <= args.seen_opponents };
+    }
+    Ok(p)
+}
+
+/// What `ev` (or `--bot`) weighs in the situation given, and what it plays.
+fn follow_the_bot(args: &AdviseArgs, hand: [Card; 3]) -> Result<(String, serde_json::Value)> {
+    let arena = crate::games::Arena::standard();
+    let (kind, params) = crate::tournament::roster::bot_from_args(arena.find("zhajinhua")?, &args.bot, &args.params)?;
+    if kind != "ev" && kind != "ev-adaptive" {
+        return Err(Error::input(format!(
+            "--bot: the adviser follows ev and its variants, not `{}` ({kind})",
+            args.bot
+        )));
+    }
+    let mut game = Zhajinhua::with_seats(args.opponents + 1);
+    game.special_235 = args.special_235;
+    let public = situation(args, &game, args.pot.expect("called with --pot"))?;
+    let bot = EvBot::new(EvConfig::from_params(&params, kind == "ev-adaptive"));
+    let view = View { seat: 0, public: &public, cards: (!args.blind).then_some(hand) };
+    let weighed = bot.weigh(&game, &view);
+    let choice = weighed.choice();
+    let text_of = |a: &Action| game.action_text(a).to_string();
+    let mut out = format!(
+        "{} ({kind}): P {:.4} of beating all {} opponent(s){}, priced over {} round(s); expected chips of each action:\n",
+        args.bot,
+        weighed.p_all,
+        args.opponents,
+        if args.blind { " with a hand not seen yet" } else { "" },
+        weighed.horizon
+    );
+    let mark = |a: Action| if a == choice { "  <- the bot" } else { "" };
+    for &(action, value) in &weighed.values {
+        out += &format!("  {:<10} {value:+.2}{}\n", text_of(&action), mark(action));
+    }
+    if let Some(look) = weighed.look {
+        out += &format!("  {:<10} {look:+.2}{}\n", "look", mark(Action::Look));
+    }
+    if !weighed.may_raise {
+        out += &format!("  (no raise weighed: P {:.4} < raise_min_p {})\n", weighed.p_all, params.f64("raise_min_p"));
+    }
+    out += &format!("the bot: {}\n", text_of(&choice));
+    if args.explain {
+        out += &explain_values(&game, &public, &weighed, &params);
+    }
+    let values: Vec<serde_json::Value> =
+        weighed.values.iter().map(|(a, v)| json!({ "action": text_of(a), "ev": v })).collect();
+    let json = json!({
+        "name": args.bot,
+        "kind": kind,
+        "p_all": weighed.p_all,
+        "horizon": weighed.horizon,
+        "values": values,
+        "look": weighed.look,
+        "may_raise": weighed.may_raise,
+        "action": text_of(&choice),
+    });
+    Ok((out, json))
+}
+
+/// The formulas behind ev's values, with this situation's numbers.
+fn explain_values(game: &Zhajinhua, p: &Public, w: &Weighed, params: &crate::core::Params) -> String {
+    let my_mult = game.multiplier(p, 0);
+    let seen = game.seen_multiplier;
+    [
+        "explain:".to_string(),
+        "  fold = 0: the chips in the pot are sunk".to_string(),
+        format!(
+            "  call = P × (pot + H × stake × (mine + theirs)) − H × stake × mine, the cost capped at my stack: \
+             P {:.4}, pot {}, H {}, stake {}, mine {my_mult} (a seen seat pays {seen} a unit), \
+             theirs = 1 per blind opponent able to pay + seen_call_weight {} × {seen} per seen one",
+            w.p_all,
+            p.pot,
+            w.horizon,
+            p.stake,
+            params.f64("seen_call_weight")
+        ),
+        format!(
+            "  raise to L = the call's formula with stake L, less raise_margin {}, weighed only when P >= raise_min_p {}",
+            params.f64("raise_margin"),
+            params.f64("raise_min_p")
+        ),
+        "  compare with j = q_j × P(beating the others) × (pot + price) − price: q_j beats j outright (the asker loses ties)"
+            .to_string(),
+        format!(
+            "  look (a blind seat) = E[max(0, P_h × A − B)] over the hands it may hold, at seen prices, + look_bias {}",
+            params.f64("look_bias")
+        ),
+        "  the bot plays the first action of the highest value, and looks when looking is worth at least that".to_string(),
+    ]
+    .join("\n")
+        + "\n"
 }
 
 #[cfg(test)]
@@ -131,7 +315,22 @@ mod tests {
     use super::*;
 
     fn args(hand: &str, opponents: usize) -> AdviseArgs {
-        AdviseArgs { hand: hand.into(), opponents, special_235: false, samples: 20_000, seed: 1 }
+        AdviseArgs {
+            hand: hand.into(),
+            opponents,
+            special_235: false,
+            samples: 20_000,
+            seed: 1,
+            pot: None,
+            stake: 1,
+            round: 1,
+            stack: 100,
+            seen_opponents: 0,
+            blind: false,
+            bot: "ev".into(),
+            params: Vec::new(),
+            explain: false,
+        }
     }
 
     #[test]
@@ -144,12 +343,63 @@ mod tests {
         assert!(run(&args("AS AH KD", 4)).unwrap().text.contains("Monte Carlo, 20000 deals"));
     }
 
+    /// The adviser's figures are the bot's formulas on the situation given: a call priced over
+    /// six rounds, a compare, and the choice of the highest.
+    #[test]
+    fn the_bot_is_followed_with_its_own_values() {
+        let mut a = args("AS AH KD", 2);
+        (a.pot, a.round) = (Some(6), 2);
+        let advice = run(&a).unwrap();
+        let bot = &advice.json["bot"];
+        let p = bot["p_all"].as_f64().unwrap();
+        let value = |action: &str| {
+            let values = bot["values"].as_array().unwrap();
+            values.iter().find(|v| v["action"] == action).map(|v| v["ev"].as_f64().unwrap())
+        };
+        // Seen (mine 2 a unit), two blind opponents (1 each), stake 1, H 6, pot 6.
+        let call = p * (6.0 + 6.0 * (2.0 + 2.0)) - 12.0;
+        assert!((value("call").unwrap() - call).abs() < 1e-9, "{advice:?}");
+        // Compare with 1: beat it outright, and the other with P / P_1; price 2.
+        let hand = ["As", "Ah", "Kd"].map(|c| Card::parse(c).unwrap());
+        let heads_up = super::super::winprob::heads_up(hand, false);
+        let compare = heads_up.win() * (p / heads_up.equity()) * (6.0 + 2.0) - 2.0;
+        assert!((value("compare 1").unwrap() - compare).abs() < 1e-4, "{compare} {advice:?}");
+        assert_eq!(value("raise 2"), None, "P below raise_min_p: no raise weighed");
+        assert_eq!(bot["action"], "call");
+        assert!(advice.text.contains("  call       +12.93  <- the bot"), "{}", advice.text);
+        // A hand that cannot win folds; a blind seat with a cheap pot looks.
+        let mut weak = args("7S 4H 2D", 2);
+        (weak.pot, weak.round, weak.seen_opponents) = (Some(6), 2, 1);
+        assert_eq!(run(&weak).unwrap().json["bot"]["action"], "fold");
+        let mut blind = args("7S 4H 2D", 1);
+        (blind.pot, blind.blind) = (Some(3), true);
+        assert_eq!(run(&blind).unwrap().json["bot"]["action"], "look");
+        // A variant's parameters are used: with raise_min_p 0.5 the pair raises.
+        let mut raiser = args("AS AH KD", 2);
+        (raiser.pot, raiser.round, raiser.params) = (Some(6), 2, vec!["raise_min_p=0.5".into()]);
+        assert!(run(&raiser).unwrap().json["bot"]["action"].as_str().unwrap().starts_with("raise"));
+    }
+
     #[test]
     fn bad_input_is_an_error_not_a_panic() {
         for (hand, n) in
             [("AS AH", 1), ("AS AH KD QC", 1), ("AS AS KD", 1), ("ZZ AH KD", 1), ("AS AH KD", 0), ("AS AH KD", 6)]
         {
             assert!(run(&args(hand, n)).is_err(), "{hand} {n}");
+        }
+        let situations: [fn(&mut AdviseArgs); 6] = [
+            |a| a.pot = Some(0),
+            |a| a.stake = 3,
+            |a| a.round = 0,
+            |a| a.stack = 0,
+            |a| a.seen_opponents = 2,
+            |a| a.bot = "threshold".into(),
+        ];
+        for set in situations {
+            let mut a = args("AS AH KD", 1);
+            a.pot = Some(5);
+            set(&mut a);
+            assert!(run(&a).is_err(), "{a:?}");
         }
     }
 }

@@ -89,7 +89,7 @@ impl GameDef for Zhajinhua {
     }
 
     fn adviser() -> Option<Adviser> {
-        Some(Adviser::new("Zhajinhua: category, strength value and win probability of a three-card hand", advise::run))
+        Some(Adviser::new("Zhajinhua: category, strength value and win probability of a three-card hand; with --pot, the expected chips of every action the ev bot weighs", advise::run))
     }
 
     fn redeal_hidden(&self, state: &Self::State, seat: Seat, rng: &mut DealRng) -> Option<Self::State> {

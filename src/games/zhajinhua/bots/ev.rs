@@ -94,23 +94,63 @@ pub struct EvConfig {
     pub adaptive: Option<Likelihoods>,
 }
 
+impl EvConfig {
+    /// The configuration of checked parameters of `ev` (or `ev-adaptive` when `adaptive`).
+    pub fn from_params(p: &Params, adaptive: bool) -> EvConfig {
+        let adaptive = adaptive.then(|| Likelihoods {
+            call_mid: p.f64("call_mid"),
+            raise_mid: p.f64("raise_mid"),
+            width: p.f64("width"),
+        });
+        EvConfig {
+            horizon: p.f64("horizon"),
+            raise_margin: p.f64("raise_margin"),
+            raise_min_p: p.f64("raise_min_p"),
+            look_bias: p.f64("look_bias"),
+            seen_call_weight: p.f64("seen_call_weight"),
+            adaptive,
+        }
+    }
+}
+
 fn make(p: &Params, game: &Zhajinhua, adaptive: bool) -> Result<BotFactory<Zhajinhua>> {
-    let horizon = p.f64("horizon");
-    let adaptive = adaptive.then(|| Likelihoods {
-        call_mid: p.f64("call_mid"),
-        raise_mid: p.f64("raise_mid"),
-        width: p.f64("width"),
-    });
-    let cfg = EvConfig {
-        horizon,
-        raise_margin: p.f64("raise_margin"),
-        raise_min_p: p.f64("raise_min_p"),
-        look_bias: p.f64("look_bias"),
-        seen_call_weight: p.f64("seen_call_weight"),
-        adaptive,
-    };
+    let cfg = EvConfig::from_params(p, adaptive);
     tables(game.special_235); // build the tables once, before the games run in parallel
     Ok(factory(move || EvBot::new(cfg.clone())))
+}
+
+/// What ev weighs in a decision: every action's expected chip value as the bot computes it, in
+/// the order it weighs them (fold first, at 0: chips in the pot are sunk), and the figures behind
+/// them. The bot plays the first action of the highest value, or looks when looking is worth at
+/// least that ([`Weighed::choice`]).
+#[derive(Clone, Debug)]
+pub struct Weighed {
+    /// (action, value in chips); a raise carries `raise_margin` off already.
+    pub values: Vec<(Action, f64)>,
+    /// The value of looking, for a blind seat.
+    pub look: Option<f64>,
+    /// P: the probability of beating every seat still in.
+    pub p_all: f64,
+    /// Rounds of calling a call or a raise is priced as committing to.
+    pub horizon: f64,
+    /// Whether P reached `raise_min_p` (else no raise is weighed).
+    pub may_raise: bool,
+}
+
+impl Weighed {
+    /// The action the bot plays.
+    pub fn choice(&self) -> Action {
+        let mut best = (Action::Fold, f64::NEG_INFINITY);
+        for &(action, value) in &self.values {
+            if value > best.1 {
+                best = (action, value);
+            }
+        }
+        match self.look {
+            Some(look) if look >= best.1 => Action::Look,
+            _ => best.0,
+        }
+    }
 }
 
 /// Per-rule-set tables the bot reads: heads-up equity and strict win by hand, and for the blind
@@ -222,7 +262,9 @@ impl EvBot {
         self.events_read = p.events.len();
     }
 
-    fn decide(&self, game: &Zhajinhua, view: &View<'_>) -> Action {
+    /// Every action's value in `view` ([`Weighed`]); the bot plays [`Weighed::choice`]. A
+    /// fresh bot (ev-adaptive with no events read) weighs as the first decision of a hand.
+    pub fn weigh(&self, game: &Zhajinhua, view: &View<'_>) -> Weighed {
         let p = view.public;
         let me = view.seat;
         let t = tables(game.special_235);
@@ -258,45 +300,35 @@ impl EvBot {
         };
 
         let stake = p.stake as f64;
-        let mut best = (Action::Fold, 0.0);
-        let mut consider = |a: Action, v: f64| {
-            if v > best.1 {
-                best = (a, v);
-            }
-        };
-        let call = committed(stake);
-        consider(Action::Call, call);
+        let mut values = vec![(Action::Fold, 0.0), (Action::Call, committed(stake))];
         let may_raise = p_all >= self.cfg.raise_min_p;
         for &to in
             game.stakes.iter().filter(|&&to| may_raise && to > p.stake && to * game.multiplier(p, me) <= p.stack[me])
         {
-            consider(Action::Raise(to), committed(to as f64) - self.cfg.raise_margin);
+            values.push((Action::Raise(to), committed(to as f64) - self.cfg.raise_margin));
         }
         let price = (stake * my_mult).min(stack);
         for j in opponents().filter(|&j| game.may_compare(p, me, j)) {
             let rest = if odds.p[j] > 0.0 { p_all / odds.p[j] } else { 0.0 };
             let rest = if k == 1 { 1.0 } else { rest.min(1.0) };
-            consider(Action::Compare(j), odds.q[j] * rest * (pot + price) - price);
+            values.push((Action::Compare(j), odds.q[j] * rest * (pot + price) - price));
         }
 
-        if view.cards.is_none() {
-            // Looking: play the seen hand at double price only when it pays.
+        // Looking: play the seen hand at double price only when it pays.
+        let look = view.cards.is_none().then(|| {
             let seen = game.seen_multiplier as f64;
             let a = pot + h * stake * (seen + their_mult);
             let b = (h * stake * seen).min(stack);
-            let look = t.expected_positive(k, a, b) + self.cfg.look_bias;
-            if look >= best.1 {
-                return Action::Look;
-            }
-        }
-        best.0
+            t.expected_positive(k, a, b) + self.cfg.look_bias
+        });
+        Weighed { values, look, p_all, horizon: h, may_raise }
     }
 }
 
 impl Bot<Zhajinhua> for EvBot {
     fn act(&mut self, game: &Zhajinhua, view: &View<'_>, _: &mut BotRng) -> Action {
         self.read_events(view.public, view.seat);
-        self.decide(game, view)
+        self.weigh(game, view).choice()
     }
 }
 
@@ -342,11 +374,11 @@ mod tests {
         let mut s = game.deal(&mut DealRng::seed_from_u64(3));
         s.hands[0] = parse_cards("AS AD AC").unwrap().try_into().unwrap();
         s.public.seen[0] = true;
-        let a = bot(false).decide(&game, &game.view(&s, 0));
+        let a = bot(false).weigh(&game, &game.view(&s, 0)).choice();
         assert!(matches!(a, Action::Raise(_)), "{a:?}");
         s.hands[0] = parse_cards("2S 3D 5C").unwrap().try_into().unwrap();
         s.public.seen[1] = true;
-        assert_eq!(bot(false).decide(&game, &game.view(&s, 0)), Action::Fold);
+        assert_eq!(bot(false).weigh(&game, &game.view(&s, 0)).choice(), Action::Fold);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 mod baseline;
 mod belief;
-mod ev;
+pub mod ev;
 
 pub use baseline::{AlwaysCall, RandomBot, Threshold};
 pub use ev::{EvBot, EvConfig};
