@@ -335,6 +335,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         progress: super::run::progress_mode(false, args.progress_every),
         history: false,
         stop: Arc::default(),
+        records: crate::report::Records::Csv,
     };
     let mut verdicts = Vec::new();
     for (e, cfg) in &expectations {

@@ -5,6 +5,7 @@ use clap::Args;
 use crate::cli::{run, signals};
 use crate::error::Result;
 use crate::games::Arena;
+use crate::report::Records;
 use crate::tournament::merge::Shards;
 use crate::tournament::runner::RunOptions;
 
@@ -25,6 +26,10 @@ pub struct MergeArgs {
     /// No summary table; only the output folder is printed.
     #[arg(long, short)]
     quiet: bool,
+    /// How the merged run keeps its games: csv, gz or none (as `arena run --records`); the
+    /// shards may keep theirs either way but none.
+    #[arg(long, value_enum, default_value_t = Records::Csv)]
+    records: Records,
 }
 
 pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
@@ -39,6 +44,7 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
         progress: run::progress_mode(args.quiet, 10.0),
         history: false,
         stop: signals::install(),
+        records: args.records,
     };
     let report = shards.merge(arena, &out, args.force, &opts)?;
     Ok(run::show(cfg, &report, &opts, &out, args.quiet, false))

@@ -10,7 +10,7 @@ use clap::Args;
 use crate::cli::EXIT_OK;
 use crate::error::{Error, Result};
 use crate::games::Arena;
-use crate::report::BotSummary;
+use crate::report::{BotSummary, Records};
 use crate::tournament::config::{Overrides, RunConfig, Source};
 use crate::tournament::execute::{execute, prepare_dir};
 use crate::tournament::progress::ProgressMode;
@@ -101,7 +101,8 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
     // program at once, as a person expects while it waits for their typing.
     // The record in the game's community format too, when it has one (PHH for hold'em).
     let history = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.history_extension().is_some();
-    let opts = RunOptions { threads: 1, progress: ProgressMode::Off, history, stop: Arc::default() };
+    let opts =
+        RunOptions { threads: 1, progress: ProgressMode::Off, history, stop: Arc::default(), records: Records::Csv };
     let report = execute(arena, &cfg, &opts, &out, None)?;
     if report.end.played > 1 {
         println!("\n{}", BotSummary::table(&report.verdicts.bots).trim_end());

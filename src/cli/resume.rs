@@ -5,7 +5,7 @@ use clap::Args;
 use crate::cli::{run, signals, EXIT_OK};
 use crate::error::Result;
 use crate::games::Arena;
-use crate::report::Manifest;
+use crate::report::{Manifest, Records};
 use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::execute;
 use crate::tournament::runner::RunOptions;
@@ -63,6 +63,8 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
         progress: run::progress_mode(args.quiet, args.progress_every),
         history: false,
         stop: signals::install(),
+        // Kept as the run kept them (run.json says how).
+        records: Records::Csv,
     };
     let (cfg, report) = execute::resume(arena, &args.dir, &opts, args.games)?;
     Ok(run::show(&cfg, &report, &opts, &args.dir, args.quiet, args.json))

@@ -7,7 +7,7 @@ use clap::Args;
 use crate::cli::{json, signals, EXIT_ENGINE_ERRORS, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
-use crate::report::{BotSummary, CiUnit};
+use crate::report::{BotSummary, CiUnit, Records};
 use crate::tournament::config::{Overrides, RunConfig, Source};
 use crate::tournament::execute::{execute, prepare_dir, RunReport};
 use crate::tournament::progress::ProgressMode;
@@ -71,6 +71,11 @@ pub struct RunArgs {
     /// Also write report.html (plots and tables) into the output folder at the end.
     #[arg(long)]
     report: bool,
+    /// How to keep the games: `csv` (games.csv), `gz` (games.csv.gz, compressed; pandas and R
+    /// read it as it is) or `none` (no per-game file: summary, match and ratings only; such a
+    /// run cannot be resumed or merged).
+    #[arg(long, value_enum, default_value_t = Records::Csv)]
+    records: Records,
 }
 
 /// `--progress-every`: 0 (none) to a day.
@@ -163,6 +168,7 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         progress: progress_mode(args.quiet, args.progress_every),
         history: args.hand_history,
         stop: signals::install(),
+        records: args.records,
     };
     let report = execute(arena, &cfg, &opts, &out, shard)?;
     if args.report {

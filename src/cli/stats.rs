@@ -6,10 +6,11 @@ use crate::cli::{json, EXIT_OK};
 use crate::core::Headline;
 use crate::error::{Error, Result};
 use crate::games::Arena;
-use crate::report::{GamesFile, Manifest, MatchRow, RunStatus, RunTally, Tail};
+use crate::report::{GamesFile, Manifest, MatchRow, Records, RunStatus, RunTally, Tail};
 use crate::stats::calc::{self, Counts, StatsArgs};
 use crate::stats::{Sprt, SprtModel};
 use crate::tournament::config::{Overrides, RunConfig, COUNT_MODELS_NEED_TWO_SEATS};
+use crate::tournament::execute::games_path;
 
 #[derive(Args, Debug)]
 #[command(
@@ -145,8 +146,9 @@ fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>, St
     let schedule = cfg.schedule()?;
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
     let extra = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
-    let file = GamesFile::read(&dir.join("games.csv"), &names, cfg.seats, extra)?;
     let manifest = Manifest::read(dir).ok();
+    let records = manifest.as_ref().map_or(Records::Csv, |m| m.records);
+    let file = GamesFile::read(&games_path(dir, records)?, &names, cfg.seats, extra)?;
     let planned = manifest.as_ref().map_or(schedule.total(), |m| m.games_planned);
     let whole = wholeness(manifest.as_ref(), &file, planned);
     let mut tally = RunTally::new(&schedule, names);

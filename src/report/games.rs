@@ -2,7 +2,11 @@
 //! `arena stats --run`), side by side so the two agree on every column.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Seek, SeekFrom};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 use crate::core::{Fault, FaultKind, GameRecord, SeatResult, Status};
@@ -20,39 +24,92 @@ const FORFEIT: &str = "forfeit: ";
 /// follows. Such a game has no payoff and no place.
 const ERROR: &str = "error: ";
 
+/// How a run keeps its games (`arena run --records`): games.csv, the same compressed as
+/// games.csv.gz (which pandas and R read as they are), or no per-game file at all (the summary,
+/// match and rating files and run.json are written either way).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Records {
+    #[default]
+    Csv,
+    Gz,
+    None,
+}
+
+impl Records {
+    /// The file of the games in a run folder, `None` when the run keeps none.
+    pub fn file(self) -> Option<&'static str> {
+        match self {
+            Records::Csv => Some("games.csv"),
+            Records::Gz => Some("games.csv.gz"),
+            Records::None => None,
+        }
+    }
+
+    pub fn is_csv(&self) -> bool {
+        *self == Records::Csv
+    }
+}
+
+/// Where games.csv's bytes go: the file, or a gzip stream into it.
+enum Sink {
+    Plain(BufWriter<File>),
+    Gz(GzEncoder<BufWriter<File>>),
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Sink::Plain(w) => w.write(buf),
+            Sink::Gz(w) => w.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::Plain(w) => w.flush(),
+            Sink::Gz(w) => w.flush(),
+        }
+    }
+}
+
 /// Writes games.csv, one row per seat per game, in the order games are given.
 pub struct GamesWriter {
-    out: csv::Writer<BufWriter<File>>,
+    out: csv::Writer<Sink>,
     path: PathBuf,
     row: Vec<String>,
 }
 
 impl GamesWriter {
-    /// A new games.csv with its header.
-    pub fn create(path: &Path, extra: &[&str]) -> Result<GamesWriter> {
+    /// A new games file with its header; `gz`: compressed (games.csv.gz).
+    pub fn create(path: &Path, extra: &[&str], gz: bool) -> Result<GamesWriter> {
         let file = File::create(path).map_err(|e| Error::io(path, e))?;
-        let mut w = GamesWriter::over(file, path);
+        let mut w = GamesWriter::over(file, path, gz);
         let header: Vec<&str> = GAME_COLUMNS.iter().chain(extra).copied().collect();
         w.out.write_record(&header).map_err(|e| csv_error(path, e))?;
         Ok(w)
     }
 
     /// Continues games.csv after its first `keep` bytes (the rest is cut off); with nothing to
-    /// keep, starts it anew.
+    /// keep, starts it anew. (A compressed file is not continued: resume writes it anew.)
     pub fn append(path: &Path, extra: &[&str], keep: u64) -> Result<GamesWriter> {
         if keep == 0 {
-            return GamesWriter::create(path, extra);
+            return GamesWriter::create(path, extra, false);
         }
         let io = |e| Error::io(path, e);
         let mut file = OpenOptions::new().write(true).open(path).map_err(io)?;
         file.set_len(keep).map_err(io)?;
         file.seek(SeekFrom::End(0)).map_err(io)?;
-        Ok(GamesWriter::over(file, path))
+        Ok(GamesWriter::over(file, path, false))
     }
 
-    fn over(file: File, path: &Path) -> GamesWriter {
-        let out = csv::Writer::from_writer(BufWriter::new(file));
-        GamesWriter { out, path: path.to_path_buf(), row: Vec::new() }
+    fn over(file: File, path: &Path, gz: bool) -> GamesWriter {
+        let file = BufWriter::new(file);
+        let sink = match gz {
+            true => Sink::Gz(GzEncoder::new(file, Compression::default())),
+            false => Sink::Plain(file),
+        };
+        GamesWriter { out: csv::Writer::from_writer(sink), path: path.to_path_buf(), row: Vec::new() }
     }
 
     /// Writes the rows of one game; `names[bot]` names the bots, `job.lineup[seat]` seats them.
@@ -87,9 +144,46 @@ impl GamesWriter {
         Ok(())
     }
 
-    pub fn flush(&mut self) -> Result<()> {
-        self.out.flush().map_err(|e| Error::io(&self.path, e))
+    /// Writes out everything written so far and closes the file (a compressed one with its
+    /// trailer).
+    pub fn finish(self) -> Result<()> {
+        let io = |e| Error::io(&self.path, e);
+        let sink = self.out.into_inner().map_err(|e| io(e.into_error()))?;
+        let file = match sink {
+            Sink::Plain(file) => file,
+            Sink::Gz(gz) => gz.finish().map_err(io)?,
+        };
+        file.into_inner().map_err(|e| io(e.into_error()))?;
+        Ok(())
     }
+}
+
+/// A games file's text: games.csv as it is; games.csv.gz decompressed, as far as it goes (a run
+/// killed while writing it leaves a stream without its end: what decompresses is kept, and the
+/// cut row after it is found as in a plain file). An absent file is empty.
+fn read_text(path: &Path) -> Result<Vec<u8>> {
+    let bytes = match std::fs::read(path) {
+        // Killed before the file was created: no game yet.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        read => read.map_err(|e| Error::io(path, e))?,
+    };
+    if !path.to_string_lossy().ends_with(".gz") {
+        return Ok(bytes);
+    }
+    let mut text = Vec::with_capacity(bytes.len() * 8);
+    let mut decoder = flate2::read::GzDecoder::new(&bytes[..]);
+    let mut chunk = [0u8; 64 * 1024];
+    loop {
+        match decoder.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => text.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            // The stream ends early (an empty file included): keep what came out; its last
+            // row is found cut short as in a plain file.
+            Err(_) => break,
+        }
+    }
+    Ok(text)
 }
 
 /// One game read back from games.csv.
@@ -127,15 +221,11 @@ pub struct GamesFile {
 }
 
 impl GamesFile {
-    /// Reads `path`, a games.csv of `seats`-seat games among the bots `names`, with the game's
+    /// Reads `path`, a games.csv (or games.csv.gz) of `seats`-seat games among the bots `names`, with the game's
     /// own columns `extra`. A bad header or a bad row in the middle is an error; a last row cut
     /// short or a last game missing seats is reported in [`GamesFile::tail`].
     pub fn read(path: &Path, names: &[String], seats: usize, extra: &[&str]) -> Result<GamesFile> {
-        let bytes = match std::fs::read(path) {
-            // Killed before games.csv was created: no game yet.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            read => read.map_err(|e| Error::io(path, e))?,
-        };
+        let bytes = read_text(path)?;
         let bad = |what: String| Error::input(format!("{}: {what}", path.display()));
         // Every row the writer finishes ends with a newline: text after the last one is a row
         // that was being written when the run died.
@@ -309,12 +399,11 @@ mod tests {
                 r
             }),
         ];
-        let mut w = GamesWriter::create(&path, &["cards"]).unwrap();
+        let mut w = GamesWriter::create(&path, &["cards"], false).unwrap();
         for (j, r) in &games {
             w.write(j, &names, r).unwrap();
         }
-        w.flush().unwrap();
-        drop(w);
+        w.finish().unwrap();
         let file = GamesFile::read(&path, &names, 2, &["cards"]).unwrap();
         assert_eq!(file.tail, Tail::Clean);
         let read: Vec<_> = file.games.iter().map(|g| (g.game, g.lineup.clone(), g.record.clone())).collect();
@@ -334,5 +423,23 @@ mod tests {
         }
         std::fs::write(&path, b"pairing,game\n").unwrap();
         assert!(GamesFile::read(&path, &names, 2, &["cards"]).unwrap_err().to_string().contains("header"));
+
+        // Compressed, the same games read back; a compressed file cut anywhere (a kill while
+        // writing it) reads as its first whole games, never as an error.
+        let gz = dir.path().join("games.csv.gz");
+        let mut w = GamesWriter::create(&gz, &["cards"], true).unwrap();
+        for (j, r) in &games {
+            w.write(j, &names, r).unwrap();
+        }
+        w.finish().unwrap();
+        let unpacked = GamesFile::read(&gz, &names, 2, &["cards"]).unwrap();
+        assert_eq!((unpacked.games, unpacked.tail), (file.games.clone(), Tail::Clean));
+        let packed = std::fs::read(&gz).unwrap();
+        assert!(packed.len() < whole.len());
+        for len in 0..packed.len() {
+            std::fs::write(&gz, &packed[..len]).unwrap();
+            let cut = GamesFile::read(&gz, &names, 2, &["cards"]).unwrap_or_else(|e| panic!("cut at {len}: {e}"));
+            assert_eq!(cut.games[..], file.games[..cut.games.len()], "cut at {len}");
+        }
     }
 }

@@ -9,6 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::report::Records;
 use crate::tournament::schedule::Shard;
 
 /// The manifest's file name in a run folder.
@@ -76,6 +77,9 @@ pub struct Manifest {
     /// Which share of the games the folder holds (`arena run --shard K/N`); absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// How the games are kept (`--records`): absent for games.csv.
+    #[serde(default, skip_serializing_if = "Records::is_csv")]
+    pub records: Records,
     /// What the programs behind the bots said they are, by bot name: a Gomocup engine's answer
     /// to ABOUT (`name="Rapfi", version="…"`). Absent when no bot is such a program.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -84,7 +88,7 @@ pub struct Manifest {
 
 impl Manifest {
     /// The manifest of a run starting now with the config text `config` and `planned` games.
-    pub fn start(config: &str, planned: u64, shard: Option<Shard>) -> Manifest {
+    pub fn start(config: &str, planned: u64, shard: Option<Shard>, records: Records) -> Manifest {
         Manifest {
             tool: env!("CARGO_PKG_NAME").to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
@@ -98,6 +102,7 @@ impl Manifest {
             games_played: 0,
             status: RunStatus::Running,
             shard,
+            records,
             engines: BTreeMap::new(),
         }
     }
@@ -197,7 +202,7 @@ mod tests {
     #[test]
     fn the_manifest_reads_back_and_its_status_is_kebab_case() {
         let dir = tempfile::tempdir().unwrap();
-        let mut m = Manifest::start("game = \"gomoku\"\n", 10, None);
+        let mut m = Manifest::start("game = \"gomoku\"\n", 10, None, Records::Csv);
         m.end(RunStatus::SprtStopped, 4);
         m.write(dir.path()).unwrap();
         assert!(std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap().contains("\"sprt-stopped\""));

@@ -12,7 +12,7 @@ use std::time::Instant;
 use crate::bench::{Bench, BenchOptions, Measure};
 use crate::core::Params;
 use crate::games::{Arena, BotChoice};
-use crate::report::RunTally;
+use crate::report::{Records, RunTally};
 use crate::tournament::progress::{Progress, ProgressMode};
 use crate::tournament::runner::{self, Flow, RunOptions};
 use crate::tournament::schedule::Schedule;
@@ -31,7 +31,13 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
     let choice = BotChoice { name: bot.to_string(), kind: bot.to_string(), params };
     let table = entry.table(&options, 2, &[choice.clone(), choice], None).expect("bench table");
     let schedule = Schedule::new(vec![vec![0, 1]], games, true, 1);
-    let opts = RunOptions { threads, progress: ProgressMode::Off, history: false, stop: Arc::default() };
+    let opts = RunOptions {
+        threads,
+        progress: ProgressMode::Off,
+        history: false,
+        stop: Arc::default(),
+        records: Records::None,
+    };
     let mut tally = RunTally::new(&schedule, vec!["a".into(), "b".into()]);
     let mut bytes = 0usize;
     let start = Instant::now();

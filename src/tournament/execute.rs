@@ -17,8 +17,8 @@ use crate::core::GameRecord;
 use crate::error::{Error, Result};
 use crate::games::{Arena, Table};
 use crate::report::{
-    config_hash, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, RunStatus, RunTally, TimeTally, Verdicts,
-    MANIFEST, TEMP_SUFFIX,
+    config_hash, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, Records, RunStatus, RunTally, TimeTally,
+    Verdicts, MANIFEST, TEMP_SUFFIX,
 };
 use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::config::{Overrides, RunConfig};
@@ -28,11 +28,9 @@ use crate::tournament::schedule::{Job, Schedule, Shard};
 
 /// The files a run writes in its folder: `--force` removes these and nothing else.
 pub const RUN_FILES: &[&str] =
-    &[MANIFEST, "config.toml", "games.csv", "summary.csv", "match.csv", "ratings.csv", "timing.csv"];
+    &[MANIFEST, "config.toml", "games.csv", "games.csv.gz", "summary.csv", "match.csv", "ratings.csv", "timing.csv"];
 /// The folder of hand histories (`--hand-history`).
 pub(crate) const HISTORY: &str = "history";
-/// The games, one row per seat per game.
-pub(crate) const GAMES: &str = "games.csv";
 /// The folders a run writes: hand histories and external bots' logs.
 const RUN_DIRS: &[&str] = &[HISTORY, "logs"];
 
@@ -105,9 +103,12 @@ pub fn execute(
     std::fs::write(&config_path, &config).map_err(|e| Error::io(&config_path, e))?;
     let schedule = cfg.schedule()?;
     let share = shard.unwrap_or(Shard::WHOLE);
-    let manifest = Manifest::start(&config, share.games(&schedule), shard);
+    let manifest = Manifest::start(&config, share.games(&schedule), shard, opts.records);
     manifest.write(dir)?;
-    let games_csv = GamesWriter::create(&dir.join(GAMES), table.columns())?;
+    let games_csv = match opts.records.file() {
+        Some(file) => Some(GamesWriter::create(&dir.join(file), table.columns(), opts.records == Records::Gz)?),
+        None => None,
+    };
     if opts.history {
         let history = dir.join(HISTORY);
         std::fs::create_dir_all(&history).map_err(|e| Error::io(&history, e))?;
@@ -136,30 +137,32 @@ pub fn resume(arena: &Arena, dir: &Path, opts: &RunOptions, games: Option<u64>) 
     if let Some(games) = games {
         cfg = extend(arena, dir, &cfg, &mut manifest, games)?;
     }
-    let opts = RunOptions { history: dir.join(HISTORY).is_dir(), ..opts.clone() };
+    let opts = RunOptions { history: dir.join(HISTORY).is_dir(), records: manifest.records, ..opts.clone() };
+    let records = manifest.records;
+    let games_path = games_path(dir, records)?;
     let table = open_table(arena, &cfg, opts.history, dir)?;
     let schedule = cfg.schedule()?;
     let share = manifest.share();
     let names = names(&cfg);
-    let games_path = dir.join(GAMES);
-    // A new games.csv a kill left half-written: the old one is whole, and read instead.
-    let _ = std::fs::remove_file(dir.join(format!("{GAMES}{TEMP_SUFFIX}")));
+    // A new games file a kill left half-written: the old one is whole, and read instead.
+    let _ = std::fs::remove_file(temp_path(&games_path));
     let (file, kept) = read_share(&games_path, &schedule, share, &names, cfg.seats, table.columns())?;
     // The games kept that are the share's first ones, with no gap before them.
     let prefix = kept.iter().enumerate().take_while(|(p, (i, _))| share.game(&schedule, *p as u64) == *i).count();
     let mut tally = RunTally::new(&schedule, names);
-    let (start, known, output) = if prefix == kept.len() {
+    // A compressed file cannot be cut and continued: it is written anew, as after a gap.
+    let (start, known, output) = if prefix == kept.len() && records == Records::Csv {
         // Only whole observations from the start: keep them in place and append after them (up to
         // where the SPRT decides, if it does in them).
         let sprt = cfg.sprt.as_ref().filter(|_| share.count == 1);
         let (fed, decided) = feed(&mut tally, sprt, kept.iter().map(|(_, g)| g));
-        let output = Output::direct(GamesWriter::append(&games_path, table.columns(), file.end_of(fed))?);
+        let output = Output::direct(Some(GamesWriter::append(&games_path, table.columns(), file.end_of(fed))?));
         (Start::Resumed { games: fed as u64, decided }, Known::new(), output)
     } else {
         // Games kept after a gap (a run extended to more games per table, or a dropped deal):
         // games.csv is written anew, its kept games copied in order, and renamed over the old one
         // at the end, so a kill meanwhile leaves the old file to resume from.
-        (Start::Fresh, kept.into_iter().collect(), Output::fresh(dir, table.columns())?)
+        (Start::Fresh, kept.into_iter().collect(), Output::fresh(dir, table.columns(), records)?)
     };
     let done = match start {
         Start::Resumed { games, .. } => games,
@@ -208,6 +211,25 @@ fn extend(arena: &Arena, dir: &Path, cfg: &RunConfig, manifest: &mut Manifest, g
     manifest.write(dir)?;
     write_atomic(&dir.join("config.toml"), config.as_bytes())?;
     Ok(longer)
+}
+
+/// The games file of the run in `dir` kept as `records`: games.csv or games.csv.gz. A run that
+/// kept none cannot be read back, resumed or merged: the error says so.
+pub(crate) fn games_path(dir: &Path, records: Records) -> Result<PathBuf> {
+    records.file().map(|file| dir.join(file)).ok_or_else(|| {
+        Error::input(format!(
+            "{}: the run kept no games (--records none), so it cannot be resumed, merged or read game by game; \
+             its summary.csv and match.csv hold its results",
+            dir.display()
+        ))
+    })
+}
+
+/// Where a games file is written before it is renamed into place.
+fn temp_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(TEMP_SUFFIX);
+    PathBuf::from(name)
 }
 
 /// Reads back `path`, the games.csv of `share` of `schedule`: the file, and its whole
@@ -303,27 +325,30 @@ pub(crate) enum Start {
     },
 }
 
-/// games.csv's writer; with `rename`, it writes a temporary file renamed over games.csv at the
-/// end (`(temporary, games.csv)`).
+/// games.csv's writer (none when the run keeps no games); with `rename`, it writes a temporary
+/// file renamed over games.csv at the end (`(temporary, games.csv)`).
 pub(crate) struct Output {
-    writer: GamesWriter,
+    writer: Option<GamesWriter>,
     rename: Option<(PathBuf, PathBuf)>,
 }
 
 impl Output {
-    fn direct(writer: GamesWriter) -> Output {
+    fn direct(writer: Option<GamesWriter>) -> Output {
         Output { writer, rename: None }
     }
 
-    /// A new games.csv in `dir`, written beside it and renamed into place at the end.
-    pub(crate) fn fresh(dir: &Path, columns: &[&str]) -> Result<Output> {
-        let temp = dir.join(format!("{GAMES}{TEMP_SUFFIX}"));
-        Ok(Output { writer: GamesWriter::create(&temp, columns)?, rename: Some((temp, dir.join(GAMES))) })
+    /// A new games file in `dir`, written beside it and renamed into place at the end.
+    pub(crate) fn fresh(dir: &Path, columns: &[&str], records: Records) -> Result<Output> {
+        let Some(file) = records.file() else { return Ok(Output::direct(None)) };
+        let (path, temp) = (dir.join(file), temp_path(&dir.join(file)));
+        let writer = GamesWriter::create(&temp, columns, records == Records::Gz)?;
+        Ok(Output { writer: Some(writer), rename: Some((temp, path)) })
     }
 
-    fn finish(mut self) -> Result<()> {
-        self.writer.flush()?;
-        drop(self.writer);
+    fn finish(self) -> Result<()> {
+        if let Some(writer) = self.writer {
+            writer.finish()?;
+        }
         match self.rename {
             Some((temp, path)) => std::fs::rename(&temp, &path).map_err(|e| Error::io(&path, e)),
             None => Ok(()),
@@ -347,7 +372,7 @@ pub(crate) struct Run<'a> {
 /// Where each game goes once it is played or copied: games.csv, history/, the decision times and
 /// the tallies, with the SPRT looked at after every whole observation.
 struct Sink<'a> {
-    out: &'a mut GamesWriter,
+    out: &'a mut Option<GamesWriter>,
     names: Vec<String>,
     tally: &'a mut RunTally,
     times: &'a mut [TimeTally],
@@ -363,7 +388,9 @@ struct Sink<'a> {
 
 impl Sink<'_> {
     fn deliver(&mut self, job: &Job, record: &GameRecord) -> Result<Flow> {
-        self.out.write(job, &self.names, record)?;
+        if let Some(out) = self.out.as_mut() {
+            out.write(job, &self.names, record)?;
+        }
         self.written += 1;
         if let (Some((dir, extension)), Some(text)) = (&self.history, &record.history) {
             let path = dir.join(format!("{}-{}.{extension}", job.pairing, job.game));

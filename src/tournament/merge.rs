@@ -120,7 +120,7 @@ impl Shards {
         let names = names(cfg);
         let mut games = Vec::new();
         for s in &self.dirs {
-            let path = s.dir.join(crate::tournament::execute::GAMES);
+            let path = crate::tournament::execute::games_path(&s.dir, s.manifest.records)?;
             games.extend(read_share(&path, &schedule, s.shard, &names, cfg.seats, table.columns())?.1);
         }
         games.sort_unstable_by_key(|(i, _)| *i);
@@ -156,7 +156,8 @@ impl Shards {
         prepare_dir(out, force)?;
         let config_path = out.join("config.toml");
         std::fs::write(&config_path, &self.config).map_err(|e| Error::io(&config_path, e))?;
-        let mut manifest = Manifest::start(&self.config, schedule.total(), None);
+        // The merged games are kept as the run's options say (`arena merge --records`).
+        let mut manifest = Manifest::start(&self.config, schedule.total(), None, opts.records);
         // The run started when its first shard did.
         manifest.started = self.dirs.iter().map(|s| s.manifest.started.clone()).min().unwrap_or(manifest.started);
         // What the engines said in every shard (one build and one config: the same programs, as a rule).
@@ -164,7 +165,7 @@ impl Shards {
             manifest.engines.extend(s.manifest.engines.clone());
         }
         manifest.write(out)?;
-        let output = Output::fresh(out, table.columns())?;
+        let output = Output::fresh(out, table.columns(), opts.records)?;
         let known: Known = games.into_iter().collect();
         let plan = Plan { games: Box::new(std::iter::empty()), count: 0, done: 0 };
         let tally = RunTally::new(&schedule, names);

@@ -30,6 +30,8 @@ pub struct RunOptions {
     pub history: bool,
     /// Set from outside (Ctrl-C, a signal) to stop after the games under way.
     pub stop: Arc<Stop>,
+    /// How the games are kept: games.csv, games.csv.gz, or not at all.
+    pub records: crate::report::Records,
 }
 
 /// A request from outside to stop a run: the first stops taking games and lets those in flight

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::core::Status;
 use crate::error::{Error, Result};
 use crate::games::Arena;
-use crate::report::{BotSummary, CiUnit, GameRow, GamesFile, Manifest, RunTally, Tally, Verdicts};
+use crate::report::{BotSummary, CiUnit, GameRow, GamesFile, Manifest, Records, RunTally, Tally, Verdicts};
 use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::schedule::Schedule;
 
@@ -44,11 +44,13 @@ impl RunData {
         let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
         let table = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?;
         let (columns, headline) = (table.columns(), table.headline());
-        let file = GamesFile::read(&dir.join("games.csv"), &names, cfg.seats, columns)?;
+        let manifest = Manifest::read(dir).ok();
+        let records = manifest.as_ref().map_or(Records::Csv, |m| m.records);
+        let path = crate::tournament::execute::games_path(dir, records)?;
+        let file = GamesFile::read(&path, &names, cfg.seats, columns)?;
         if let Some(g) = file.games.iter().find(|g| g.pairing >= schedule.pairings.len()) {
             return Err(Error::input(format!("{}: no pairing {} in this run", dir.display(), g.pairing)));
         }
-        let manifest = Manifest::read(dir).ok();
         let unit = CiUnit::of(&schedule);
         let mut tally = RunTally::new(&schedule, names.clone());
         let mut bots = vec![Tally::default(); names.len()];
