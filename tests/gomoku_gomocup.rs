@@ -212,7 +212,7 @@ fn brains_play_the_in_process_games(table_options: &str, games: u64) {
         let seeds = GameSeeds::derive(1, 0, g, 2);
         let lineup = if g % 2 == 0 { [0, 1] } else { [1, 0] };
         let record = table.play(&lineup, g, &seeds, false);
-        let expected = record.seats[0].extra[2].clone();
+        let expected = record.extra(0).nth(2).unwrap().to_string();
         let expected_moves: Vec<(u8, u8)> = expected.split(' ').map(|m| parse_move(m, size)).collect();
         // The manager's side: seat k's engine gets its stream's seed, then the opening as BOARD.
         let mut moves = expected_moves[..opening_length(g)].to_vec();

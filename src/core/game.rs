@@ -7,6 +7,7 @@ use std::time::Instant;
 use crate::core::params::Params;
 use crate::core::play::Status;
 use crate::core::seeds::{BotRng, DealRng};
+use crate::core::wire::Texts;
 
 /// A seat at the table, `0..game.seats()`. Seat 0 is the first to act in the deal's order
 /// (black in gomoku, the dealer in mahjong, the button in hold'em).
@@ -98,7 +99,9 @@ pub trait Game: Send + Sync + Sized + 'static {
         &[]
     }
     /// The values of [`Game::columns`] for one seat of a finished (or forfeited) game.
-    fn record(&self, _state: &Self::State, _seat: Seat, _out: &mut Vec<String>) {}
+    /// Written into one buffer for the whole record (push each value in turn, through its
+    /// `Display`): no string is built per value.
+    fn record(&self, _state: &Self::State, _seat: Seat, _out: &mut Texts) {}
     /// The whole game in its community's record format (PHH for poker), when asked for with
     /// `--hand-history`. `None` when the game has no such format.
     fn history(&self, _state: &Self::State) -> Option<String> {

@@ -11,14 +11,13 @@ use std::time::{Duration, Instant};
 use crate::core::game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, RunFolder, Seat};
 use crate::core::params::{ParamSpec, Params};
 use crate::core::seeds::GameSeeds;
+use crate::core::wire::Texts;
 
 /// One seat's result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeatResult {
     pub payoff: f64,
     pub place: u32,
-    /// Values of the game's own columns.
-    pub extra: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,11 +42,23 @@ pub struct GameRecord {
     pub status: Status,
     /// Indexed by seat.
     pub seats: Vec<SeatResult>,
+    /// The values of the game's own columns, seat after seat, in one buffer (no string per
+    /// value: a record is written thousands of times a second). [`GameRecord::extra`] gives a
+    /// seat's.
+    pub columns: Texts,
     /// The game record in its community's format, when asked for.
     pub history: Option<String>,
     /// Every decision's time as the host measured it, in play order: (seat, time). Not part of
     /// the game's result: it differs from one run to the next.
     pub times: Vec<(Seat, Duration)>,
+}
+
+impl GameRecord {
+    /// The values of the game's own columns for `seat`.
+    pub fn extra(&self, seat: Seat) -> impl Iterator<Item = &str> + Clone + '_ {
+        let per_seat = self.columns.len() / self.seats.len().max(1);
+        self.columns.iter().skip(seat * per_seat).take(per_seat)
+    }
 }
 
 /// A bot's time limits, judged by the host's clock for every kind of bot: a decision over
@@ -183,7 +194,12 @@ pub fn play_game_with<G: Game>(
         seed: seeds.deal,
         moves: 0,
         status: Status::Error(message),
-        seats: vec![SeatResult { payoff: 0.0, place: 0, extra: vec![String::new(); game.columns().len()] }; seats],
+        seats: vec![SeatResult { payoff: 0.0, place: 0 }; seats],
+        columns: {
+            let mut empty = Texts::default();
+            (0..seats * game.columns().len()).for_each(|_| empty.push_str(""));
+            empty
+        },
         history: None,
         times: Vec::new(),
     })
@@ -256,15 +272,13 @@ fn play_unguarded<G: Game>(
             Ok(())
         });
     }
-    let seats = (0..seats)
-        .map(|seat| {
-            let mut extra = Vec::with_capacity(game.columns().len());
-            game.record(&state, seat, &mut extra);
-            SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat], extra }
-        })
-        .collect();
+    let mut columns = Texts::default();
+    for seat in 0..seats {
+        game.record(&state, seat, &mut columns);
+    }
+    let seats = (0..seats).map(|seat| SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] }).collect();
     let history = if history { game.history(&state) } else { None };
-    GameRecord { seed: seeds.deal, moves, status, seats, history, times }
+    GameRecord { seed: seeds.deal, moves, status, seats, columns, history, times }
 }
 
 #[cfg(test)]

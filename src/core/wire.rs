@@ -69,7 +69,7 @@ pub trait Wire: Game {
 
 /// Short texts kept end to end in one buffer: a decision's legal actions, written move after
 /// move without allocating once the buffer has grown. Serialised as a JSON array of strings.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Texts {
     text: String,
     ends: Vec<usize>,
@@ -164,6 +164,20 @@ impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> Display for Show<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         (self.0)(f)
     }
+}
+
+/// The items' texts separated by spaces (`Ah Td 2c`), written as they go.
+pub fn spaced<T: Display>(items: impl IntoIterator<Item = T, IntoIter: Clone>) -> impl Display {
+    let items = items.into_iter();
+    show(move |f| {
+        for (i, item) in items.clone().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{item}")?;
+        }
+        Ok(())
+    })
 }
 
 /// Splits an action text into its lowercase words.

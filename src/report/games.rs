@@ -9,6 +9,7 @@ use flate2::Compression;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+use crate::core::wire::Texts;
 use crate::core::{Fault, FaultKind, GameRecord, SeatResult, Status};
 use crate::error::{Error, Result};
 use crate::tournament::schedule::Job;
@@ -77,7 +78,8 @@ impl Write for Sink {
 pub struct GamesWriter {
     out: csv::Writer<Sink>,
     path: PathBuf,
-    row: Vec<String>,
+    /// Where a number is written before it becomes a field.
+    scratch: Vec<u8>,
 }
 
 impl GamesWriter {
@@ -109,39 +111,54 @@ impl GamesWriter {
             true => Sink::Gz(GzEncoder::new(file, Compression::default())),
             false => Sink::Plain(file),
         };
-        GamesWriter { out: csv::Writer::from_writer(sink), path: path.to_path_buf(), row: Vec::new() }
+        GamesWriter { out: csv::Writer::from_writer(sink), path: path.to_path_buf(), scratch: Vec::new() }
     }
 
     /// Writes the rows of one game; `names[bot]` names the bots, `job.lineup[seat]` seats them.
+    /// Every value goes straight from its type into the CSV writer's buffer (through one reused
+    /// scratch buffer for numbers): no string is built per field.
     pub fn write(&mut self, job: &Job, names: &[String], record: &GameRecord) -> Result<()> {
+        // A game with an engine error has no result: its payoffs and places are left empty.
+        let errored = matches!(record.status, Status::Error(_));
         for (seat, result) in record.seats.iter().enumerate() {
-            let status = match &record.status {
-                Status::Ok => "ok".to_string(),
-                Status::Forfeit { seat: s, reason } if *s == seat => format!("{FORFEIT}{}", reason.reason),
-                Status::Forfeit { .. } => OPPONENT_FORFEIT.to_string(),
-                Status::Error(message) => format!("{ERROR}{}", message.replace(['\n', '\r'], " ")),
-            };
-            // A game with an engine error has no result: its payoffs and places are left empty.
-            let errored = matches!(record.status, Status::Error(_));
-            let result_field = |x: String| if errored { String::new() } else { x };
-            self.row.clear();
-            self.row.extend([
-                job.pairing.to_string(),
-                job.game.to_string(),
-                record.seed.to_string(),
-                seat.to_string(),
-                names[job.lineup[seat]].clone(),
+            self.number(job.pairing)?;
+            self.number(job.game)?;
+            self.number(record.seed)?;
+            self.number(seat)?;
+            self.field(names[job.lineup[seat]].as_bytes())?;
+            if errored {
+                self.field(b"")?;
+                self.field(b"")?;
+            } else {
                 // Rust prints the shortest text that reads back as the same f64: the reader
                 // recovers every payoff exactly, so tallies rebuilt from the file are the same.
-                result_field(result.payoff.to_string()),
-                result_field(result.place.to_string()),
-                record.moves.to_string(),
-                status,
-            ]);
-            self.row.extend(result.extra.iter().cloned());
-            self.out.write_record(&self.row).map_err(|e| csv_error(&self.path, e))?;
+                self.number(result.payoff)?;
+                self.number(result.place)?;
+            }
+            self.number(record.moves)?;
+            match &record.status {
+                Status::Ok => self.field(b"ok")?,
+                Status::Forfeit { seat: s, reason } if *s == seat => self.number(format_args!("{FORFEIT}{}", reason.reason))?,
+                Status::Forfeit { .. } => self.field(OPPONENT_FORFEIT.as_bytes())?,
+                Status::Error(message) => self.field(format!("{ERROR}{}", message.replace(['\n', '\r'], " ")).as_bytes())?,
+            }
+            for value in record.extra(seat) {
+                self.field(value.as_bytes())?;
+            }
+            self.out.write_record(None::<&[u8]>).map_err(|e| csv_error(&self.path, e))?;
         }
         Ok(())
+    }
+
+    fn field(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out.write_field(bytes).map_err(|e| csv_error(&self.path, e))
+    }
+
+    /// A value written through its `Display` (a number, mostly) as one field.
+    fn number(&mut self, value: impl std::fmt::Display) -> Result<()> {
+        self.scratch.clear();
+        write!(self.scratch, "{value}").expect("writing to a Vec cannot fail");
+        self.out.write_field(&self.scratch).map_err(|e| csv_error(&self.path, e))
     }
 
     /// Writes out everything written so far and closes the file (a compressed one with its
@@ -313,6 +330,7 @@ fn add_row(
             moves,
             status: Status::Ok,
             seats: Vec::with_capacity(seats),
+            columns: Texts::default(),
             history: None,
             times: Vec::new(),
         },
@@ -335,8 +353,8 @@ fn add_row(
         },
     }
     g.lineup.push(bot);
-    let extra = row.iter().skip(GAME_COLUMNS.len()).map(str::to_string).collect();
-    g.record.seats.push(SeatResult { payoff, place, extra });
+    row.iter().skip(GAME_COLUMNS.len()).for_each(|value| g.record.columns.push_str(value));
+    g.record.seats.push(SeatResult { payoff, place });
     Ok(g.lineup.len() == seats)
 }
 
@@ -363,11 +381,10 @@ mod tests {
     use crate::core::GameSeeds;
 
     fn record(seed: u64, status: Status, payoffs: &[f64]) -> GameRecord {
-        let seats = payoffs
-            .iter()
-            .map(|&payoff| SeatResult { payoff, place: if payoff > 0.0 { 1 } else { 2 }, extra: vec!["x,y".into()] })
-            .collect();
-        GameRecord { seed, moves: 7, status, seats, history: None, times: Vec::new() }
+        let seats = payoffs.iter().map(|&payoff| SeatResult { payoff, place: if payoff > 0.0 { 1 } else { 2 } }).collect();
+        let mut columns = Texts::default();
+        payoffs.iter().for_each(|_| columns.push_str("x,y"));
+        GameRecord { seed, moves: 7, status, seats, columns, history: None, times: Vec::new() }
     }
 
     fn job(game: u64, lineup: Vec<usize>) -> Job {

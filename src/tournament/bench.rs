@@ -49,7 +49,7 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
         &Progress::hidden(schedule.total()),
         &mut |job, record| {
             // Format like games.csv does, so the hand-off cost is realistic.
-            bytes += record.seats.iter().map(|s| s.extra.iter().map(String::len).sum::<usize>() + 32).sum::<usize>();
+            bytes += record.columns.iter().map(str::len).sum::<usize>() + 32 * record.seats.len();
             tally.add(job.pairing, job.game, &job.lineup, &record);
             Ok(Flow::Continue)
         },

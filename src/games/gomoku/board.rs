@@ -6,6 +6,7 @@ use rand::Rng;
 
 use super::openings::Book;
 use super::renju::{self, Foul};
+use crate::core::wire::{show, spaced, Texts};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 use crate::error::Result;
 
@@ -302,35 +303,17 @@ impl Game for Gomoku {
     /// renju (`overline`, `double-four`, `double-three`), `full` (a draw), or empty when a bot
     /// forfeited; `move_list`: every stone as Gomocup `x,y` pairs separated by spaces, the
     /// opening included (its length is the game's `opening` option, or the book opening's).
-    fn record(&self, s: &State, seat: Seat, out: &mut Vec<String>) {
-        out.push(if seat == 0 { "black" } else { "white" }.to_string());
+    fn record(&self, s: &State, seat: Seat, out: &mut Texts) {
+        out.push_str(if seat == 0 { "black" } else { "white" });
         let end = match (s.winner, s.foul) {
             (Some(_), Some(foul)) => foul.name(),
             (Some(_), None) => "five",
             (None, _) if s.is_over() => "full",
             (None, _) => "",
         };
-        out.push(end.to_string());
-        // Written digit by digit: this runs for every game of a tournament.
-        let mut list = String::with_capacity(s.moves.len() * 6);
-        for (i, m) in s.moves.iter().enumerate() {
-            if i > 0 {
-                list.push(' ');
-            }
-            push_number(&mut list, m.x);
-            list.push(',');
-            push_number(&mut list, m.y);
-        }
-        out.push(list);
+        out.push_str(end);
+        out.push(spaced(s.moves.iter().map(|m| show(move |f| write!(f, "{},{}", m.x, m.y)))));
     }
-}
-
-/// Appends `v` (below 100: coordinates are below 25) in decimal.
-fn push_number(out: &mut String, v: u8) {
-    if v >= 10 {
-        out.push(char::from(b'0' + v / 10));
-    }
-    out.push(char::from(b'0' + v % 10));
 }
 
 #[cfg(test)]
@@ -486,9 +469,9 @@ mod tests {
     fn the_record_lists_the_moves_as_gomocup_pairs() {
         let (game, mut s) = empty_game(15, Rule::Freestyle);
         play(&game, &mut s, &[at(7, 7), at(14, 10)], &[at(0, 12)]);
-        let mut out = Vec::new();
+        let mut out = Texts::default();
         game.record(&s, 1, &mut out);
-        assert_eq!(out, ["white", "", "7,7 0,12 14,10"]);
+        assert_eq!(out.iter().collect::<Vec<_>>(), ["white", "", "7,7 0,12 14,10"]);
     }
 
     #[test]
@@ -501,9 +484,9 @@ mod tests {
         game.apply(&mut s, &at(5, 5)).unwrap();
         assert_eq!((s.winner, s.foul), (Some(1), Some(Foul::DoubleThree)));
         assert_eq!(game.outcome(&s).payoff, vec![-1.0, 1.0]);
-        let mut out = Vec::new();
+        let mut out = Texts::default();
         game.record(&s, 0, &mut out);
-        assert_eq!(out[..2], ["black", "double-three"]);
+        assert_eq!(out.iter().take(2).collect::<Vec<_>>(), ["black", "double-three"]);
         // The same move under the other rules is an ordinary move.
         for rule in [Rule::Freestyle, Rule::Standard] {
             let mut free = before.clone();

@@ -10,6 +10,7 @@
 use rand::seq::SliceRandom;
 
 use crate::cards::{Card, CardSet, Deck};
+use crate::core::wire::{spaced, Texts};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 
 use super::eval::{Hand, HandValue};
@@ -686,12 +687,12 @@ impl Game for Holdem {
 
     /// `hole`: this seat's cards in the last hand; `board`: the cards dealt; `showdown`: the seat
     /// reached the last hand's showdown (1/0); `hands`: hands played.
-    fn record(&self, s: &State, seat: Seat, out: &mut Vec<String>) {
+    fn record(&self, s: &State, seat: Seat, out: &mut Texts) {
         let [a, b] = s.hole[seat];
-        out.push(format!("{a} {b}"));
-        out.push(s.visible_board().iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
-        out.push(((s.showdown & bit(seat) != 0) as u8).to_string());
-        out.push((s.hand_no + (self.format == Format::Cash) as u32).to_string());
+        out.push(format_args!("{a} {b}"));
+        out.push(spaced(s.visible_board()));
+        out.push(u8::from(s.showdown & bit(seat) != 0));
+        out.push(s.hand_no + u32::from(self.format == Format::Cash));
     }
 
     fn history(&self, s: &State) -> Option<String> {

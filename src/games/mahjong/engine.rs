@@ -18,6 +18,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use super::fans::{score, WinContext, WinningHand};
 use super::shanten::is_winning_shape;
 use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, KINDS};
+use crate::core::wire::{show, Texts};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 
 pub const SEATS: usize = 4;
@@ -663,10 +664,11 @@ impl Game for Mahjong {
     }
 
     /// Hands won, their total fans (empty with no win), hands dealt in (paid for a discard).
-    fn record(&self, s: &State, seat: Seat, out: &mut Vec<String>) {
-        out.push(s.wins[seat].to_string());
-        out.push(if s.wins[seat] > 0 { s.win_fans[seat].to_string() } else { String::new() });
-        out.push(s.deal_ins[seat].to_string());
+    fn record(&self, s: &State, seat: Seat, out: &mut Texts) {
+        out.push(s.wins[seat]);
+        let (won, fans) = (s.wins[seat] > 0, s.win_fans[seat]);
+        out.push(show(move |f| if won { write!(f, "{fans}") } else { Ok(()) }));
+        out.push(s.deal_ins[seat]);
     }
 }
 
@@ -815,7 +817,7 @@ mod tests {
             let deal_ins: u32 = s.deal_ins.iter().sum();
             assert!(deal_ins <= wins && wins <= 16);
             flowers_seen |= s.flowers.iter().any(|&f| f > 0);
-            let mut out = Vec::new();
+            let mut out = Texts::default();
             game.record(&s, 0, &mut out);
             assert_eq!(out.len(), game.columns().len());
         }

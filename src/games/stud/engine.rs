@@ -14,6 +14,7 @@ use rand::seq::SliceRandom;
 
 use super::eval::{value, Category, HandValue};
 use crate::cards::{Card, CardSet, Deck};
+use crate::core::wire::{show, spaced, Texts};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 
 /// Most seats at a table.
@@ -477,13 +478,12 @@ impl Game for Stud {
     /// `cards`: the seat's hole card then its face-up cards dealt (`Ah Kd 7c`); `category`: its
     /// five-card hand at showdown, empty otherwise; `fold_street`: the cards it held when it
     /// folded (2 to 5), empty if it did not fold.
-    fn record(&self, s: &State, seat: Seat, out: &mut Vec<String>) {
-        let cards: Vec<String> =
-            std::iter::once(s.hole(seat)).chain(s.up(seat).iter().copied()).map(|c| c.to_string()).collect();
-        out.push(cards.join(" "));
+    fn record(&self, s: &State, seat: Seat, out: &mut Texts) {
+        out.push(spaced(std::iter::once(s.hole(seat)).chain(s.up(seat).iter().copied())));
         let category: Option<Category> = (s.showdown && s.in_hand(seat)).then(|| value(s.hand(seat)).category());
-        out.push(category.map(|c| c.name().to_string()).unwrap_or_default());
-        out.push(s.folded[seat].map(|st| (st + 2).to_string()).unwrap_or_default());
+        out.push_str(category.map_or("", |c| c.name()));
+        let folded = s.folded[seat];
+        out.push(show(move |f| folded.map_or(Ok(()), |street| write!(f, "{}", street + 2))));
     }
 }
 

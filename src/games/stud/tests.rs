@@ -119,9 +119,9 @@ fn raises_must_be_at_least_the_last_raise_and_reopen_the_betting() {
     assert_eq!(payoffs(&game, &s), vec![11.0, -11.0]);
     // The folded seat got no third card: its record and everyone's view show two.
     assert_eq!(s.up(1).len(), 2);
-    let mut row = Vec::new();
+    let mut row = crate::core::wire::Texts::default();
     game.record(&s, 1, &mut row);
-    assert_eq!(row, vec!["As 4c 5d".to_string(), String::new(), "3".to_string()]);
+    assert_eq!(row.iter().collect::<Vec<_>>(), ["As 4c 5d", "", "3"]);
 }
 
 #[test]
@@ -311,7 +311,7 @@ fn bots_play_whole_hands_in_every_seat_count() {
             let record = crate::core::play_game(&game, &mut bots, &GameSeeds::derive(9, seats as u64, g, 1), false);
             assert_eq!(record.status, crate::core::Status::Ok, "{record:?}");
             assert_eq!(record.seats.iter().map(|r| r.payoff).sum::<f64>(), 0.0);
-            assert!(record.seats.iter().all(|r| r.extra.len() == 3));
+            assert!((0..seats).all(|seat| record.extra(seat).count() == 3));
         }
     }
 }

@@ -85,12 +85,11 @@ fn breakdown() {
         let mut bots: Vec<Box<dyn Bot<Zhajinhua>>> =
             (0..seats).map(|s| if s == hero_seat { h() } else { v() }).collect();
         let r = play_game(&game, &mut bots, &GameSeeds::derive(3, 0, g, 1), false);
-        let x = &r.seats[hero_seat];
-        let key =
-            format!("{:<14} looked={:<5} folded={:<5} showdown={}", x.extra[1], x.extra[2], x.extra[3], x.extra[5]);
+        let x: Vec<&str> = r.extra(hero_seat).collect();
+        let key = format!("{:<14} looked={:<5} folded={:<5} showdown={}", x[1], x[2], x[3], x[5]);
         let e = table.entry(key).or_default();
         e.0 += 1;
-        e.1 += x.payoff;
+        e.1 += r.seats[hero_seat].payoff;
     }
     for (k, (n, sum)) in table {
         println!("{k}  n={n:6}  total={sum:+9.0}  mean={:+.2}", sum / n as f64);

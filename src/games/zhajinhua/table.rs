@@ -15,6 +15,7 @@
 use rand::seq::SliceRandom;
 
 use crate::cards::{Card, Deck};
+use crate::core::wire::{spaced, Texts};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 use crate::error::Result;
 
@@ -423,14 +424,13 @@ impl Game for Zhajinhua {
     /// `hand`: the seat's cards (`As Ah Kd`); `category`: its category; `looked`: whether the seat
     /// saw them; `folded`: whether it left the hand (fold or lost compare); `rounds`: the round the
     /// hand ended in; `showdown`: whether it ended in a showdown.
-    fn record(&self, s: &State, seat: Seat, out: &mut Vec<String>) {
-        let h = s.hands[seat];
-        out.push(format!("{} {} {}", h[0], h[1], h[2]));
-        out.push(Category::of(s.values[seat]).name().to_string());
-        out.push(u8::from(s.public.seen[seat]).to_string());
-        out.push(u8::from(!s.public.in_hand[seat]).to_string());
-        out.push(s.public.round.min(self.round_cap).to_string());
-        out.push(u8::from(s.showdown).to_string());
+    fn record(&self, s: &State, seat: Seat, out: &mut Texts) {
+        out.push(spaced(s.hands[seat]));
+        out.push_str(Category::of(s.values[seat]).name());
+        out.push(u8::from(s.public.seen[seat]));
+        out.push(u8::from(!s.public.in_hand[seat]));
+        out.push(s.public.round.min(self.round_cap));
+        out.push(u8::from(s.showdown));
     }
 }
 

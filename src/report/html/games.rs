@@ -42,9 +42,9 @@ fn seats(run: &RunData) -> impl Iterator<Item = (usize, usize, &crate::core::Sea
         .flat_map(|g| g.lineup.iter().enumerate().map(move |(seat, &bot)| (bot, seat, &g.record.seats[seat], g)))
 }
 
-/// The text of column `name` of a seat ("" when the game has no such column).
-fn field<'a>(run: &RunData, seat: &'a crate::core::SeatResult, name: &str) -> &'a str {
-    run.column(name).and_then(|i| seat.extra.get(i)).map_or("", String::as_str)
+/// The text of column `name` of a seat of a game ("" when the game has no such column).
+fn field<'a>(run: &RunData, game: &'a crate::report::GameRow, seat: usize, name: &str) -> &'a str {
+    run.column(name).and_then(|i| game.record.extra(seat).nth(i)).unwrap_or("")
 }
 
 fn number(text: &str) -> f64 {
@@ -86,12 +86,12 @@ fn gomoku(run: &RunData) -> Result<String> {
     let mut by_colour = vec![[[0u64; 2]; 2]; run.names.len()];
     let mut ends: BTreeMap<String, u64> = BTreeMap::new();
     for (bot, seat, result, g) in seats(run) {
-        let colour = usize::from(field(run, result, "colour") == "white");
+        let colour = usize::from(field(run, g, seat, "colour") == "white");
         by_colour[bot][colour][0] += 1;
         let sole_first = result.place == 1 && g.record.seats.iter().filter(|s| s.place == 1).count() == 1;
         by_colour[bot][colour][1] += u64::from(sole_first);
         if seat == 0 {
-            let end = field(run, result, "end");
+            let end = field(run, g, seat, "end");
             *ends.entry(if end.is_empty() { "forfeit".into() } else { end.to_string() }).or_default() += 1;
         }
     }
@@ -147,12 +147,12 @@ fn holdem(run: &RunData) -> String {
     let seats_n = run.cfg.seats;
     // Per bot and seat: [payoff, hands, games, showdowns].
     let mut t = vec![vec![[0.0f64; 4]; seats_n]; run.names.len()];
-    for (bot, seat, result, _) in seats(run) {
+    for (bot, seat, result, g) in seats(run) {
         let cell = &mut t[bot][seat];
         cell[0] += result.payoff;
-        cell[1] += number(field(run, result, "hands"));
+        cell[1] += number(field(run, g, seat, "hands"));
         cell[2] += 1.0;
-        cell[3] += number(field(run, result, "showdown"));
+        cell[3] += number(field(run, g, seat, "showdown"));
     }
     let mut head: Vec<String> = vec!["bot".into()];
     let per = if cash { "bb/100" } else { "payoff per game" };
@@ -193,7 +193,7 @@ fn mahjong(run: &RunData) -> Result<String> {
     let mut fans_of_wins: BTreeMap<u64, u64> = BTreeMap::new();
     let (mut wins, mut self_drawn) = (0.0, 0.0);
     for game in &run.games {
-        let of = |seat: usize, column: &str| number(field(run, &game.record.seats[seat], column));
+        let of = |seat: usize, column: &str| number(field(run, game, seat, column));
         // A discard win has exactly one seat that dealt in: a win without one was self-drawn.
         let discard_win = (0..game.lineup.len()).any(|seat| of(seat, "dealt_in") == 1.0);
         for (seat, &bot) in game.lineup.iter().enumerate() {
@@ -244,12 +244,12 @@ fn mahjong(run: &RunData) -> Result<String> {
 fn stud(run: &RunData) -> String {
     // Per bot: [games, folds on 2, 3, 4, 5 cards, showdowns].
     let mut t = vec![[0u64; 6]; run.names.len()];
-    for (bot, _, result, _) in seats(run) {
+    for (bot, seat, _, g) in seats(run) {
         t[bot][0] += 1;
-        if let Ok(street @ 2..=5) = field(run, result, "fold_street").parse::<usize>() {
+        if let Ok(street @ 2..=5) = field(run, g, seat, "fold_street").parse::<usize>() {
             t[bot][street - 1] += 1;
         }
-        t[bot][5] += u64::from(!field(run, result, "category").is_empty());
+        t[bot][5] += u64::from(!field(run, g, seat, "category").is_empty());
     }
     let rows = run
         .names
@@ -275,13 +275,13 @@ fn stud(run: &RunData) -> String {
 fn zhajinhua(run: &RunData) -> String {
     // Per bot: [games, looked, folded, showdown, rounds].
     let mut t = vec![[0.0f64; 5]; run.names.len()];
-    for (bot, _, result, _) in seats(run) {
+    for (bot, seat, _, g) in seats(run) {
         let c = &mut t[bot];
         c[0] += 1.0;
-        c[1] += number(field(run, result, "looked"));
-        c[2] += number(field(run, result, "folded"));
-        c[3] += number(field(run, result, "showdown"));
-        c[4] += number(field(run, result, "rounds"));
+        c[1] += number(field(run, g, seat, "looked"));
+        c[2] += number(field(run, g, seat, "folded"));
+        c[3] += number(field(run, g, seat, "showdown"));
+        c[4] += number(field(run, g, seat, "rounds"));
     }
     let rows = run
         .names
