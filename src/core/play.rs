@@ -276,7 +276,8 @@ fn play_unguarded<G: Game>(
     for seat in 0..seats {
         game.record(&state, seat, &mut columns);
     }
-    let seats = (0..seats).map(|seat| SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] }).collect();
+    let seats =
+        (0..seats).map(|seat| SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] }).collect();
     let history = if history { game.history(&state) } else { None };
     GameRecord { seed: seeds.deal, moves, status, seats, columns, history, times }
 }

@@ -138,9 +138,13 @@ impl GamesWriter {
             self.number(record.moves)?;
             match &record.status {
                 Status::Ok => self.field(b"ok")?,
-                Status::Forfeit { seat: s, reason } if *s == seat => self.number(format_args!("{FORFEIT}{}", reason.reason))?,
+                Status::Forfeit { seat: s, reason } if *s == seat => {
+                    self.number(format_args!("{FORFEIT}{}", reason.reason))?
+                }
                 Status::Forfeit { .. } => self.field(OPPONENT_FORFEIT.as_bytes())?,
-                Status::Error(message) => self.field(format!("{ERROR}{}", message.replace(['\n', '\r'], " ")).as_bytes())?,
+                Status::Error(message) => {
+                    self.field(format!("{ERROR}{}", message.replace(['\n', '\r'], " ")).as_bytes())?
+                }
             }
             for value in record.extra(seat) {
                 self.field(value.as_bytes())?;
@@ -381,7 +385,8 @@ mod tests {
     use crate::core::GameSeeds;
 
     fn record(seed: u64, status: Status, payoffs: &[f64]) -> GameRecord {
-        let seats = payoffs.iter().map(|&payoff| SeatResult { payoff, place: if payoff > 0.0 { 1 } else { 2 } }).collect();
+        let seats =
+            payoffs.iter().map(|&payoff| SeatResult { payoff, place: if payoff > 0.0 { 1 } else { 2 } }).collect();
         let mut columns = Texts::default();
         payoffs.iter().for_each(|_| columns.push_str("x,y"));
         GameRecord { seed, moves: 7, status, seats, columns, history: None, times: Vec::new() }

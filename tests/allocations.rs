@@ -1,0 +1,85 @@
+//! The record path allocates nothing: once warm, writing a game's rows into games.csv takes no
+//! heap allocation, for hold'em and gomoku (a counting global allocator, counting this thread's
+//! allocations only, so the test harness's other threads do not count). What a whole game costs
+//! (dealing, the bots, the record) is printed, not asserted: `--nocapture` shows it.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use bot_arena::core::{GameSeeds, Params};
+use bot_arena::games::{Arena, BotChoice};
+use bot_arena::report::GamesWriter;
+use bot_arena::tournament::schedule::Job;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is passed on to the system allocator unchanged; the counter is a
+// thread-local `Cell` with a const initialiser, which never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+/// Plays `games` games of `game` between two `bot`s after a warm-up, writing each to games.csv;
+/// returns (allocations while writing, allocations while playing) over those games.
+fn count(game: &str, bot: &str, games: u64) -> (u64, u64) {
+    let arena = Arena::standard();
+    let entry = arena.find(game).unwrap();
+    let options = Params::new(entry.options(), &toml::Table::new(), game).unwrap();
+    let params = Params::new(&BotChoice::specs(entry.bot_params(bot).unwrap()), &toml::Table::new(), bot).unwrap();
+    let bots: Vec<BotChoice> = ["a", "b"]
+        .map(|name| BotChoice { name: name.to_string(), kind: bot.to_string(), params: params.clone() })
+        .to_vec();
+    let table = entry.table(&options, 2, &bots, None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut writer = GamesWriter::create(&dir.path().join("games.csv"), table.columns(), false).unwrap();
+    let names: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
+    let (mut writing, mut playing) = (0, 0);
+    let warm_up = 200;
+    for g in 0..warm_up + games {
+        let job = Job { pairing: 0, game: g, seeds: GameSeeds::derive(7, 0, g, 1), lineup: vec![0, 1] };
+        let before = allocations();
+        let record = table.play(&job.lineup, job.game, &job.seeds, false);
+        let played = allocations();
+        writer.write(&job, &names, &record).unwrap();
+        let written = allocations();
+        if g >= warm_up {
+            (playing, writing) = (playing + played - before, writing + written - played);
+        }
+    }
+    writer.finish().unwrap();
+    (writing, playing)
+}
+
+#[test]
+fn writing_a_game_into_games_csv_allocates_nothing() {
+    for (game, bot) in [("holdem", "always-call"), ("gomoku", "weights")] {
+        let games = 1000;
+        let (writing, playing) = count(game, bot, games);
+        eprintln!(
+            "{game}: {:.1} allocations a game while playing it, {writing} while writing {games} games",
+            playing as f64 / games as f64
+        );
+        assert_eq!(writing, 0, "{game}: writing {games} games' rows allocated {writing} times");
+    }
+}
