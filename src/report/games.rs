@@ -108,7 +108,7 @@ impl GamesWriter {
     fn over(file: File, path: &Path, gz: bool) -> GamesWriter {
         let file = BufWriter::new(file);
         let sink = match gz {
-            true => Sink::Gz(GzEncoder::new(file, Compression::default())),
+            true => Sink::Gz(GzEncoder::new(file, Compression::fast())),
             false => Sink::Plain(file),
         };
         GamesWriter { out: csv::Writer::from_writer(sink), path: path.to_path_buf(), scratch: Vec::new() }
