@@ -10,7 +10,8 @@ use crate::error::{Error, Result};
 use crate::games::{factory, BotKind};
 
 use super::super::{Gomoku, Move, State};
-use super::tally::{Tally, Weights};
+use super::tally::{LineTable, Tally};
+pub use super::tally::Weights;
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::new(
@@ -53,46 +54,102 @@ pub fn table(p: &Params, name: &str, owner: &str) -> Result<[i32; 6]> {
     Ok([v[0] as i32, v[1] as i32, v[2] as i32, v[3] as i32, v[4] as i32, 0])
 }
 
-fn weights(p: &Params, owner: &str) -> Result<Weights> {
+/// The bot's weights from its checked parameters (`own`, `opp`).
+pub fn weights(p: &Params, owner: &str) -> Result<Weights> {
     Ok(Weights { own: table(p, "own", owner)?, opp: table(p, "opp", owner)?, value: [0; 6] })
+}
+
+/// An empty cell the side to move may play, scored as the document scores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellScore {
+    /// Row-major index.
+    pub cell: usize,
+    /// Σ W_own[the mover's stones] over the lines through the cell the mover can still win.
+    pub attack: i32,
+    /// Σ W_opp[the opponent's stones] over the lines through the cell the opponent can still win.
+    pub defence: i32,
+}
+
+impl CellScore {
+    /// The document's choice as one order, highest first. The rule: "the best attack, unless the
+    /// best defence is higher; ties by the other score". A cell ranks by its larger score, attack
+    /// before defence when they are equal, then by its smaller score. Equivalent: if the best
+    /// defence D beats the best attack A, the cells whose larger score is D are exactly those with
+    /// defence D, ranked by attack; otherwise the cells with attack A come first (a cell with
+    /// defence A but less attack follows them), ranked by defence. Checked against the rule
+    /// written out in the tests.
+    pub fn rank(&self) -> (i32, bool, i32) {
+        (self.attack.max(self.defence), self.attack >= self.defence, self.attack.min(self.defence))
+    }
+}
+
+/// Every empty cell the side to move may play (under renju black skips its forbidden points),
+/// with its attack and defence, in the tally's order of empty cells: the order the bot draws its
+/// ties from.
+fn scores(tally: &Tally, me: usize) -> impl Iterator<Item = CellScore> + '_ {
+    let (own, opp) = (tally.own_scores(me), tally.opp_scores(1 - me));
+    tally
+        .empties()
+        .iter()
+        .map(|&cell| cell as usize)
+        .filter(move |&cell| !tally.forbidden(me, cell))
+        .map(move |cell| CellScore { cell, attack: own[cell], defence: opp[cell] })
+}
+
+/// What the bot with weights `w` computes on `s` (not over): every cell the side to move may
+/// play with its scores, in the order the bot draws ties from. `arena advise gomoku` shows it.
+pub fn cell_scores(game: &Gomoku, s: &State, w: Weights) -> Vec<CellScore> {
+    let mut tally = Tally::new(s.size, game.rule, w);
+    tally.catch_up(s);
+    scores(&tally, s.to_move()).collect()
+}
+
+/// The cells of `scores` the bot chooses among (at random): those of the highest
+/// [`CellScore::rank`], in the order given.
+pub fn best_cells(scores: impl IntoIterator<Item = CellScore>, ties: &mut Vec<usize>) {
+    ties.clear();
+    let mut top = None;
+    for c in scores {
+        let rank = Some(c.rank());
+        if rank > top {
+            top = rank;
+            ties.clear();
+        }
+        if rank == top {
+            ties.push(c.cell);
+        }
+    }
+}
+
+/// The lines through `cell` that `side` can still win (no stone of the other side), grouped by
+/// the side's stones in them, most first: how the cell's attack (with `W_own`, for the mover)
+/// or defence (with `W_opp`, for the opponent) is formed, term by term.
+pub fn lines_through(s: &State, cell: usize, side: usize) -> Vec<(usize, Vec<[u16; 5]>)> {
+    let (mine, theirs) = (1 + side as u8, 2 - side as u8);
+    let mut groups: Vec<(usize, Vec<[u16; 5]>)> = (0..=5).rev().map(|k| (k, Vec::new())).collect();
+    let table = LineTable::get(s.size);
+    for &l in table.through(cell) {
+        let line = table.cells[l as usize];
+        if line.iter().all(|&c| s.board[c as usize] != theirs) {
+            let stones = line.iter().filter(|&&c| s.board[c as usize] == mine).count();
+            groups[5 - stones].1.push(line);
+        }
+    }
+    groups.retain(|(_, lines)| !lines.is_empty());
+    groups
 }
 
 pub struct WeightsBot {
     /// Built on the first look at a game (the board size and rule come with it).
     tally: Option<Tally>,
     w: Weights,
-    /// Cells sharing the best attack and the best defence (buffers reused from move to move).
-    attack_ties: Vec<usize>,
-    defence_ties: Vec<usize>,
+    /// Cells sharing the best rank (a buffer reused from move to move).
+    ties: Vec<usize>,
 }
 
 impl WeightsBot {
     pub fn new(w: Weights) -> WeightsBot {
-        WeightsBot { tally: None, w, attack_ties: Vec::new(), defence_ties: Vec::new() }
-    }
-}
-
-/// The best score found so far (the best attack, or the best defence), with the cells sharing it.
-struct Best<'a> {
-    top: (i32, i32),
-    ties: &'a mut Vec<usize>,
-}
-
-impl Best<'_> {
-    fn new(ties: &mut Vec<usize>) -> Best<'_> {
-        ties.clear();
-        Best { top: (i32::MIN, i32::MIN), ties }
-    }
-
-    /// `score`: the score that ranks, then the one that breaks ties.
-    fn offer(&mut self, score: (i32, i32), cell: usize) {
-        if score > self.top {
-            self.top = score;
-            self.ties.clear();
-        }
-        if score == self.top {
-            self.ties.push(cell);
-        }
+        WeightsBot { tally: None, w, ties: Vec::new() }
     }
 }
 
@@ -101,28 +158,11 @@ impl Bot<Gomoku> for WeightsBot {
         let w = self.w;
         let tally = self.tally.get_or_insert_with(|| Tally::new(s.size, game.rule, w));
         tally.catch_up(s);
-        let (me, them) = (s.to_move(), 1 - s.to_move());
-        let mut attack = Best::new(&mut self.attack_ties);
-        let mut defence = Best::new(&mut self.defence_ties);
-        // One pass over the empty cells: attack = my own-weighted sum, defence = the opponent's
-        // opp-weighted sum.
-        let (own, opp) = (tally.own_scores(me), tally.opp_scores(them));
-        // Renju: black skips its forbidden points (judged only where black stones crowd).
-        let bound = me == 0 && game.rule.binds_black();
-        for &cell in tally.empties() {
-            let cell = cell as usize;
-            if bound && tally.forbidden(me, cell) {
-                continue;
-            }
-            let (a, d) = (own[cell], opp[cell]);
-            attack.offer((a, d), cell);
-            defence.offer((d, a), cell);
-        }
-        let best = if defence.top.0 > attack.top.0 { defence } else { attack };
+        best_cells(scores(tally, s.to_move()), &mut self.ties);
         // Every empty cell forbidden (renju, a nearly full board): any move loses.
-        let cell = match best.ties.len() {
+        let cell = match self.ties.len() {
             0 => tally.empties()[0] as usize,
-            n => best.ties[rng.random_range(0..n)],
+            n => self.ties[rng.random_range(0..n)],
         };
         Move { x: (cell % s.size) as u8, y: (cell / s.size) as u8 }
     }
@@ -135,6 +175,44 @@ mod tests {
     use super::*;
     use crate::core::Game;
     use crate::games::gomoku::Rule;
+
+    /// The rules file's choice written out: the cells of the best attack (ties by defence), or
+    /// those of the best defence (ties by attack) when it is higher, in the order given.
+    fn the_rule(scores: &[CellScore]) -> Vec<usize> {
+        let best = |key: fn(&CellScore) -> (i32, i32)| {
+            let top = scores.iter().map(key).max().unwrap();
+            let cells = scores.iter().filter(|c| key(c) == top).map(|c| c.cell).collect::<Vec<_>>();
+            (top.0, cells)
+        };
+        let (attack, attack_cells) = best(|c| (c.attack, c.defence));
+        let (defence, defence_cells) = best(|c| (c.defence, c.attack));
+        if defence > attack {
+            defence_cells
+        } else {
+            attack_cells
+        }
+    }
+
+    /// [`CellScore::rank`] picks the same cells, in the same order, as the rule: on random
+    /// scores from a small range (many ties, equal best attack and defence) and random weights
+    /// of either sign.
+    #[test]
+    fn the_rank_is_the_documents_rule() {
+        let mut rng = BotRng::seed_from_u64(7);
+        let mut ties = Vec::new();
+        for round in 0..20_000 {
+            let spread = [3, 6, 40][round % 3];
+            let scores: Vec<CellScore> = (0..rng.random_range(1..12))
+                .map(|cell| CellScore {
+                    cell,
+                    attack: rng.random_range(-spread..=spread),
+                    defence: rng.random_range(-spread..=spread),
+                })
+                .collect();
+            best_cells(scores.iter().copied(), &mut ties);
+            assert_eq!(ties, the_rule(&scores), "{scores:?}");
+        }
+    }
 
     /// The document's rule has no "win first": a bot that can make five still blocks when the
     /// opponent's best cell scores higher. Black to move has an open four on row 3 (five at 0,3 or
