@@ -1,5 +1,6 @@
 //! Gomoku (五子棋): rules per docs/rules/gomoku.md.
 
+mod advise;
 mod board;
 pub mod bots;
 pub mod brain;
@@ -16,7 +17,7 @@ use crate::bench::{throughput, Bench, BenchOptions, Measure};
 use crate::core::{play_game, Bot, GameRecord, GameSeeds, Params};
 use crate::core::{DealRng, Headline, ParamSpec, Seat};
 use crate::error::{Error, Result};
-use crate::games::{BotFactory, BotKind, GameDef};
+use crate::games::{Adviser, BotFactory, BotKind, GameDef};
 
 /// The largest board, cells a side.
 pub const MAX_SIZE: usize = 25;
@@ -83,6 +84,13 @@ impl GameDef for Gomoku {
         let mut kinds = bots::KINDS.to_vec();
         kinds.push(gomocup::KIND);
         kinds
+    }
+
+    fn adviser() -> Option<Adviser> {
+        Some(Adviser::new(
+            "Gomoku: the weights bot's best cells on a position, with their attack and defence scores",
+            advise::run,
+        ))
     }
 
     /// `arena bench gomoku`, on one core, 15×15 freestyle, no opening stones:

@@ -1,0 +1,387 @@
+//! `arena advise gomoku`: a position as the document's bot (`weights`, document 002) sees it. The
+//! board, whose move it is, and the cells the bot ranks highest with their attack and defence
+//! scores, computed by the bot's own [`cell_scores`] and chosen by its own [`best_cells`]: the
+//! cell marked is the one the bot plays (one of them, at random, when several tie).
+//!
+//! ```text
+//! arena advise gomoku --moves "7,7 8,8 ..." [--size 15] [--rule freestyle] [--top 5]
+//!                     [--bot weights --param own=[...] --param opp=[...]] [--explain]
+//! ```
+//! `--moves` lists the stones played, black first, as `x,y` from 0 (x the column), the notation of
+//! games.csv's `move_list`. `--explain` breaks the bot's cell's two scores into the lines through
+//! it, grouped by the stones in them: each group's count times its weight.
+
+use serde_json::{json, Value};
+
+use crate::core::Wire;
+use crate::error::{Error, Result};
+use crate::games::{Advice, GameDef};
+
+use super::bots::weights::{self, best_cells, cell_scores, lines_through, CellScore, Weights};
+use super::{makes_five, Gomoku, Move, State};
+
+#[derive(clap::Args, Debug)]
+pub struct AdviseArgs {
+    /// The stones played, black first: `x,y` from 0 (x the column) separated by spaces, as in
+    /// games.csv's move_list, e.g. "7,7 8,8 7,8"
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Board size (cells a side, 5 to 25)
+    #[arg(long, default_value_t = 15)]
+    pub size: u32,
+    /// freestyle, standard or renju (under renju black's forbidden points are never advised)
+    #[arg(long, default_value = "freestyle")]
+    pub rule: String,
+    /// How many cells to show, best first
+    #[arg(long, default_value_t = 5)]
+    pub top: usize,
+    /// The bot followed: weights or a roster variant of it (weights-defensive, ...)
+    #[arg(long, default_value = "weights")]
+    pub bot: String,
+    /// A parameter of that bot, name=value (own=[1,2,8,32,128], opp=[1,5,10,30,120])
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Also show how the bot's cell's attack and defence are formed, line by line
+    #[arg(long)]
+    pub explain: bool,
+}
+
+/// Black (side 0) and white, as the text names them.
+const SIDES: [&str; 2] = ["black", "white"];
+
+/// The table the position is on: the game's own options, checked as a config's are.
+fn table(a: &AdviseArgs) -> Result<Gomoku> {
+    let mut given = toml::Table::new();
+    given.insert("size".into(), i64::from(a.size).into());
+    given.insert("rule".into(), a.rule.clone().into());
+    let options = crate::core::Params::new(Gomoku::OPTIONS, &given, "the board (--size, --rule)")?;
+    Gomoku::from_options(&options, 2)
+}
+
+/// The position after `--moves`, read with the game's own move parser and judged by its rules.
+fn position(game: &Gomoku, moves: &str) -> Result<State> {
+    let stones = moves
+        .split_whitespace()
+        .map(|m| game.parse_action(m).map_err(|e| Error::input(format!("--moves: {e}"))))
+        .collect::<Result<Vec<Move>>>()?;
+    game.start(&stones).map_err(|(i, why)| Error::input(format!("--moves: move {}: {why}", i + 1)))
+}
+
+/// The bot's weights, from `--bot` (weights or a roster variant) and `--param`.
+fn bot_weights(a: &AdviseArgs) -> Result<(String, Weights)> {
+    let arena = crate::games::Arena::standard();
+    let (kind, params) = crate::tournament::roster::bot_from_args(arena.find("gomoku")?, &a.bot, &a.params)?;
+    if kind != weights::KIND.name {
+        return Err(Error::input(format!(
+            "--bot: the adviser follows weights and its variants, not `{}` ({kind})",
+            a.bot
+        )));
+    }
+    Ok((kind, weights::weights(&params, &format!("bot `{}`", a.bot))?))
+}
+
+fn cell_text(size: usize, cell: usize) -> String {
+    format!("{},{}", cell % size, cell / size)
+}
+
+/// A line of five by its end cells: `3,7-7,7`.
+fn line_text(size: usize, line: &[u16; 5]) -> String {
+    format!("{}-{}", cell_text(size, line[0] as usize), cell_text(size, line[4] as usize))
+}
+
+pub fn run(a: &AdviseArgs) -> Result<Advice> {
+    let game = table(a)?;
+    let s = position(&game, &a.moves)?;
+    if a.top == 0 {
+        return Err(Error::input("--top: at least 1"));
+    }
+    let (kind, w) = bot_weights(a)?;
+    let n = s.size;
+    let (me, them) = (s.to_move(), 1 - s.to_move());
+
+    let mut cells = cell_scores(&game, &s, w);
+    let mut ties = Vec::new();
+    best_cells(cells.iter().copied(), &mut ties);
+    ties.sort_unstable();
+    // Best first; cells of equal rank row by row (the bot itself draws among the tied ones).
+    cells.sort_by_key(|c| (std::cmp::Reverse(c.rank()), c.cell));
+    let best_attack = cells.iter().map(|c| c.attack).max();
+    let best_defence = cells.iter().map(|c| c.defence).max();
+    let blocks = best_defence > best_attack;
+    let mut wins: Vec<usize> = cells
+        .iter()
+        .map(|c| c.cell)
+        .filter(|&c| makes_five(&s.board, n, c % n, c / n, 1 + me as u8, game.rule))
+        .collect();
+    wins.sort_unstable();
+
+    let mut out = super::wire::picture(&s);
+    let last = s.last().map_or(String::new(), |m| format!(", after {},{}", m.x, m.y));
+    out += &format!("{} ({}) to move: move {}{last}\n", SIDES[me], ["x", "o"][me], s.moves.len() + 1);
+    let name = if a.bot == kind { kind.clone() } else { format!("{} ({kind})", a.bot) };
+    out += &format!("bot {name}: own {:?}, opp {:?}\n", &w.own[..5], &w.opp[..5]);
+    out += &format!(
+        "attack  = Σ own[{me}'s stones in the line] over the lines through the cell without a {them} stone\n\
+         defence = Σ opp[{them}'s stones in the line] over the lines through the cell without a {me} stone\n",
+        me = SIDES[me],
+        them = SIDES[them]
+    );
+    match (best_attack, best_defence) {
+        (Some(attack), Some(defence)) => {
+            let (higher, what) = if blocks { (">", "defence") } else { ("<=", "attack") };
+            out += &format!(
+                "best attack {attack}, best defence {defence} ({defence} {higher} {attack}): the bot plays the best {what}, ties by the other score\n"
+            );
+        }
+        _ => out += "every empty cell is forbidden to black: the bot's move loses\n",
+    }
+    out += &format!("{:>6}  {:>7}  {:>7}\n", "cell", "attack", "defence");
+    let shown = &cells[..a.top.min(cells.len())];
+    for c in shown {
+        let mark = match (ties.contains(&c.cell), ties.len()) {
+            (false, _) => "",
+            (true, 1) => "  <- the bot plays this",
+            (true, _) => "  <- tied best",
+        };
+        out += &format!("{:>6}  {:>7}  {:>7}{mark}\n", cell_text(n, c.cell), c.attack, c.defence);
+    }
+    if ties.len() > 1 {
+        let beyond = if ties.len() > shown.len() { format!(" ({} shown)", shown.len()) } else { String::new() };
+        out += &format!("the bot plays one of the {} tied best cells{beyond}, at random\n", ties.len());
+    }
+    if !wins.is_empty() {
+        let listed: Vec<String> = wins.iter().map(|&c| cell_text(n, c)).collect();
+        out += &format!("{} makes five at {}", SIDES[me], listed.join(" "));
+        out += if ties.iter().any(|c| wins.contains(c)) {
+            "\n"
+        } else {
+            ": the bot passes it up (document 002's bot blocks when the best defence is higher)\n"
+        };
+    }
+
+    let mut explained = Value::Null;
+    if let (true, Some(top)) = (a.explain, shown.first()) {
+        let (text, json) = explain(&s, top, w);
+        out += &text;
+        explained = json;
+    }
+
+    let cell_json = |c: &CellScore| {
+        json!({
+            "cell": cell_text(n, c.cell), "attack": c.attack, "defence": c.defence, "bot": ties.contains(&c.cell),
+        })
+    };
+    let json = json!({
+        "game": "gomoku",
+        "size": n,
+        "rule": game.rule.name(),
+        "moves": s.moves.iter().map(|m| format!("{},{}", m.x, m.y)).collect::<Vec<_>>(),
+        "to_move": SIDES[me],
+        "bot": a.bot,
+        "kind": kind,
+        "own": &w.own[..5],
+        "opp": &w.opp[..5],
+        "best_attack": best_attack,
+        "best_defence": best_defence,
+        "plays": if blocks { "defence" } else { "attack" },
+        "bot_cells": ties.iter().map(|&c| cell_text(n, c)).collect::<Vec<_>>(),
+        "cells": shown.iter().map(cell_json).collect::<Vec<_>>(),
+        "wins_at": wins.iter().map(|&c| cell_text(n, c)).collect::<Vec<_>>(),
+        "explain": explained,
+    });
+    Ok(Advice { text: out, json })
+}
+
+/// How `top`'s two scores are formed: for each score, the lines through the cell its side can
+/// still win, by the side's stones in them, each group worth its count times its weight (lines
+/// with two stones or more named by their end cells).
+fn explain(s: &State, top: &CellScore, w: Weights) -> (String, Value) {
+    let n = s.size;
+    let (me, them) = (s.to_move(), 1 - s.to_move());
+    let cell = cell_text(n, top.cell);
+    let mut out = format!("why {cell}:\n");
+    let mut json = json!({ "cell": cell });
+    let parts = [("attack", "own", me, top.attack, &w.own), ("defence", "opp", them, top.defence, &w.opp)];
+    for (score, weight, side, total, table) in parts {
+        let groups = lines_through(s, top.cell, side);
+        let count: usize = groups.iter().map(|(_, lines)| lines.len()).sum();
+        out += &format!(
+            "  {score} {total}: the {count} lines through {cell} that {} can still win, by its stones in them\n",
+            SIDES[side]
+        );
+        let mut terms = Vec::new();
+        for (stones, lines) in &groups {
+            let each = table[*stones];
+            let points = lines.len() as i32 * each;
+            let named: Vec<String> = lines.iter().map(|l| line_text(n, l)).collect();
+            let plural = if lines.len() == 1 { "line " } else { "lines" };
+            out += &format!(
+                "    {stones} stone{} {:>2} {plural} x {weight}[{stones}] {each} = {points}",
+                if *stones == 1 { " " } else { "s" },
+                lines.len()
+            );
+            out += &if *stones >= 2 { format!(": {}\n", named.join(" ")) } else { "\n".into() };
+            terms.push(json!({ "stones": stones, "lines": named, "weight": each, "points": points }));
+        }
+        json[score] = json!({ "score": total, "side": SIDES[side], "terms": terms });
+    }
+    (out, json)
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::core::{Bot, BotRng, Game};
+    use crate::games::gomoku::bots::weights::WeightsBot;
+
+    fn args(moves: &str) -> AdviseArgs {
+        AdviseArgs {
+            moves: moves.into(),
+            size: 15,
+            rule: "freestyle".into(),
+            top: 5,
+            bot: "weights".into(),
+            params: Vec::new(),
+            explain: true,
+        }
+    }
+
+    /// The moves of a position as `--moves` takes them.
+    fn moves_text(s: &State) -> String {
+        s.moves.iter().map(|m| format!("{},{}", m.x, m.y)).collect::<Vec<_>>().join(" ")
+    }
+
+    /// The cells the adviser marks for the bot.
+    fn marked(advice: &Advice) -> Vec<String> {
+        advice.json["bot_cells"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect()
+    }
+
+    /// What the weights bot with weights `w` plays from a fresh start on the position, over
+    /// several of its own random streams.
+    fn bot_plays(game: &Gomoku, s: &State, w: Weights) -> Vec<String> {
+        let mut plays: Vec<String> = (0..16)
+            .map(|seed| {
+                let m = WeightsBot::new(w).act(game, &s, &mut BotRng::seed_from_u64(seed));
+                format!("{},{}", m.x, m.y)
+            })
+            .collect();
+        plays.sort();
+        plays.dedup();
+        plays
+    }
+
+    /// The adviser's marked cells are the bot's moves, and the explanation's terms add up to the
+    /// top cell's scores.
+    fn agrees(a: &AdviseArgs) -> Advice {
+        let game = table(a).unwrap();
+        let s = position(&game, &a.moves).unwrap();
+        let advice = run(a).unwrap();
+        let plays = bot_plays(&game, &s, bot_weights(a).unwrap().1);
+        let cells = marked(&advice);
+        assert!(plays.iter().all(|p| cells.contains(p)), "bot plays {plays:?}, marked {cells:?}\n{}", advice.text);
+        if cells.len() == 1 {
+            assert_eq!(advice.json["cells"][0]["cell"], cells[0]);
+        }
+        let top = &advice.json["cells"][0];
+        for score in ["attack", "defence"] {
+            let terms = advice.json["explain"][score]["terms"].as_array().unwrap();
+            let sum: i64 = terms.iter().map(|t| t["points"].as_i64().unwrap()).sum();
+            assert_eq!(sum, top[score].as_i64().unwrap(), "{score}\n{}", advice.text);
+        }
+        advice
+    }
+
+    /// Black has an open three it could make four with; white has an open four: the bot must
+    /// block one end, and says so.
+    #[test]
+    fn blocks_an_open_four() {
+        // White 7,5 7,6 7,7 7,8 (open at 7,4 and 7,9); black three on row 10, and a stray stone.
+        let a = args("3,10 7,5 4,10 7,6 5,10 7,7 0,0 7,8");
+        let advice = agrees(&a);
+        let cells = marked(&advice);
+        assert_eq!(cells, ["7,4", "7,9"]);
+        assert_eq!(advice.json["plays"], "defence");
+        assert!(advice.text.contains("black (x) to move: move 9, after 7,8\n"), "{}", advice.text);
+        assert!(advice.text.contains("4 stones  1 line  x opp[4] 120 = 120: 7,4-7,8"), "{}", advice.text);
+    }
+
+    /// Black has four in a row with one end open, white nothing near: the bot completes five.
+    #[test]
+    fn wins_when_it_can() {
+        let advice = agrees(&args("0,7 14,0 1,7 14,2 2,7 14,4 3,7 14,6"));
+        assert_eq!(marked(&advice), ["4,7"]);
+        assert_eq!(advice.json["wins_at"], json!(["4,7"]));
+        assert!(advice.text.contains("\n   4,7      186       16  <- the bot plays this\n"), "{}", advice.text);
+        assert!(advice.text.contains("black makes five at 4,7\n"), "{}", advice.text);
+    }
+
+    /// Document 002's bot blocks a higher-scoring threat rather than win (the position of the
+    /// weights bot's own test): the adviser shows both.
+    #[test]
+    fn shows_the_win_the_bot_passes_up() {
+        let black = ["1,3", "2,3", "3,3", "4,3", "0,14", "14,14", "14,0", "7,14"];
+        let white = ["8,10", "9,10", "10,10", "11,10", "12,6", "12,7", "12,8", "12,9"];
+        let moves: Vec<&str> = black.iter().zip(&white).flat_map(|(b, w)| [*b, *w]).collect();
+        let advice = agrees(&args(&moves.join(" ")));
+        assert_eq!(marked(&advice), ["12,10"]);
+        assert_eq!(advice.json["wins_at"], json!(["0,3", "5,3"]));
+        assert!(advice.text.contains("the bot passes it up"), "{}", advice.text);
+        // With lighter defence weights the bot takes the win.
+        let mut a = args(&moves.join(" "));
+        a.params = vec!["opp=[0, 1, 2, 7, 30]".into()];
+        let advice = agrees(&a);
+        assert_eq!(marked(&advice), ["5,3"]);
+        assert!(!advice.text.contains("passes it up"), "{}", advice.text);
+    }
+
+    /// On positions along weights-against-weights games (every rule, two sizes), the cells the
+    /// adviser marks are the ones the bot plays.
+    #[test]
+    fn marks_what_the_bot_plays_along_whole_games() {
+        for (rule, size, seed) in [("freestyle", 15, 1), ("renju", 15, 2), ("standard", 9, 3)] {
+            let mut a = args("");
+            (a.rule, a.size) = (rule.into(), size);
+            let game = table(&a).unwrap();
+            let mut s = game.deal(&mut BotRng::seed_from_u64(seed));
+            let mut rng = BotRng::seed_from_u64(seed);
+            let params = crate::core::Params::new(weights::PARAMS, &toml::Table::new(), "test").unwrap();
+            let mut bot = WeightsBot::new(weights::weights(&params, "test").unwrap());
+            let mut checked = 0;
+            while game.to_act(&s).is_some() {
+                if s.moves.len() % 3 == 1 {
+                    a.moves = moves_text(&s);
+                    agrees(&a);
+                    checked += 1;
+                }
+                let m = bot.act(&game, &&s, &mut rng);
+                game.apply(&mut s, &m).unwrap();
+            }
+            assert!(checked > 3, "{rule}: {checked} positions");
+        }
+    }
+
+    #[test]
+    fn bad_input_is_refused() {
+        let cases = [
+            ("7,7 7,7", "move 2: 7,7 is taken"),
+            ("7,7 15,3", "move 2: 15,3 is off the 15x15 board"),
+            ("7,7 8", "`8` is not a gomoku move"),
+            ("0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0", "move 9: 4,0 ends the game: black makes five"),
+        ];
+        for (moves, expected) in cases {
+            let e = run(&args(moves)).unwrap_err().to_string();
+            assert!(e.contains(expected), "{moves}: {e}");
+        }
+        let mut a = args("");
+        a.size = 30;
+        assert!(run(&a).unwrap_err().to_string().contains("size"));
+        a = args("");
+        a.bot = "search".into();
+        assert!(run(&a).unwrap_err().to_string().contains("follows weights"));
+        a = args("");
+        a.top = 0;
+        assert!(run(&a).is_err());
+    }
+}
