@@ -275,3 +275,29 @@ fn a_closed_stdout_ends_the_command_quietly() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// `arena advise gomoku` refuses a position it cannot read or that is over, one line each.
+#[test]
+fn gomoku_adviser_refuses_bad_positions() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let advise = |moves: &str, more: &[&str]| {
+        let mut args = vec!["advise", "gomoku", "--moves", moves];
+        args.extend(more);
+        run_in(d, &args)
+    };
+    refused(&advise("7,7 8,8 7,7", &[]), "--moves: move 3: 7,7 is taken");
+    refused(&advise("7,7 15,0", &[]), "--moves: move 2: 15,0 is off the 15x15 board");
+    refused(&advise("3,3 8,8", &["--size", "7"]), "--moves: move 2: 8,8 is off the 7x7 board");
+    refused(&advise("7,7 8;8", &[]), "--moves: `8;8` is not a gomoku move (x,y from 0, e.g. 7,7)");
+    refused(&advise("7,7 -1,2", &[]), "`-1,2` is not a gomoku move");
+    refused(&advise("0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0", &[]), "move 9: 4,0 ends the game: black makes five");
+    refused(&advise("7,7", &["--size", "26"]), "parameter `size`");
+    refused(&advise("7,7", &["--rule", "go"]), "parameter `rule`");
+    refused(&advise("7,7", &["--bot", "search"]), "follows weights and its variants, not `search`");
+    refused(&advise("7,7", &["--param", "own=[1,2]"]), "must list 5 weights");
+    refused(&advise("7,7", &["--top", "0"]), "--top");
+    // A full 5x5 board without a five (13 black stones, 12 white): no move is left.
+    let full = "0,0 0,1 0,2 1,0 0,3 1,1 0,4 1,2 1,3 2,0 1,4 2,3 2,1 2,4 2,2 3,3 3,0 3,4 3,1 4,0 3,2 4,1 4,2 4,4 4,3";
+    refused(&advise(full, &["--size", "5"]), "move 25: no empty cell is left");
+}

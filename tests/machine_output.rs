@@ -387,6 +387,7 @@ fn every_adviser_explains_how_its_figures_are_formed() {
         ),
         ("stud", &["--me", "9S 9D KC", "--opponent", "XX AH 4C"]),
         ("zhajinhua", &["--hand", "AS AH KD", "--opponents", "2", "--pot", "6", "--round", "2"]),
+        ("gomoku", &["--moves", "7,7 8,8 6,7 9,9 8,7"]),
         ("mahjong", &["--hand", "1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C F"]),
     ];
     let help = String::from_utf8(arena().args(["advise", "--help"]).output().unwrap().stdout).unwrap();
@@ -418,4 +419,70 @@ fn every_adviser_explains_how_its_figures_are_formed() {
             assert!(plain.contains(line), "{name}: `{line}` is not in the plain answer:\n{plain}");
         }
     }
+}
+
+/// `arena advise gomoku`: every cell row of the text is a cell of the JSON with the same scores
+/// and mark, and so are the best scores, the winning cells and the explanation's terms.
+#[test]
+fn gomoku_adviser_answers_in_json_with_the_texts_figures() {
+    // White's open four on column 7 against black's three on row 10: black must block, and could
+    // not win at once.
+    let args = ["advise", "gomoku", "--moves", "3,10 7,5 4,10 7,6 5,10 7,7 0,0 7,8", "--top", "6", "--explain"];
+    let text = String::from_utf8(ok(arena().args(args).output().unwrap()).stdout).unwrap();
+    let json = json_of(&ok(arena().args(args).arg("--json").output().unwrap()));
+    assert_eq!(json["to_move"], "black");
+    assert!(text.contains(&format!("best attack {}, best defence {}", json["best_attack"], json["best_defence"])));
+    assert!(line_after(&text, "best attack")
+        .contains(&format!("the bot plays the best {}", json["plays"].as_str().unwrap())));
+    let cells = json["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 6);
+    let rows: Vec<&str> = text.lines().skip_while(|l| !l.trim_start().starts_with("cell ")).skip(1).take(6).collect();
+    let tied = json["bot_cells"].as_array().unwrap().len();
+    for (cell, row) in cells.iter().zip(&rows) {
+        let mark = match (cell["bot"].as_bool().unwrap(), tied) {
+            (false, _) => "",
+            (true, 1) => "  <- the bot plays this",
+            (true, _) => "  <- tied best",
+        };
+        let shown = format!(
+            "{:>6}  {:>7}  {:>7}{mark}",
+            cell["cell"].as_str().unwrap(),
+            cell["attack"].as_i64().unwrap(),
+            cell["defence"].as_i64().unwrap()
+        );
+        assert_eq!(*row, shown, "\n{text}");
+    }
+    assert_eq!(json["bot_cells"], serde_json::json!(["7,4", "7,9"]));
+    assert!(text.contains("the bot plays one of the 2 tied best cells, at random\n"), "{text}");
+    assert_eq!(json["wins_at"], serde_json::json!([]));
+    assert!(!text.contains("makes five at"), "{text}");
+    // The explanation of the top cell: one text line a term, and the terms add up to its scores.
+    let explain = &json["explain"];
+    assert_eq!(explain["cell"], cells[0]["cell"]);
+    for (score, weight) in [("attack", "own"), ("defence", "opp")] {
+        let terms = explain[score]["terms"].as_array().unwrap();
+        let points: i64 = terms.iter().map(|t| t["points"].as_i64().unwrap()).sum();
+        assert_eq!(points, cells[0][score].as_i64().unwrap());
+        assert_eq!(explain[score]["score"], cells[0][score]);
+        let side = explain[score]["side"].as_str().unwrap();
+        for t in terms {
+            let (stones, lines) = (t["stones"].as_u64().unwrap(), t["lines"].as_array().unwrap());
+            let line = format!(" x {weight}[{stones}] {} = {}", t["weight"], t["points"]);
+            let found = text
+                .lines()
+                .find(|l| l.contains(&line) && l.trim_start().starts_with(&format!("{stones} {side} stone")));
+            let found = found.unwrap_or_else(|| panic!("`{line}` not in\n{text}"));
+            assert!(found.contains(&format!(" {:>2} line", lines.len())), "{found}");
+            if stones >= 2 {
+                let named: Vec<&str> = lines.iter().map(|l| l.as_str().unwrap()).collect();
+                assert!(found.ends_with(&format!(": {}", named.join(" "))), "{found}");
+            }
+        }
+    }
+    // A win in one is listed in both.
+    let args = ["advise", "gomoku", "--size", "9", "--moves", "0,4 8,0 1,4 8,2 2,4 8,8 3,4 6,8"];
+    let text = String::from_utf8(ok(arena().args(args).output().unwrap()).stdout).unwrap();
+    let json = json_of(&ok(arena().args(args).arg("--json").output().unwrap()));
+    assert_eq!(json["wins_at"], serde_json::json!(["4,4"]));
+    assert_eq!(line_after(&text, "black makes five at"), "4,4");
 }

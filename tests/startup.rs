@@ -35,13 +35,14 @@ fn commands_with_a_trivial_answer_start_as_fast_as_a_trivial_command() {
     const RUNS: usize = 7;
     // Generous: the tables built at start cost 10 to 100 times this.
     const SLACK: f64 = 5.0;
-    let commands: [&[&str]; 6] = [
+    let commands: [&[&str]; 7] = [
         &["list"],
         &["advise", "holdem", "--hole", "AhAs", "--board", "2c 7d 9h Js 3c", "--vs", "KdKc"],
         &["advise", "stud", "--me", "8S 10D 10S 8H 8C", "--opponent", "XX 3C 5D 4H 6H"],
         &["advise", "zhajinhua", "--hand", "AS AH KD"],
         &["advise", "mahjong", "--hand", "1m 2m 3m 4p 5p 6p 7s 8s 9s E E E C | C"],
         &["advise", "mahjong", "--hand", "1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C"],
+        &["advise", "gomoku", "--moves", "7,7 8,8 7,8", "--explain"],
     ];
     let trivial = fastest(&["--version"], RUNS);
     for args in commands {

@@ -97,7 +97,7 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
     }
     let (kind, w) = bot_weights(a)?;
     let n = s.size;
-    let (me, them) = (s.to_move(), 1 - s.to_move());
+    let me = s.to_move();
 
     let mut cells = cell_scores(&game, &s, w);
     let mut ties = Vec::new();
@@ -120,12 +120,6 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
     out += &format!("{} ({}) to move: move {}{last}\n", SIDES[me], ["x", "o"][me], s.moves.len() + 1);
     let name = if a.bot == kind { kind.clone() } else { format!("{} ({kind})", a.bot) };
     out += &format!("bot {name}: own {:?}, opp {:?}\n", &w.own[..5], &w.opp[..5]);
-    out += &format!(
-        "attack  = Σ own[{me}'s stones in the line] over the lines through the cell without a {them} stone\n\
-         defence = Σ opp[{them}'s stones in the line] over the lines through the cell without a {me} stone\n",
-        me = SIDES[me],
-        them = SIDES[them]
-    );
     match (best_attack, best_defence) {
         (Some(attack), Some(defence)) => {
             let (higher, what) = if blocks { (">", "defence") } else { ("<=", "attack") };
@@ -192,22 +186,25 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
     Ok(Advice { text: out, json })
 }
 
-/// How `top`'s two scores are formed: for each score, the lines through the cell its side can
-/// still win, by the side's stones in them, each group worth its count times its weight (lines
-/// with two stones or more named by their end cells).
+/// How the scores are formed: their definitions, then `top`'s two scores line by line: the lines
+/// through the cell each side can still win, grouped by the side's stones in them, each group
+/// worth its count times its weight (lines with two stones or more named by their end cells).
 fn explain(s: &State, top: &CellScore, w: Weights) -> (String, Value) {
     let n = s.size;
-    let (me, them) = (s.to_move(), 1 - s.to_move());
+    let (me, them) = (SIDES[s.to_move()], SIDES[1 - s.to_move()]);
     let cell = cell_text(n, top.cell);
-    let mut out = format!("why {cell}:\n");
+    let mut out = format!(
+        "explain:\n  attack of a cell = Σ own[{me}'s stones in the line] over the lines of five through it without a {them} stone\n  \
+         defence of a cell = Σ opp[{them}'s stones in the line] over the lines of five through it without a {me} stone\n"
+    );
     let mut json = json!({ "cell": cell });
     let parts = [("attack", "own", me, top.attack, &w.own), ("defence", "opp", them, top.defence, &w.opp)];
-    for (score, weight, side, total, table) in parts {
+    for (side, (score, weight, name, total, table)) in [s.to_move(), 1 - s.to_move()].into_iter().zip(parts) {
         let groups = lines_through(s, top.cell, side);
         let count: usize = groups.iter().map(|(_, lines)| lines.len()).sum();
         out += &format!(
-            "  {score} {total}: the {count} lines through {cell} that {} can still win, by its stones in them\n",
-            SIDES[side]
+            "  {score} of {cell} = {total}, over the {count} lines through it without a {} stone:\n",
+            SIDES[1 - side]
         );
         let mut terms = Vec::new();
         for (stones, lines) in &groups {
@@ -216,14 +213,14 @@ fn explain(s: &State, top: &CellScore, w: Weights) -> (String, Value) {
             let named: Vec<String> = lines.iter().map(|l| line_text(n, l)).collect();
             let plural = if lines.len() == 1 { "line " } else { "lines" };
             out += &format!(
-                "    {stones} stone{} {:>2} {plural} x {weight}[{stones}] {each} = {points}",
+                "    {stones} {name} stone{} {:>2} {plural} x {weight}[{stones}] {each} = {points}",
                 if *stones == 1 { " " } else { "s" },
                 lines.len()
             );
             out += &if *stones >= 2 { format!(": {}\n", named.join(" ")) } else { "\n".into() };
             terms.push(json!({ "stones": stones, "lines": named, "weight": each, "points": points }));
         }
-        json[score] = json!({ "score": total, "side": SIDES[side], "terms": terms });
+        json[score] = json!({ "score": total, "side": name, "terms": terms });
     }
     (out, json)
 }
@@ -304,7 +301,7 @@ mod tests {
         assert_eq!(cells, ["7,4", "7,9"]);
         assert_eq!(advice.json["plays"], "defence");
         assert!(advice.text.contains("black (x) to move: move 9, after 7,8\n"), "{}", advice.text);
-        assert!(advice.text.contains("4 stones  1 line  x opp[4] 120 = 120: 7,4-7,8"), "{}", advice.text);
+        assert!(advice.text.contains("4 white stones  1 line  x opp[4] 120 = 120: 7,4-7,8"), "{}", advice.text);
     }
 
     /// Black has four in a row with one end open, white nothing near: the bot completes five.

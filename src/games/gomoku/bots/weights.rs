@@ -1,7 +1,8 @@
 //! The document's AI ("weights"): every empty cell gets an attack score (the lines through it
 //! the bot can still win, weighted by the bot's stones in them) and a defence score (the same
 //! for the opponent). Play the best attack, unless the best defence is higher. Under renju, black
-//! passes over its forbidden points.
+//! passes over its forbidden points. [`cell_scores`] and [`best_cells`] are what the bot plays by,
+//! and what `arena advise gomoku` shows.
 
 use rand::Rng;
 
@@ -10,8 +11,8 @@ use crate::error::{Error, Result};
 use crate::games::{factory, BotKind};
 
 use super::super::{Gomoku, Move, State};
-use super::tally::{LineTable, Tally};
 pub use super::tally::Weights;
+use super::tally::{LineTable, Tally};
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::new(
