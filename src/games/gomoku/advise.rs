@@ -177,7 +177,7 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
         "opp": &w.opp[..5],
         "best_attack": best_attack,
         "best_defence": best_defence,
-        "plays": if blocks { "defence" } else { "attack" },
+        "plays": best_attack.map(|_| if blocks { "defence" } else { "attack" }),
         "bot_cells": ties.iter().map(|&c| cell_text(n, c)).collect::<Vec<_>>(),
         "cells": shown.iter().map(cell_json).collect::<Vec<_>>(),
         "wins_at": wins.iter().map(|&c| cell_text(n, c)).collect::<Vec<_>>(),
