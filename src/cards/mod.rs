@@ -69,8 +69,10 @@ impl Card {
 
 /// `Ah`, `Tc`: the notation of hold'em tools (PHH, PokerKit).
 impl std::fmt::Display for Card {
+    /// One write of two ASCII bytes (a card is written for every seat of every game's record).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}{}", self.rank_char(), self.suit_char())
+        let text = [self.rank_char() as u8, self.suit_char() as u8];
+        f.write_str(std::str::from_utf8(&text).expect("ranks and suits are ASCII"))
     }
 }
 

@@ -234,7 +234,7 @@ fn play_unguarded<G: Game>(
     }
     let mut moves = 0u32;
     let mut used = vec![Duration::ZERO; seats];
-    let mut times = Vec::new();
+    let mut times = Vec::with_capacity(64);
     while status == Status::Ok {
         let Some(seat) = game.to_act(&state) else { break };
         let limits = seating.entrants[seat].limits;
@@ -272,7 +272,8 @@ fn play_unguarded<G: Game>(
             Ok(())
         });
     }
-    let mut columns = Texts::default();
+    // Room for the usual record (a gomoku move list grows it once).
+    let mut columns = Texts::with_capacity(64 * seats, game.columns().len() * seats);
     for seat in 0..seats {
         game.record(&state, seat, &mut columns);
     }

@@ -76,6 +76,11 @@ pub struct Texts {
 }
 
 impl Texts {
+    /// Room for `texts` texts of `bytes` bytes in all, so that writing them does not grow it.
+    pub fn with_capacity(bytes: usize, texts: usize) -> Texts {
+        Texts { text: String::with_capacity(bytes), ends: Vec::with_capacity(texts) }
+    }
+
     pub fn clear(&mut self) {
         self.text.clear();
         self.ends.clear();
