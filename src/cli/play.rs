@@ -97,10 +97,10 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
         cfg.game,
         args.bots.join(", ")
     );
-    // One thread: one game at a time at the terminal. No signal handlers: Ctrl-C ends the
-    // program at once, as a person expects while it waits for their typing.
     // The record in the game's community format too, when it has one (PHH for hold'em).
     let history = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.history_extension().is_some();
+    // One thread: one game at a time at the terminal. No signal handlers: Ctrl-C ends the
+    // program at once, as a person expects while it waits for their typing.
     let opts =
         RunOptions { threads: 1, progress: ProgressMode::Off, history, stop: Arc::default(), records: Records::Csv };
     let report = execute(arena, &cfg, &opts, &out, None)?;

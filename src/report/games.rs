@@ -3,11 +3,11 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
 
 use crate::core::wire::Texts;
 use crate::core::{Fault, FaultKind, GameRecord, SeatResult, Status};
@@ -121,10 +121,10 @@ impl GamesWriter {
         // A game with an engine error has no result: its payoffs and places are left empty.
         let errored = matches!(record.status, Status::Error(_));
         for (seat, result) in record.seats.iter().enumerate() {
-            self.number(job.pairing)?;
-            self.number(job.game)?;
-            self.number(record.seed)?;
-            self.number(seat)?;
+            self.display(job.pairing)?;
+            self.display(job.game)?;
+            self.display(record.seed)?;
+            self.display(seat)?;
             self.field(names[job.lineup[seat]].as_bytes())?;
             if errored {
                 self.field(b"")?;
@@ -132,14 +132,14 @@ impl GamesWriter {
             } else {
                 // Rust prints the shortest text that reads back as the same f64: the reader
                 // recovers every payoff exactly, so tallies rebuilt from the file are the same.
-                self.number(result.payoff)?;
-                self.number(result.place)?;
+                self.display(result.payoff)?;
+                self.display(result.place)?;
             }
-            self.number(record.moves)?;
+            self.display(record.moves)?;
             match &record.status {
                 Status::Ok => self.field(b"ok")?,
                 Status::Forfeit { seat: s, reason } if *s == seat => {
-                    self.number(format_args!("{FORFEIT}{}", reason.reason))?
+                    self.display(format_args!("{FORFEIT}{}", reason.reason))?
                 }
                 Status::Forfeit { .. } => self.field(OPPONENT_FORFEIT.as_bytes())?,
                 Status::Error(message) => {
@@ -158,8 +158,8 @@ impl GamesWriter {
         self.out.write_field(bytes).map_err(|e| csv_error(&self.path, e))
     }
 
-    /// A value written through its `Display` (a number, mostly) as one field.
-    fn number(&mut self, value: impl std::fmt::Display) -> Result<()> {
+    /// A value written through its `Display` (a number, a forfeit's reason) as one field.
+    fn display(&mut self, value: impl std::fmt::Display) -> Result<()> {
         self.scratch.clear();
         write!(self.scratch, "{value}").expect("writing to a Vec cannot fail");
         self.out.write_field(&self.scratch).map_err(|e| csv_error(&self.path, e))
@@ -192,18 +192,9 @@ fn read_text(path: &Path) -> Result<Vec<u8>> {
         return Ok(bytes);
     }
     let mut text = Vec::with_capacity(bytes.len() * 8);
-    let mut decoder = flate2::read::GzDecoder::new(&bytes[..]);
-    let mut chunk = [0u8; 64 * 1024];
-    loop {
-        match decoder.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => text.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            // The stream ends early (an empty file included): keep what came out; its last
-            // row is found cut short as in a plain file.
-            Err(_) => break,
-        }
-    }
+    // A stream that ends early (an empty file included) is an error after what came out, which
+    // `read_to_end` keeps: its last row is found cut short as in a plain file.
+    let _ = flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut text);
     Ok(text)
 }
 

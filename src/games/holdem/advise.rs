@@ -73,10 +73,6 @@ pub struct AdviseArgs {
     pub explain: bool,
 }
 
-/// The source's rate-of-return table: (RR below which the row applies, fold %, call %, raise %).
-const SOURCE_TABLE: [(f64, u32, u32, u32); 4] =
-    [(0.8, 95, 0, 5), (1.0, 80, 5, 15), (1.3, 0, 60, 40), (f64::INFINITY, 0, 30, 70)];
-
 fn two(s: &str, what: &str) -> Result<[Card; 2]> {
     parse_cards(s)?.try_into().map_err(|_| Error::input(format!("{what}: expected exactly two cards, got `{s}`")))
 }
@@ -161,7 +157,9 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
         } else {
             let odds = call as f64 / (call + pot) as f64;
             let rr = e.equity / odds;
-            let &(_, f, c, r) = SOURCE_TABLE.iter().find(|row| rr < row.0).unwrap_or(&SOURCE_TABLE[3]);
+            // The source's rate-of-return table is the rr bot's default one.
+            let table = RrConfig::default_config();
+            let [f, c, r] = table.percents(table.row(rr));
             out += &format!(
                 "pot odds {odds:.4}, RR = equity / pot odds = {rr:.3}: the source's table says fold {f} %, call {c} %, raise {r} %\n"
             );
@@ -215,14 +213,12 @@ fn explain(a: &AdviseArgs, exact: bool, equity: f64) -> String {
     );
     if a.pot.is_some() && a.to_call.is_some() {
         out += "  pot odds = to_call / (to_call + pot): the share of the final pot a call pays; RR = equity / pot odds, above 1 a call pays in the long run\n";
-        out += "  the source's table:";
-        let mut low = 0.0;
-        for (high, f, c, r) in SOURCE_TABLE {
-            let range = if high.is_finite() { format!("{low} <= RR < {high}") } else { format!("RR >= {low}") };
-            out += &format!("\n    {range}: fold {f} %, call {c} %, raise {r} %");
-            low = high;
+        out += "  the source's table (the rr bot's defaults):\n";
+        let table = RrConfig::default_config();
+        for row in 0..=table.thresholds.len() {
+            let [f, c, r] = table.percents(row);
+            out += &format!("    {}: fold {f} %, call {c} %, raise {r} %\n", table.row_bounds(row));
         }
-        out += "\n";
     }
     if a.stack.is_some() {
         out += "  the bot: HS is its equity by its own Monte Carlo against the opponents still in (here the adviser's trials); \
@@ -277,15 +273,10 @@ fn follow_the_bot(
         "{} ({kind}): HS {hs:.3} against {} opponent(s) ({} trials), pot odds {amount} / ({amount} + {pot}) = {:.4}, RR = {:.3}\n",
         a.bot, a.opponents, a.trials, d.pot_odds, d.rr
     );
-    let bounds = |row: usize| {
-        let lo = row.checked_sub(1).map(|i| format!("{} <= ", cfg.thresholds[i])).unwrap_or_default();
-        let hi = cfg.thresholds.get(row).map(|t| format!(" < {t}")).unwrap_or_default();
-        format!("{lo}RR{hi}")
-    };
     out += &format!(
         "table row {} ({}): fold {:.0} %, call {:.0} %, raise {:.0} %\n",
         d.row + 1,
-        bounds(d.row),
+        cfg.row_bounds(d.row),
         100.0 * d.fold,
         100.0 * d.call,
         100.0 * raise

@@ -234,7 +234,7 @@ fn follow_the_bot(args: &AdviseArgs, hand: [Card; 3]) -> Result<(String, serde_j
     let mut game = Zhajinhua::with_seats(args.opponents + 1);
     game.special_235 = args.special_235;
     let public = situation(args, &game, args.pot.expect("called with --pot"))?;
-    let bot = EvBot::new(EvConfig::from_params(&params, kind == "ev-adaptive"));
+    let mut bot = EvBot::new(EvConfig::from_params(&params, kind == "ev-adaptive"));
     let view = View { seat: 0, public: &public, cards: (!args.blind).then_some(hand) };
     let weighed = bot.weigh(&game, &view);
     let choice = weighed.choice();
@@ -248,7 +248,7 @@ fn follow_the_bot(args: &AdviseArgs, hand: [Card; 3]) -> Result<(String, serde_j
         weighed.horizon
     );
     let mark = |a: Action| if a == choice { "  <- the bot" } else { "" };
-    for &(action, value) in &weighed.values {
+    for &(action, value) in weighed.values {
         out += &format!("  {:<10} {value:+.2}{}\n", text_of(&action), mark(action));
     }
     if let Some(look) = weighed.look {

@@ -84,12 +84,30 @@ impl RrConfig {
         RrConfig::from_params(&Params::new(PARAMS, &Default::default(), "bot rr").unwrap()).unwrap()
     }
 
+    /// The table's row (0-based) for a rate of return: the number of thresholds it reaches.
+    pub fn row(&self, rr: f64) -> usize {
+        self.thresholds.iter().take_while(|&&t| rr >= t).count()
+    }
+
+    /// The RR range of `row`: `0.8 <= RR < 1`, `RR < 0.8` for the first, `1.3 <= RR` for the last.
+    pub fn row_bounds(&self, row: usize) -> String {
+        let lo = row.checked_sub(1).map(|i| format!("{} <= ", self.thresholds[i])).unwrap_or_default();
+        let hi = self.thresholds.get(row).map(|t| format!(" < {t}")).unwrap_or_default();
+        format!("{lo}RR{hi}")
+    }
+
+    /// `row`'s fold, call and raise probabilities in whole percents.
+    pub fn percents(&self, row: usize) -> [u32; 3] {
+        let (fold, call) = (self.fold[row], self.call[row]);
+        [fold, call, 1.0 - fold - call].map(|p| (100.0 * p).round() as u32)
+    }
+
     /// The bot's decision from the numbers it looks at ([`Situation`]). [`RrBot`] draws its
     /// action from the result; `arena advise holdem` shows it.
     pub fn decide(&self, s: &Situation) -> Decision {
         let pot_odds = s.amount / (s.amount + s.pot);
         let rr = s.hs / pot_odds;
-        let row = self.thresholds.iter().take_while(|&&t| rr >= t).count();
+        let row = self.row(rr);
         // Chip protection: a short stack does not gamble with a weak hand.
         let protected = s.stack - s.to_call < self.protect_bb * s.big_blind && s.hs < self.protect_hs;
         Decision { pot_odds, rr, row, fold: self.fold[row], call: self.call[row], protected }

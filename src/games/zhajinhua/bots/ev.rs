@@ -124,9 +124,9 @@ fn make(p: &Params, game: &Zhajinhua, adaptive: bool) -> Result<BotFactory<Zhaji
 /// them. The bot plays the first action of the highest value, or looks when looking is worth at
 /// least that ([`Weighed::choice`]).
 #[derive(Clone, Debug)]
-pub struct Weighed {
+pub struct Weighed<'a> {
     /// (action, value in chips); a raise carries `raise_margin` off already.
-    pub values: Vec<(Action, f64)>,
+    pub values: &'a [(Action, f64)],
     /// The value of looking, for a blind seat.
     pub look: Option<f64>,
     /// P: the probability of beating every seat still in.
@@ -137,11 +137,11 @@ pub struct Weighed {
     pub may_raise: bool,
 }
 
-impl Weighed {
+impl Weighed<'_> {
     /// The action the bot plays.
     pub fn choice(&self) -> Action {
         let mut best = (Action::Fold, f64::NEG_INFINITY);
-        for &(action, value) in &self.values {
+        for &(action, value) in self.values {
             if value > best.1 {
                 best = (action, value);
             }
@@ -215,6 +215,8 @@ pub struct EvBot {
     /// ev-adaptive: one belief per seat, and how many public events it has read.
     beliefs: Vec<Belief>,
     events_read: usize,
+    /// The values of the last decision ([`Weighed::values`]): one buffer from move to move.
+    values: Vec<(Action, f64)>,
 }
 
 /// The win probabilities the decision needs.
@@ -228,7 +230,7 @@ struct Odds {
 impl EvBot {
     pub fn new(cfg: EvConfig) -> EvBot {
         let beliefs = if cfg.adaptive.is_some() { vec![Belief::uniform(); MAX_SEATS] } else { Vec::new() };
-        EvBot { cfg, beliefs, events_read: 0 }
+        EvBot { cfg, beliefs, events_read: 0, values: Vec::new() }
     }
 
     fn odds(&self, game: &Zhajinhua, view: &View<'_>) -> Odds {
@@ -264,7 +266,7 @@ impl EvBot {
 
     /// Every action's value in `view` ([`Weighed`]); the bot plays [`Weighed::choice`]. A
     /// fresh bot (ev-adaptive with no events read) weighs as the first decision of a hand.
-    pub fn weigh(&self, game: &Zhajinhua, view: &View<'_>) -> Weighed {
+    pub fn weigh(&mut self, game: &Zhajinhua, view: &View<'_>) -> Weighed<'_> {
         let p = view.public;
         let me = view.seat;
         let t = tables(game.special_235);
@@ -300,7 +302,9 @@ impl EvBot {
         };
 
         let stake = p.stake as f64;
-        let mut values = vec![(Action::Fold, 0.0), (Action::Call, committed(stake))];
+        let mut values = std::mem::take(&mut self.values);
+        values.clear();
+        values.extend([(Action::Fold, 0.0), (Action::Call, committed(stake))]);
         let may_raise = p_all >= self.cfg.raise_min_p;
         for &to in
             game.stakes.iter().filter(|&&to| may_raise && to > p.stake && to * game.multiplier(p, me) <= p.stack[me])
@@ -321,7 +325,8 @@ impl EvBot {
             let b = (h * stake * seen).min(stack);
             t.expected_positive(k, a, b) + self.cfg.look_bias
         });
-        Weighed { values, look, p_all, horizon: h, may_raise }
+        self.values = values;
+        Weighed { values: &self.values, look, p_all, horizon: h, may_raise }
     }
 }
 
