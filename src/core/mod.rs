@@ -10,6 +10,6 @@ pub mod wire;
 
 pub use game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, RunFolder, Seat};
 pub use params::{ParamSpec, Params};
-pub use play::{play_game, play_game_with, Entrant, GameRecord, Limits, SeatResult, Seating, Status};
+pub use play::{play_game, play_game_into, play_game_with, Entrant, GameRecord, Limits, SeatResult, Seating, Status};
 pub use seeds::{BotRng, DealRng, GameSeeds};
 pub use wire::Wire;

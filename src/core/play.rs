@@ -54,10 +54,41 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// An empty record with room for a usual game (a gomoku move list grows it once), to be
+    /// filled by [`play_game_into`].
+    pub fn new() -> GameRecord {
+        GameRecord {
+            seed: 0,
+            moves: 0,
+            status: Status::Ok,
+            seats: Vec::with_capacity(4),
+            columns: Texts::with_capacity(256, 16),
+            history: None,
+            times: Vec::with_capacity(64),
+        }
+    }
+
+    /// Empties the record for game `seed`, keeping its buffers.
+    fn clear(&mut self, seed: u64) {
+        self.seed = seed;
+        self.moves = 0;
+        self.status = Status::Ok;
+        self.seats.clear();
+        self.columns.clear();
+        self.history = None;
+        self.times.clear();
+    }
+
     /// The values of the game's own columns for `seat`.
     pub fn extra(&self, seat: Seat) -> impl Iterator<Item = &str> + Clone + '_ {
         let per_seat = self.columns.len() / self.seats.len().max(1);
         self.columns.iter().skip(seat * per_seat).take(per_seat)
+    }
+}
+
+impl Default for GameRecord {
+    fn default() -> GameRecord {
+        GameRecord::new()
     }
 }
 
@@ -187,32 +218,42 @@ pub fn play_game_with<G: Game>(
     seating: &Seating<'_>,
     history: bool,
 ) -> GameRecord {
+    let mut record = GameRecord::new();
+    play_game_into(game, bots, seeds, seating, history, &mut record);
+    record
+}
+
+/// [`play_game_with`] writing into `record`, whose buffers are reused: a run plays millions of
+/// games through a few batches of records and allocates none of them again.
+pub fn play_game_into<G: Game>(
+    game: &G,
+    bots: &mut [Box<dyn Bot<G>>],
+    seeds: &GameSeeds,
+    seating: &Seating<'_>,
+    history: bool,
+    record: &mut GameRecord,
+) {
     install_panic_hook();
     let seats = game.seats();
     assert!(bots.len() == seats && seating.entrants.len() == seats, "one bot per seat");
-    caught(|| play_unguarded(game, bots, seeds, seating, history)).unwrap_or_else(|message| GameRecord {
-        seed: seeds.deal,
-        moves: 0,
-        status: Status::Error(message),
-        seats: vec![SeatResult { payoff: 0.0, place: 0 }; seats],
-        columns: {
-            let mut empty = Texts::default();
-            (0..seats * game.columns().len()).for_each(|_| empty.push_str(""));
-            empty
-        },
-        history: None,
-        times: Vec::new(),
-    })
+    record.clear(seeds.deal);
+    if let Err(message) = caught(|| play_unguarded(game, bots, seeds, seating, history, record)) {
+        record.clear(seeds.deal);
+        record.status = Status::Error(message);
+        record.seats.resize(seats, SeatResult { payoff: 0.0, place: 0 });
+        (0..seats * game.columns().len()).for_each(|_| record.columns.push_str(""));
+    }
 }
 
-/// [`play_game_with`] where the game's own code may panic (the caller catches it).
+/// [`play_game_into`] where the game's own code may panic (the caller catches it).
 fn play_unguarded<G: Game>(
     game: &G,
     bots: &mut [Box<dyn Bot<G>>],
     seeds: &GameSeeds,
     seating: &Seating<'_>,
     history: bool,
-) -> GameRecord {
+    record: &mut GameRecord,
+) {
     let seats = game.seats();
     let mut state = game.deal_numbered(seeds.deal_index, &mut seeds.deal_rng());
     let mut rngs: Vec<_> = (0..seats).map(|seat| seeds.bot_rng(seat)).collect();
@@ -234,7 +275,7 @@ fn play_unguarded<G: Game>(
     }
     let mut moves = 0u32;
     let mut used = vec![Duration::ZERO; seats];
-    let mut times = Vec::with_capacity(64);
+    let times = &mut record.times;
     while status == Status::Ok {
         let Some(seat) = game.to_act(&state) else { break };
         let limits = seating.entrants[seat].limits;
@@ -272,15 +313,13 @@ fn play_unguarded<G: Game>(
             Ok(())
         });
     }
-    // Room for the usual record (a gomoku move list grows it once).
-    let mut columns = Texts::with_capacity(64 * seats, game.columns().len() * seats);
     for seat in 0..seats {
-        game.record(&state, seat, &mut columns);
+        game.record(&state, seat, &mut record.columns);
     }
-    let seats =
-        (0..seats).map(|seat| SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] }).collect();
-    let history = if history { game.history(&state) } else { None };
-    GameRecord { seed: seeds.deal, moves, status, seats, columns, history, times }
+    record.seats.extend((0..seats).map(|seat| SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] }));
+    record.history = if history { game.history(&state) } else { None };
+    record.moves = moves;
+    record.status = status;
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use crate::bench::Bench;
 use crate::core::{
-    play_game_with, Bot, DealRng, Entrant, Game, GameRecord, GameSeeds, Headline, Limits, ParamSpec, Params, RunFolder,
+    play_game_into, Bot, DealRng, Entrant, Game, GameRecord, GameSeeds, Headline, Limits, ParamSpec, Params, RunFolder,
     Seat, Seating, Wire,
 };
 use crate::error::{Error, Result};
@@ -175,7 +175,13 @@ pub trait Table: Send + Sync {
     fn headline(&self) -> Headline;
     /// Plays game `game` of a pairing; `lineup[seat]` is the index of the bot in that seat.
     /// `history`: also produce the game record in its community's format.
-    fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord;
+    fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord {
+        let mut record = GameRecord::new();
+        self.play_into(lineup, game, seeds, history, &mut record);
+        record
+    }
+    /// [`Table::play`] into a record whose buffers are reused.
+    fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool, record: &mut GameRecord);
     /// What the programs behind the bots said they are (a Gomocup engine's ABOUT), by bot name.
     fn engines(&self) -> BTreeMap<String, String>;
 }
@@ -257,11 +263,11 @@ impl<G: GameDef> Table for Match<G> {
     fn headline(&self) -> Headline {
         self.game.headline()
     }
-    fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord {
+    fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool, record: &mut GameRecord) {
         let mut bots: Vec<Box<dyn Bot<G>>> = lineup.iter().map(|&b| (self.bots[b])()).collect();
         let entrants: Vec<&Entrant> = lineup.iter().map(|&b| &self.entrants[b]).collect();
         let seating = Seating { entrants: &entrants, game, table: &self.options, run: self.run.as_ref() };
-        play_game_with(&self.game, &mut bots, seeds, &seating, history)
+        play_game_into(&self.game, &mut bots, seeds, &seating, history, record)
     }
     fn engines(&self) -> BTreeMap<String, String> {
         self.run.as_ref().map(RunFolder::engines).unwrap_or_default()

@@ -50,7 +50,7 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
         &mut |job, record| {
             // Format like games.csv does, so the hand-off cost is realistic.
             bytes += record.columns.iter().map(str::len).sum::<usize>() + 32 * record.seats.len();
-            tally.add(job.pairing, job.game, &job.lineup, &record);
+            tally.add(job.pairing, job.game, &job.lineup, record);
             Ok(Flow::Continue)
         },
     )

@@ -511,7 +511,7 @@ impl Run<'_> {
                 if sink.copy_until(schedule.index(job.pairing, job.game))? == Flow::Stop {
                     return Ok(Flow::Stop);
                 }
-                sink.deliver(job, &record)
+                sink.deliver(job, record)
             })?;
         }
         if !end.stopped_by_sink {

@@ -91,9 +91,27 @@ const POLL: Duration = Duration::from_millis(50);
 
 const MAX_BATCH_TIME: Duration = Duration::from_millis(250);
 
-/// One batch of played games, in schedule order; `None` marks a game skipped because of the stop
-/// flag (it and everything after it are not delivered).
-type Batch = Vec<Option<(Job, GameRecord)>>;
+/// The most games in a batch: enough to make the hand-off's cost vanish, few enough that a
+/// batch's records stay in cache between the player and the writer.
+const MAX_BATCH: usize = 1 << 12;
+
+/// One game's place in a batch: the job, then its record once played. Batches go back to the
+/// player after delivery and their slots are filled again, so a run allocates no record, lineup
+/// or batch once the first few batches exist (and frees nothing across threads).
+struct Slot {
+    job: Job,
+    record: GameRecord,
+    /// False when the game was skipped because of the stop flag (it and everything after it are
+    /// not delivered).
+    played: bool,
+}
+
+/// Games played together, in schedule order: the first `len` slots (the rest are kept for reuse).
+#[derive(Default)]
+struct Batch {
+    slots: Vec<Slot>,
+    len: usize,
+}
 
 /// The games a run plays: tournament indexes in increasing order, `count` of them, after `done`
 /// games the run already has (resumed, or copied from elsewhere; they only count in the progress).
@@ -123,7 +141,7 @@ pub fn run(
     table: &dyn Table,
     opts: &RunOptions,
     progress: &Progress,
-    sink: &mut dyn FnMut(&Job, GameRecord) -> Result<Flow>,
+    sink: &mut dyn FnMut(&Job, &GameRecord) -> Result<Flow>,
 ) -> Result<RunEnd> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
@@ -135,42 +153,51 @@ pub fn run(
     let consumer_done = AtomicBool::new(false);
     let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
     let result = std::thread::scope(|scope| -> Result<()> {
-        // One batch in the channel and one being played: memory stays a few batches.
+        // One batch in the channel and one being played while one is delivered: memory stays a
+        // few batches, which go round between the two threads.
         let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(1);
+        let (back_tx, back_rx) = std::sync::mpsc::channel::<Batch>();
         let (pool, consumer_done) = (&pool, &consumer_done);
         scope.spawn(move || {
-            let mut batch = (opts.threads * 4).max(1);
+            let mut size = (opts.threads * 4).max(1);
             while !consumer_done.load(Ordering::Relaxed) {
-                let next: Vec<u64> = indices.by_ref().take(batch).collect();
-                if next.is_empty() {
+                let mut batch = back_rx.try_recv().unwrap_or_default();
+                batch.len = 0;
+                for i in indices.by_ref().take(size) {
+                    if batch.len == batch.slots.len() {
+                        let job = schedule.job(i);
+                        batch.slots.push(Slot { job, record: GameRecord::new(), played: false });
+                    } else {
+                        schedule.job_into(i, &mut batch.slots[batch.len].job);
+                    }
+                    batch.len += 1;
+                }
+                if batch.len == 0 {
                     return;
                 }
                 let started = Instant::now();
-                let records: Batch = pool.install(|| {
-                    next.into_par_iter()
-                        .map(|i| {
-                            if stop.requested() || consumer_done.load(Ordering::Relaxed) {
-                                return None;
-                            }
-                            let job = schedule.job(i);
-                            let record = table.play(&job.lineup, job.game, &job.seeds, opts.history);
+                pool.install(|| {
+                    batch.slots[..batch.len].par_iter_mut().for_each(|slot| {
+                        slot.played = !(stop.requested() || consumer_done.load(Ordering::Relaxed));
+                        if slot.played {
+                            let job = &slot.job;
+                            table.play_into(&job.lineup, job.game, &job.seeds, opts.history, &mut slot.record);
                             progress.game_done();
-                            Some((job, record))
-                        })
-                        .collect()
+                        }
+                    })
                 });
-                let cut_short = records.iter().any(Option::is_none);
-                if tx.send(records).is_err() || cut_short {
+                let cut_short = batch.slots[..batch.len].iter().any(|slot| !slot.played);
+                if tx.send(batch).is_err() || cut_short {
                     return;
                 }
                 if started.elapsed() < MAX_BATCH_TIME / 2 {
-                    batch = (batch * 2).min(1 << 16);
+                    size = (size * 2).min(MAX_BATCH);
                 }
             }
         });
         loop {
-            let records = match rx.recv_timeout(POLL) {
-                Ok(records) => records,
+            let batch = match rx.recv_timeout(POLL) {
+                Ok(batch) => batch,
                 Err(RecvTimeoutError::Timeout) if stop.abandoned() => {
                     end.interrupted = true;
                     consumer_done.store(true, Ordering::Relaxed);
@@ -179,18 +206,21 @@ pub fn run(
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => break,
             };
-            for item in records {
-                let Some((job, record)) = item.filter(|_| !stop.abandoned()) else {
+            for slot in &batch.slots[..batch.len] {
+                if !slot.played || stop.abandoned() {
                     end.interrupted = true;
                     break;
-                };
+                }
                 end.played += 1;
-                let flow = sink(&job, record).inspect_err(|_| consumer_done.store(true, Ordering::Relaxed))?;
+                let flow =
+                    sink(&slot.job, &slot.record).inspect_err(|_| consumer_done.store(true, Ordering::Relaxed))?;
                 if flow == Flow::Stop {
                     end.stopped_by_sink = true;
                     break;
                 }
             }
+            // The player may be gone (it stops after the last batch); the batch is then dropped.
+            let _ = back_tx.send(batch);
             if end.interrupted || end.stopped_by_sink {
                 consumer_done.store(true, Ordering::Relaxed);
                 break;

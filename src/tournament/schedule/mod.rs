@@ -110,13 +110,23 @@ impl Schedule {
 
     /// The `i`-th game of the tournament (pairing-major).
     pub fn job(&self, i: u64) -> Job {
+        let mut job = Job { pairing: 0, game: 0, seeds: GameSeeds::derive(0, 0, 0, 1), lineup: Vec::new() };
+        self.job_into(i, &mut job);
+        job
+    }
+
+    /// [`Schedule::job`] into `job`, reusing its lineup's buffer.
+    pub fn job_into(&self, i: u64, job: &mut Job) {
         let pairing = (i / self.games) as usize;
         let game = i % self.games;
         let table = &self.pairings[pairing].table;
         let n = table.len();
         let rotation = (game % self.replays) as usize;
-        let lineup = (0..n).map(|seat| table[(seat + rotation) % n]).collect();
-        Job { pairing, game, seeds: GameSeeds::derive(self.seed, pairing as u64, game, self.replays), lineup }
+        job.lineup.clear();
+        job.lineup.extend((0..n).map(|seat| table[(seat + rotation) % n]));
+        job.pairing = pairing;
+        job.game = game;
+        job.seeds = GameSeeds::derive(self.seed, pairing as u64, game, self.replays);
     }
 
     /// The index in the tournament of game `game` of table `pairing` (the inverse of [`Schedule::job`]).
