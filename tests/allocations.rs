@@ -1,14 +1,15 @@
-//! The record path allocates nothing: once warm, writing a game's rows into games.csv takes no
-//! heap allocation, for hold'em and gomoku (a counting global allocator, counting this thread's
-//! allocations only, so the test harness's other threads do not count). What a whole game costs
-//! (dealing, the bots, the record) is printed, not asserted: `--nocapture` shows it.
+//! The record path allocates nothing: once warm, a game's record filled again (as the runner
+//! fills the records of its batches again), its rows formatted and written into games.csv take
+//! no heap allocation, for hold'em and gomoku (a counting global allocator, counting this
+//! thread's allocations only, so the test harness's other threads do not count). What playing a
+//! game costs besides (dealing, the bots) is printed, not asserted: `--nocapture` shows it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use bot_arena::core::{GameSeeds, Params};
+use bot_arena::core::{GameRecord, GameSeeds, Params};
 use bot_arena::games::{Arena, BotChoice};
-use bot_arena::report::GamesWriter;
+use bot_arena::report::{format_rows, GamesWriter};
 use bot_arena::tournament::schedule::Job;
 
 struct Counting;
@@ -40,8 +41,9 @@ fn allocations() -> u64 {
     ALLOCATIONS.with(Cell::get)
 }
 
-/// Plays `games` games of `game` between two `bot`s after a warm-up, writing each to games.csv;
-/// returns (allocations while writing, allocations while playing) over those games.
+/// Plays `games` games of `game` between two `bot`s after a warm-up into one record, as the
+/// runner does, writing each to games.csv; returns (allocations while writing, allocations while
+/// playing) over those games.
 fn count(game: &str, bot: &str, games: u64) -> (u64, u64) {
     let arena = Arena::standard();
     let entry = arena.find(game).unwrap();
@@ -56,12 +58,16 @@ fn count(game: &str, bot: &str, games: u64) -> (u64, u64) {
     let names: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
     let (mut writing, mut playing) = (0, 0);
     let warm_up = 200;
+    let (mut record, mut rows) = (GameRecord::new(), Vec::new());
+    let mut job = Job { pairing: 0, game: 0, seeds: GameSeeds::derive(7, 0, 0, 1), lineup: vec![0, 1] };
     for g in 0..warm_up + games {
-        let job = Job { pairing: 0, game: g, seeds: GameSeeds::derive(7, 0, g, 1), lineup: vec![0, 1] };
+        (job.game, job.seeds) = (g, GameSeeds::derive(7, 0, g, 1));
         let before = allocations();
-        let record = table.play(&job.lineup, job.game, &job.seeds, false);
+        table.play_into(&job.lineup, job.game, &job.seeds, false, &mut record);
         let played = allocations();
-        writer.write(&job, &names, &record).unwrap();
+        rows.clear();
+        format_rows(&job, &names, &record, &mut rows);
+        writer.write_rows(&rows).unwrap();
         let written = allocations();
         if g >= warm_up {
             (playing, writing) = (playing + played - before, writing + written - played);

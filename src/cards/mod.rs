@@ -65,6 +65,22 @@ impl Card {
     pub fn suit_char(self) -> char {
         SUIT_CHARS[self.suit() as usize] as char
     }
+
+    /// Appends the card's two letters (as its `Display` writes them) to `out`.
+    pub fn write_to(self, out: &mut String) {
+        out.push(self.rank_char());
+        out.push(self.suit_char());
+    }
+}
+
+/// Appends `cards` separated by spaces (`Ah Td 2c`) to `out`: how records write cards.
+pub fn write_spaced(cards: impl IntoIterator<Item = Card>, out: &mut String) {
+    for (i, card) in cards.into_iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        card.write_to(out);
+    }
 }
 
 /// `Ah`, `Tc`: the notation of hold'em tools (PHH, PokerKit).

@@ -92,6 +92,18 @@ impl Texts {
         self.ends.push(self.text.len());
     }
 
+    /// Appends one text written straight into the buffer by `write` (a record's values are
+    /// written for every seat of every game: no formatting machinery on that path).
+    pub fn push_with(&mut self, write: impl FnOnce(&mut String)) {
+        write(&mut self.text);
+        self.ends.push(self.text.len());
+    }
+
+    /// Appends a whole number.
+    pub fn push_int(&mut self, n: impl itoa::Integer) {
+        self.push_with(|text| write_int(text, n));
+    }
+
     /// Appends one text as it is (quicker than [`Texts::push`] for a ready-made `&str`).
     pub fn push_str(&mut self, text: &str) {
         self.text.push_str(text);
@@ -169,6 +181,11 @@ impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> Display for Show<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         (self.0)(f)
     }
+}
+
+/// Writes a whole number's digits (without the formatting machinery of `write!`).
+pub fn write_int(out: &mut String, n: impl itoa::Integer) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// The items' texts separated by spaces (`Ah Td 2c`), written as they go.

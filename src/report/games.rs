@@ -55,7 +55,8 @@ impl Records {
 /// Where games.csv's bytes go: the file, or a gzip stream into it.
 enum Sink {
     Plain(BufWriter<File>),
-    Gz(GzEncoder<BufWriter<File>>),
+    /// The rows are gathered before they are compressed: the compressor pays per write.
+    Gz(BufWriter<GzEncoder<BufWriter<File>>>),
 }
 
 impl Write for Sink {
@@ -76,10 +77,10 @@ impl Write for Sink {
 
 /// Writes games.csv, one row per seat per game, in the order games are given.
 pub struct GamesWriter {
-    out: csv::Writer<Sink>,
+    out: Sink,
     path: PathBuf,
-    /// Where a number is written before it becomes a field.
-    scratch: Vec<u8>,
+    /// Where [`GamesWriter::write`] formats a game's rows.
+    rows: Vec<u8>,
 }
 
 impl GamesWriter {
@@ -87,8 +88,10 @@ impl GamesWriter {
     pub fn create(path: &Path, extra: &[&str], gz: bool) -> Result<GamesWriter> {
         let file = File::create(path).map_err(|e| Error::io(path, e))?;
         let mut w = GamesWriter::over(file, path, gz);
-        let header: Vec<&str> = GAME_COLUMNS.iter().chain(extra).copied().collect();
-        w.out.write_record(&header).map_err(|e| csv_error(path, e))?;
+        let mut header = Vec::new();
+        GAME_COLUMNS.iter().chain(extra).for_each(|name| push_field(&mut header, name.as_bytes()));
+        end_row(&mut header);
+        w.write_rows(&header)?;
         Ok(w)
     }
 
@@ -106,77 +109,120 @@ impl GamesWriter {
     }
 
     fn over(file: File, path: &Path, gz: bool) -> GamesWriter {
-        let file = BufWriter::new(file);
-        let sink = match gz {
-            true => Sink::Gz(GzEncoder::new(file, Compression::fast())),
+        let file = BufWriter::with_capacity(1 << 16, file);
+        let out = match gz {
+            true => Sink::Gz(BufWriter::with_capacity(1 << 16, GzEncoder::new(file, Compression::fast()))),
             false => Sink::Plain(file),
         };
-        GamesWriter { out: csv::Writer::from_writer(sink), path: path.to_path_buf(), scratch: Vec::new() }
+        GamesWriter { out, path: path.to_path_buf(), rows: Vec::new() }
     }
 
     /// Writes the rows of one game; `names[bot]` names the bots, `job.lineup[seat]` seats them.
-    /// Every value goes straight from its type into the CSV writer's buffer (through one reused
-    /// scratch buffer for numbers): no string is built per field.
     pub fn write(&mut self, job: &Job, names: &[String], record: &GameRecord) -> Result<()> {
-        // A game with an engine error has no result: its payoffs and places are left empty.
-        let errored = matches!(record.status, Status::Error(_));
-        for (seat, result) in record.seats.iter().enumerate() {
-            self.display(job.pairing)?;
-            self.display(job.game)?;
-            self.display(record.seed)?;
-            self.display(seat)?;
-            self.field(names[job.lineup[seat]].as_bytes())?;
-            if errored {
-                self.field(b"")?;
-                self.field(b"")?;
-            } else {
-                // Rust prints the shortest text that reads back as the same f64: the reader
-                // recovers every payoff exactly, so tallies rebuilt from the file are the same.
-                self.display(result.payoff)?;
-                self.display(result.place)?;
-            }
-            self.display(record.moves)?;
-            match &record.status {
-                Status::Ok => self.field(b"ok")?,
-                Status::Forfeit { seat: s, reason } if *s == seat => {
-                    self.display(format_args!("{FORFEIT}{}", reason.reason))?
-                }
-                Status::Forfeit { .. } => self.field(OPPONENT_FORFEIT.as_bytes())?,
-                Status::Error(message) => {
-                    self.field(format!("{ERROR}{}", message.replace(['\n', '\r'], " ")).as_bytes())?
-                }
-            }
-            for value in record.extra(seat) {
-                self.field(value.as_bytes())?;
-            }
-            self.out.write_record(None::<&[u8]>).map_err(|e| csv_error(&self.path, e))?;
-        }
-        Ok(())
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.clear();
+        format_rows(job, names, record, &mut rows);
+        let written = self.write_rows(&rows);
+        self.rows = rows;
+        written
     }
 
-    fn field(&mut self, bytes: &[u8]) -> Result<()> {
-        self.out.write_field(bytes).map_err(|e| csv_error(&self.path, e))
-    }
-
-    /// A value written through its `Display` (a number, a forfeit's reason) as one field.
-    fn display(&mut self, value: impl std::fmt::Display) -> Result<()> {
-        self.scratch.clear();
-        write!(self.scratch, "{value}").expect("writing to a Vec cannot fail");
-        self.out.write_field(&self.scratch).map_err(|e| csv_error(&self.path, e))
+    /// Writes rows [`format_rows`] made (a run's workers format each game as it is played, so
+    /// that writing is copying bytes in order).
+    pub fn write_rows(&mut self, rows: &[u8]) -> Result<()> {
+        self.out.write_all(rows).map_err(|e| Error::io(&self.path, e))
     }
 
     /// Writes out everything written so far and closes the file (a compressed one with its
     /// trailer).
     pub fn finish(self) -> Result<()> {
         let io = |e| Error::io(&self.path, e);
-        let sink = self.out.into_inner().map_err(|e| io(e.into_error()))?;
-        let file = match sink {
+        let file = match self.out {
             Sink::Plain(file) => file,
-            Sink::Gz(gz) => gz.finish().map_err(io)?,
+            Sink::Gz(rows) => rows.into_inner().map_err(|e| io(e.into_error()))?.finish().map_err(io)?,
         };
         file.into_inner().map_err(|e| io(e.into_error()))?;
         Ok(())
     }
+}
+
+/// Appends one game's games.csv rows to `out`: one row per seat, `names[bot]` naming the bots and
+/// `job.lineup[seat]` seating them. Every value goes straight from its type into `out`: no string
+/// is built per field. The bytes are those the csv crate writes for the same fields (a test holds
+/// them to it), so files written before and after read the same.
+pub fn format_rows(job: &Job, names: &[String], record: &GameRecord, out: &mut Vec<u8>) {
+    let mut number = itoa::Buffer::new();
+    let mut int = |out: &mut Vec<u8>, n: u64| {
+        out.extend_from_slice(number.format(n).as_bytes());
+        out.push(b',');
+    };
+    // A game with an engine error has no result: its payoffs and places are left empty.
+    let errored = matches!(record.status, Status::Error(_));
+    for (seat, result) in record.seats.iter().enumerate() {
+        int(out, job.pairing as u64);
+        int(out, job.game);
+        int(out, record.seed);
+        int(out, seat as u64);
+        push_field(out, names[job.lineup[seat]].as_bytes());
+        if errored {
+            out.extend_from_slice(b",,");
+        } else {
+            push_payoff(out, result.payoff);
+            int(out, result.place.into());
+        }
+        int(out, record.moves.into());
+        match &record.status {
+            Status::Ok => push_field(out, b"ok"),
+            Status::Forfeit { seat: s, reason } if *s == seat => {
+                push_field(out, format!("{FORFEIT}{}", reason.reason).as_bytes())
+            }
+            Status::Forfeit { .. } => push_field(out, OPPONENT_FORFEIT.as_bytes()),
+            Status::Error(message) => {
+                push_field(out, format!("{ERROR}{}", message.replace(['\n', '\r'], " ")).as_bytes())
+            }
+        }
+        for value in record.extra(seat) {
+            push_field(out, value.as_bytes());
+        }
+        end_row(out);
+    }
+}
+
+/// Appends a payoff and its comma. Rust prints the shortest text that reads back as the same
+/// f64, so the reader recovers every payoff exactly and tallies rebuilt from the file are the
+/// same; a whole number (every chip count) is printed as an integer, which is that same text.
+fn push_payoff(out: &mut Vec<u8>, payoff: f64) {
+    let negative_zero = payoff == 0.0 && payoff.is_sign_negative();
+    if payoff.fract() == 0.0 && payoff.abs() < 1e15 && !negative_zero {
+        out.extend_from_slice(itoa::Buffer::new().format(payoff as i64).as_bytes());
+    } else {
+        write!(out, "{payoff}").expect("writing to a Vec cannot fail");
+    }
+    out.push(b',');
+}
+
+/// Appends one field and its comma, quoted (quotes doubled) when it holds a comma, a quote or a
+/// line break, as the csv crate does.
+fn push_field(out: &mut Vec<u8>, field: &[u8]) {
+    if field.iter().any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
+        out.push(b'"');
+        for &b in field {
+            if b == b'"' {
+                out.push(b'"');
+            }
+            out.push(b);
+        }
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(field);
+    }
+    out.push(b',');
+}
+
+/// Ends a row: its last comma becomes the line's end.
+fn end_row(out: &mut [u8]) {
+    debug_assert_eq!(out.last(), Some(&b','));
+    *out.last_mut().expect("a row has fields") = b'\n';
 }
 
 /// A games file's text: games.csv as it is; games.csv.gz decompressed, as far as it goes (a run
@@ -366,14 +412,13 @@ fn fault_kind(reason: &str) -> FaultKind {
     BY_PREFIX.iter().find(|(prefix, _)| reason.starts_with(prefix)).map_or(FaultKind::Crash, |&(_, kind)| kind)
 }
 
-fn csv_error(path: &Path, e: csv::Error) -> Error {
-    Error::io(path, std::io::Error::other(e.to_string()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::GameSeeds;
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::sample::select;
 
     fn record(seed: u64, status: Status, payoffs: &[f64]) -> GameRecord {
         let seats =
@@ -385,6 +430,71 @@ mod tests {
 
     fn job(game: u64, lineup: Vec<usize>) -> Job {
         Job { pairing: 0, game, seeds: GameSeeds::derive(1, 0, game, 1), lineup }
+    }
+
+    /// The rows as the csv crate writes the same fields (how games.csv was written before rows
+    /// were formatted by hand): the reference `format_rows` is held to.
+    fn rows_by_the_csv_crate(job: &Job, names: &[String], record: &GameRecord) -> Vec<u8> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let errored = matches!(record.status, Status::Error(_));
+        for (seat, result) in record.seats.iter().enumerate() {
+            let mut row = vec![
+                job.pairing.to_string(),
+                job.game.to_string(),
+                record.seed.to_string(),
+                seat.to_string(),
+                names[job.lineup[seat]].clone(),
+            ];
+            match errored {
+                true => row.extend([String::new(), String::new()]),
+                false => row.extend([result.payoff.to_string(), result.place.to_string()]),
+            }
+            row.push(record.moves.to_string());
+            row.push(match &record.status {
+                Status::Ok => "ok".to_string(),
+                Status::Forfeit { seat: s, reason } if *s == seat => format!("{FORFEIT}{}", reason.reason),
+                Status::Forfeit { .. } => OPPONENT_FORFEIT.to_string(),
+                Status::Error(message) => format!("{ERROR}{}", message.replace(['\n', '\r'], " ")),
+            });
+            row.extend(record.extra(seat).map(str::to_string));
+            w.write_record(&row).unwrap();
+        }
+        w.into_inner().unwrap()
+    }
+
+    proptest! {
+        #[test]
+        fn rows_are_the_bytes_the_csv_crate_writes(
+            names in vec("[a-z,\"\n\r x-]{0,6}", 2),
+            payoffs in vec(prop_oneof![
+                (-100_000i64..100_000).prop_map(|c| c as f64),
+                any::<f64>(),
+                select(vec![0.0, -0.0, 1e15, -1e15, 1e16, 0.1 + 0.2, f64::MIN_POSITIVE]),
+            ], 2..4),
+            extra in vec("[a-zA-Z0-9 ,\"\r\n]{0,5}", 8),
+            status in 0..4u8,
+            reason in "[a-z ,\"\n]{0,12}",
+            (pairing, game, seed, moves) in (0..1000usize, any::<u64>(), any::<u64>(), any::<u32>()),
+        ) {
+            let seats = payoffs.len();
+            let status = match status {
+                0 => Status::Ok,
+                1 => Status::Forfeit { seat: 0, reason: Fault::new(FaultKind::Crash, reason) },
+                2 => Status::Forfeit { seat: seats - 1, reason: Fault::new(FaultKind::Timeout, reason) },
+                _ => Status::Error(reason),
+            };
+            let mut record = GameRecord::new();
+            record.seed = seed;
+            record.moves = moves;
+            record.status = status;
+            record.seats = payoffs.iter().enumerate().map(|(i, &payoff)| SeatResult { payoff, place: i as u32 }).collect();
+            (0..seats * 2).for_each(|i| record.columns.push_str(&extra[i]));
+            let job = Job { pairing, game, seeds: GameSeeds::derive(1, 0, 0, 1), lineup: (0..seats).map(|s| s % 2).collect() };
+            let mut ours = b"kept,".to_vec();
+            format_rows(&job, &names, &record, &mut ours);
+            let reference = rows_by_the_csv_crate(&job, &names, &record);
+            prop_assert_eq!(String::from_utf8_lossy(&ours[5..]), String::from_utf8_lossy(&reference));
+        }
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Benchmarks of the harness itself: the runner's parallel scaling on gomoku.
+//! Benchmarks of the harness itself: the runner's parallel scaling on gomoku, and what the
+//! harness costs each game end to end.
 //!
 //! `runner.gomoku_scaling` plays weights-vs-weights gomoku through the real runner (schedule,
 //! parallel batches, ordered hand-off, tallies; CSV formatting but no disk) three ways: one run on
@@ -10,7 +11,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::bench::{Bench, BenchOptions, Measure};
-use crate::core::Params;
+use crate::core::{GameRecord, Params};
 use crate::games::{Arena, BotChoice};
 use crate::report::{Records, RunTally};
 use crate::tournament::progress::{Progress, ProgressMode};
@@ -18,7 +19,69 @@ use crate::tournament::runner::{self, Flow, RunOptions};
 use crate::tournament::schedule::Schedule;
 
 pub fn benches() -> Vec<Bench> {
-    vec![Bench { name: "runner.gomoku_scaling", run: scaling }]
+    vec![Bench { name: "runner.gomoku_scaling", run: scaling }, Bench { name: "runner.end_to_end", run: end_to_end }]
+}
+
+/// Each game with cheap bots, so that what the harness adds shows: (game, its bots).
+const END_TO_END: &[(&str, &str)] = &[
+    ("holdem", r#"["always-call", "always-call"]"#),
+    ("stud", r#"["always-call", "always-call"]"#),
+    ("zhajinhua", r#"["always-call", "always-call"]"#),
+    ("gomoku", r#"["random-adjacent", "weights"]"#),
+    ("mahjong", r#"["greedy", "random"]"#),
+];
+
+/// Every game's games per second on one thread two ways: engine only (the run's own games,
+/// played by `Table::play_into` in a loop: dealing, the bots and the rules, nothing else) and
+/// end to end (`arena run` on one thread: the runner, the tallies, games.csv written to a
+/// temporary folder, the verdict files), and the second as a percentage of the first.
+fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
+    let arena = Arena::standard();
+    let mut measures = Vec::new();
+    for &(game, bots) in END_TO_END {
+        let config = |games: u64| {
+            let text = format!("game = \"{game}\"\ngames = {games}\nseed = 1\npaired = true\nbots = {bots}\n");
+            let source = crate::tournament::config::Source::command_line(&text);
+            let overrides = crate::tournament::config::Overrides { games: None, seed: None };
+            crate::tournament::config::RunConfig::parse(&arena, &source, game, &overrides).expect("bench config")
+        };
+        // Engine only, for the budget: the rate also sizes the end-to-end run.
+        let cfg = config(1_000_000_000);
+        let schedule = cfg.schedule().expect("bench schedule");
+        let table = arena.find(game).and_then(|e| e.table(&cfg.table, cfg.seats, &cfg.bots, None)).expect("table");
+        let (mut job, mut record) = (schedule.job(0), GameRecord::new());
+        let mut i = 0;
+        let engine = crate::bench::throughput(opts.budget, 1, || {
+            schedule.job_into(i, &mut job);
+            i += 1;
+            table.play_into(&job.lineup, job.game, &job.seeds, false, &mut record);
+            record.moves
+        });
+        // A multiple of every table's rotations (paired runs rotate the seats).
+        let games = ((engine * opts.budget.as_secs_f64()) as u64).max(1).next_multiple_of(12);
+        let cfg = config(games);
+        let dir = std::env::temp_dir().join(format!("arena-bench-{}-{game}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let run_opts = RunOptions {
+            threads: 1,
+            progress: ProgressMode::Off,
+            history: false,
+            stop: Arc::default(),
+            records: Records::Csv,
+        };
+        let start = Instant::now();
+        crate::tournament::execute::execute(&arena, &cfg, &run_opts, &dir, None).expect("bench run");
+        let whole = cfg.schedule().expect("bench schedule").total() as f64 / start.elapsed().as_secs_f64();
+        let _ = std::fs::remove_dir_all(&dir);
+        measures.push(Measure { name: format!("runner.{game}_engine_only_per_s"), value: engine, unit: "games/s" });
+        measures.push(Measure { name: format!("runner.{game}_end_to_end_per_s"), value: whole, unit: "games/s" });
+        measures.push(Measure {
+            name: format!("runner.{game}_end_to_end_vs_engine"),
+            value: 100.0 * whole / engine,
+            unit: "%",
+        });
+    }
+    measures
 }
 
 /// Games per second of a run of `games` games on `threads` threads.
@@ -47,7 +110,8 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
         table.as_ref(),
         &opts,
         &Progress::hidden(schedule.total()),
-        &mut |job, record| {
+        &|_, _, _| {},
+        &mut |job, record, _| {
             // Format like games.csv does, so the hand-off cost is realistic.
             bytes += record.columns.iter().map(str::len).sum::<usize>() + 32 * record.seats.len();
             tally.add(job.pairing, job.game, &job.lineup, record);

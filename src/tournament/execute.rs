@@ -17,8 +17,8 @@ use crate::core::GameRecord;
 use crate::error::{Error, Result};
 use crate::games::{Arena, Table};
 use crate::report::{
-    config_hash, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, Records, RunStatus, RunTally, TimeTally,
-    Verdicts, MANIFEST, TEMP_SUFFIX,
+    config_hash, format_rows, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, Records, RunStatus, RunTally,
+    TimeTally, Verdicts, MANIFEST, TEMP_SUFFIX,
 };
 use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::config::{Overrides, RunConfig};
@@ -387,9 +387,12 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    fn deliver(&mut self, job: &Job, record: &GameRecord) -> Result<Flow> {
-        if let Some(out) = self.out.as_mut() {
-            out.write(job, &self.names, record)?;
+    /// `rows`: the game's games.csv rows when they are formatted already.
+    fn deliver(&mut self, job: &Job, record: &GameRecord, rows: Option<&[u8]>) -> Result<Flow> {
+        match (self.out.as_mut(), rows) {
+            (Some(out), Some(rows)) => out.write_rows(rows)?,
+            (Some(out), None) => out.write(job, &self.names, record)?,
+            (None, _) => {}
         }
         self.written += 1;
         if let (Some((dir, extension)), Some(text)) = (&self.history, &record.history) {
@@ -417,7 +420,7 @@ impl Sink<'_> {
         while self.known.front().is_some_and(|(i, _)| *i < until) {
             let (i, g) = self.known.pop_front().expect("a known game");
             let job = Job { lineup: g.lineup, ..self.schedule.job(i) };
-            if self.deliver(&job, &g.record)? == Flow::Stop {
+            if self.deliver(&job, &g.record, None)? == Flow::Stop {
                 return Ok(Flow::Stop);
             }
         }
@@ -507,11 +510,18 @@ impl Run<'_> {
         };
         let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
         if plan.count > 0 {
-            end = runner::run(schedule, plan, table.as_ref(), opts, &progress, &mut |job, record| {
+            let names = sink.names.clone();
+            let writing = sink.out.is_some();
+            let format = |job: &Job, record: &GameRecord, rows: &mut Vec<u8>| {
+                if writing {
+                    format_rows(job, &names, record, rows);
+                }
+            };
+            end = runner::run(schedule, plan, table.as_ref(), opts, &progress, &format, &mut |job, record, rows| {
                 if sink.copy_until(schedule.index(job.pairing, job.game))? == Flow::Stop {
                     return Ok(Flow::Stop);
                 }
-                sink.deliver(job, record)
+                sink.deliver(job, record, Some(rows))
             })?;
         }
         if !end.stopped_by_sink {

@@ -101,6 +101,8 @@ const MAX_BATCH: usize = 1 << 12;
 struct Slot {
     job: Job,
     record: GameRecord,
+    /// What the run's `format` made of the record (its games.csv rows), on the worker's thread.
+    rows: Vec<u8>,
     /// False when the game was skipped because of the stop flag (it and everything after it are
     /// not delivered).
     played: bool,
@@ -128,8 +130,16 @@ impl Plan<'_> {
     }
 }
 
+/// What the workers make of a finished game for the sink, on their own threads (its games.csv
+/// rows): formatting scales with the threads, and the sink, which runs on one, only copies.
+pub type Format<'a> = dyn Fn(&Job, &GameRecord, &mut Vec<u8>) + Sync + 'a;
+
+/// Where the games go, in schedule order, with what [`Format`] made of them; says whether to go on.
+pub type Deliver<'a> = dyn FnMut(&Job, &GameRecord, &[u8]) -> Result<Flow> + 'a;
+
 /// Plays the games of `plan` from `schedule`, on `table`, delivering records in schedule order to
-/// `sink` (`played` counts the games delivered); counts every finished game in `progress`.
+/// `sink` with what `format` made of them (`played` counts the games delivered); counts every
+/// finished game in `progress`.
 ///
 /// Two stages run at once: a producer thread plays batch k+1 on the pool while this thread hands
 /// batch k to the sink (CSV writing, tallies), so writing never leaves the workers idle. The sink
@@ -141,7 +151,8 @@ pub fn run(
     table: &dyn Table,
     opts: &RunOptions,
     progress: &Progress,
-    sink: &mut dyn FnMut(&Job, &GameRecord) -> Result<Flow>,
+    format: &Format<'_>,
+    sink: &mut Deliver<'_>,
 ) -> Result<RunEnd> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
@@ -166,7 +177,7 @@ pub fn run(
                 for i in indices.by_ref().take(size) {
                     if batch.len == batch.slots.len() {
                         let job = schedule.job(i);
-                        batch.slots.push(Slot { job, record: GameRecord::new(), played: false });
+                        batch.slots.push(Slot { job, record: GameRecord::new(), rows: Vec::new(), played: false });
                     } else {
                         schedule.job_into(i, &mut batch.slots[batch.len].job);
                     }
@@ -182,6 +193,8 @@ pub fn run(
                         if slot.played {
                             let job = &slot.job;
                             table.play_into(&job.lineup, job.game, &job.seeds, opts.history, &mut slot.record);
+                            slot.rows.clear();
+                            format(job, &slot.record, &mut slot.rows);
                             progress.game_done();
                         }
                     })
@@ -212,8 +225,8 @@ pub fn run(
                     break;
                 }
                 end.played += 1;
-                let flow =
-                    sink(&slot.job, &slot.record).inspect_err(|_| consumer_done.store(true, Ordering::Relaxed))?;
+                let flow = sink(&slot.job, &slot.record, &slot.rows)
+                    .inspect_err(|_| consumer_done.store(true, Ordering::Relaxed))?;
                 if flow == Flow::Stop {
                     end.stopped_by_sink = true;
                     break;

@@ -6,7 +6,7 @@ use rand::Rng;
 
 use super::openings::Book;
 use super::renju::{self, Foul};
-use crate::core::wire::{show, spaced, Texts};
+use crate::core::wire::{write_int, Texts};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 use crate::error::Result;
 
@@ -312,7 +312,16 @@ impl Game for Gomoku {
             (None, _) => "",
         };
         out.push_str(end);
-        out.push(spaced(s.moves.iter().map(|m| show(move |f| write!(f, "{},{}", m.x, m.y)))));
+        out.push_with(|text| {
+            for (i, m) in s.moves.iter().enumerate() {
+                if i > 0 {
+                    text.push(' ');
+                }
+                write_int(text, m.x);
+                text.push(',');
+                write_int(text, m.y);
+            }
+        });
     }
 }
 

@@ -9,8 +9,8 @@
 
 use rand::seq::SliceRandom;
 
-use crate::cards::{Card, CardSet, Deck};
-use crate::core::wire::{spaced, Texts};
+use crate::cards::{write_spaced, Card, CardSet, Deck};
+use crate::core::wire::Texts;
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 
 use super::eval::{Hand, HandValue};
@@ -688,11 +688,10 @@ impl Game for Holdem {
     /// `hole`: this seat's cards in the last hand; `board`: the cards dealt; `showdown`: the seat
     /// reached the last hand's showdown (1/0); `hands`: hands played.
     fn record(&self, s: &State, seat: Seat, out: &mut Texts) {
-        let [a, b] = s.hole[seat];
-        out.push(format_args!("{a} {b}"));
-        out.push(spaced(s.visible_board()));
-        out.push(u8::from(s.showdown & bit(seat) != 0));
-        out.push(s.hand_no + u32::from(self.format == Format::Cash));
+        out.push_with(|text| write_spaced(s.hole[seat], text));
+        out.push_with(|text| write_spaced(s.visible_board().iter().copied(), text));
+        out.push_int(u8::from(s.showdown & bit(seat) != 0));
+        out.push_int(s.hand_no + u32::from(self.format == Format::Cash));
     }
 
     fn history(&self, s: &State) -> Option<String> {

@@ -18,7 +18,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use super::fans::{score, WinContext, WinningHand};
 use super::shanten::is_winning_shape;
 use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, KINDS};
-use crate::core::wire::{show, Texts};
+use crate::core::wire::{write_int, Texts};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 
 pub const SEATS: usize = 4;
@@ -665,10 +665,14 @@ impl Game for Mahjong {
 
     /// Hands won, their total fans (empty with no win), hands dealt in (paid for a discard).
     fn record(&self, s: &State, seat: Seat, out: &mut Texts) {
-        out.push(s.wins[seat]);
+        out.push_int(s.wins[seat]);
         let (won, fans) = (s.wins[seat] > 0, s.win_fans[seat]);
-        out.push(show(move |f| if won { write!(f, "{fans}") } else { Ok(()) }));
-        out.push(s.deal_ins[seat]);
+        out.push_with(|text| {
+            if won {
+                write_int(text, fans)
+            }
+        });
+        out.push_int(s.deal_ins[seat]);
     }
 }
 

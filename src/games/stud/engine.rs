@@ -13,8 +13,8 @@
 use rand::seq::SliceRandom;
 
 use super::eval::{value, Category, HandValue};
-use crate::cards::{Card, CardSet, Deck};
-use crate::core::wire::{show, spaced, Texts};
+use crate::cards::{write_spaced, Card, CardSet, Deck};
+use crate::core::wire::{write_int, Texts};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 
 /// Most seats at a table.
@@ -479,11 +479,11 @@ impl Game for Stud {
     /// five-card hand at showdown, empty otherwise; `fold_street`: the cards it held when it
     /// folded (2 to 5), empty if it did not fold.
     fn record(&self, s: &State, seat: Seat, out: &mut Texts) {
-        out.push(spaced(std::iter::once(s.hole(seat)).chain(s.up(seat).iter().copied())));
+        out.push_with(|text| write_spaced(std::iter::once(s.hole(seat)).chain(s.up(seat).iter().copied()), text));
         let category: Option<Category> = (s.showdown && s.in_hand(seat)).then(|| value(s.hand(seat)).category());
         out.push_str(category.map_or("", |c| c.name()));
         let folded = s.folded[seat];
-        out.push(show(move |f| folded.map_or(Ok(()), |street| write!(f, "{}", street + 2))));
+        out.push_with(|text| folded.into_iter().for_each(|street| write_int(text, street + 2)));
     }
 }
 

@@ -14,8 +14,8 @@
 
 use rand::seq::SliceRandom;
 
-use crate::cards::{Card, Deck};
-use crate::core::wire::{spaced, Texts};
+use crate::cards::{write_spaced, Card, Deck};
+use crate::core::wire::Texts;
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 use crate::error::Result;
 
@@ -425,12 +425,12 @@ impl Game for Zhajinhua {
     /// saw them; `folded`: whether it left the hand (fold or lost compare); `rounds`: the round the
     /// hand ended in; `showdown`: whether it ended in a showdown.
     fn record(&self, s: &State, seat: Seat, out: &mut Texts) {
-        out.push(spaced(s.hands[seat]));
+        out.push_with(|text| write_spaced(s.hands[seat], text));
         out.push_str(Category::of(s.values[seat]).name());
-        out.push(u8::from(s.public.seen[seat]));
-        out.push(u8::from(!s.public.in_hand[seat]));
-        out.push(s.public.round.min(self.round_cap));
-        out.push(u8::from(s.showdown));
+        out.push_int(u8::from(s.public.seen[seat]));
+        out.push_int(u8::from(!s.public.in_hand[seat]));
+        out.push_int(s.public.round.min(self.round_cap));
+        out.push_int(u8::from(s.showdown));
     }
 }
 
