@@ -4,7 +4,9 @@
 //! - Monte Carlo AhAs against KdKc, 1,000,000 trials, against rs_poker 5.0's `MonteCarloGame`;
 //! - shanten of one shared list of 1,000,000 random 14-tile hands, against the `xiangting` crate
 //!   (which knows three riichi shapes: standard, seven pairs, thirteen orphans), for bot-arena's
-//!   every MCR shape and for its standard shape alone.
+//!   every MCR shape and for its standard shape alone;
+//! - end to end, 1,000,000 heads-up always-call hold'em hands: rs_poker 5.0's arena against the
+//!   `arena run` command (benches/peers/arena.rs).
 //!
 //! Each contest alternates the two sides run after run (who goes first alternates too) and prints
 //! the median of the per-run time ratios: robust to a machine that is busy with other work. It
@@ -28,6 +30,9 @@ use bot_arena::games::mahjong::tiles::{Counts, KINDS};
 
 use rs_poker::core::Rankable;
 
+#[path = "peers/arena.rs"]
+mod arena;
+
 const HANDS: usize = 1_000_000;
 
 fn main() {
@@ -43,6 +48,9 @@ fn main() {
     }
     if wanted("shanten") {
         shanten_contest();
+    }
+    if wanted("arena") {
+        arena::contest();
     }
 }
 
