@@ -1,13 +1,15 @@
 //! The record path allocates nothing: once warm, a game's record filled again (as the runner
 //! fills the records of its batches again), its rows formatted and written into games.csv take
-//! no heap allocation, for hold'em and gomoku (a counting global allocator, counting this
-//! thread's allocations only, so the test harness's other threads do not count). What playing a
-//! game costs besides (dealing, the bots) is printed, not asserted: `--nocapture` shows it.
+//! no heap allocation, for hold'em, stud, zhajinhua and gomoku (a counting global allocator,
+//! counting this thread's allocations only, so the test harness's other threads do not count).
+//! A hold'em hand between always-call bots allocates nothing while it is played either; what
+//! playing costs in the other games (their states, the bots' buffers) is printed:
+//! `--nocapture` shows it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use bot_arena::core::{GameRecord, GameSeeds, Params};
+use bot_arena::core::{GameRecord, GameSeeds, Keep, Params};
 use bot_arena::games::{Arena, BotChoice};
 use bot_arena::report::{format_rows, GamesWriter};
 use bot_arena::tournament::schedule::Job;
@@ -59,11 +61,12 @@ fn count(game: &str, bot: &str, games: u64) -> (u64, u64) {
     let (mut writing, mut playing) = (0, 0);
     let warm_up = 200;
     let (mut record, mut rows) = (GameRecord::new(), Vec::new());
-    let mut job = Job { pairing: 0, game: 0, seeds: GameSeeds::derive(7, 0, 0, 1), lineup: vec![0, 1] };
+    let mut job =
+        Job { pairing: 0, game: 0, seeds: GameSeeds::derive(7, 0, 0, 1), lineup: [0, 1].into_iter().collect() };
     for g in 0..warm_up + games {
         (job.game, job.seeds) = (g, GameSeeds::derive(7, 0, g, 1));
         let before = allocations();
-        table.play_into(&job.lineup, job.game, &job.seeds, false, &mut record);
+        table.play_into(&job.lineup, job.game, &job.seeds, Keep::COLUMNS, &mut record);
         let played = allocations();
         rows.clear();
         format_rows(&job, &names, &record, &mut rows);
@@ -77,9 +80,20 @@ fn count(game: &str, bot: &str, games: u64) -> (u64, u64) {
     (writing, playing)
 }
 
+/// A whole hold'em hand between two always-call bots, dealt, played and scored into a record
+/// used before, allocates nothing: the state, the bots, their streams and the outcome live on the
+/// stack or in the record.
+#[test]
+fn playing_a_holdem_hand_allocates_nothing() {
+    let (_, playing) = count("holdem", "always-call", 1000);
+    assert_eq!(playing, 0, "1,000 hold'em hands allocated {playing} times");
+}
+
 #[test]
 fn writing_a_game_into_games_csv_allocates_nothing() {
-    for (game, bot) in [("holdem", "always-call"), ("gomoku", "weights")] {
+    for (game, bot) in
+        [("holdem", "always-call"), ("stud", "always-call"), ("zhajinhua", "always-call"), ("gomoku", "weights")]
+    {
         let games = 1000;
         let (writing, playing) = count(game, bot, games);
         eprintln!(

@@ -39,10 +39,10 @@ impl Game for Boom {
     }
     fn outcome(&self, s: &Self::State) -> Outcome {
         let d = (s.1[0] as f64 - s.1[1] as f64).signum();
-        Outcome::from_payoffs(vec![d, -d])
+        Outcome::from_payoffs([d, -d])
     }
     fn forfeit(&self, _s: &Self::State, seat: Seat) -> Outcome {
-        Outcome::from_payoffs((0..2).map(|s| if s == seat { -1.0 } else { 1.0 }).collect())
+        Outcome::from_payoffs((0..2).map(|s| if s == seat { -1.0 } else { 1.0 }))
     }
 }
 

@@ -5,7 +5,7 @@
 //! Layout: a card is `suit * 16 + rank`, rank 0..=12 for 2..A. A [`CardSet`] therefore holds one
 //! 13-bit rank mask per suit at bits `16 * suit ..`: flushes and rank masks are a shift and a mask.
 
-use rand::Rng;
+use rand::RngCore;
 
 use crate::error::{shown, Error, Result};
 
@@ -307,10 +307,12 @@ pub struct Deck {
 
 impl Deck {
     /// A fully shuffled deck (Fisher-Yates), so the order never depends on what the players do.
-    pub fn shuffled(rng: &mut impl Rng) -> Deck {
+    /// Card `i` (from the last) swaps with the card at `rng.random_range(0..=i)`: the draws are
+    /// rand's, made here without its general machinery (it took a fifth of a hold'em hand).
+    pub fn shuffled(rng: &mut impl RngCore) -> Deck {
         let mut cards: [Card; 52] = std::array::from_fn(Card::from_index);
         for i in (1..52).rev() {
-            let j = rng.random_range(0..=i);
+            let j = index_up_to(|| rng.next_u32(), i as u32) as usize;
             cards.swap(i, j);
         }
         Deck { cards, next: 0 }
@@ -324,6 +326,26 @@ impl Deck {
     pub fn cards(&self) -> &[Card; 52] {
         &self.cards
     }
+}
+
+/// What `rng.random_range(0..=high)` gives for a `usize` range within `u32` (rand 0.9: the high
+/// half of a 32-bit draw times the range's size, and a second draw when the low half falls in the
+/// sliver where that is biased; the whole `u32` range is one draw), drawing the same numbers.
+/// `tests` hold it to rand's.
+/// `draw` gives the stream's next 32-bit word.
+#[inline(always)]
+fn index_up_to(mut draw: impl FnMut() -> u32, high: u32) -> u32 {
+    let range = high.wrapping_add(1);
+    if range == 0 {
+        return draw();
+    }
+    let product = u64::from(draw()) * u64::from(range);
+    let (mut index, low) = ((product >> 32) as u32, product as u32);
+    if low > range.wrapping_neg() {
+        let next = ((u64::from(draw()) * u64::from(range)) >> 32) as u32;
+        index += u32::from(low.checked_add(next).is_none());
+    }
+    index
 }
 
 #[cfg(test)]
@@ -383,6 +405,59 @@ mod tests {
         assert_eq!(CardSet::FULL.len(), 52);
         assert_eq!(CardSet::FULL.iter().count(), 52);
         assert!(Card::all().all(|c| CardSet::FULL.contains(c) && Card::from_index(c.index()) == c));
+    }
+
+    /// The shuffle's draws are rand's `random_range(0..=i)`, draw for draw: every deal of every
+    /// published run depends on it.
+    #[test]
+    fn index_draws_match_rands_random_range() {
+        use rand::{Rng, RngCore};
+        let mut ours = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut theirs = ours.clone();
+        for n in 0..200_000u32 {
+            let high = match n % 4 {
+                0 => n % 52,
+                1 => n % 1000,
+                2 => u32::MAX - n % 7,
+                _ => (u32::MAX / 3).wrapping_mul(n) >> (n % 32),
+            };
+            assert_eq!(
+                index_up_to(|| ours.next_u32(), high) as usize,
+                theirs.random_range(0..=high as usize),
+                "{high}"
+            );
+        }
+        assert_eq!(ours.next_u64(), theirs.next_u64(), "the same number of draws");
+    }
+
+    /// The deck is the one rand's `random_range` draws give, and the stream goes on from the same
+    /// place, for streams at every offset in ChaCha's blocks, and for seed 1,896,018, whose first
+    /// draw is redrawn (the shuffle takes 52 words).
+    #[test]
+    fn shuffle_draws_what_a_draw_at_a_time_draws() {
+        use rand::{Rng, RngCore};
+        let redrawn = 1_896_018;
+        let mut past_the_batch = rand_chacha::ChaCha8Rng::seed_from_u64(redrawn);
+        (0..52).for_each(|_| {
+            past_the_batch.next_u32();
+        });
+        let mut shuffled = rand_chacha::ChaCha8Rng::seed_from_u64(redrawn);
+        Deck::shuffled(&mut shuffled);
+        assert_eq!(shuffled.next_u64(), past_the_batch.next_u64(), "seed {redrawn} takes 52 words");
+        for seed in (0..2_000u64).chain([redrawn]) {
+            let mut ours = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            (0..seed % 67).filter(|_| seed != redrawn).for_each(|_| {
+                ours.next_u32();
+            });
+            let mut theirs = ours.clone();
+            let deck = Deck::shuffled(&mut ours);
+            let mut cards: [Card; 52] = std::array::from_fn(Card::from_index);
+            for i in (1..52).rev() {
+                cards.swap(i, theirs.random_range(0..=i));
+            }
+            assert_eq!(deck.cards(), &cards, "seed {seed}");
+            assert_eq!(ours.next_u64(), theirs.next_u64(), "seed {seed}: the stream goes on from the same place");
+        }
     }
 
     #[test]

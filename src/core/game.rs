@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::core::params::Params;
-use crate::core::play::Status;
+use crate::core::play::{per_seat, PerSeat, Status};
 use crate::core::seeds::{BotRng, DealRng};
 use crate::core::wire::Texts;
 
@@ -18,15 +18,20 @@ pub type Seat = usize;
 pub struct Outcome {
     /// What each seat won (positive) or lost (negative), in the game's unit
     /// (big blinds, chips, points; +1/0/-1 for win/draw/loss games).
-    pub payoff: Vec<f64>,
+    pub payoff: PerSeat<f64>,
     /// 1 = first; seats that tie share a place.
-    pub place: Vec<u32>,
+    pub place: PerSeat<u32>,
 }
 
 impl Outcome {
-    /// Places from payoffs: the highest payoff is place 1, equal payoffs share a place.
-    pub fn from_payoffs(payoff: Vec<f64>) -> Outcome {
-        let place = payoff.iter().map(|&p| 1 + payoff.iter().filter(|&&q| q > p).count() as u32).collect();
+    /// Places from payoffs (one per seat): the highest payoff is place 1, equal payoffs share a
+    /// place.
+    pub fn from_payoffs(payoffs: impl IntoIterator<Item = f64>) -> Outcome {
+        let mut payoff = PerSeat::new();
+        for p in payoffs {
+            payoff.push(p);
+        }
+        let place = per_seat(payoff.len(), |seat| 1 + payoff.iter().filter(|&&q| q > payoff[seat]).count() as u32);
         Outcome { payoff, place }
     }
 }

@@ -1,6 +1,7 @@
 //! The game-agnostic heart: the [`Game`] and [`Bot`] traits, seeds, parameters, playing one game,
 //! and the [`Wire`] encoding a game gives its views and actions for bots outside the process.
 
+pub mod clock;
 mod game;
 pub mod params;
 mod play;
@@ -10,6 +11,9 @@ pub mod wire;
 
 pub use game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, RunFolder, Seat};
 pub use params::{ParamSpec, Params};
-pub use play::{play_game, play_game_into, play_game_with, Entrant, GameRecord, Limits, SeatResult, Seating, Status};
+pub use play::{
+    per_seat, play_game, play_game_into, play_game_with, Entrant, GameRecord, Keep, Limits, PerSeat, SeatResult,
+    Seating, Status,
+};
 pub use seeds::{BotRng, DealRng, GameSeeds};
 pub use wire::Wire;

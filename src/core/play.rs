@@ -3,11 +3,12 @@
 //! time or answers an illegal action forfeits and the record says why. A panic of the game's own
 //! code (dealing, applying, scoring) ends the game with no result: [`Status::Error`].
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
+use crate::core::clock::Clock;
 use crate::core::game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, RunFolder, Seat};
 use crate::core::params::{ParamSpec, Params};
 use crate::core::seeds::GameSeeds;
@@ -33,6 +34,21 @@ pub enum Status {
     Error(String),
 }
 
+/// One value per seat, inline for tables of up to four seats (most games): a record's results
+/// then sit in the record itself, which a run's writer reads game after game.
+pub type PerSeat<T> = smallvec::SmallVec<[T; 4]>;
+
+/// `f(seat)` for each of `seats` seats. Pushed one by one: `SmallVec`'s `collect` costs about a
+/// hundred instructions for two seats, and a fast game builds several such lists.
+#[inline]
+pub fn per_seat<T>(seats: usize, mut f: impl FnMut(usize) -> T) -> PerSeat<T> {
+    let mut out = PerSeat::new();
+    for seat in 0..seats {
+        out.push(f(seat));
+    }
+    out
+}
+
 /// Everything a finished game reports.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
@@ -41,7 +57,7 @@ pub struct GameRecord {
     pub moves: u32,
     pub status: Status,
     /// Indexed by seat.
-    pub seats: Vec<SeatResult>,
+    pub seats: PerSeat<SeatResult>,
     /// The values of the game's own columns, seat after seat, in one buffer (no string per
     /// value: a record is written thousands of times a second). [`GameRecord::extra`] gives a
     /// seat's.
@@ -61,7 +77,7 @@ impl GameRecord {
             seed: 0,
             moves: 0,
             status: Status::Ok,
-            seats: Vec::with_capacity(4),
+            seats: PerSeat::new(),
             columns: Texts::with_capacity(256, 16),
             history: None,
             times: Vec::with_capacity(64),
@@ -92,6 +108,22 @@ impl Default for GameRecord {
     }
 }
 
+/// What a record keeps besides the game's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keep {
+    /// The game's own games.csv columns (a run that keeps no games file needs none).
+    pub columns: bool,
+    /// The game record in its community's format (`--hand-history`).
+    pub history: bool,
+}
+
+impl Keep {
+    /// The result alone.
+    pub const RESULT: Keep = Keep { columns: false, history: false };
+    /// The result and the games.csv columns.
+    pub const COLUMNS: Keep = Keep { columns: true, history: false };
+}
+
 /// A bot's time limits, judged by the host's clock for every kind of bot: a decision over
 /// `move_ms`, or decisions adding up to more than `game_ms` in one game, forfeit the game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,6 +133,8 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// No limit.
+    pub const NONE: Limits = Limits { move_ms: None, game_ms: None };
     /// The parameters every bot kind takes besides its own (a kind may declare them itself to
     /// give them other defaults).
     pub const SPECS: &'static [ParamSpec] = &[
@@ -153,8 +187,12 @@ pub struct Seating<'a> {
 }
 
 thread_local! {
-    /// Set while a game is played: a panic's message goes to the record, not to stderr.
-    static BOT_PANIC: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
+    /// How many [`caught`] regions this thread is in: while one is, a panic's message goes to
+    /// [`PANIC_MESSAGE`] for the record, not to stderr. A counter, not a slot swapped at every
+    /// region: a fast game enters one per decision.
+    static CAUGHT_DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// The message of the panic being caught (panics do not overlap: the nearest region takes it).
+    static PANIC_MESSAGE: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// Installs (once) a panic hook that keeps panics during play quiet and hands their message to
@@ -164,35 +202,26 @@ fn install_panic_hook() {
     ONCE.call_once(|| {
         let default = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let in_bot = BOT_PANIC.with(|slot| {
-                let mut slot = slot.borrow_mut();
-                match slot.as_mut() {
-                    Some(message) => {
-                        let payload = info.payload();
-                        let text = payload
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| payload.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "panic".to_string());
-                        *message = Some(text);
-                        true
-                    }
-                    None => false,
-                }
-            });
-            if !in_bot {
-                default(info);
+            if CAUGHT_DEPTH.with(Cell::get) == 0 {
+                return default(info);
             }
+            let payload = info.payload();
+            let text = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".to_string());
+            PANIC_MESSAGE.with(|slot| *slot.borrow_mut() = Some(text));
         }));
     });
 }
 
 /// Runs `f` with panics caught quietly: `Err(message)` when it panicked.
 fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    let outer = BOT_PANIC.with(|slot| slot.borrow_mut().replace(None));
+    CAUGHT_DEPTH.with(|depth| depth.set(depth.get() + 1));
     let result = catch_unwind(AssertUnwindSafe(f));
-    let message = BOT_PANIC.with(|slot| std::mem::replace(&mut *slot.borrow_mut(), outer)).flatten();
-    result.map_err(|_| message.unwrap_or_else(|| "panic".to_string()))
+    CAUGHT_DEPTH.with(|depth| depth.set(depth.get() - 1));
+    result.map_err(|_| PANIC_MESSAGE.with(|slot| slot.borrow_mut().take()).unwrap_or_else(|| "panic".to_string()))
 }
 
 /// Runs `f` as bot code: a panic becomes a [`FaultKind::Panic`] fault.
@@ -219,29 +248,32 @@ pub fn play_game_with<G: Game>(
     history: bool,
 ) -> GameRecord {
     let mut record = GameRecord::new();
-    play_game_into(game, bots, seeds, seating, history, &mut record);
+    play_game_into(game, bots, seeds, seating, Keep { columns: true, history }, &mut record);
     record
 }
 
 /// [`play_game_with`] writing into `record`, whose buffers are reused: a run plays millions of
-/// games through a few batches of records and allocates none of them again.
+/// games through a few batches of records and allocates none of them again. `keep`: what the
+/// record holds besides the result.
 pub fn play_game_into<G: Game>(
     game: &G,
     bots: &mut [Box<dyn Bot<G>>],
     seeds: &GameSeeds,
     seating: &Seating<'_>,
-    history: bool,
+    keep: Keep,
     record: &mut GameRecord,
 ) {
     install_panic_hook();
     let seats = game.seats();
     assert!(bots.len() == seats && seating.entrants.len() == seats, "one bot per seat");
     record.clear(seeds.deal);
-    if let Err(message) = caught(|| play_unguarded(game, bots, seeds, seating, history, record)) {
+    if let Err(message) = caught(|| play_unguarded(game, bots, seeds, seating, keep, record)) {
         record.clear(seeds.deal);
         record.status = Status::Error(message);
         record.seats.resize(seats, SeatResult { payoff: 0.0, place: 0 });
-        (0..seats * game.columns().len()).for_each(|_| record.columns.push_str(""));
+        if keep.columns {
+            (0..seats * game.columns().len()).for_each(|_| record.columns.push_str(""));
+        }
     }
 }
 
@@ -251,12 +283,13 @@ fn play_unguarded<G: Game>(
     bots: &mut [Box<dyn Bot<G>>],
     seeds: &GameSeeds,
     seating: &Seating<'_>,
-    history: bool,
+    keep: Keep,
     record: &mut GameRecord,
 ) {
     let seats = game.seats();
     let mut state = game.deal_numbered(seeds.deal_index, &mut seeds.deal_rng());
-    let mut rngs: Vec<_> = (0..seats).map(|seat| seeds.bot_rng(seat)).collect();
+    let mut rngs = per_seat(seats, |seat| seeds.bot_rng(seat));
+    let rngs = &mut rngs[..];
     let mut status = Status::Ok;
     let mut started = 0;
     for (seat, bot) in bots.iter_mut().enumerate() {
@@ -274,21 +307,26 @@ fn play_unguarded<G: Game>(
         started += 1;
     }
     let mut moves = 0u32;
-    let mut used = vec![Duration::ZERO; seats];
+    let mut used = per_seat(seats, |_| Duration::ZERO);
+    let used = &mut used[..];
     let times = &mut record.times;
     // One clock read a decision: a decision runs from the end of the one before (or the game's
     // start) to its answer, so it also counts the engine's turn in between (microseconds at
     // most, the same for every bot). Reading the clock twice a decision cost a sixth of a fast
     // game.
-    let mut began = Instant::now();
+    let clock = Clock::get();
+    let mut began = clock.now();
     while status == Status::Ok {
         let Some(seat) = game.to_act(&state) else { break };
         let limits = seating.entrants[seat].limits;
         let view = game.view(&state, seat);
-        let deadline = limits.deadline(began, used[seat]);
+        let deadline = match limits == Limits::NONE {
+            true => None,
+            false => limits.deadline(clock.instant(began), used[seat]),
+        };
         let asked = guarded(|| bots[seat].try_act(game, &view, &mut rngs[seat], deadline));
-        let answered = Instant::now();
-        let took = answered - began;
+        let answered = clock.now();
+        let took = clock.between(began, answered);
         began = answered;
         drop(view);
         used[seat] += took;
@@ -319,11 +357,15 @@ fn play_unguarded<G: Game>(
             Ok(())
         });
     }
-    for seat in 0..seats {
-        game.record(&state, seat, &mut record.columns);
+    if keep.columns {
+        for seat in 0..seats {
+            game.record(&state, seat, &mut record.columns);
+        }
     }
-    record.seats.extend((0..seats).map(|seat| SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] }));
-    record.history = if history { game.history(&state) } else { None };
+    for seat in 0..seats {
+        record.seats.push(SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] });
+    }
+    record.history = if keep.history { game.history(&state) } else { None };
     record.moves = moves;
     record.status = status;
 }
@@ -376,10 +418,10 @@ mod tests {
         fn outcome(&self, s: &CountState) -> Outcome {
             let sum = |seat: usize| s.said.iter().skip(seat).step_by(2).sum::<u32>() as f64;
             let (a, b) = (sum(0), sum(1) + s.bonus as f64);
-            Outcome::from_payoffs(vec![(a - b).signum(), (b - a).signum()])
+            Outcome::from_payoffs([(a - b).signum(), (b - a).signum()])
         }
         fn forfeit(&self, _s: &CountState, seat: Seat) -> Outcome {
-            Outcome::from_payoffs((0..2).map(|s| if s == seat { -1.0 } else { 1.0 }).collect())
+            Outcome::from_payoffs((0..2).map(|s| if s == seat { -1.0 } else { 1.0 }))
         }
     }
 

@@ -24,8 +24,8 @@ use std::sync::Arc;
 
 use crate::bench::Bench;
 use crate::core::{
-    play_game_into, Bot, DealRng, Entrant, Game, GameRecord, GameSeeds, Headline, Limits, ParamSpec, Params, RunFolder,
-    Seat, Seating, Wire,
+    per_seat, play_game_into, Bot, DealRng, Entrant, Game, GameRecord, GameSeeds, Headline, Keep, Limits, ParamSpec,
+    Params, PerSeat, RunFolder, Seat, Seating, Wire,
 };
 use crate::error::{Error, Result};
 use crate::games::conformance::Checked;
@@ -177,11 +177,11 @@ pub trait Table: Send + Sync {
     /// `history`: also produce the game record in its community's format.
     fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord {
         let mut record = GameRecord::new();
-        self.play_into(lineup, game, seeds, history, &mut record);
+        self.play_into(lineup, game, seeds, Keep { columns: true, history }, &mut record);
         record
     }
-    /// [`Table::play`] into a record whose buffers are reused.
-    fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool, record: &mut GameRecord);
+    /// [`Table::play`] into a record whose buffers are reused, keeping what `keep` says.
+    fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, keep: Keep, record: &mut GameRecord);
     /// What the programs behind the bots said they are (a Gomocup engine's ABOUT), by bot name.
     fn engines(&self) -> BTreeMap<String, String>;
 }
@@ -263,11 +263,11 @@ impl<G: GameDef> Table for Match<G> {
     fn headline(&self) -> Headline {
         self.game.headline()
     }
-    fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool, record: &mut GameRecord) {
-        let mut bots: Vec<Box<dyn Bot<G>>> = lineup.iter().map(|&b| (self.bots[b])()).collect();
-        let entrants: Vec<&Entrant> = lineup.iter().map(|&b| &self.entrants[b]).collect();
+    fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, keep: Keep, record: &mut GameRecord) {
+        let mut bots: PerSeat<Box<dyn Bot<G>>> = per_seat(lineup.len(), |seat| (self.bots[lineup[seat]])());
+        let entrants = per_seat(lineup.len(), |seat| &self.entrants[lineup[seat]]);
         let seating = Seating { entrants: &entrants, game, table: &self.options, run: self.run.as_ref() };
-        play_game_into(&self.game, &mut bots, seeds, &seating, history, record)
+        play_game_into(&self.game, &mut bots, seeds, &seating, keep, record)
     }
     fn engines(&self) -> BTreeMap<String, String> {
         self.run.as_ref().map(RunFolder::engines).unwrap_or_default()

@@ -10,9 +10,9 @@ use flate2::Compression;
 use serde::{Deserialize, Serialize};
 
 use crate::core::wire::Texts;
-use crate::core::{Fault, FaultKind, GameRecord, SeatResult, Status};
+use crate::core::{Fault, FaultKind, GameRecord, PerSeat, SeatResult, Status};
 use crate::error::{Error, Result};
-use crate::tournament::schedule::Job;
+use crate::tournament::schedule::{Job, Lineup};
 
 /// The fixed columns of games.csv; the game's own columns follow.
 pub const GAME_COLUMNS: &[&str] = &["pairing", "game", "seed", "seat", "bot", "payoff", "place", "moves", "status"];
@@ -250,7 +250,7 @@ pub struct GameRow {
     pub pairing: usize,
     pub game: u64,
     /// The bot in each seat, as indexes into the names the file was read with.
-    pub lineup: Vec<usize>,
+    pub lineup: Lineup,
     /// The record as the tallies need it (no hand history).
     pub record: GameRecord,
     /// The byte offset in the file just after the game's last row.
@@ -365,12 +365,12 @@ fn add_row(
     let g = game.get_or_insert_with(|| GameRow {
         pairing,
         game: index,
-        lineup: Vec::with_capacity(seats),
+        lineup: Lineup::with_capacity(seats),
         record: GameRecord {
             seed,
             moves,
             status: Status::Ok,
-            seats: Vec::with_capacity(seats),
+            seats: PerSeat::with_capacity(seats),
             columns: Texts::default(),
             history: None,
             times: Vec::new(),
@@ -429,7 +429,7 @@ mod tests {
     }
 
     fn job(game: u64, lineup: Vec<usize>) -> Job {
-        Job { pairing: 0, game, seeds: GameSeeds::derive(1, 0, game, 1), lineup }
+        Job { pairing: 0, game, seeds: GameSeeds::derive(1, 0, game, 1), lineup: lineup.into() }
     }
 
     /// The rows as the csv crate writes the same fields (how games.csv was written before rows

@@ -20,8 +20,9 @@ pub struct RunTally {
     comparisons: Comparisons,
     replays: u64,
     unit: CiUnit,
-    /// The (pairing, deal) whose games the bots' tallies are collecting.
+    /// The (pairing, deal) whose games the bots' tallies are collecting, and the bots in it.
     deal: Option<(usize, u64)>,
+    in_deal: Vec<usize>,
     /// Games whose own code panicked ([`Status::Error`]): no result, counted for nobody.
     engine_errors: u64,
 }
@@ -50,6 +51,7 @@ impl RunTally {
             replays: schedule.replays,
             unit,
             deal: None,
+            in_deal: Vec::new(),
             engine_errors: 0,
         }
     }
@@ -64,8 +66,16 @@ impl RunTally {
         }
         let deal = Some((pairing, game / self.replays));
         if deal != self.deal {
-            self.bots.iter_mut().for_each(Tally::end_deal);
+            for &bot in &self.in_deal {
+                self.bots[bot].end_deal();
+            }
+            self.in_deal.clear();
             self.deal = deal;
+        }
+        for &bot in lineup {
+            if !self.in_deal.contains(&bot) {
+                self.in_deal.push(bot);
+            }
         }
         Tally::add_game(&mut self.bots, lineup, record);
         self.tables[pairing].add(game, lineup, record, &mut self.comparisons)

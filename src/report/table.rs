@@ -18,6 +18,7 @@ use crate::stats::{
     ClusteredMean, Comparisons, EloEstimate, FieldStats, Outcome, PairScore, Pentanomial, Sprt, SprtModel, Trinomial,
     Welford,
 };
+use crate::tournament::schedule::Lineup;
 
 /// Two distinct bots of a table, by their places in [`TableTally::bots`].
 #[derive(Clone, Debug)]
@@ -50,9 +51,13 @@ pub struct TableTally {
     deal: u64,
     deal_games: u64,
     deal_payoff: Vec<f64>,
-    /// Scratch: each seat's bot (as its place in `bots`), each bot's mean payoff in a game or
-    /// deal, and the deal's pairwise scores.
+    /// The lineup of the last game and what it implies: each seat's bot (as its place in
+    /// `bots`), and every comparison of a game (pair, seat of A, seat of B) in the order they are
+    /// counted. A table's games come in a few seat rotations, so these are rarely worked out anew.
+    lineup: Lineup,
     local: Vec<usize>,
+    comparisons: Vec<(usize, usize, usize)>,
+    /// Scratch: each bot's mean payoff in a game or deal, and the deal's pairwise scores.
     mean: Vec<f64>,
     scores: Vec<PairScore>,
 }
@@ -91,7 +96,9 @@ impl TableTally {
             deal: 0,
             deal_games: 0,
             deal_payoff: vec![0.0; n],
+            lineup: Lineup::new(),
             local: Vec::new(),
+            comparisons: Vec::new(),
             mean: vec![0.0; n],
             scores: Vec::new(),
         }
@@ -110,30 +117,29 @@ impl TableTally {
             self.close_deal(comparisons);
         }
         self.deal = deal;
-        let (local, mean) = (&mut self.local, &mut self.mean);
-        local.clear();
-        local.extend(lineup.iter().map(|b| self.bots.iter().position(|x| x == b).expect("a bot of the table")));
+        if lineup != &self.lineup[..] {
+            self.seat(lineup);
+        }
+        let mean = &mut self.mean;
         mean.iter_mut().for_each(|m| *m = 0.0);
-        for (&k, result) in local.iter().zip(&record.seats) {
+        for (&k, result) in self.local.iter().zip(&record.seats) {
             mean[k] += result.payoff / self.copies[k];
         }
         for (sum, m) in self.deal_payoff.iter_mut().zip(mean.iter()) {
             *sum += m;
         }
-        let payoff = |seat: usize| record.seats[seat].payoff;
         for p in &mut self.pairs {
             p.game_diff.push(mean[p.a] - mean[p.b]);
-            for s in (0..local.len()).filter(|&s| local[s] == p.a) {
-                for t in (0..local.len()).filter(|&t| local[t] == p.b) {
-                    let outcome = match payoff(s).partial_cmp(&payoff(t)) {
-                        Some(std::cmp::Ordering::Greater) => Outcome::Win,
-                        Some(std::cmp::Ordering::Less) => Outcome::Loss,
-                        _ => Outcome::Draw,
-                    };
-                    p.tri.add(outcome);
-                    p.outcomes.push(outcome);
-                }
-            }
+        }
+        for &(pair, s, t) in &self.comparisons {
+            let outcome = match record.seats[s].payoff.partial_cmp(&record.seats[t].payoff) {
+                Some(std::cmp::Ordering::Greater) => Outcome::Win,
+                Some(std::cmp::Ordering::Less) => Outcome::Loss,
+                _ => Outcome::Draw,
+            };
+            let p = &mut self.pairs[pair];
+            p.tri.add(outcome);
+            p.outcomes.push(outcome);
         }
         self.games += 1;
         self.deal_games += 1;
@@ -151,6 +157,22 @@ impl TableTally {
         }
         self.close_deal(comparisons);
         true
+    }
+
+    /// Works out what `lineup` implies (see [`TableTally::lineup`]).
+    fn seat(&mut self, lineup: &[usize]) {
+        self.lineup = lineup.into();
+        self.local.clear();
+        self.local.extend(lineup.iter().map(|b| self.bots.iter().position(|x| x == b).expect("a bot of the table")));
+        self.comparisons.clear();
+        let local = &self.local;
+        for (pair, p) in self.pairs.iter().enumerate() {
+            for s in (0..local.len()).filter(|&s| local[s] == p.a) {
+                for t in (0..local.len()).filter(|&t| local[t] == p.b) {
+                    self.comparisons.push((pair, s, t));
+                }
+            }
+        }
     }
 
     /// Hands the deal being collected (complete or not) to `comparisons` and starts afresh.

@@ -16,19 +16,15 @@ const EXACT: u64 = 2 * SUB as u64;
 const BUCKETS: usize = EXACT as usize + (64 - 6) * SUB as usize;
 
 /// One bot's decision times: count, sum and maximum exactly, quantiles from a histogram with
-/// buckets 1/32 of a power of two wide (HdrHistogram's idea, in a few lines).
-#[derive(Clone, Debug)]
+/// buckets 1/32 of a power of two wide (HdrHistogram's idea, in a few lines). Every figure is a
+/// sum or a maximum, so tallies kept apart (one per worker thread) merge into the same figures.
+#[derive(Clone, Debug, Default)]
 pub struct TimeTally {
     moves: u64,
     total_ns: u128,
     max_ns: u64,
+    /// Empty until the first time is added (a worker's tally of a bot it never saw costs nothing).
     buckets: Vec<u64>,
-}
-
-impl Default for TimeTally {
-    fn default() -> TimeTally {
-        TimeTally { moves: 0, total_ns: 0, max_ns: 0, buckets: vec![0; BUCKETS] }
-    }
 }
 
 fn bucket(ns: u64) -> usize {
@@ -54,11 +50,28 @@ fn bucket_value(b: usize) -> f64 {
 
 impl TimeTally {
     pub fn add(&mut self, took: Duration) {
-        let ns = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        let ns = took.as_secs().saturating_mul(1_000_000_000).saturating_add(took.subsec_nanos().into());
+        if self.buckets.is_empty() {
+            self.buckets = vec![0; BUCKETS];
+        }
         self.moves += 1;
         self.total_ns += ns as u128;
         self.max_ns = self.max_ns.max(ns);
         self.buckets[bucket(ns)] += 1;
+    }
+
+    /// Adds every time of `other`.
+    pub fn merge(&mut self, other: &TimeTally) {
+        if other.buckets.is_empty() {
+            return;
+        }
+        if self.buckets.is_empty() {
+            self.buckets = vec![0; BUCKETS];
+        }
+        self.moves += other.moves;
+        self.total_ns += other.total_ns;
+        self.max_ns = self.max_ns.max(other.max_ns);
+        self.buckets.iter_mut().zip(&other.buckets).for_each(|(a, b)| *a += b);
     }
 
     pub fn moves(&self) -> u64 {
@@ -136,6 +149,21 @@ mod tests {
             }
             prop_assert_eq!(tally.max_ns, *sorted.last().unwrap());
             prop_assert_eq!(tally.total_ns, times.iter().map(|&t| t as u128).sum::<u128>());
+        }
+
+        /// Tallies kept apart and merged give the figures of one tally of every time.
+        #[test]
+        fn merged_tallies_equal_one(times in prop::collection::vec((0u64..10_000_000_000, 0usize..3), 0..300)) {
+            let mut one = TimeTally::default();
+            let mut parts = vec![TimeTally::default(); 3];
+            for &(t, part) in &times {
+                one.add(Duration::from_nanos(t));
+                parts[part].add(Duration::from_nanos(t));
+            }
+            let mut merged = TimeTally::default();
+            parts.iter().for_each(|p| merged.merge(p));
+            prop_assert_eq!(merged.fields("bot"), one.fields("bot"));
+            prop_assert_eq!(merged.moves, times.len() as u64);
         }
     }
 }

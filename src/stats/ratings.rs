@@ -122,24 +122,80 @@ pub struct PairScore {
 }
 
 /// Results between bots, grouped into clusters (deals), for [`Comparisons::elo`].
+///
+/// Every sum is of whole numbers (half points, games, and their products in quarter points), so
+/// it is exact in any order. A run adds a cluster per deal, nearly always of the same set of pairs
+/// as the one before (a table plays its deals one after another), so the sums live in vectors
+/// and the places of the last cluster's pairs are kept: adding a deal is a few additions, no map
+/// lookup. The maps give each pair, product and layout its place, in key order for the readers.
 #[derive(Clone, Debug, Default)]
 pub struct Comparisons {
     bots: usize,
-    /// For each pair i < j: i's half points and the games.
-    totals: BTreeMap<Pair, (u64, u64)>,
+    /// For each pair i < j: i's half points and the games (at the place `pair_at` gives).
+    totals: Vec<(u64, u64)>,
+    pair_at: BTreeMap<Pair, usize>,
     /// For two pairs p, q met in one cluster, sums over clusters of the products of their
     /// (score S in points, games n): [S_p·S_q, S_p·n_q, n_p·S_q, n_p·n_q]. Exact: quarter points.
-    products: BTreeMap<(Pair, Pair), [f64; 4]>,
+    products: Vec<[f64; 4]>,
+    product_at: BTreeMap<(Pair, Pair), usize>,
     /// How many clusters held each set of pairs (one entry per table shape, not per deal).
-    layouts: BTreeMap<Vec<Pair>, u64>,
-    /// Scratch for one cluster: its pairs' (half points, games), and its pairs alone.
+    layouts: Vec<u64>,
+    layout_at: BTreeMap<Vec<Pair>, usize>,
+    /// Scratch for one cluster: its pairs' (half points, games).
     cluster: Vec<(Pair, u64, u64)>,
-    layout: Vec<Pair>,
+    /// The last cluster's pairs and their places: its pairs' totals, its products (pair by pair)
+    /// and its layout.
+    last: Vec<Pair>,
+    last_places: Places,
+}
+
+/// Where one layout of pairs keeps its sums.
+#[derive(Clone, Debug, Default)]
+struct Places {
+    totals: Vec<usize>,
+    products: Vec<usize>,
+    layout: usize,
 }
 
 impl Comparisons {
     pub fn new(bots: usize) -> Comparisons {
         Comparisons { bots, ..Comparisons::default() }
+    }
+
+    /// The places of the sums of a cluster of `pairs` (sorted), made when first seen.
+    fn places(&mut self, pairs: &[Pair]) -> Places {
+        let mut place_of = |key: Pair| match self.pair_at.get(&key) {
+            Some(&at) => at,
+            None => {
+                self.totals.push((0, 0));
+                *self.pair_at.entry(key).or_insert(self.totals.len() - 1)
+            }
+        };
+        let totals = pairs.iter().map(|&p| place_of(p)).collect();
+        let mut products = Vec::with_capacity(pairs.len() * pairs.len());
+        for &p in pairs {
+            for &q in pairs {
+                let at = *self.product_at.entry((p, q)).or_insert(self.products.len());
+                if at == self.products.len() {
+                    self.products.push([0.0; 4]);
+                }
+                products.push(at);
+            }
+        }
+        let layout = *self.layout_at.entry(pairs.to_vec()).or_insert(self.layouts.len());
+        if layout == self.layouts.len() {
+            self.layouts.push(0);
+        }
+        Places { totals, products, layout }
+    }
+
+    /// Every pair's (half points, games), in pair order.
+    fn totals(&self) -> impl Iterator<Item = (Pair, (u64, u64))> + '_ {
+        self.pair_at.iter().map(|(&pair, &at)| (pair, self.totals[at]))
+    }
+
+    fn total(&self, pair: Pair) -> Option<(u64, u64)> {
+        self.pair_at.get(&pair).map(|&at| self.totals[at])
     }
 
     /// Adds one cluster: the scores of the pairs of bots that met in one deal.
@@ -161,35 +217,35 @@ impl Comparisons {
             return;
         }
         cluster.sort_unstable();
-        for &(key, hp, games) in &cluster {
-            let t = self.totals.entry(key).or_default();
+        if !cluster.iter().map(|c| c.0).eq(self.last.iter().copied()) {
+            let pairs: Vec<Pair> = cluster.iter().map(|c| c.0).collect();
+            self.last_places = self.places(&pairs);
+            self.last = pairs;
+        }
+        let places = &self.last_places;
+        for (&(_, hp, games), &at) in cluster.iter().zip(&places.totals) {
+            let t = &mut self.totals[at];
             (t.0, t.1) = (t.0 + hp, t.1 + games);
         }
-        for &(p, hp, np) in &cluster {
+        let mut product = places.products.iter();
+        for &(_, hp, np) in &cluster {
             let (sp, np) = (hp as f64 / 2.0, np as f64);
-            for &(q, hq, nq) in &cluster {
+            for &(_, hq, nq) in &cluster {
                 let (sq, nq) = (hq as f64 / 2.0, nq as f64);
-                let m = self.products.entry((p, q)).or_default();
+                let m = &mut self.products[*product.next().expect("a place for every product")];
                 m[0] += sp * sq;
                 m[1] += sp * nq;
                 m[2] += np * sq;
                 m[3] += np * nq;
             }
         }
-        self.layout.clear();
-        self.layout.extend(cluster.iter().map(|c| c.0));
-        match self.layouts.get_mut(self.layout.as_slice()) {
-            Some(count) => *count += 1,
-            None => {
-                self.layouts.insert(self.layout.clone(), 1);
-            }
-        }
+        self.layouts[places.layout] += 1;
         self.cluster = cluster;
     }
 
     /// Bot `bot`'s points (a draw half) and games against the others.
     pub fn record(&self, bot: usize) -> (f64, u64) {
-        self.totals.iter().fold((0.0, 0), |(points, games), (&(i, j), &(hp, g))| {
+        self.totals().fold((0.0, 0), |(points, games), ((i, j), (hp, g))| {
             if i == bot {
                 (points + hp as f64 / 2.0, games + g)
             } else if j == bot {
@@ -205,7 +261,7 @@ impl Comparisons {
         let n = self.bots;
         // reach[i][j]: i scored against j, directly or through a chain of bots that scored.
         let mut reach = vec![false; n * n];
-        for (&(i, j), &(hp, games)) in &self.totals {
+        for ((i, j), (hp, games)) in self.totals() {
             reach[i * n + j] |= hp > 0;
             reach[j * n + i] |= hp < 2 * games;
         }
@@ -217,11 +273,8 @@ impl Comparisons {
         let group = anchor_group(n, anchor, same_group);
         let pos = positions(n, &group);
 
-        let pairs: Vec<(usize, usize, f64, f64)> = self
-            .totals
-            .iter()
-            .filter_map(|(&(i, j), &(hp, g))| Some((pos[i]?, pos[j]?, hp as f64 / 2.0, g as f64)))
-            .collect();
+        let pairs: Vec<(usize, usize, f64, f64)> =
+            self.totals().filter_map(|((i, j), (hp, g))| Some((pos[i]?, pos[j]?, hp as f64 / 2.0, g as f64))).collect();
         let values = fit_elo(group.len(), &pairs);
 
         // The covariance: inverse information · score covariance over clusters · inverse information.
@@ -233,7 +286,8 @@ impl Comparisons {
             add_outer(&mut info, m, (i, j), (i, j), w);
         }
         let local = |(i, j): (usize, usize)| Some((pos[i]?, pos[j]?));
-        for (&(p, q), s) in &self.products {
+        for (&(p, q), &at) in &self.product_at {
+            let s = &self.products[at];
             let (Some(p), Some(q)) = (local(p), local(q)) else { continue };
             let (ep, eq) = (e(p.0, p.1), e(q.0, q.1));
             let mut u = s[0] - eq * s[1] - ep * s[2] + ep * eq * s[3];
@@ -269,7 +323,7 @@ impl Comparisons {
     /// Clusters that compared two bots of the group.
     fn clusters_among(&self, pos: &[Option<usize>]) -> u64 {
         let inside = |&(i, j): &(usize, usize)| pos[i].is_some() && pos[j].is_some();
-        self.layouts.iter().filter(|(pairs, _)| pairs.iter().any(inside)).map(|(_, k)| k).sum()
+        self.layout_at.iter().filter(|(pairs, _)| pairs.iter().any(inside)).map(|(_, &at)| self.layouts[at]).sum()
     }
 
     /// The bound on an infinite rating: the rating r at which bot `i`'s results against the group
@@ -279,7 +333,7 @@ impl Comparisons {
         let games: Vec<(f64, f64)> = group
             .iter()
             .filter_map(|&j| {
-                let g = self.totals.get(&(i.min(j), i.max(j)))?.1;
+                let g = self.total((i.min(j), i.max(j)))?.1;
                 Some((list.ratings[j].value, g as f64))
             })
             .collect();
@@ -558,6 +612,31 @@ mod tests {
         PairScore { a, b, half_points: 2 * wins + draws, games: wins + draws + losses }
     }
 
+    /// The sums are exact, so the list does not depend on the order of the clusters: tables
+    /// interleaved deal by deal (each cluster's places looked up anew) give what tables played one
+    /// after another give (the places of the last cluster reused).
+    #[test]
+    fn the_order_of_the_clusters_does_not_matter() {
+        let layouts = [
+            vec![games(0, 1, 3, 1, 2)],
+            vec![games(2, 1, 1, 0, 4), games(0, 2, 2, 2, 2), games(0, 1, 0, 1, 1)],
+            vec![games(3, 0, 5, 0, 1), games(1, 3, 2, 1, 0)],
+        ];
+        let (mut grouped, mut interleaved) = (Comparisons::new(4), Comparisons::new(4));
+        for layout in &layouts {
+            (0..20).for_each(|_| grouped.push_cluster(layout));
+        }
+        for _ in 0..20 {
+            layouts.iter().for_each(|layout| interleaved.push_cluster(layout));
+        }
+        assert_eq!(grouped.elo(Anchor::Mean), interleaved.elo(Anchor::Mean));
+        assert_eq!(
+            (0..4).map(|b| grouped.record(b)).collect::<Vec<_>>(),
+            (0..4).map(|b| interleaved.record(b)).collect::<Vec<_>>()
+        );
+        assert_eq!(grouped.totals().collect::<Vec<_>>(), interleaved.totals().collect::<Vec<_>>());
+    }
+
     /// Two bots: the rating difference is the Elo of the score, 400·log10(s/(1 − s)).
     #[test]
     fn two_bots_differ_by_the_elo_of_their_score() {
@@ -585,7 +664,7 @@ mod tests {
         assert!(r.iter().sum::<f64>().abs() < 1e-9);
         for bot in 0..4 {
             let (mut actual, mut expected_score) = (0.0, 0.0);
-            for (&(i, j), &(hp, g)) in &c.totals {
+            for ((i, j), (hp, g)) in c.totals() {
                 let e = expected(r[i] - r[j]);
                 if i == bot {
                     (actual, expected_score) = (actual + hp as f64 / 2.0, expected_score + g as f64 * e);

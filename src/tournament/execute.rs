@@ -23,7 +23,7 @@ use crate::report::{
 use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::progress::Progress;
-use crate::tournament::runner::{self, Flow, Plan, RunEnd, RunOptions};
+use crate::tournament::runner::{self, Flow, PerWorker, Plan, RunEnd, RunOptions};
 use crate::tournament::schedule::{Job, Schedule, Shard};
 
 /// The files a run writes in its folder: `--force` removes these and nothing else.
@@ -369,13 +369,13 @@ pub(crate) struct Run<'a> {
     pub(crate) timed: bool,
 }
 
-/// Where each game goes once it is played or copied: games.csv, history/, the decision times and
-/// the tallies, with the SPRT looked at after every whole observation.
+/// Where each game goes once it is played or copied: games.csv, history/ and the tallies, with
+/// the SPRT looked at after every whole observation. (The decision times are added up by the
+/// workers, which have them at hand.)
 struct Sink<'a> {
     out: &'a mut Option<GamesWriter>,
     names: Vec<String>,
     tally: &'a mut RunTally,
-    times: &'a mut [TimeTally],
     /// The test that may stop the run: only a whole run's (a shard's games are not the run's).
     sprt: Option<&'a Sprt>,
     history: Option<(PathBuf, &'static str)>,
@@ -398,9 +398,6 @@ impl Sink<'_> {
         if let (Some((dir, extension)), Some(text)) = (&self.history, &record.history) {
             let path = dir.join(format!("{}-{}.{extension}", job.pairing, job.game));
             std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
-        }
-        for &(seat, took) in &record.times {
-            self.times[job.lineup[seat]].add(took);
         }
         // The SPRT is looked at after every whole observation (pair or rotation), in game order:
         // the same config stops at the same game on any number of threads.
@@ -500,7 +497,6 @@ impl Run<'_> {
             out: &mut output.writer,
             names: names(cfg),
             tally,
-            times,
             sprt,
             history,
             known,
@@ -512,7 +508,14 @@ impl Run<'_> {
         if plan.count > 0 {
             let names = sink.names.clone();
             let writing = sink.out.is_some();
+            // Every game played is timed, delivered or not (one played past an SPRT's stop point).
+            let worker_times = PerWorker::new(opts.threads, || vec![TimeTally::default(); times.len()]);
             let format = |job: &Job, record: &GameRecord, rows: &mut Vec<u8>| {
+                worker_times.with(|tallies| {
+                    for &(seat, took) in &record.times {
+                        tallies[job.lineup[seat]].add(took);
+                    }
+                });
                 if writing {
                     format_rows(job, &names, record, rows);
                 }
@@ -523,6 +526,9 @@ impl Run<'_> {
                 }
                 sink.deliver(job, record, Some(rows))
             })?;
+            for tallies in worker_times.into_values() {
+                times.iter_mut().zip(&tallies).for_each(|(all, worker)| all.merge(worker));
+            }
         }
         if !end.stopped_by_sink {
             // The known games after the last one played. An interrupted run copies them too (they

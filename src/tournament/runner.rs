@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::core::GameRecord;
+use crate::core::{GameRecord, Keep};
 use crate::error::{Error, Result};
 use crate::games::Table;
 use crate::tournament::progress::{Progress, ProgressMode};
@@ -99,6 +99,9 @@ const MAX_BATCH: usize = 1 << 12;
 /// player after delivery and their slots are filled again, so a run allocates no record, lineup
 /// or batch once the first few batches exist (and frees nothing across threads).
 struct Slot {
+    /// The game's index in the tournament; the worker that plays it fills `job` from it (the
+    /// player thread, which fills batches one game after another, only hands out indexes).
+    index: u64,
     job: Job,
     record: GameRecord,
     /// What the run's `format` made of the record (its games.csv rows), on the worker's thread.
@@ -131,8 +134,38 @@ impl Plan<'_> {
 }
 
 /// What the workers make of a finished game for the sink, on their own threads (its games.csv
-/// rows): formatting scales with the threads, and the sink, which runs on one, only copies.
+/// rows; the decision times, into a [`PerWorker`] tally): that work scales with the threads, and
+/// the sink, which runs on one, only copies and adds up results.
 pub type Format<'a> = dyn Fn(&Job, &GameRecord, &mut Vec<u8>) + Sync + 'a;
+
+/// One `T` per worker thread of a run, each on cache lines of its own: a worker updates its own
+/// without waiting for or disturbing the others (its lock is only ever taken by that worker during
+/// the run). For what the workers add up in any order, like decision times.
+pub struct PerWorker<T> {
+    slots: Vec<Padded<std::sync::Mutex<T>>>,
+}
+
+/// A value aligned to two cache lines (what the adjacent-line prefetcher fetches together).
+#[repr(align(128))]
+struct Padded<T>(T);
+
+impl<T> PerWorker<T> {
+    /// One value for each of `threads` workers, made by `new`.
+    pub fn new(threads: usize, new: impl Fn() -> T) -> PerWorker<T> {
+        PerWorker { slots: (0..threads.max(1)).map(|_| Padded(std::sync::Mutex::new(new()))).collect() }
+    }
+
+    /// Runs `f` on the calling worker's value (outside a pool, the first one's).
+    pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+        let i = rayon::current_thread_index().unwrap_or(0) % self.slots.len();
+        f(&mut self.slots[i].0.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// The workers' values.
+    pub fn into_values(self) -> impl Iterator<Item = T> {
+        self.slots.into_iter().map(|p| p.0.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+}
 
 /// Where the games go, in schedule order, with what [`Format`] made of them; says whether to go on.
 pub type Deliver<'a> = dyn FnMut(&Job, &GameRecord, &[u8]) -> Result<Flow> + 'a;
@@ -174,25 +207,33 @@ pub fn run(
             while !consumer_done.load(Ordering::Relaxed) {
                 let mut batch = back_rx.try_recv().unwrap_or_default();
                 batch.len = 0;
-                for i in indices.by_ref().take(size) {
+                for index in indices.by_ref().take(size) {
                     if batch.len == batch.slots.len() {
-                        let job = schedule.job(i);
-                        batch.slots.push(Slot { job, record: GameRecord::new(), rows: Vec::new(), played: false });
+                        let job = schedule.job(index);
+                        batch.slots.push(Slot {
+                            index,
+                            job,
+                            record: GameRecord::new(),
+                            rows: Vec::new(),
+                            played: false,
+                        });
                     } else {
-                        schedule.job_into(i, &mut batch.slots[batch.len].job);
+                        batch.slots[batch.len].index = index;
                     }
                     batch.len += 1;
                 }
                 if batch.len == 0 {
                     return;
                 }
+                let keep = Keep { columns: opts.records.file().is_some(), history: opts.history };
                 let started = Instant::now();
                 pool.install(|| {
                     batch.slots[..batch.len].par_iter_mut().for_each(|slot| {
                         slot.played = !(stop.requested() || consumer_done.load(Ordering::Relaxed));
                         if slot.played {
+                            schedule.job_into(slot.index, &mut slot.job);
                             let job = &slot.job;
-                            table.play_into(&job.lineup, job.game, &job.seeds, opts.history, &mut slot.record);
+                            table.play_into(&job.lineup, job.game, &job.seeds, keep, &mut slot.record);
                             slot.rows.clear();
                             format(job, &slot.record, &mut slot.rows);
                             progress.game_done();

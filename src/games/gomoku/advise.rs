@@ -341,7 +341,7 @@ mod tests {
             let mut a = args("");
             (a.rule, a.size) = (rule.into(), size);
             let game = table(&a).unwrap();
-            let mut s = game.deal(&mut BotRng::seed_from_u64(seed));
+            let mut s = game.deal(&mut crate::core::DealRng::seed_from_u64(seed));
             let mut rng = BotRng::seed_from_u64(seed);
             let params = crate::core::Params::new(weights::PARAMS, &toml::Table::new(), "test").unwrap();
             let mut bot = WeightsBot::new(weights::weights(&params, "test").unwrap());

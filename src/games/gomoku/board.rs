@@ -286,13 +286,13 @@ impl Game for Gomoku {
 
     fn outcome(&self, s: &State) -> Outcome {
         match s.winner {
-            Some(w) => Outcome::from_payoffs((0..2).map(|seat| if seat == w { 1.0 } else { -1.0 }).collect()),
-            None => Outcome::from_payoffs(vec![0.0, 0.0]),
+            Some(w) => Outcome::from_payoffs((0..2).map(|seat| if seat == w { 1.0 } else { -1.0 })),
+            None => Outcome::from_payoffs([0.0, 0.0]),
         }
     }
 
     fn forfeit(&self, _s: &State, seat: Seat) -> Outcome {
-        Outcome::from_payoffs((0..2).map(|s| if s == seat { -1.0 } else { 1.0 }).collect())
+        Outcome::from_payoffs((0..2).map(|s| if s == seat { -1.0 } else { 1.0 }))
     }
 
     fn columns(&self) -> &'static [&'static str] {
@@ -411,7 +411,7 @@ mod tests {
             assert_eq!(s.winner, Some(0), "{rule:?}");
             assert!(s.is_over());
             assert_eq!(game.to_act(&s), None);
-            assert_eq!(game.outcome(&s).payoff, vec![1.0, -1.0]);
+            assert_eq!(game.outcome(&s).payoff[..], [1.0, -1.0]);
         }
     }
 
@@ -450,7 +450,7 @@ mod tests {
         assert!(s.is_over());
         assert_eq!(s.winner, None);
         assert_eq!(game.to_act(&s), None);
-        assert_eq!(game.outcome(&s).payoff, vec![0.0, 0.0]);
+        assert_eq!(game.outcome(&s).payoff[..], [0.0, 0.0]);
         assert!(game.apply(&mut s.clone(), &at(0, 0)).is_err());
     }
 
@@ -492,7 +492,7 @@ mod tests {
         let before = s.clone();
         game.apply(&mut s, &at(5, 5)).unwrap();
         assert_eq!((s.winner, s.foul), (Some(1), Some(Foul::DoubleThree)));
-        assert_eq!(game.outcome(&s).payoff, vec![-1.0, 1.0]);
+        assert_eq!(game.outcome(&s).payoff[..], [-1.0, 1.0]);
         let mut out = Texts::default();
         game.record(&s, 0, &mut out);
         assert_eq!(out.iter().take(2).collect::<Vec<_>>(), ["black", "double-three"]);

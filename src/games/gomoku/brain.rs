@@ -619,7 +619,7 @@ mod tests {
         for kind in ["weights", "search", "random-adjacent"] {
             let (mut player, mut rng) = (make(kind), BotRng::seed_from_u64(9));
             let (mut opponent, mut opponent_rng) = (make("random-adjacent"), BotRng::seed_from_u64(1));
-            let mut s = game.deal(&mut BotRng::seed_from_u64(0));
+            let mut s = game.deal(&mut crate::core::DealRng::seed_from_u64(0));
             let (mut script, mut expected) = ("START 15\n".to_string(), vec!["OK".to_string()]);
             while game.to_act(&s).is_some() {
                 let theirs = opponent.act(&game, &&s, &mut opponent_rng);

@@ -8,6 +8,7 @@
 //! the deal except the action record's occasional growth.
 
 use rand::seq::SliceRandom;
+use smallvec::SmallVec;
 
 use crate::cards::{write_spaced, Card, CardSet, Deck};
 use crate::core::wire::Texts;
@@ -124,7 +125,8 @@ pub struct State {
     /// Seats that must still act in this round.
     pub pending: u16,
     pub to_act: usize,
-    pub events: Vec<Event>,
+    /// This hand's actions and streets, inline up to a usual hand's length (no allocation a deal).
+    pub events: SmallVec<[Event; 24]>,
     /// Seats in at the showdown of the current hand (0 if none yet).
     pub showdown: u16,
     pub over: bool,
@@ -239,7 +241,7 @@ impl Holdem {
             acted_at: [NOT_ACTED; MAX_SEATS],
             pending: 0,
             to_act: 0,
-            events: Vec::with_capacity(24),
+            events: SmallVec::new(),
             showdown: 0,
             over: false,
             place: [0; MAX_SEATS],
@@ -481,7 +483,7 @@ impl Holdem {
             end: s.stack,
             hole: s.hole,
             board: s.board,
-            events: s.events.clone(),
+            events: s.events.to_vec(),
             showdown: s.showdown,
         }
     }
@@ -643,9 +645,9 @@ impl Game for Holdem {
     fn outcome(&self, s: &State) -> Outcome {
         let n = s.n;
         match self.format {
-            Format::Cash => Outcome::from_payoffs(
-                (0..n).map(|i| (s.stack[i] as f64 - s.start[i] as f64) / self.blinds.big as f64).collect(),
-            ),
+            Format::Cash => {
+                Outcome::from_payoffs((0..n).map(|i| (s.stack[i] as f64 - s.start[i] as f64) / self.blinds.big as f64))
+            }
             Format::Sng => place_outcome(&s.place[..n]),
         }
     }
@@ -658,7 +660,7 @@ impl Game for Holdem {
             Format::Cash => {
                 let loss = self.stack as f64 / self.blinds.big as f64;
                 let share = loss / (n - 1) as f64;
-                Outcome::from_payoffs((0..n).map(|i| if i == seat { -loss } else { share }).collect())
+                Outcome::from_payoffs((0..n).map(|i| if i == seat { -loss } else { share }))
             }
             Format::Sng => {
                 // Seats still in rank by chips (pot shares included), then the seats already out by
@@ -719,5 +721,5 @@ fn place_outcome(place: &[u32]) -> Outcome {
             (n + 1.0 - 2.0 * mid) / (n - 1.0)
         })
         .collect();
-    Outcome { payoff, place: place.to_vec() }
+    Outcome { payoff, place: place.iter().copied().collect() }
 }

@@ -45,7 +45,7 @@ fn heads_up_button_posts_small_blind_acts_first_preflop_last_after() {
     play(&g, &mut s, &[(1, Action::CheckCall), (0, Action::CheckCall)]);
     assert!(s.over);
     assert_eq!(&s.stack[..2], &[10_200, 9_800]);
-    assert_eq!(g.outcome(&s).payoff, vec![2.0, -2.0]);
+    assert_eq!(g.outcome(&s).payoff[..], [2.0, -2.0]);
 }
 
 #[test]

@@ -129,7 +129,7 @@ mod tests {
     #[test]
     fn every_legal_action_reads_back_and_is_accepted() {
         let game = Holdem::new(3, 50, 100, 1000);
-        let mut rng = DealRng::seed_from_u64(3);
+        let mut rng = crate::core::BotRng::seed_from_u64(3);
         let mut bot = bots::random();
         for seed in 0..200 {
             let mut s = game.deal(&mut DealRng::seed_from_u64(seed));

@@ -647,12 +647,12 @@ impl Game for Mahjong {
     }
 
     fn outcome(&self, s: &State) -> Outcome {
-        Outcome::from_payoffs(s.payoff.iter().map(|&p| p as f64).collect())
+        Outcome::from_payoffs(s.payoff.iter().map(|&p| p as f64))
     }
 
     fn forfeit(&self, _s: &State, seat: Seat) -> Outcome {
         // The forfeiting seat pays the largest possible self-drawn loss to each other seat.
-        let mut pay = vec![0.0; SEATS];
+        let mut pay = [0.0; SEATS];
         for (k, p) in pay.iter_mut().enumerate() {
             *p = if k == seat { -3.0 * 96.0 } else { 96.0 };
         }
@@ -720,7 +720,6 @@ mod tests {
     use crate::core::{Bot, GameSeeds};
     use crate::games::mahjong::bots::{GreedyBot, RandomBot};
     use rand::SeedableRng;
-    use rand_chacha::ChaCha8Rng;
 
     /// Every tile is in exactly one place, and every hand has a legal size.
     fn check_invariants(s: &State) {
@@ -753,7 +752,7 @@ mod tests {
     fn play(game: &Mahjong, seed: u64, greedy: [bool; 4]) -> State {
         let seeds = GameSeeds::derive(seed, 0, 0, 1);
         let mut s = game.deal(&mut seeds.deal_rng());
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = crate::core::BotRng::seed_from_u64(seed);
         let mut steps = 0;
         while let Some(seat) = game.to_act(&s) {
             check_invariants(&s);

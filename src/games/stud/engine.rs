@@ -462,13 +462,13 @@ impl Game for Stud {
 
     /// Chips won or lost in the hand.
     fn outcome(&self, s: &State) -> Outcome {
-        Outcome::from_payoffs((0..self.seats).map(|x| s.won[x] as f64 - s.committed[x] as f64).collect())
+        Outcome::from_payoffs((0..self.seats).map(|x| s.won[x] as f64 - s.committed[x] as f64))
     }
 
     /// The forfeiting seat loses its whole starting stack, shared by the others.
     fn forfeit(&self, _s: &State, seat: Seat) -> Outcome {
         let share = self.stack as f64 / (self.seats - 1) as f64;
-        Outcome::from_payoffs((0..self.seats).map(|x| if x == seat { -(self.stack as f64) } else { share }).collect())
+        Outcome::from_payoffs((0..self.seats).map(|x| if x == seat { -(self.stack as f64) } else { share }))
     }
 
     fn columns(&self) -> &'static [&'static str] {

@@ -26,7 +26,7 @@ fn play(game: &Stud, s: &mut State, actions: &[Action]) {
 }
 
 fn payoffs(game: &Stud, s: &State) -> Vec<f64> {
-    game.outcome(s).payoff
+    game.outcome(s).payoff.to_vec()
 }
 
 #[test]

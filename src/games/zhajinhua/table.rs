@@ -396,7 +396,7 @@ impl Game for Zhajinhua {
 
     fn outcome(&self, s: &State) -> Outcome {
         let p = &s.public;
-        Outcome::from_payoffs((0..self.seats).map(|i| (s.payout[i] - p.put_in[i]) as f64).collect())
+        Outcome::from_payoffs((0..self.seats).map(|i| (s.payout[i] - p.put_in[i]) as f64))
     }
 
     /// The forfeiting seat loses what it put in, shared among the others (odd chips in seat order);
@@ -405,16 +405,13 @@ impl Game for Zhajinhua {
         let lost = s.public.put_in[seat];
         let others = self.seats as i64 - 1;
         let mut k = 0;
-        let payoff = (0..self.seats)
-            .map(|i| {
-                if i == seat {
-                    return -lost as f64;
-                }
-                k += 1;
-                (lost / others + (k <= lost % others) as i64) as f64
-            })
-            .collect();
-        Outcome::from_payoffs(payoff)
+        Outcome::from_payoffs((0..self.seats).map(|i| {
+            if i == seat {
+                return -lost as f64;
+            }
+            k += 1;
+            (lost / others + (k <= lost % others) as i64) as f64
+        }))
     }
 
     fn columns(&self) -> &'static [&'static str] {
@@ -534,7 +531,7 @@ mod tests {
         game.apply(&mut s, &Action::Call).unwrap();
         game.apply(&mut s, &Action::Compare(1)).unwrap(); // blind asks seen: allowed by the option
         assert!(!s.public.in_hand[0], "tie: the asker loses");
-        assert_eq!(game.outcome(&s).payoff, vec![-3.0, 3.0]);
+        assert_eq!(game.outcome(&s).payoff[..], [-3.0, 3.0]);
     }
 
     #[test]
@@ -549,7 +546,7 @@ mod tests {
         assert!(s.showdown);
         // Pot 3 antes + 6 calls = 9: the two A-K-9 hands split it, 4.5 each: 5 and 4, odd chip to seat 0.
         assert_eq!(s.payout[..3], [5, 4, 0]);
-        assert_eq!(game.outcome(&s).payoff, vec![2.0, 1.0, -3.0]);
+        assert_eq!(game.outcome(&s).payoff[..], [2.0, 1.0, -3.0]);
     }
 
     #[test]
@@ -572,7 +569,7 @@ mod tests {
         assert_eq!(s.public.put_in[..3], [12, 12, 11]);
         // Main pot 33 to the aces (seat 2); the side pot of 2, which seat 2 did not match, to the kings.
         assert_eq!(s.payout[..3], [2, 0, 33]);
-        assert_eq!(game.outcome(&s).payoff, vec![-10.0, -12.0, 22.0]);
+        assert_eq!(game.outcome(&s).payoff[..], [-10.0, -12.0, 22.0]);
     }
 
     #[test]
@@ -585,7 +582,7 @@ mod tests {
         game.apply(&mut s, &Action::Call).unwrap(); // seat 0 all-in with 1
         assert_eq!(game.to_act(&s), Some(1), "seat 1 has put in less and may still fold");
         game.apply(&mut s, &Action::Fold).unwrap();
-        assert_eq!(game.outcome(&s).payoff, vec![11.0, -11.0]);
+        assert_eq!(game.outcome(&s).payoff[..], [11.0, -11.0]);
     }
 
     #[test]
@@ -611,8 +608,8 @@ mod tests {
         let mut s = game.deal(&mut DealRng::seed_from_u64(5));
         game.apply(&mut s, &Action::Raise(10)).unwrap();
         let o = game.forfeit(&s, 0);
-        assert_eq!(o.payoff, vec![-11.0, 4.0, 4.0, 3.0]);
-        assert_eq!(o.place, vec![4, 1, 1, 3]);
+        assert_eq!(o.payoff[..], [-11.0, 4.0, 4.0, 3.0]);
+        assert_eq!(o.place[..], [4, 1, 1, 3]);
     }
 
     fn check_invariants(game: &Zhajinhua, s: &State) {

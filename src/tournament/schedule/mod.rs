@@ -84,13 +84,16 @@ pub struct Schedule {
 }
 
 /// One game to play.
+/// The bot in each seat of one game, as indexes of the run's bots (inline up to four seats).
+pub type Lineup = crate::core::PerSeat<usize>;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
     pub pairing: usize,
     pub game: u64,
     pub seeds: GameSeeds,
     /// The bot in each seat: `lineup[seat]` indexes the run's bots.
-    pub lineup: Vec<usize>,
+    pub lineup: Lineup,
 }
 
 impl Schedule {
@@ -110,7 +113,7 @@ impl Schedule {
 
     /// The `i`-th game of the tournament (pairing-major).
     pub fn job(&self, i: u64) -> Job {
-        let mut job = Job { pairing: 0, game: 0, seeds: GameSeeds::derive(0, 0, 0, 1), lineup: Vec::new() };
+        let mut job = Job { pairing: 0, game: 0, seeds: GameSeeds::derive(0, 0, 0, 1), lineup: Lineup::new() };
         self.job_into(i, &mut job);
         job
     }
@@ -123,7 +126,9 @@ impl Schedule {
         let n = table.len();
         let rotation = (game % self.replays) as usize;
         job.lineup.clear();
-        job.lineup.extend((0..n).map(|seat| table[(seat + rotation) % n]));
+        for seat in 0..n {
+            job.lineup.push(table[(seat + rotation) % n]);
+        }
         job.pairing = pairing;
         job.game = game;
         job.seeds = GameSeeds::derive(self.seed, pairing as u64, game, self.replays);
@@ -168,8 +173,8 @@ mod tests {
         assert_eq!(s.games, 6, "rounded up to whole pairs");
         let (a, b) = (s.job(2), s.job(3));
         assert_eq!(a.seeds.deal, b.seeds.deal);
-        assert_eq!(a.lineup, vec![0, 1]);
-        assert_eq!(b.lineup, vec![1, 0]);
+        assert_eq!(a.lineup[..], [0, 1]);
+        assert_eq!(b.lineup[..], [1, 0]);
         assert_ne!(s.job(4).seeds.deal, a.seeds.deal);
     }
 
@@ -178,7 +183,7 @@ mod tests {
         let s = Schedule::new(tables(&SingleTable, &[0, 1], 2, 4), 8, true, 1);
         assert_eq!(s.pairings, vec![Pairing { table: vec![0, 1, 0, 1] }]);
         let lineups: Vec<_> = (0..4).map(|i| s.job(i).lineup).collect();
-        assert_eq!(lineups[1], vec![1, 0, 1, 0]);
+        assert_eq!(lineups[1][..], [1, 0, 1, 0]);
         // Every seat sees every bot across one rotation.
         for seat in 0..4 {
             let mut seen: Vec<usize> = lineups.iter().map(|l| l[seat]).collect();

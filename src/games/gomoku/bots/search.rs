@@ -273,7 +273,7 @@ mod tests {
 
     fn position(black: &[(u8, u8)], white: &[(u8, u8)]) -> (Gomoku, State) {
         let game = Gomoku::new(15, Rule::Freestyle, 0);
-        let mut s = game.deal(&mut BotRng::seed_from_u64(0));
+        let mut s = game.deal(&mut crate::core::DealRng::seed_from_u64(0));
         for i in 0..black.len().max(white.len()) {
             for (stones, _) in [(black, 0), (white, 1)] {
                 if let Some(&(x, y)) = stones.get(i) {

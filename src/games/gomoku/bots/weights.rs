@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn passes_up_a_win_in_one_when_the_defence_scores_higher() {
         let game = Gomoku::new(15, Rule::Freestyle, 0);
-        let mut s = game.deal(&mut BotRng::seed_from_u64(0));
+        let mut s = game.deal(&mut crate::core::DealRng::seed_from_u64(0));
         let black = [(1, 3), (2, 3), (3, 3), (4, 3), (0, 14), (14, 14), (14, 0), (7, 14)];
         let white = [(8, 10), (9, 10), (10, 10), (11, 10), (12, 6), (12, 7), (12, 8), (12, 9)];
         for (b, w) in black.iter().zip(&white) {
