@@ -11,7 +11,7 @@ use std::cell::Cell;
 
 use bot_arena::core::{GameRecord, GameSeeds, Keep, Params};
 use bot_arena::games::{Arena, BotChoice};
-use bot_arena::report::{format_rows, GamesWriter};
+use bot_arena::report::{GamesWriter, RowFormat};
 use bot_arena::tournament::schedule::Job;
 
 struct Counting;
@@ -58,6 +58,7 @@ fn count(game: &str, bot: &str, games: u64) -> (u64, u64) {
     let dir = tempfile::tempdir().unwrap();
     let mut writer = GamesWriter::create(&dir.path().join("games.csv"), table.columns(), false).unwrap();
     let names: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
+    let format = RowFormat::new(&names);
     let (mut writing, mut playing) = (0, 0);
     let warm_up = 200;
     let (mut record, mut rows) = (GameRecord::new(), Vec::new());
@@ -69,7 +70,7 @@ fn count(game: &str, bot: &str, games: u64) -> (u64, u64) {
         table.play_into(&job.lineup, job.game, &job.seeds, Keep::COLUMNS, &mut record);
         let played = allocations();
         rows.clear();
-        format_rows(&job, &names, &record, &mut rows);
+        format.rows(&job, &record, &mut rows);
         writer.write_rows(&rows).unwrap();
         let written = allocations();
         if g >= warm_up {

@@ -222,18 +222,22 @@ fn ctrl_c_stops_cleanly_and_keeps_what_finished() {
         "long.toml",
         "game = \"gomoku\"\ngames = 100000000\nbots = [\"random\", \"random-adjacent\"]\n[table]\nsize = 25\n",
     );
-    let out = dir.path().join("long");
-    let mut child = arena().args(["run", "--quiet", "--out"]).arg(&out).arg(&config).spawn().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(killed.success());
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130));
-    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
-    let rows = games.lines().count() - 1;
-    assert!(rows > 0 && rows.is_multiple_of(2), "whole games only: {rows} rows");
-    assert!(games.ends_with('\n'));
-    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
-    let played: u64 = summary.lines().nth(1).unwrap().split(',').nth(1).unwrap().parse().unwrap();
-    assert_eq!(played as usize, rows / 2);
+    // One thread plays and writes each game in turn; two hand games from workers to a writer.
+    for threads in ["1", "2"] {
+        let out = dir.path().join(format!("long-{threads}"));
+        let mut child =
+            arena().args(["run", "--quiet", "--threads", threads, "--out"]).arg(&out).arg(&config).spawn().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130), "{threads} threads");
+        let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+        let rows = games.lines().count() - 1;
+        assert!(rows > 0 && rows.is_multiple_of(2), "whole games only: {rows} rows on {threads} threads");
+        assert!(games.ends_with('\n'));
+        let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+        let played: u64 = summary.lines().nth(1).unwrap().split(',').nth(1).unwrap().parse().unwrap();
+        assert_eq!(played as usize, rows / 2, "{threads} threads");
+    }
 }

@@ -114,6 +114,11 @@ impl Texts {
         self.ends.len()
     }
 
+    /// The bytes of all the texts together.
+    pub fn bytes(&self) -> usize {
+        self.text.len()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }

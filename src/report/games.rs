@@ -117,17 +117,17 @@ impl GamesWriter {
         GamesWriter { out, path: path.to_path_buf(), rows: Vec::new() }
     }
 
-    /// Writes the rows of one game; `names[bot]` names the bots, `job.lineup[seat]` seats them.
-    pub fn write(&mut self, job: &Job, names: &[String], record: &GameRecord) -> Result<()> {
+    /// Writes the rows of one game in `format`; `job.lineup[seat]` seats the bots.
+    pub fn write(&mut self, job: &Job, format: &RowFormat, record: &GameRecord) -> Result<()> {
         let mut rows = std::mem::take(&mut self.rows);
         rows.clear();
-        format_rows(job, names, record, &mut rows);
+        format.rows(job, record, &mut rows);
         let written = self.write_rows(&rows);
         self.rows = rows;
         written
     }
 
-    /// Writes rows [`format_rows`] made (a run's workers format each game as it is played, so
+    /// Writes rows [`RowFormat::rows`] made (a run's workers format each game as it is played, so
     /// that writing is copying bytes in order).
     pub fn write_rows(&mut self, rows: &[u8]) -> Result<()> {
         self.out.write_all(rows).map_err(|e| Error::io(&self.path, e))
@@ -146,45 +146,75 @@ impl GamesWriter {
     }
 }
 
-/// Appends one game's games.csv rows to `out`: one row per seat, `names[bot]` naming the bots and
-/// `job.lineup[seat]` seating them. Every value goes straight from its type into `out`: no string
-/// is built per field. The bytes are those the csv crate writes for the same fields (a test holds
-/// them to it), so files written before and after read the same.
-pub fn format_rows(job: &Job, names: &[String], record: &GameRecord, out: &mut Vec<u8>) {
-    let mut number = itoa::Buffer::new();
-    let mut int = |out: &mut Vec<u8>, n: u64| {
-        out.extend_from_slice(number.format(n).as_bytes());
-        out.push(b',');
-    };
-    // A game with an engine error has no result: its payoffs and places are left empty.
-    let errored = matches!(record.status, Status::Error(_));
-    for (seat, result) in record.seats.iter().enumerate() {
+/// How a run's games become games.csv rows (see [`RowFormat::rows`]): the bots' names are escaped
+/// once, not at every row.
+#[derive(Clone, Debug)]
+pub struct RowFormat {
+    /// Each bot's name as a field, with its comma.
+    names: Vec<Vec<u8>>,
+}
+
+impl RowFormat {
+    /// `names[bot]` names the bots.
+    pub fn new(names: &[String]) -> RowFormat {
+        let names = names
+            .iter()
+            .map(|name| {
+                let mut field = Vec::new();
+                push_field(&mut field, name.as_bytes());
+                field
+            })
+            .collect();
+        RowFormat { names }
+    }
+
+    /// Appends one game's games.csv rows to `out`: one row per seat, `job.lineup[seat]` seating
+    /// the bots. Every value goes straight from its type into `out`: no string is built per
+    /// field, and what every row of the game starts with (pairing, game, seed) is formatted once.
+    /// The bytes are those the csv crate writes for the same fields (a test holds them to it), so
+    /// files written before and after read the same.
+    pub fn rows(&self, job: &Job, record: &GameRecord, out: &mut Vec<u8>) {
+        let mut number = itoa::Buffer::new();
+        let mut int = |out: &mut Vec<u8>, n: u64| {
+            out.extend_from_slice(number.format(n).as_bytes());
+            out.push(b',');
+        };
+        out.reserve(record.seats.len() * (64 + record.columns.bytes() + record.columns.len()));
+        let start = out.len();
         int(out, job.pairing as u64);
         int(out, job.game);
         int(out, record.seed);
-        int(out, seat as u64);
-        push_field(out, names[job.lineup[seat]].as_bytes());
-        if errored {
-            out.extend_from_slice(b",,");
-        } else {
-            push_payoff(out, result.payoff);
-            int(out, result.place.into());
-        }
-        int(out, record.moves.into());
-        match &record.status {
-            Status::Ok => push_field(out, b"ok"),
-            Status::Forfeit { seat: s, reason } if *s == seat => {
-                push_field(out, format!("{FORFEIT}{}", reason.reason).as_bytes())
+        let common = start..out.len();
+        // A game with an engine error has no result: its payoffs and places are left empty.
+        let errored = matches!(record.status, Status::Error(_));
+        for (seat, result) in record.seats.iter().enumerate() {
+            if seat > 0 {
+                out.extend_from_within(common.clone());
             }
-            Status::Forfeit { .. } => push_field(out, OPPONENT_FORFEIT.as_bytes()),
-            Status::Error(message) => {
-                push_field(out, format!("{ERROR}{}", message.replace(['\n', '\r'], " ")).as_bytes())
+            int(out, seat as u64);
+            out.extend_from_slice(&self.names[job.lineup[seat]]);
+            if errored {
+                out.extend_from_slice(b",,");
+            } else {
+                push_payoff(out, result.payoff);
+                int(out, result.place.into());
             }
+            int(out, record.moves.into());
+            match &record.status {
+                Status::Ok => out.extend_from_slice(b"ok,"),
+                Status::Forfeit { seat: s, reason } if *s == seat => {
+                    push_field(out, format!("{FORFEIT}{}", reason.reason).as_bytes())
+                }
+                Status::Forfeit { .. } => push_field(out, OPPONENT_FORFEIT.as_bytes()),
+                Status::Error(message) => {
+                    push_field(out, format!("{ERROR}{}", message.replace(['\n', '\r'], " ")).as_bytes())
+                }
+            }
+            for value in record.extra(seat) {
+                push_field(out, value.as_bytes());
+            }
+            end_row(out);
         }
-        for value in record.extra(seat) {
-            push_field(out, value.as_bytes());
-        }
-        end_row(out);
     }
 }
 
@@ -433,7 +463,7 @@ mod tests {
     }
 
     /// The rows as the csv crate writes the same fields (how games.csv was written before rows
-    /// were formatted by hand): the reference `format_rows` is held to.
+    /// were formatted by hand): the reference [`RowFormat::rows`] is held to.
     fn rows_by_the_csv_crate(job: &Job, names: &[String], record: &GameRecord) -> Vec<u8> {
         let mut w = csv::Writer::from_writer(Vec::new());
         let errored = matches!(record.status, Status::Error(_));
@@ -491,7 +521,7 @@ mod tests {
             (0..seats * 2).for_each(|i| record.columns.push_str(&extra[i]));
             let job = Job { pairing, game, seeds: GameSeeds::derive(1, 0, 0, 1), lineup: (0..seats).map(|s| s % 2).collect() };
             let mut ours = b"kept,".to_vec();
-            format_rows(&job, &names, &record, &mut ours);
+            RowFormat::new(&names).rows(&job, &record, &mut ours);
             let reference = rows_by_the_csv_crate(&job, &names, &record);
             prop_assert_eq!(String::from_utf8_lossy(&ours[5..]), String::from_utf8_lossy(&reference));
         }
@@ -524,7 +554,7 @@ mod tests {
         ];
         let mut w = GamesWriter::create(&path, &["cards"], false).unwrap();
         for (j, r) in &games {
-            w.write(j, &names, r).unwrap();
+            w.write(j, &RowFormat::new(&names), r).unwrap();
         }
         w.finish().unwrap();
         let file = GamesFile::read(&path, &names, 2, &["cards"]).unwrap();
@@ -552,7 +582,7 @@ mod tests {
         let gz = dir.path().join("games.csv.gz");
         let mut w = GamesWriter::create(&gz, &["cards"], true).unwrap();
         for (j, r) in &games {
-            w.write(j, &names, r).unwrap();
+            w.write(j, &RowFormat::new(&names), r).unwrap();
         }
         w.finish().unwrap();
         let unpacked = GamesFile::read(&gz, &names, 2, &["cards"]).unwrap();

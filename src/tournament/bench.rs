@@ -54,7 +54,7 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
         let engine = crate::bench::throughput(opts.budget, 1, || {
             schedule.job_into(i, &mut job);
             i += 1;
-            table.play_into(&job.lineup, job.game, &job.seeds, Keep::RESULT, &mut record);
+            table.play_into(&job.lineup, job.game, &job.seeds, Keep::COLUMNS, &mut record);
             record.moves
         });
         // A multiple of every table's rotations (paired runs rotate the seats).

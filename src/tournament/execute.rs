@@ -17,7 +17,7 @@ use crate::core::GameRecord;
 use crate::error::{Error, Result};
 use crate::games::{Arena, Table};
 use crate::report::{
-    config_hash, format_rows, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, Records, RunStatus, RunTally,
+    config_hash, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, Records, RowFormat, RunStatus, RunTally,
     TimeTally, Verdicts, MANIFEST, TEMP_SUFFIX,
 };
 use crate::stats::{Sprt, SprtDecision};
@@ -374,7 +374,7 @@ pub(crate) struct Run<'a> {
 /// workers, which have them at hand.)
 struct Sink<'a> {
     out: &'a mut Option<GamesWriter>,
-    names: Vec<String>,
+    format: RowFormat,
     tally: &'a mut RunTally,
     /// The test that may stop the run: only a whole run's (a shard's games are not the run's).
     sprt: Option<&'a Sprt>,
@@ -391,7 +391,7 @@ impl Sink<'_> {
     fn deliver(&mut self, job: &Job, record: &GameRecord, rows: Option<&[u8]>) -> Result<Flow> {
         match (self.out.as_mut(), rows) {
             (Some(out), Some(rows)) => out.write_rows(rows)?,
-            (Some(out), None) => out.write(job, &self.names, record)?,
+            (Some(out), None) => out.write(job, &self.format, record)?,
             (None, _) => {}
         }
         self.written += 1;
@@ -495,7 +495,7 @@ impl Run<'_> {
         let progress = Progress::start(opts.progress, plan.done, plan.done + plan.count, sprt);
         let mut sink = Sink {
             out: &mut output.writer,
-            names: names(cfg),
+            format: RowFormat::new(&names(cfg)),
             tally,
             sprt,
             history,
@@ -506,7 +506,7 @@ impl Run<'_> {
         };
         let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
         if plan.count > 0 {
-            let names = sink.names.clone();
+            let rows_of = sink.format.clone();
             let writing = sink.out.is_some();
             // Every game played is timed, delivered or not (one played past an SPRT's stop point).
             let worker_times = PerWorker::new(opts.threads, || vec![TimeTally::default(); times.len()]);
@@ -517,7 +517,7 @@ impl Run<'_> {
                     }
                 });
                 if writing {
-                    format_rows(job, &names, record, rows);
+                    rows_of.rows(job, record, rows);
                 }
             };
             end = runner::run(schedule, plan, table.as_ref(), opts, &progress, &format, &mut |job, record, rows| {

@@ -174,7 +174,8 @@ pub type Deliver<'a> = dyn FnMut(&Job, &GameRecord, &[u8]) -> Result<Flow> + 'a;
 /// `sink` with what `format` made of them (`played` counts the games delivered); counts every
 /// finished game in `progress`.
 ///
-/// Two stages run at once: a producer thread plays batch k+1 on the pool while this thread hands
+/// On one thread, each game is played, formatted and delivered in turn ([`run_inline`]). On more,
+/// two stages run at once: a producer thread plays batch k+1 on the pool while this thread hands
 /// batch k to the sink (CSV writing, tallies), so writing never leaves the workers idle. The sink
 /// still sees every game in order; when it says stop, games already played past that point are
 /// dropped, so the stop point does not depend on timing.
@@ -187,6 +188,9 @@ pub fn run(
     format: &Format<'_>,
     sink: &mut Deliver<'_>,
 ) -> Result<RunEnd> {
+    if opts.threads <= 1 {
+        return run_inline(schedule, plan, table, opts, progress, format, sink);
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
@@ -286,5 +290,53 @@ pub fn run(
     if stop.requested() && end.played < count && !end.stopped_by_sink {
         end.interrupted = true;
     }
+    Ok(end)
+}
+
+/// [`run`] on the calling thread alone: play a game, format it, deliver it, and the next. A game
+/// never leaves the core that played it: handing records to a second thread costs a fast game
+/// more in cache misses than the writing it takes off the player (a million always-call hold'em
+/// hands with games.csv: 1.9 s of processor time handed over, 1.5 s in turn on one thread; with
+/// `--records none` 1.2-1.4 s against 0.9 s). The stop request is looked at before every game;
+/// after a second request the game under way is not delivered.
+fn run_inline(
+    schedule: &Schedule,
+    plan: Plan,
+    table: &dyn Table,
+    opts: &RunOptions,
+    progress: &Progress,
+    format: &Format<'_>,
+    sink: &mut Deliver<'_>,
+) -> Result<RunEnd> {
+    let Plan { games: indices, count, .. } = plan;
+    let stop: &Stop = &opts.stop;
+    let keep = Keep { columns: opts.records.file().is_some(), history: opts.history };
+    let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
+    let (mut job, mut record, mut rows) = (None::<Job>, GameRecord::new(), Vec::new());
+    for index in indices {
+        if stop.requested() {
+            break;
+        }
+        let job = match &mut job {
+            Some(job) => {
+                schedule.job_into(index, job);
+                job
+            }
+            None => job.insert(schedule.job(index)),
+        };
+        table.play_into(&job.lineup, job.game, &job.seeds, keep, &mut record);
+        rows.clear();
+        format(job, &record, &mut rows);
+        progress.game_done();
+        if stop.abandoned() {
+            break;
+        }
+        end.played += 1;
+        if sink(job, &record, &rows)? == Flow::Stop {
+            end.stopped_by_sink = true;
+            break;
+        }
+    }
+    end.interrupted = stop.requested() && end.played < count && !end.stopped_by_sink;
     Ok(end)
 }
