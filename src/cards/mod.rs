@@ -10,6 +10,9 @@ use rand::RngCore;
 use crate::error::{shown, Error, Result};
 
 pub const RANK_CHARS: &[u8; 13] = b"23456789TJQKA";
+/// Every card's two letters, suit by suit, rank by rank (what [`Card::write_to`] copies).
+const CARD_TEXTS: &str =
+    "2c3c4c5c6c7c8c9cTcJcQcKcAc2d3d4d5d6d7d8d9dTdJdQdKdAd2h3h4h5h6h7h8h9hThJhQhKhAh2s3s4s5s6s7s8s9sTsJsQsKsAs";
 pub const SUIT_CHARS: &[u8; 4] = b"cdhs";
 
 /// Rank 0..=12 (2..A).
@@ -66,10 +69,10 @@ impl Card {
         SUIT_CHARS[self.suit() as usize] as char
     }
 
-    /// Appends the card's two letters (as its `Display` writes them) to `out`.
+    /// Appends the card's two letters (as its `Display` writes them) to `out`, in one write.
     pub fn write_to(self, out: &mut String) {
-        out.push(self.rank_char());
-        out.push(self.suit_char());
+        let at = 2 * (self.suit() as usize * 13 + self.rank() as usize);
+        out.push_str(&CARD_TEXTS[at..at + 2]);
     }
 }
 
@@ -457,6 +460,16 @@ mod tests {
             }
             assert_eq!(deck.cards(), &cards, "seed {seed}");
             assert_eq!(ours.next_u64(), theirs.next_u64(), "seed {seed}: the stream goes on from the same place");
+        }
+    }
+
+    #[test]
+    fn every_card_writes_its_rank_and_suit_letters() {
+        for card in Card::all() {
+            let mut text = String::new();
+            card.write_to(&mut text);
+            assert_eq!(text, format!("{}{}", card.rank_char(), card.suit_char()));
+            assert_eq!(text, card.to_string());
         }
     }
 

@@ -31,7 +31,8 @@ impl Outcome {
         for p in payoffs {
             payoff.push(p);
         }
-        let place = per_seat(payoff.len(), |seat| 1 + payoff.iter().filter(|&&q| q > payoff[seat]).count() as u32);
+        let p = &payoff[..];
+        let place = per_seat(p.len(), |seat| 1 + p.iter().filter(|&&q| q > p[seat]).count() as u32);
         Outcome { payoff, place }
     }
 }

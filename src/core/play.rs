@@ -100,6 +100,12 @@ impl GameRecord {
         let per_seat = self.columns.len() / self.seats.len().max(1);
         self.columns.iter().skip(seat * per_seat).take(per_seat)
     }
+
+    /// [`GameRecord::extra`] as bytes (for writing them out).
+    pub fn extra_bytes(&self, seat: Seat) -> impl Iterator<Item = &[u8]> + '_ {
+        let per_seat = self.columns.len() / self.seats.len().max(1);
+        self.columns.bytes_of(seat * per_seat..(seat + 1) * per_seat)
+    }
 }
 
 impl Default for GameRecord {

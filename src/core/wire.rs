@@ -127,6 +127,12 @@ impl Texts {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(start, &end)| &self.text[start..end])
     }
+
+    /// Texts `range` as bytes, one after another (no UTF-8 boundary checks: for writing them out).
+    pub fn bytes_of(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = &[u8]> + '_ {
+        let text = self.text.as_bytes();
+        range.map(move |i| &text[if i == 0 { 0 } else { self.ends[i - 1] }..self.ends[i]])
+    }
 }
 
 impl Serialize for Texts {

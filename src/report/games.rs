@@ -210,8 +210,8 @@ impl RowFormat {
                     push_field(out, format!("{ERROR}{}", message.replace(['\n', '\r'], " ")).as_bytes())
                 }
             }
-            for value in record.extra(seat) {
-                push_field(out, value.as_bytes());
+            for value in record.extra_bytes(seat) {
+                push_field(out, value);
             }
             end_row(out);
         }
@@ -234,7 +234,7 @@ fn push_payoff(out: &mut Vec<u8>, payoff: f64) {
 /// Appends one field and its comma, quoted (quotes doubled) when it holds a comma, a quote or a
 /// line break, as the csv crate does.
 fn push_field(out: &mut Vec<u8>, field: &[u8]) {
-    if field.iter().any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
+    if field.iter().any(|&b| QUOTED[b as usize]) {
         out.push(b'"');
         for &b in field {
             if b == b'"' {
@@ -248,6 +248,16 @@ fn push_field(out: &mut Vec<u8>, field: &[u8]) {
     }
     out.push(b',');
 }
+
+/// The bytes that make a field quoted: one look-up a byte.
+const QUOTED: [bool; 256] = {
+    let mut quoted = [false; 256];
+    quoted[b',' as usize] = true;
+    quoted[b'"' as usize] = true;
+    quoted[b'\n' as usize] = true;
+    quoted[b'\r' as usize] = true;
+    quoted
+};
 
 /// Ends a row: its last comma becomes the line's end.
 fn end_row(out: &mut [u8]) {

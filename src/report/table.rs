@@ -122,8 +122,9 @@ impl TableTally {
         }
         let mean = &mut self.mean;
         mean.iter_mut().for_each(|m| *m = 0.0);
+        // x / 1.0 is x, bit for bit: a bot with one seat (most tables) skips the division.
         for (&k, result) in self.local.iter().zip(&record.seats) {
-            mean[k] += result.payoff / self.copies[k];
+            mean[k] += if self.copies[k] == 1.0 { result.payoff } else { result.payoff / self.copies[k] };
         }
         for (sum, m) in self.deal_payoff.iter_mut().zip(mean.iter()) {
             *sum += m;
@@ -146,8 +147,8 @@ impl TableTally {
         if self.deal_games < self.replays {
             return false;
         }
-        for (m, sum) in self.mean.iter_mut().zip(&self.deal_payoff) {
-            *m = sum / self.replays as f64;
+        for (m, &sum) in self.mean.iter_mut().zip(&self.deal_payoff) {
+            *m = if self.replays == 1 { sum } else { sum / self.replays as f64 };
         }
         self.field.push(&self.mean);
         if self.pentanomial() {

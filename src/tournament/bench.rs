@@ -32,12 +32,15 @@ const END_TO_END: &[(&str, &str)] = &[
 ];
 
 /// Every game's games per second on one thread two ways: engine only (the run's own games,
-/// played by `Table::play_into` in a loop: dealing, the bots and the rules, nothing else) and
-/// end to end (`arena run` on one thread: the runner, the tallies, games.csv written to a
-/// temporary folder, the verdict files), and the second as a percentage of the first.
+/// played by `Table::play_into` in a loop: dealing, the bots, the rules and the record's columns,
+/// nothing else) and end to end (`arena run` on one thread: the runner, the tallies, games.csv
+/// written to a temporary folder, the verdict files), and the second as a percentage of the
+/// first. The two alternate over [`ROUNDS`] rounds of a third of the budget each and the medians
+/// are printed, so a machine that speeds up or slows down meanwhile weighs on both alike.
 fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
     let arena = Arena::standard();
     let mut measures = Vec::new();
+    let budget = opts.budget / ROUNDS as u32;
     for &(game, bots) in END_TO_END {
         let config = |games: u64| {
             let text = format!("game = \"{game}\"\ngames = {games}\nseed = 1\npaired = true\nbots = {bots}\n");
@@ -45,43 +48,60 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
             let overrides = crate::tournament::config::Overrides { games: None, seed: None };
             crate::tournament::config::RunConfig::parse(&arena, &source, game, &overrides).expect("bench config")
         };
-        // Engine only, for the budget: the rate also sizes the end-to-end run.
         let cfg = config(1_000_000_000);
         let schedule = cfg.schedule().expect("bench schedule");
         let table = arena.find(game).and_then(|e| e.table(&cfg.table, cfg.seats, &cfg.bots, None)).expect("table");
         let (mut job, mut record) = (schedule.job(0), GameRecord::new());
         let mut i = 0;
-        let engine = crate::bench::throughput(opts.budget, 1, || {
-            schedule.job_into(i, &mut job);
-            i += 1;
-            table.play_into(&job.lineup, job.game, &job.seeds, Keep::COLUMNS, &mut record);
-            record.moves
-        });
-        // A multiple of every table's rotations (paired runs rotate the seats).
-        let games = ((engine * opts.budget.as_secs_f64()) as u64).max(1).next_multiple_of(12);
-        let cfg = config(games);
         let dir = std::env::temp_dir().join(format!("arena-bench-{}-{game}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary folder");
-        let run_opts = RunOptions {
-            threads: 1,
-            progress: ProgressMode::Off,
-            history: false,
-            stop: Arc::default(),
-            records: Records::Csv,
-        };
-        let start = Instant::now();
-        crate::tournament::execute::execute(&arena, &cfg, &run_opts, &dir, None).expect("bench run");
-        let whole = cfg.schedule().expect("bench schedule").total() as f64 / start.elapsed().as_secs_f64();
+        let (mut engine, mut whole, mut share) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..ROUNDS {
+            let rate = crate::bench::throughput(budget, 1, || {
+                schedule.job_into(i, &mut job);
+                i += 1;
+                table.play_into(&job.lineup, job.game, &job.seeds, Keep::COLUMNS, &mut record);
+                record.moves
+            });
+            // The end-to-end run takes about as long: a multiple of every table's rotations.
+            let games = ((rate * budget.as_secs_f64()) as u64).max(1).next_multiple_of(12);
+            let cfg = config(games);
+            let run_opts = RunOptions {
+                threads: 1,
+                progress: ProgressMode::Off,
+                history: false,
+                stop: Arc::default(),
+                records: Records::Csv,
+            };
+            let start = Instant::now();
+            crate::tournament::execute::execute(&arena, &cfg, &run_opts, &dir, None).expect("bench run");
+            let run_rate = games as f64 / start.elapsed().as_secs_f64();
+            engine.push(rate);
+            whole.push(run_rate);
+            share.push(100.0 * run_rate / rate);
+        }
         let _ = std::fs::remove_dir_all(&dir);
-        measures.push(Measure { name: format!("runner.{game}_engine_only_per_s"), value: engine, unit: "games/s" });
-        measures.push(Measure { name: format!("runner.{game}_end_to_end_per_s"), value: whole, unit: "games/s" });
         measures.push(Measure {
-            name: format!("runner.{game}_end_to_end_vs_engine"),
-            value: 100.0 * whole / engine,
-            unit: "%",
+            name: format!("runner.{game}_engine_only_per_s"),
+            value: median(engine),
+            unit: "games/s",
         });
+        measures.push(Measure {
+            name: format!("runner.{game}_end_to_end_per_s"),
+            value: median(whole),
+            unit: "games/s",
+        });
+        measures.push(Measure { name: format!("runner.{game}_end_to_end_vs_engine"), value: median(share), unit: "%" });
     }
     measures
+}
+
+/// Rounds of the end-to-end bench.
+const ROUNDS: usize = 3;
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }
 
 /// Games per second of a run of `games` games on `threads` threads.
