@@ -90,7 +90,7 @@ pub struct GameSeeds {
 impl GameSeeds {
     pub fn derive(master: u64, pairing: u64, game: u64, replays: u64) -> GameSeeds {
         let table = mix(master, pairing);
-        let deal_index = game / replays.max(1);
+        let deal_index = if replays <= 1 { game } else { game / replays };
         GameSeeds { deal: mix(mix(table, deal_index), 0), deal_index, bots: mix(table, game) }
     }
 

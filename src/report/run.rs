@@ -64,7 +64,7 @@ impl RunTally {
             self.engine_errors += 1;
             return false;
         }
-        let deal = Some((pairing, game / self.replays));
+        let deal = Some((pairing, if self.replays == 1 { game } else { game / self.replays }));
         if deal != self.deal {
             for &bot in &self.in_deal {
                 self.bots[bot].end_deal();

@@ -112,7 +112,7 @@ impl TableTally {
     /// Adds game `game` of the table; a finished deal's pairwise scores go to `comparisons`.
     /// Returns true when the game completed a deal.
     pub fn add(&mut self, game: u64, lineup: &[usize], record: &GameRecord, comparisons: &mut Comparisons) -> bool {
-        let deal = game / self.replays;
+        let deal = if self.replays == 1 { game } else { game / self.replays };
         if self.deal_games > 0 && deal != self.deal {
             self.close_deal(comparisons);
         }

@@ -154,9 +154,13 @@ impl State {
     pub fn pot(&self) -> Chips {
         self.committed[..self.n].iter().sum()
     }
-    /// The first seat of `mask` clockwise after `from` (wrapping, `from` itself last).
+    /// The first seat of `mask` clockwise after `from` (wrapping, `from` itself last). Bit
+    /// arithmetic, not a walk round the table: a division a seat cost a fast hand a tenth of its
+    /// time.
     pub fn next_in(&self, mask: u16, from: usize) -> Option<usize> {
-        (1..=self.n).map(|i| (from + i) % self.n).find(|&s| mask & bit(s) != 0)
+        let mask = mask & ((1u32 << self.n) - 1) as u16;
+        let after = mask & !((2u32 << from) - 1) as u16;
+        [after, mask].into_iter().find(|&m| m != 0).map(|m| m.trailing_zeros() as usize)
     }
     pub fn to_call(&self, seat: usize) -> Chips {
         (self.current_bet - self.bet[seat]).min(self.stack[seat])
@@ -416,7 +420,7 @@ impl Holdem {
                 let mut odd = pot % k;
                 let mut seat = s.button;
                 for _ in 0..s.n {
-                    seat = (seat + 1) % s.n;
+                    seat = if seat + 1 == s.n { 0 } else { seat + 1 };
                     if winners & bit(seat) != 0 {
                         s.stack[seat] += pot / k + odd;
                         odd = 0;

@@ -444,3 +444,19 @@ fn rr_beats_the_simple_bots() {
         println!("6-max {name}: {m:.1} ± {h:.1} bb/100 (6,000 hands)");
     }
 }
+
+/// `next_in` is the walk round the table it replaced: the first seat of the mask after `from`,
+/// wrapping, `from` itself last, for every table size, mask and seat.
+#[test]
+fn next_in_walks_round_the_table() {
+    for n in 2..=super::game::MAX_SEATS {
+        let mut s = table(n).deal(&mut DealRng::seed_from_u64(1));
+        s.n = n;
+        for mask in 0..1u32 << n {
+            for from in 0..n {
+                let walked = (1..=n).map(|i| (from + i) % n).find(|&seat| mask >> seat & 1 == 1);
+                assert_eq!(s.next_in(mask as u16, from), walked, "{n} seats, mask {mask:b}, from {from}");
+            }
+        }
+    }
+}

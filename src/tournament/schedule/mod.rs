@@ -121,14 +121,15 @@ impl Schedule {
     /// [`Schedule::job`] into `job`, reusing its lineup's buffer.
     pub fn job_into(&self, i: u64, job: &mut Job) {
         let pairing = (i / self.games) as usize;
-        let game = i % self.games;
+        let game = i - pairing as u64 * self.games;
         let table = &self.pairings[pairing].table;
         let n = table.len();
-        let rotation = (game % self.replays) as usize;
+        let rotation = if self.replays == 1 { 0 } else { (game % self.replays) as usize };
         job.lineup.clear();
-        for seat in 0..n {
-            job.lineup.push(table[(seat + rotation) % n]);
-        }
+        // The table read from seat `rotation` round: no division a seat.
+        job.lineup.extend_from_slice(&table[rotation..]);
+        job.lineup.extend_from_slice(&table[..rotation]);
+        debug_assert_eq!(job.lineup.len(), n);
         job.pairing = pairing;
         job.game = game;
         job.seeds = GameSeeds::derive(self.seed, pairing as u64, game, self.replays);
