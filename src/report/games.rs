@@ -176,8 +176,13 @@ impl RowFormat {
     pub fn rows(&self, job: &Job, record: &GameRecord, out: &mut Vec<u8>) {
         let mut number = itoa::Buffer::new();
         let mut int = |out: &mut Vec<u8>, n: u64| {
-            out.extend_from_slice(number.format(n).as_bytes());
-            out.push(b',');
+            if n < 10 {
+                // Seats, places and most move counts: one digit.
+                out.extend_from_slice(&[b'0' + n as u8, b',']);
+            } else {
+                out.extend_from_slice(number.format(n).as_bytes());
+                out.push(b',');
+            }
         };
         out.reserve(record.seats.len() * (64 + record.columns.bytes() + record.columns.len()));
         let start = out.len();
@@ -223,7 +228,8 @@ impl RowFormat {
 /// same; a whole number (every chip count) is printed as an integer, which is that same text.
 fn push_payoff(out: &mut Vec<u8>, payoff: f64) {
     let negative_zero = payoff == 0.0 && payoff.is_sign_negative();
-    if payoff.fract() == 0.0 && payoff.abs() < 1e15 && !negative_zero {
+    // Whole: the truncated value converts back to the payoff (NaN does not).
+    if payoff.abs() < 1e15 && (payoff as i64) as f64 == payoff && !negative_zero {
         out.extend_from_slice(itoa::Buffer::new().format(payoff as i64).as_bytes());
     } else {
         write!(out, "{payoff}").expect("writing to a Vec cannot fail");
