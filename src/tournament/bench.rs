@@ -4,7 +4,7 @@
 //! `runner.gomoku_scaling` plays weights-vs-weights gomoku through the real runner (schedule,
 //! parallel batches, ordered hand-off, tallies; CSV formatting but no disk) three ways: one run on
 //! one thread, two such runs side by side (two processes' worth of work in one process, each on
-//! its own one-thread pool), and one run on two threads. The ratio says how much of two
+//! a thread of its own), and one run on two threads. The ratio says how much of two
 //! independent single-thread runs the parallel runner achieves (target: at least 95%).
 
 use std::sync::Arc;

@@ -62,7 +62,7 @@ impl DoneCount {
     const COUNTERS: usize = 32;
 
     fn add_one(&self) {
-        let worker = rayon::current_thread_index().unwrap_or(0) % DoneCount::COUNTERS;
+        let worker = crate::tournament::runner::worker_index() % DoneCount::COUNTERS;
         self.counters[worker].0.fetch_add(1, Ordering::Relaxed);
     }
 

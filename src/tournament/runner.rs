@@ -1,19 +1,20 @@
-//! The parallel runner: plays a [`Schedule`] on a rayon pool and hands each finished game to a
-//! sink in schedule order, so output is the same for any number of threads.
+//! The runner: plays a [`Schedule`]'s games on as many threads as asked and hands each finished
+//! game to a sink in schedule order, so output is the same for any number of threads.
 //!
-//! Games are played in batches; a batch is played in parallel, then delivered in order while the
-//! next batch plays. Memory is a few batches of records, not the tournament. The batch grows
-//! while batches finish quickly (up to about a quarter second), so fast games amortise the
-//! hand-off and slow games still show progress. The [`Stop`] (Ctrl-C, SIGTERM, SIGHUP) is checked
-//! before every game; what finished before the first unplayed game is kept. A second request
-//! abandons the games in flight: nothing more is delivered.
+//! On one thread each game is played, formatted and delivered in turn. On more, the threads take
+//! batches of consecutive games, play them and put them back on a shelf; the thread that called
+//! [`run`] delivers them in order and plays when there is nothing to deliver. Memory is a few
+//! batches of records a thread, not the tournament. A batch grows while batches finish quickly (up
+//! to [`MAX_BATCH`] games), so fast games amortise the hand-off and slow games still show
+//! progress. The [`Stop`] (Ctrl-C, SIGTERM, SIGHUP) is checked before every game; what finished
+//! before the first unplayed game is kept. A second request abandons the games in flight: nothing
+//! more is delivered.
 
+use std::cell::Cell;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::mpsc::RecvTimeoutError;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
-
-use rayon::prelude::*;
 
 use crate::core::{GameRecord, Keep};
 use crate::error::{Error, Result};
@@ -86,25 +87,37 @@ pub struct RunEnd {
     pub stopped_by_sink: bool,
 }
 
-/// How often the hand-off looks at the stop request while waiting for a batch.
+/// How often the delivering thread looks at the stop request while waiting for a batch.
 const POLL: Duration = Duration::from_millis(50);
 
 const MAX_BATCH_TIME: Duration = Duration::from_millis(250);
 
-/// The most games in a batch: enough to make the hand-off's cost vanish, few enough that a
-/// batch's records stay in cache between the player and the writer.
-const MAX_BATCH: usize = 1 << 12;
+/// The most games in a batch: enough to make the hand-off's cost vanish (a lock and a wake-up a
+/// batch), few enough that a batch's records (about 400 bytes a game with its rows) stay in the
+/// core's cache until they are delivered.
+const MAX_BATCH: usize = 256;
 
-/// One game's place in a batch: the job, then its record once played. Batches go back to the
-/// player after delivery and their slots are filled again, so a run allocates no record, lineup
+thread_local! {
+    static WORKER: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The calling thread's number among the threads of the run under way: 0 for the thread that
+/// called [`run`] (and any thread outside a run), 1 and up for the workers it started. For
+/// per-thread tallies like [`PerWorker`].
+pub fn worker_index() -> usize {
+    WORKER.get()
+}
+
+/// One game's place in a batch: the job, then its record once played. Batches go back on the
+/// shelf after delivery and their slots are filled again, so a run allocates no record, lineup
 /// or batch once the first few batches exist (and frees nothing across threads).
 struct Slot {
-    /// The game's index in the tournament; the worker that plays it fills `job` from it (the
-    /// player thread, which fills batches one game after another, only hands out indexes).
+    /// The game's index in the tournament; the thread that plays it fills `job` from it (the
+    /// shelf, behind its lock, only hands out indexes).
     index: u64,
     job: Job,
     record: GameRecord,
-    /// What the run's `format` made of the record (its games.csv rows), on the worker's thread.
+    /// What the run's `format` made of the record (its games.csv rows), on the thread that played.
     rows: Vec<u8>,
     /// False when the game was skipped because of the stop flag (it and everything after it are
     /// not delivered).
@@ -116,6 +129,78 @@ struct Slot {
 struct Batch {
     slots: Vec<Slot>,
     len: usize,
+}
+
+/// Batches a thread may hand out ahead of the oldest one not yet delivered, per thread: enough
+/// that no thread waits on another's slower batch, few enough that memory stays a few batches.
+const AHEAD_PER_THREAD: u64 = 4;
+
+/// What the threads of a parallel run share, behind one lock: the games not yet handed out and
+/// the played batches waiting for their turn to be delivered.
+struct Shelf<'p> {
+    games: Box<dyn Iterator<Item = u64> + Send + 'p>,
+    /// Batches handed out so far, numbered from 0 in schedule order.
+    claimed: u64,
+    /// The number of the next batch to deliver.
+    next: u64,
+    /// Played batches by number, waiting until every earlier one is delivered.
+    parked: BTreeMap<u64, Batch>,
+    /// Delivered batches, to be filled again.
+    spare: Vec<Batch>,
+    /// Games in the next batch handed out: doubles while batches are quick.
+    size: usize,
+    /// Nothing more to hand out: the plan is done, or a stop request cut a batch short.
+    exhausted: bool,
+}
+
+/// What a thread gets when it asks the shelf for work.
+enum Claim {
+    /// Play these games, batch number `.0`.
+    Play(u64, Batch),
+    /// Too far ahead of delivery: wait for it.
+    Wait,
+    /// Everything is handed out.
+    Finished,
+}
+
+impl Shelf<'_> {
+    fn claim(&mut self, schedule: &Schedule, threads: usize) -> Claim {
+        if self.exhausted {
+            return Claim::Finished;
+        }
+        if self.claimed >= self.next + AHEAD_PER_THREAD * threads as u64 {
+            return Claim::Wait;
+        }
+        let mut batch = self.spare.pop().unwrap_or_default();
+        batch.len = 0;
+        for index in self.games.by_ref().take(self.size) {
+            if batch.len == batch.slots.len() {
+                let job = schedule.job(index);
+                batch.slots.push(Slot { index, job, record: GameRecord::new(), rows: Vec::new(), played: false });
+            } else {
+                batch.slots[batch.len].index = index;
+            }
+            batch.len += 1;
+        }
+        if batch.len == 0 {
+            self.exhausted = true;
+            self.spare.push(batch);
+            return Claim::Finished;
+        }
+        self.claimed += 1;
+        Claim::Play(self.claimed - 1, batch)
+    }
+
+    /// Puts a played batch on the shelf; `took` is how long it took to play.
+    fn park(&mut self, number: u64, batch: Batch, took: Duration) {
+        if batch.slots[..batch.len].iter().any(|slot| !slot.played) {
+            // A stop request: every later game would be skipped too.
+            self.exhausted = true;
+        } else if took < MAX_BATCH_TIME / 2 {
+            self.size = (self.size * 2).min(MAX_BATCH);
+        }
+        self.parked.insert(number, batch);
+    }
 }
 
 /// The games a run plays: tournament indexes in increasing order, `count` of them, after `done`
@@ -157,7 +242,7 @@ impl<T> PerWorker<T> {
 
     /// Runs `f` on the calling worker's value (outside a pool, the first one's).
     pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
-        let i = rayon::current_thread_index().unwrap_or(0) % self.slots.len();
+        let i = worker_index() % self.slots.len();
         f(&mut self.slots[i].0.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
     }
 
@@ -174,11 +259,8 @@ pub type Deliver<'a> = dyn FnMut(&Job, &GameRecord, &[u8]) -> Result<Flow> + 'a;
 /// `sink` with what `format` made of them (`played` counts the games delivered); counts every
 /// finished game in `progress`.
 ///
-/// On one thread, each game is played, formatted and delivered in turn ([`run_inline`]). On more,
-/// two stages run at once: a producer thread plays batch k+1 on the pool while this thread hands
-/// batch k to the sink (CSV writing, tallies), so writing never leaves the workers idle. The sink
-/// still sees every game in order; when it says stop, games already played past that point are
-/// dropped, so the stop point does not depend on timing.
+/// On one thread, each game is played, formatted and delivered in turn ([`run_inline`]); on more,
+/// the threads share batches and this thread delivers them ([`run_parallel`]).
 pub fn run(
     schedule: &Schedule,
     plan: Plan,
@@ -188,109 +270,167 @@ pub fn run(
     format: &Format<'_>,
     sink: &mut Deliver<'_>,
 ) -> Result<RunEnd> {
-    if opts.threads <= 1 {
-        return run_inline(schedule, plan, table, opts, progress, format, sink);
+    let keep = Keep { columns: opts.records.file().is_some(), history: opts.history };
+    let player = Player { schedule, table, stop: &opts.stop, progress, format, keep };
+    let mut end = if opts.threads <= 1 {
+        run_inline(&player, plan.games, sink)?
+    } else {
+        run_parallel(&player, plan.games, opts.threads, sink)?
+    };
+    end.interrupted |= opts.stop.requested() && end.played < plan.count && !end.stopped_by_sink;
+    Ok(end)
+}
+
+/// What playing a game takes, shared by a run's threads.
+struct Player<'r> {
+    schedule: &'r Schedule,
+    table: &'r dyn Table,
+    stop: &'r Stop,
+    progress: &'r Progress,
+    format: &'r Format<'r>,
+    keep: Keep,
+}
+
+impl Player<'_> {
+    /// Plays game `index` of the schedule into `job`, `record` and its `rows` (all filled again).
+    fn play(&self, index: u64, job: &mut Job, record: &mut GameRecord, rows: &mut Vec<u8>) {
+        self.schedule.job_into(index, job);
+        self.table.play_into(&job.lineup, job.game, &job.seeds, self.keep, record);
+        rows.clear();
+        (self.format)(job, record, rows);
+        self.progress.game_done();
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
-    let Plan { games: mut indices, count, .. } = plan;
-    let stop: &Stop = &opts.stop;
-    // Set when the consumer is done early (sink stop or error): the producer stops playing.
-    let consumer_done = AtomicBool::new(false);
-    let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
-    let result = std::thread::scope(|scope| -> Result<()> {
-        // One batch in the channel and one being played while one is delivered: memory stays a
-        // few batches, which go round between the two threads.
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(1);
-        let (back_tx, back_rx) = std::sync::mpsc::channel::<Batch>();
-        let (pool, consumer_done) = (&pool, &consumer_done);
-        scope.spawn(move || {
-            let mut size = (opts.threads * 4).max(1);
-            while !consumer_done.load(Ordering::Relaxed) {
-                let mut batch = back_rx.try_recv().unwrap_or_default();
-                batch.len = 0;
-                for index in indices.by_ref().take(size) {
-                    if batch.len == batch.slots.len() {
-                        let job = schedule.job(index);
-                        batch.slots.push(Slot {
-                            index,
-                            job,
-                            record: GameRecord::new(),
-                            rows: Vec::new(),
-                            played: false,
-                        });
-                    } else {
-                        batch.slots[batch.len].index = index;
-                    }
-                    batch.len += 1;
-                }
-                if batch.len == 0 {
-                    return;
-                }
-                let keep = Keep { columns: opts.records.file().is_some(), history: opts.history };
-                let started = Instant::now();
-                pool.install(|| {
-                    batch.slots[..batch.len].par_iter_mut().for_each(|slot| {
-                        slot.played = !(stop.requested() || consumer_done.load(Ordering::Relaxed));
-                        if slot.played {
-                            schedule.job_into(slot.index, &mut slot.job);
-                            let job = &slot.job;
-                            table.play_into(&job.lineup, job.game, &job.seeds, keep, &mut slot.record);
-                            slot.rows.clear();
-                            format(job, &slot.record, &mut slot.rows);
-                            progress.game_done();
-                        }
-                    })
-                });
-                let cut_short = batch.slots[..batch.len].iter().any(|slot| !slot.played);
-                if tx.send(batch).is_err() || cut_short {
-                    return;
-                }
-                if started.elapsed() < MAX_BATCH_TIME / 2 {
-                    size = (size * 2).min(MAX_BATCH);
-                }
-            }
-        });
-        loop {
-            let batch = match rx.recv_timeout(POLL) {
-                Ok(batch) => batch,
-                Err(RecvTimeoutError::Timeout) if stop.abandoned() => {
-                    end.interrupted = true;
-                    consumer_done.store(true, Ordering::Relaxed);
-                    break;
-                }
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => break,
-            };
-            for slot in &batch.slots[..batch.len] {
-                if !slot.played || stop.abandoned() {
-                    end.interrupted = true;
-                    break;
-                }
-                end.played += 1;
-                let flow = sink(&slot.job, &slot.record, &slot.rows)
-                    .inspect_err(|_| consumer_done.store(true, Ordering::Relaxed))?;
-                if flow == Flow::Stop {
-                    end.stopped_by_sink = true;
-                    break;
-                }
-            }
-            // The player may be gone (it stops after the last batch); the batch is then dropped.
-            let _ = back_tx.send(batch);
-            if end.interrupted || end.stopped_by_sink {
-                consumer_done.store(true, Ordering::Relaxed);
-                break;
+}
+
+/// [`run`] on `opts.threads` threads: the calling thread and `threads - 1` workers take batches of
+/// consecutive games from one [`Shelf`], play them and put them back; the calling thread, which
+/// alone holds the sink, delivers the batches in order whenever the next one is back, and plays
+/// batches of its own when it is not. So there are as many busy threads as asked (the writing is
+/// not a thread of its own competing for the cores), and the calling thread's own batches are
+/// delivered from its cache. The sink sees every game in order; when it says stop, games already
+/// played past that point are dropped, so the stop point does not depend on timing.
+fn run_parallel(
+    player: &Player<'_>,
+    games: Box<dyn Iterator<Item = u64> + Send + '_>,
+    threads: usize,
+    sink: &mut Deliver<'_>,
+) -> Result<RunEnd> {
+    let (schedule, stop) = (player.schedule, player.stop);
+    let shelf = Mutex::new(Shelf {
+        games,
+        claimed: 0,
+        next: 0,
+        parked: BTreeMap::new(),
+        spare: Vec::new(),
+        size: 1,
+        exhausted: false,
+    });
+    // Signalled when a batch is parked (for the calling thread) or delivered (for workers waiting
+    // to get ahead), and when the run is over.
+    let changed = Condvar::new();
+    // Set when delivery ended early (sink stop or error, abandoned): everyone stops playing.
+    let over = AtomicBool::new(false);
+    let lock = || shelf.lock().unwrap_or_else(PoisonError::into_inner);
+    let play = |batch: &mut Batch| {
+        for slot in &mut batch.slots[..batch.len] {
+            slot.played = !(stop.requested() || over.load(Ordering::Relaxed));
+            if slot.played {
+                player.play(slot.index, &mut slot.job, &mut slot.record, &mut slot.rows);
             }
         }
-        Ok(())
-    });
-    result?;
-    if stop.requested() && end.played < count && !end.stopped_by_sink {
-        end.interrupted = true;
-    }
+    };
+    // Plays the claimed batch and parks it; hands back the lock.
+    let play_and_park = |number: u64, mut batch: Batch| {
+        let started = Instant::now();
+        play(&mut batch);
+        let took = started.elapsed();
+        let mut guard = lock();
+        guard.park(number, batch, took);
+        changed.notify_all();
+        guard
+    };
+    let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
+    std::thread::scope(|scope| -> Result<()> {
+        for worker in 1..threads {
+            let (lock, play_and_park, changed, over) = (&lock, &play_and_park, &changed, &over);
+            std::thread::Builder::new()
+                .name(format!("arena-worker-{worker}"))
+                .spawn_scoped(scope, move || {
+                    WORKER.set(worker);
+                    let mut guard = lock();
+                    while !over.load(Ordering::Relaxed) {
+                        guard = match guard.claim(schedule, threads) {
+                            Claim::Play(number, batch) => {
+                                drop(guard);
+                                play_and_park(number, batch)
+                            }
+                            Claim::Wait => changed.wait(guard).unwrap_or_else(PoisonError::into_inner),
+                            Claim::Finished => return,
+                        };
+                    }
+                })
+                .map_err(|e| {
+                    // Under the lock, so no worker misses the wake-up between its look and its wait.
+                    let _guard = lock();
+                    over.store(true, Ordering::Relaxed);
+                    changed.notify_all();
+                    Error::input(format!("cannot start {threads} threads: {e}"))
+                })?;
+        }
+        let mut guard = lock();
+        let result = loop {
+            let next = guard.next;
+            if let Some(batch) = guard.parked.remove(&next) {
+                drop(guard);
+                let delivered = deliver(&batch, stop, sink, &mut end);
+                guard = lock();
+                guard.next += 1;
+                guard.spare.push(batch);
+                changed.notify_all();
+                match delivered {
+                    Ok(true) => continue,
+                    Ok(false) => break Ok(()),
+                    Err(e) => break Err(e),
+                }
+            }
+            guard = match guard.claim(schedule, threads) {
+                Claim::Play(number, batch) => {
+                    drop(guard);
+                    play_and_park(number, batch)
+                }
+                Claim::Finished if guard.next == guard.claimed => break Ok(()),
+                Claim::Wait | Claim::Finished => {
+                    changed.wait_timeout(guard, POLL).unwrap_or_else(PoisonError::into_inner).0
+                }
+            };
+            if stop.abandoned() {
+                end.interrupted = true;
+                break Ok(());
+            }
+        };
+        over.store(true, Ordering::Relaxed);
+        changed.notify_all();
+        drop(guard);
+        result
+    })?;
     Ok(end)
+}
+
+/// Hands a played batch's games to the sink in order; false when the run ends here (a game the
+/// stop request skipped, a second request, or the sink said stop).
+fn deliver(batch: &Batch, stop: &Stop, sink: &mut Deliver<'_>, end: &mut RunEnd) -> Result<bool> {
+    for slot in &batch.slots[..batch.len] {
+        if !slot.played || stop.abandoned() {
+            end.interrupted = true;
+            return Ok(false);
+        }
+        end.played += 1;
+        if sink(&slot.job, &slot.record, &slot.rows)? == Flow::Stop {
+            end.stopped_by_sink = true;
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// [`run`] on the calling thread alone: play a game, format it, deliver it, and the next. A game
@@ -300,34 +440,19 @@ pub fn run(
 /// `--records none` 1.2-1.4 s against 0.9 s). The stop request is looked at before every game;
 /// after a second request the game under way is not delivered.
 fn run_inline(
-    schedule: &Schedule,
-    plan: Plan,
-    table: &dyn Table,
-    opts: &RunOptions,
-    progress: &Progress,
-    format: &Format<'_>,
+    player: &Player<'_>,
+    games: Box<dyn Iterator<Item = u64> + Send + '_>,
     sink: &mut Deliver<'_>,
 ) -> Result<RunEnd> {
-    let Plan { games: indices, count, .. } = plan;
-    let stop: &Stop = &opts.stop;
-    let keep = Keep { columns: opts.records.file().is_some(), history: opts.history };
+    let stop = player.stop;
     let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
     let (mut job, mut record, mut rows) = (None::<Job>, GameRecord::new(), Vec::new());
-    for index in indices {
+    for index in games {
         if stop.requested() {
             break;
         }
-        let job = match &mut job {
-            Some(job) => {
-                schedule.job_into(index, job);
-                job
-            }
-            None => job.insert(schedule.job(index)),
-        };
-        table.play_into(&job.lineup, job.game, &job.seeds, keep, &mut record);
-        rows.clear();
-        format(job, &record, &mut rows);
-        progress.game_done();
+        let job = job.get_or_insert_with(|| player.schedule.job(index));
+        player.play(index, job, &mut record, &mut rows);
         if stop.abandoned() {
             break;
         }
@@ -337,6 +462,139 @@ fn run_inline(
             break;
         }
     }
-    end.interrupted = stop.requested() && end.played < count && !end.stopped_by_sink;
     Ok(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Params;
+    use crate::games::{Arena, BotChoice};
+    use crate::report::Records;
+    use crate::tournament::progress::Progress;
+
+    /// A heads-up hold'em table of always-call bots and a schedule of `games` games at each of three
+    /// tables.
+    fn holdem(games: u64) -> (Arc<dyn Table>, Schedule) {
+        let arena = Arena::standard();
+        let entry = arena.find("holdem").expect("holdem is registered");
+        let options = Params::new(entry.options(), &toml::Table::new(), "holdem").expect("defaults");
+        let params = Params::new(entry.bot_params("always-call").expect("a bot"), &toml::Table::new(), "b").unwrap();
+        let bots: Vec<BotChoice> = (0..3)
+            .map(|i| BotChoice { name: format!("b{i}"), kind: "always-call".into(), params: params.clone() })
+            .collect();
+        let table = entry.table(&options, 2, &bots, None).expect("a table");
+        (table, Schedule::new(vec![vec![0, 1], vec![1, 2], vec![0, 2]], games, true, 7))
+    }
+
+    fn options(threads: usize) -> RunOptions {
+        RunOptions {
+            threads,
+            progress: ProgressMode::Off,
+            history: false,
+            stop: Arc::default(),
+            records: Records::None,
+        }
+    }
+
+    /// Runs `plan` on `threads` threads; the sink answers `answer(n)` for the n-th game delivered
+    /// (from 0). Returns how the run ended and the tournament indexes and payoffs delivered.
+    fn deliveries(
+        threads: usize,
+        plan: Vec<u64>,
+        stop: Arc<Stop>,
+        answer: impl Fn(u64) -> Result<Flow>,
+    ) -> (Result<RunEnd>, Vec<(u64, f64)>) {
+        let (table, schedule) = holdem(40_000);
+        let opts = RunOptions { stop, ..options(threads) };
+        let count = plan.len() as u64;
+        let plan = Plan { games: Box::new(plan.into_iter()), count, done: 0 };
+        let mut seen = Vec::new();
+        let end = run(
+            &schedule,
+            plan,
+            table.as_ref(),
+            &opts,
+            &Progress::hidden(count),
+            &|_, _, _| {},
+            &mut |job, record, _| {
+                seen.push((schedule.index(job.pairing, job.game), record.seats[0].payoff));
+                answer(seen.len() as u64 - 1)
+            },
+        );
+        (end, seen)
+    }
+
+    #[test]
+    fn every_thread_count_delivers_the_plan_in_order_and_the_same_games() {
+        // Every third game from 5 on, like a shard's share.
+        let plan: Vec<u64> = (5..1200).step_by(3).collect();
+        let (end, one) = deliveries(1, plan.clone(), Arc::default(), |_| Ok(Flow::Continue));
+        assert_eq!(end.unwrap(), RunEnd { played: plan.len() as u64, interrupted: false, stopped_by_sink: false });
+        assert_eq!(one.iter().map(|d| d.0).collect::<Vec<_>>(), plan);
+        for threads in 2..=5 {
+            let (end, seen) = deliveries(threads, plan.clone(), Arc::default(), |_| Ok(Flow::Continue));
+            assert_eq!(end.unwrap().played, plan.len() as u64, "{threads} threads");
+            assert!(seen == one, "{threads} threads delivered other games or another order");
+        }
+    }
+
+    #[test]
+    fn a_sink_that_stops_or_fails_ends_the_run_at_that_game_on_any_thread_count() {
+        let plan: Vec<u64> = (0..1200).collect();
+        for threads in 1..=5 {
+            let (end, seen) = deliveries(threads, plan.clone(), Arc::default(), |n| {
+                Ok(if n == 700 { Flow::Stop } else { Flow::Continue })
+            });
+            assert_eq!(end.unwrap(), RunEnd { played: 701, interrupted: false, stopped_by_sink: true });
+            assert_eq!(seen.iter().map(|d| d.0).collect::<Vec<_>>(), (0..701).collect::<Vec<_>>());
+            let (end, seen) = deliveries(threads, plan.clone(), Arc::default(), |n| {
+                if n == 300 {
+                    Err(Error::input("the disk is full"))
+                } else {
+                    Ok(Flow::Continue)
+                }
+            });
+            assert!(end.is_err(), "{threads} threads");
+            assert_eq!(seen.len(), 301, "{threads} threads");
+        }
+    }
+
+    /// A run of far more games than the threads may play ahead of delivery, in which the sink
+    /// asks to stop `requests` times when the game numbered `at` is delivered.
+    fn stopped_at(threads: usize, at: u64, requests: usize) -> (RunEnd, Vec<(u64, f64)>) {
+        let stop = Arc::new(Stop::default());
+        let asked = stop.clone();
+        let (end, seen) = deliveries(threads, (0..120_000).collect(), stop, move |n| {
+            if n == at {
+                (0..requests).for_each(|_| asked.request(2));
+            }
+            Ok(Flow::Continue)
+        });
+        (end.expect("the run ends well"), seen)
+    }
+
+    #[test]
+    fn a_stop_request_keeps_the_games_before_the_first_unplayed_one() {
+        for threads in 1..=4 {
+            let (end, seen) = stopped_at(threads, 200, 1);
+            assert!(end.interrupted && !end.stopped_by_sink, "{threads} threads: {end:?}");
+            assert!(end.played > 200 && end.played < 120_000, "{threads} threads: {end:?}");
+            assert_eq!(seen.iter().map(|d| d.0).collect::<Vec<_>>(), (0..end.played).collect::<Vec<_>>());
+            // A stop before the first game: nothing is played.
+            let stop = Arc::new(Stop::default());
+            stop.request(15);
+            let (end, seen) = deliveries(threads, (0..100).collect(), stop, |_| Ok(Flow::Continue));
+            assert_eq!(end.unwrap(), RunEnd { played: 0, interrupted: true, stopped_by_sink: false });
+            assert!(seen.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_second_stop_request_delivers_nothing_more() {
+        for threads in 1..=4 {
+            let (end, seen) = stopped_at(threads, 100, 2);
+            assert!(end.interrupted && end.played == 101 && seen.len() == 101, "{threads} threads: {end:?}");
+        }
+    }
 }
