@@ -350,13 +350,29 @@ fn run_parallel(
         guard
     };
     let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
+    // Ends the run for every thread. Under the lock, so no worker misses the wake-up between its
+    // look at `over` and its wait.
+    let end_run = || {
+        let _guard = lock();
+        over.store(true, Ordering::Relaxed);
+        changed.notify_all();
+    };
     std::thread::scope(|scope| -> Result<()> {
+        // However this thread leaves (done, an error, a panic), the workers stop.
+        let _ending = OnDrop(end_run);
         for worker in 1..threads {
-            let (lock, play_and_park, changed, over) = (&lock, &play_and_park, &changed, &over);
+            let (lock, play_and_park, changed, over, end_run) = (&lock, &play_and_park, &changed, &over, &end_run);
             std::thread::Builder::new()
                 .name(format!("arena-worker-{worker}"))
                 .spawn_scoped(scope, move || {
                     WORKER.set(worker);
+                    // A worker that panics stops the run (the scope then passes the panic on)
+                    // rather than leave the delivering thread waiting for its batch.
+                    let _on_panic = OnDrop(|| {
+                        if std::thread::panicking() {
+                            end_run();
+                        }
+                    });
                     let mut guard = lock();
                     while !over.load(Ordering::Relaxed) {
                         guard = match guard.claim(schedule, threads) {
@@ -369,13 +385,7 @@ fn run_parallel(
                         };
                     }
                 })
-                .map_err(|e| {
-                    // Under the lock, so no worker misses the wake-up between its look and its wait.
-                    let _guard = lock();
-                    over.store(true, Ordering::Relaxed);
-                    changed.notify_all();
-                    Error::input(format!("cannot start {threads} threads: {e}"))
-                })?;
+                .map_err(|e| Error::input(format!("cannot start {threads} threads: {e}")))?;
         }
         let mut guard = lock();
         let result = loop {
@@ -407,13 +417,23 @@ fn run_parallel(
                 end.interrupted = true;
                 break Ok(());
             }
+            if over.load(Ordering::Relaxed) {
+                break Ok(()); // a worker panicked
+            }
         };
-        over.store(true, Ordering::Relaxed);
-        changed.notify_all();
         drop(guard);
         result
     })?;
     Ok(end)
+}
+
+/// Runs its closure when dropped, also while unwinding.
+struct OnDrop<F: FnMut()>(F);
+
+impl<F: FnMut()> Drop for OnDrop<F> {
+    fn drop(&mut self) {
+        (self.0)()
+    }
 }
 
 /// Hands a played batch's games to the sink in order; false when the run ends here (a game the
@@ -595,6 +615,36 @@ mod tests {
         for threads in 1..=4 {
             let (end, seen) = stopped_at(threads, 100, 2);
             assert!(end.interrupted && end.played == 101 && seen.len() == 101, "{threads} threads: {end:?}");
+        }
+    }
+
+    /// Whether a run on `threads` threads whose formatting panics from game 100 on, on the calling
+    /// thread or on a worker (`on_caller`), ends with that panic (within a minute: not hung).
+    fn panics(threads: usize, on_caller: bool) -> bool {
+        let (done, ended) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let (table, schedule) = holdem(40_000);
+            let format = |job: &Job, _: &GameRecord, _: &mut Vec<u8>| {
+                if job.game >= 100 && (worker_index() == 0) == on_caller {
+                    panic!("a bug in formatting");
+                }
+            };
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let progress = Progress::hidden(schedule.total());
+                let (plan, opts) = (Plan::all(&schedule), options(threads));
+                run(&schedule, plan, table.as_ref(), &opts, &progress, &format, &mut |_, _, _| Ok(Flow::Continue))
+            }));
+            let _ = done.send(outcome.is_err());
+        });
+        ended.recv_timeout(Duration::from_secs(60)).expect("the run ended")
+    }
+
+    #[test]
+    fn a_panic_on_any_thread_ends_the_run_instead_of_hanging_it() {
+        assert!(panics(1, true));
+        for threads in 2..=4 {
+            assert!(panics(threads, true), "{threads} threads, the calling thread");
+            assert!(panics(threads, false), "{threads} threads, a worker");
         }
     }
 }
