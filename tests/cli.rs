@@ -222,7 +222,7 @@ fn ctrl_c_stops_cleanly_and_keeps_what_finished() {
         "long.toml",
         "game = \"gomoku\"\ngames = 100000000\nbots = [\"random\", \"random-adjacent\"]\n[table]\nsize = 25\n",
     );
-    // One thread plays and writes each game in turn; two hand games from workers to a writer.
+    // One thread plays and writes each game in turn; two share batches, which the calling thread writes.
     for threads in ["1", "2"] {
         let out = dir.path().join(format!("long-{threads}"));
         let mut child =

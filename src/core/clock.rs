@@ -33,9 +33,12 @@ impl Clock {
     /// The process's clock, set up (and its counter's rate measured) at the first call.
     pub fn get() -> &'static Clock {
         static CLOCK: OnceLock<Clock> = OnceLock::new();
-        CLOCK.get_or_init(|| match counter::usable() {
-            true => Clock::calibrated(),
-            false => Clock { base: Instant::now(), base_count: 0, ns_per_count: None },
+        CLOCK.get_or_init(|| {
+            if counter::usable() {
+                Clock::calibrated()
+            } else {
+                Clock { base: Instant::now(), base_count: 0, ns_per_count: None }
+            }
         })
     }
 

@@ -15,5 +15,5 @@ pub use play::{
     per_seat, play_game, play_game_into, play_game_with, Entrant, GameRecord, Keep, Limits, PerSeat, SeatResult,
     Seating, Status,
 };
-pub use seeds::{BotRng, DealRng, GameSeeds};
+pub use seeds::{deal_of, BotRng, DealRng, GameSeeds};
 pub use wire::Wire;

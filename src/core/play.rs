@@ -97,14 +97,19 @@ impl GameRecord {
 
     /// The values of the game's own columns for `seat`.
     pub fn extra(&self, seat: Seat) -> impl Iterator<Item = &str> + Clone + '_ {
-        let per_seat = self.columns.len() / self.seats.len().max(1);
-        self.columns.iter().skip(seat * per_seat).take(per_seat)
+        let columns = self.seat_columns(seat);
+        self.columns.iter().skip(columns.start).take(columns.len())
     }
 
     /// [`GameRecord::extra`] as bytes (for writing them out).
     pub fn extra_bytes(&self, seat: Seat) -> impl Iterator<Item = &[u8]> + '_ {
+        self.columns.bytes_of(self.seat_columns(seat))
+    }
+
+    /// Which of `columns` are seat `seat`'s: each seat has the same number, seat after seat.
+    fn seat_columns(&self, seat: Seat) -> std::ops::Range<usize> {
         let per_seat = self.columns.len() / self.seats.len().max(1);
-        self.columns.bytes_of(seat * per_seat..(seat + 1) * per_seat)
+        seat * per_seat..(seat + 1) * per_seat
     }
 }
 
@@ -139,8 +144,6 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// No limit.
-    pub const NONE: Limits = Limits { move_ms: None, game_ms: None };
     /// The parameters every bot kind takes besides its own (a kind may declare them itself to
     /// give them other defaults).
     pub const SPECS: &'static [ParamSpec] = &[
@@ -158,11 +161,13 @@ impl Limits {
         Limits { move_ms: ms("move_ms").map(|v| v as u64), game_ms: ms("game_ms").map(|v| v as u64) }
     }
 
-    /// When a decision that begins at `now` must be over, the seat having used `used` so far.
-    pub fn deadline(&self, now: Instant, used: Duration) -> Option<Instant> {
+    /// When a decision that begins at `now()` must be over, the seat having used `used` so far.
+    /// `now` is asked only when there is a limit (turning the clock's reading into an `Instant`
+    /// costs a fast game more than the rest of its harness per decision).
+    pub fn deadline(&self, now: impl FnOnce() -> Instant, used: Duration) -> Option<Instant> {
         let per_move = self.move_ms.map(Duration::from_millis);
         let rest_of_game = self.game_ms.map(|ms| Duration::from_millis(ms).saturating_sub(used));
-        [per_move, rest_of_game].into_iter().flatten().min().map(|d| now + d)
+        [per_move, rest_of_game].into_iter().flatten().min().map(|d| now() + d)
     }
 
     /// The fault of a decision that took `took`, the seat having used `used` in the game with it.
@@ -326,10 +331,7 @@ fn play_unguarded<G: Game>(
         let Some(seat) = game.to_act(&state) else { break };
         let limits = seating.entrants[seat].limits;
         let view = game.view(&state, seat);
-        let deadline = match limits == Limits::NONE {
-            true => None,
-            false => limits.deadline(clock.instant(began), used[seat]),
-        };
+        let deadline = limits.deadline(|| clock.instant(began), used[seat]);
         let asked = guarded(|| bots[seat].try_act(game, &view, &mut rngs[seat], deadline));
         let answered = clock.now();
         let took = clock.between(began, answered);
@@ -507,9 +509,9 @@ mod tests {
     fn the_deadline_is_the_nearer_of_the_move_and_game_limits() {
         let now = Instant::now();
         let limits = Limits { move_ms: Some(100), game_ms: Some(250) };
-        assert_eq!(limits.deadline(now, Duration::ZERO), Some(now + Duration::from_millis(100)));
-        assert_eq!(limits.deadline(now, Duration::from_millis(200)), Some(now + Duration::from_millis(50)));
-        assert_eq!(Limits::default().deadline(now, Duration::from_secs(9)), None);
+        assert_eq!(limits.deadline(|| now, Duration::ZERO), Some(now + Duration::from_millis(100)));
+        assert_eq!(limits.deadline(|| now, Duration::from_millis(200)), Some(now + Duration::from_millis(50)));
+        assert_eq!(Limits::default().deadline(|| now, Duration::from_secs(9)), None);
     }
 
     /// Records what the host tells it; fails to start when asked to.

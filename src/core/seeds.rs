@@ -87,10 +87,20 @@ pub struct GameSeeds {
     pub bots: u64,
 }
 
+/// The deal a game belongs to within its pairing: `game / replays` (every replay of a deal shares
+/// it). No division when deals are not replayed: this runs a few times a game.
+pub fn deal_of(game: u64, replays: u64) -> u64 {
+    if replays <= 1 {
+        game
+    } else {
+        game / replays
+    }
+}
+
 impl GameSeeds {
     pub fn derive(master: u64, pairing: u64, game: u64, replays: u64) -> GameSeeds {
         let table = mix(master, pairing);
-        let deal_index = if replays <= 1 { game } else { game / replays };
+        let deal_index = deal_of(game, replays);
         GameSeeds { deal: mix(mix(table, deal_index), 0), deal_index, bots: mix(table, game) }
     }
 

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::core::{GameRecord, Headline, Status};
+use crate::core::{deal_of, GameRecord, Headline, Status};
 use crate::error::Result;
 use crate::report::{BotSummary, CiUnit, MatchRow, RatingTable, TableTally, Tally};
 use crate::stats::{payoff_ratings, Anchor, Comparisons, Sprt, TableField};
@@ -64,7 +64,7 @@ impl RunTally {
             self.engine_errors += 1;
             return false;
         }
-        let deal = Some((pairing, if self.replays == 1 { game } else { game / self.replays }));
+        let deal = Some((pairing, deal_of(game, self.replays)));
         if deal != self.deal {
             for &bot in &self.in_deal {
                 self.bots[bot].end_deal();

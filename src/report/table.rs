@@ -11,7 +11,7 @@
 //! deal cut short (an interrupted run) counts in the per-game figures and the Elo ratings (as a
 //! smaller cluster), not in the deal-by-deal payoffs.
 
-use crate::core::GameRecord;
+use crate::core::{deal_of, GameRecord};
 use crate::report::{MatchRow, SprtResult};
 use crate::stats::elo::from_moments;
 use crate::stats::{
@@ -112,7 +112,7 @@ impl TableTally {
     /// Adds game `game` of the table; a finished deal's pairwise scores go to `comparisons`.
     /// Returns true when the game completed a deal.
     pub fn add(&mut self, game: u64, lineup: &[usize], record: &GameRecord, comparisons: &mut Comparisons) -> bool {
-        let deal = if self.replays == 1 { game } else { game / self.replays };
+        let deal = deal_of(game, self.replays);
         if self.deal_games > 0 && deal != self.deal {
             self.close_deal(comparisons);
         }

@@ -51,13 +51,18 @@ fn bucket_value(b: usize) -> f64 {
 impl TimeTally {
     pub fn add(&mut self, took: Duration) {
         let ns = took.as_secs().saturating_mul(1_000_000_000).saturating_add(took.subsec_nanos().into());
-        if self.buckets.is_empty() {
-            self.buckets = vec![0; BUCKETS];
-        }
         self.moves += 1;
         self.total_ns += ns as u128;
         self.max_ns = self.max_ns.max(ns);
-        self.buckets[bucket(ns)] += 1;
+        self.buckets_mut()[bucket(ns)] += 1;
+    }
+
+    /// The histogram, made at the first time added.
+    fn buckets_mut(&mut self) -> &mut [u64] {
+        if self.buckets.is_empty() {
+            self.buckets = vec![0; BUCKETS];
+        }
+        &mut self.buckets
     }
 
     /// Adds every time of `other`.
@@ -65,13 +70,10 @@ impl TimeTally {
         if other.buckets.is_empty() {
             return;
         }
-        if self.buckets.is_empty() {
-            self.buckets = vec![0; BUCKETS];
-        }
         self.moves += other.moves;
         self.total_ns += other.total_ns;
         self.max_ns = self.max_ns.max(other.max_ns);
-        self.buckets.iter_mut().zip(&other.buckets).for_each(|(a, b)| *a += b);
+        self.buckets_mut().iter_mut().zip(&other.buckets).for_each(|(a, b)| *a += b);
     }
 
     pub fn moves(&self) -> u64 {

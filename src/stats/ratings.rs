@@ -149,6 +149,14 @@ pub struct Comparisons {
     last_places: Places,
 }
 
+/// The place of `key`'s sum in `sums`, a zero sum added at the end when `key` is new.
+fn place<K: Ord, S: Default>(at: &mut BTreeMap<K, usize>, sums: &mut Vec<S>, key: K) -> usize {
+    *at.entry(key).or_insert_with(|| {
+        sums.push(S::default());
+        sums.len() - 1
+    })
+}
+
 /// Where one layout of pairs keeps its sums.
 #[derive(Clone, Debug, Default)]
 struct Places {
@@ -164,28 +172,14 @@ impl Comparisons {
 
     /// The places of the sums of a cluster of `pairs` (sorted), made when first seen.
     fn places(&mut self, pairs: &[Pair]) -> Places {
-        let mut place_of = |key: Pair| match self.pair_at.get(&key) {
-            Some(&at) => at,
-            None => {
-                self.totals.push((0, 0));
-                *self.pair_at.entry(key).or_insert(self.totals.len() - 1)
-            }
-        };
-        let totals = pairs.iter().map(|&p| place_of(p)).collect();
+        let totals = pairs.iter().map(|&p| place(&mut self.pair_at, &mut self.totals, p)).collect();
         let mut products = Vec::with_capacity(pairs.len() * pairs.len());
         for &p in pairs {
             for &q in pairs {
-                let at = *self.product_at.entry((p, q)).or_insert(self.products.len());
-                if at == self.products.len() {
-                    self.products.push([0.0; 4]);
-                }
-                products.push(at);
+                products.push(place(&mut self.product_at, &mut self.products, (p, q)));
             }
         }
-        let layout = *self.layout_at.entry(pairs.to_vec()).or_insert(self.layouts.len());
-        if layout == self.layouts.len() {
-            self.layouts.push(0);
-        }
+        let layout = place(&mut self.layout_at, &mut self.layouts, pairs.to_vec());
         Places { totals, products, layout }
     }
 

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::stats::Sprt;
+use crate::tournament::runner::{worker_index, Padded};
 
 /// How a run shows its progress.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,16 +54,12 @@ struct DoneCount {
     counters: [Padded<AtomicU64>; DoneCount::COUNTERS],
 }
 
-#[derive(Default)]
-#[repr(align(128))]
-struct Padded<T>(T);
-
 impl DoneCount {
     /// Workers beyond this many share counters (and only then contend).
     const COUNTERS: usize = 32;
 
     fn add_one(&self) {
-        let worker = crate::tournament::runner::worker_index() % DoneCount::COUNTERS;
+        let worker = worker_index() % DoneCount::COUNTERS;
         self.counters[worker].0.fetch_add(1, Ordering::Relaxed);
     }
 

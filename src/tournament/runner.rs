@@ -90,6 +90,7 @@ pub struct RunEnd {
 /// How often the delivering thread looks at the stop request while waiting for a batch.
 const POLL: Duration = Duration::from_millis(50);
 
+/// A batch played in under half this time makes the next one twice as big (up to [`MAX_BATCH`]).
 const MAX_BATCH_TIME: Duration = Duration::from_millis(250);
 
 /// The most games in a batch: enough to make the hand-off's cost vanish (a lock and a wake-up a
@@ -227,28 +228,30 @@ pub type Format<'a> = dyn Fn(&Job, &GameRecord, &mut Vec<u8>) + Sync + 'a;
 /// without waiting for or disturbing the others (its lock is only ever taken by that worker during
 /// the run). For what the workers add up in any order, like decision times.
 pub struct PerWorker<T> {
-    slots: Vec<Padded<std::sync::Mutex<T>>>,
+    slots: Vec<Padded<Mutex<T>>>,
 }
 
-/// A value aligned to two cache lines (what the adjacent-line prefetcher fetches together).
+/// A value aligned to two cache lines (what the adjacent-line prefetcher fetches together), so
+/// values of different threads never share one.
+#[derive(Default)]
 #[repr(align(128))]
-struct Padded<T>(T);
+pub(crate) struct Padded<T>(pub T);
 
 impl<T> PerWorker<T> {
     /// One value for each of `threads` workers, made by `new`.
     pub fn new(threads: usize, new: impl Fn() -> T) -> PerWorker<T> {
-        PerWorker { slots: (0..threads.max(1)).map(|_| Padded(std::sync::Mutex::new(new()))).collect() }
+        PerWorker { slots: (0..threads.max(1)).map(|_| Padded(Mutex::new(new()))).collect() }
     }
 
-    /// Runs `f` on the calling worker's value (outside a pool, the first one's).
+    /// Runs `f` on the calling thread's value ([`worker_index`]; outside a run, the first one's).
     pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
         let i = worker_index() % self.slots.len();
-        f(&mut self.slots[i].0.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        f(&mut self.slots[i].0.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// The workers' values.
     pub fn into_values(self) -> impl Iterator<Item = T> {
-        self.slots.into_iter().map(|p| p.0.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
+        self.slots.into_iter().map(|p| p.0.into_inner().unwrap_or_else(PoisonError::into_inner))
     }
 }
 

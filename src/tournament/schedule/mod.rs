@@ -83,10 +83,10 @@ pub struct Schedule {
     pub seed: u64,
 }
 
-/// One game to play.
 /// The bot in each seat of one game, as indexes of the run's bots (inline up to four seats).
 pub type Lineup = crate::core::PerSeat<usize>;
 
+/// One game to play.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
     pub pairing: usize,
