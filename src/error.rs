@@ -1,4 +1,5 @@
-//! The library's error type. The CLI prints one line and exits with code 2 for every variant.
+//! The library's error type. The CLI prints one line and exits with code 2 (bad input), or 4 for
+//! [`Error::Io`].
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -10,7 +11,9 @@ pub enum Error {
     /// A table option or bot parameter at fault: the message, and the key, so that a config can
     /// point at the line that set it.
     Param { key: String, message: String },
-    /// A file that could not be read or written.
+    /// A file that could not be read or written for a reason of the system's (a full disk,
+    /// permissions on the output, a vanished folder). A file the user named that cannot be read
+    /// is [`Error::Input`] ([`Error::bad_path`]), as is an output folder that cannot be made.
     Io { path: PathBuf, source: std::io::Error },
 }
 
@@ -21,6 +24,18 @@ impl Error {
 
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io { path: path.into(), source }
+    }
+
+    /// A path the user named that cannot be read or made (a config that is not there, an output
+    /// folder under a file): bad input.
+    pub fn bad_path(path: &std::path::Path, source: std::io::Error) -> Error {
+        // The system's own failures stay I/O failures, whoever named the path.
+        const SYSTEM: &[i32] =
+            &[libc::ENOSPC, libc::EDQUOT, libc::EIO, libc::EROFS, libc::ENOMEM, libc::EMFILE, libc::ENFILE];
+        if source.raw_os_error().is_some_and(|e| SYSTEM.contains(&e)) {
+            return Error::io(path, source);
+        }
+        Error::Input(format!("{}: {source}", path.display()))
     }
 }
 

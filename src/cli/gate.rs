@@ -33,7 +33,8 @@ use crate::games::Arena;
 use crate::report::{BotSummary, MatchRow};
 use crate::stats::{Sprt, SprtDecision, SprtModel};
 use crate::tournament::config::{one_line, Overrides, RunConfig};
-use crate::tournament::execute::{execute, prepare_dir};
+use crate::tournament::execute::execute;
+use crate::tournament::folder;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -336,13 +337,14 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         history: false,
         stop: Arc::default(),
         records: crate::report::Records::Csv,
+        flush_every: crate::tournament::runner::FLUSH_EVERY,
     };
     let mut verdicts = Vec::new();
     for (e, cfg) in &expectations {
         let dir = args.out.join(slug(&e.name));
-        prepare_dir(&dir, true)?;
+        let lock = folder::prepare(&dir, true)?;
         let started = Instant::now();
-        let report = execute(arena, cfg, &opts, &dir, None)?;
+        let report = execute(arena, cfg, &opts, &dir, lock, None)?;
         let judged = e.bot.clone().unwrap_or_else(|| cfg.bots[0].name.clone());
         let checks = judge(e, base, &report.verdicts.bots, &report.verdicts.matches, &judged)?;
         let verdict = Verdict {

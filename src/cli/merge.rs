@@ -5,7 +5,8 @@ use clap::Args;
 use crate::cli::{run, signals};
 use crate::error::Result;
 use crate::games::Arena;
-use crate::report::Records;
+use crate::report::{config_hash, Records};
+use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::merge::Shards;
 use crate::tournament::runner::RunOptions;
 
@@ -26,6 +27,10 @@ pub struct MergeArgs {
     /// No summary table; only the output folder is printed.
     #[arg(long, short)]
     quiet: bool,
+    /// The config the shards were run from: a shard of another config (left by an earlier run
+    /// into the same folders) is named and refused. Without it, the shards must agree.
+    #[arg(long, value_name = "CONFIG")]
+    config: Option<PathBuf>,
     /// How the merged run keeps its games: csv, gz or none (as `arena run --records`); the
     /// shards may keep theirs either way but none.
     #[arg(long, value_enum, default_value_t = Records::Csv)]
@@ -33,7 +38,11 @@ pub struct MergeArgs {
 }
 
 pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
-    let shards = Shards::open(arena, &args.shards)?;
+    let expected = match &args.config {
+        Some(path) => Some(config_hash(&RunConfig::load(arena, path, &Overrides::default())?.to_toml())),
+        None => None,
+    };
+    let shards = Shards::open(arena, &args.shards, expected.as_deref())?;
     let cfg = shards.config();
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
     if !args.quiet {
@@ -45,6 +54,7 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
         history: false,
         stop: signals::install(),
         records: args.records,
+        flush_every: crate::tournament::runner::FLUSH_EVERY,
     };
     let report = shards.merge(arena, &out, args.force, &opts)?;
     Ok(run::show(cfg, &report, &opts, &out, args.quiet, false))

@@ -23,6 +23,7 @@ mod resume;
 mod run;
 mod signals;
 mod stats;
+mod status;
 
 /// Deterministic, parallel tournaments between game-playing bots, with statistics you can trust.
 ///
@@ -53,6 +54,8 @@ enum Command {
     Advise,
     /// Check bot strength against named expectations; exit 1 when one fails (for CI).
     Gate(gate::GateArgs),
+    /// Where runs stand: games on disk, state, rate, last write; for shards, the whole and its ETA.
+    Status(status::StatusArgs),
     /// Elo, nElo, LOS and SPRT from match counts or from a run folder.
     Stats(stats::StatsCmd),
     /// Play against bots yourself, at the terminal; the record is kept like a run's.
@@ -72,6 +75,10 @@ pub const EXIT_FAIL: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 /// The run completed, but some games ended in a panic of the game's own code (an engine bug).
 pub const EXIT_ENGINE_ERRORS: i32 = 3;
+/// A file could not be written or read for a reason of the system's, not of what the user asked
+/// (a full disk, a folder that became read-only, a vanished network filesystem): what was done is
+/// kept and, for a run, `arena resume` continues it once the cause is fixed.
+pub const EXIT_IO: i32 = 4;
 
 /// The whole command line: the derived commands, with `advise` given one subcommand per adviser
 /// of the arena's games.
@@ -104,6 +111,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
         Command::List(args) => list::list(arena, args),
         Command::Bench(args) => bench::bench(arena, args),
         Command::Stats(args) => stats::stats(arena, args),
+        Command::Status(args) => status::status(args),
         Command::Gate(args) => gate::gate(arena, args),
         Command::Brain(args) => brain::brain(arena, args),
         Command::Report(args) => report::report(arena, args),
@@ -168,13 +176,17 @@ pub fn main_with(arena: &Arena) -> i32 {
 }
 
 /// Runs the command line `args` (the program's name first) with `arena`'s games, returns the
-/// exit code; a refusal is printed as one line, `error: <why>`, with exit code 2.
+/// exit code; a refusal is printed as one line, `error: <why>`, with exit code 2 ([`EXIT_IO`] when
+/// a file could not be read or written).
 pub fn main_from<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + Clone>(arena: &Arena, args: I) -> i32 {
     match execute(arena, args) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
-            EXIT_USAGE
+            match e {
+                Error::Io { .. } => EXIT_IO,
+                _ => EXIT_USAGE,
+            }
         }
     }
 }

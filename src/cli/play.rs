@@ -12,7 +12,8 @@ use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{BotSummary, Records};
 use crate::tournament::config::{Overrides, RunConfig, Source};
-use crate::tournament::execute::{execute, prepare_dir};
+use crate::tournament::execute::execute;
+use crate::tournament::folder;
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::runner::RunOptions;
 
@@ -91,7 +92,7 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
     let seed = args.seed.unwrap_or_else(clock_seed);
     let cfg = config(arena, args, seed)?;
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
-    prepare_dir(&out, args.force)?;
+    let lock = folder::prepare(&out, args.force)?;
     println!(
         "{} against {}, seed {seed} (`--seed {seed}` plays the same deals again); `?` for help",
         cfg.game,
@@ -101,9 +102,15 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
     let history = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.history_extension().is_some();
     // One thread: one game at a time at the terminal. No signal handlers: Ctrl-C ends the
     // program at once, as a person expects while it waits for their typing.
-    let opts =
-        RunOptions { threads: 1, progress: ProgressMode::Off, history, stop: Arc::default(), records: Records::Csv };
-    let report = execute(arena, &cfg, &opts, &out, None)?;
+    let opts = RunOptions {
+        threads: 1,
+        progress: ProgressMode::Off,
+        history,
+        stop: Arc::default(),
+        records: Records::Csv,
+        flush_every: crate::tournament::runner::FLUSH_EVERY,
+    };
+    let report = execute(arena, &cfg, &opts, &out, lock, None)?;
     if report.end.played > 1 {
         println!("\n{}", BotSummary::table(&report.verdicts.bots).trim_end());
     }

@@ -8,6 +8,7 @@ use crate::games::Arena;
 use crate::report::{Manifest, Records};
 use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::execute;
+use crate::tournament::folder::FolderLock;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -32,21 +33,20 @@ pub struct ResumeArgs {
     /// Seconds between progress lines when stderr is not a terminal (0: none).
     #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = run::parse_seconds)]
     progress_every: f64,
+    /// Seconds between writes of finished games to the disk (0: after every game).
+    #[arg(long, default_value = "5", value_name = "SECONDS", value_parser = run::parse_seconds)]
+    flush_every: f64,
     /// Print the verdicts as one JSON document on stdout (the text goes to stderr).
     #[arg(long)]
     json: bool,
 }
 
 pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
+    // Before anything is read: a run still being written is refused, naming its process.
+    let lock = FolderLock::acquire(&args.dir)?;
     let manifest = Manifest::read(&args.dir)?;
     if manifest.status.is_whole() && args.games.is_none() {
-        println!(
-            "{}: {} ({} of {} games); nothing to resume",
-            args.dir.display(),
-            manifest.status.as_str(),
-            manifest.games_played,
-            manifest.games_planned
-        );
+        println!("{}", nothing_to_resume(&args.dir, &manifest));
         return Ok(EXIT_OK);
     }
     if !args.quiet {
@@ -65,7 +65,19 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
         stop: signals::install(),
         // Kept as the run kept them (run.json says how).
         records: Records::Csv,
+        flush_every: std::time::Duration::from_secs_f64(args.flush_every),
     };
-    let (cfg, report) = execute::resume(arena, &args.dir, &opts, args.games)?;
+    let (cfg, report) = execute::resume(arena, &args.dir, lock, &opts, args.games)?;
     Ok(run::show(&cfg, &report, &opts, &args.dir, args.quiet, args.json))
+}
+
+/// What `resume` says of a run that has ended with nothing left to play.
+pub(crate) fn nothing_to_resume(dir: &std::path::Path, manifest: &Manifest) -> String {
+    format!(
+        "{}: {} ({} of {} games); nothing to resume",
+        dir.display(),
+        manifest.status.as_str(),
+        manifest.games_played,
+        manifest.games_planned
+    )
 }

@@ -7,9 +7,11 @@ use clap::Args;
 use crate::cli::{json, signals, EXIT_ENGINE_ERRORS, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
+use crate::report::{config_hash, Manifest, MANIFEST};
 use crate::report::{BotSummary, CiUnit, Records};
 use crate::tournament::config::{Overrides, RunConfig, Source};
-use crate::tournament::execute::{execute, prepare_dir, RunReport};
+use crate::tournament::execute::{self, execute, RunReport};
+use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::runner::RunOptions;
 use crate::tournament::schedule::{Schedule, Shard};
@@ -71,6 +73,15 @@ pub struct RunArgs {
     /// Also write report.html (plots and tables) into the output folder at the end.
     #[arg(long)]
     report: bool,
+    /// Seconds between writes of finished games to the disk (0: after every game): a run killed
+    /// outright (SIGKILL, out of memory, a lost node) loses at most this much finished play.
+    #[arg(long, default_value = "5", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) flush_every: f64,
+    /// Continue the run in the output folder if it is this config's (the same resolved config and
+    /// shard), as `arena resume` does; start it if the folder is empty. A folder holding another
+    /// config's run is refused (--force starts afresh). For job schedulers that rerun a task.
+    #[arg(long, conflicts_with = "force")]
+    resume: bool,
     /// How to keep the games: `csv` (games.csv), `gz` (games.csv.gz, compressed; pandas and R
     /// read it as it is) or `none` (no per-game file: summary, match and ratings only; such a
     /// run cannot be resumed or merged).
@@ -159,22 +170,59 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         None => cfg.name.clone(),
     };
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(folder));
-    prepare_dir(&out, args.force)?;
-    if !args.quiet {
-        say(&header(&cfg, &schedule, shard));
-    }
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
         progress: progress_mode(args.quiet, args.progress_every),
         history: args.hand_history,
         stop: signals::install(),
         records: args.records,
+        flush_every: Duration::from_secs_f64(args.flush_every),
     };
-    let report = execute(arena, &cfg, &opts, &out, shard)?;
+    let lock = FolderLock::create(&out)?;
+    if args.resume && out.join(MANIFEST).exists() {
+        let manifest = check_same_run(&cfg, shard, &out)?;
+        if manifest.status.is_whole() {
+            say(&super::resume::nothing_to_resume(&out, &manifest));
+            return Ok(EXIT_OK);
+        }
+        if !args.quiet {
+            say(&header(&cfg, &schedule, shard));
+        }
+        let (cfg, report) = execute::resume(arena, &out, lock, &opts, None)?;
+        return Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json));
+    }
+    folder::ready(&lock, &out, args.force)?;
+    if !args.quiet {
+        say(&header(&cfg, &schedule, shard));
+    }
+    let report = execute(arena, &cfg, &opts, &out, lock, shard)?;
     if args.report {
         super::report::write_for(arena, &out)?;
     }
     Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json))
+}
+
+/// `arena run --resume` into a folder that holds a run: it must be this config's, and this shard.
+fn check_same_run(cfg: &RunConfig, shard: Option<Shard>, dir: &Path) -> Result<Manifest> {
+    let manifest = Manifest::read(dir)?;
+    let hash = config_hash(&cfg.to_toml());
+    if manifest.config_hash != hash {
+        return Err(Error::input(format!(
+            "{} holds a run of another config (hash {}, this config's is {hash}); --force replaces it, --out chooses another folder",
+            dir.display(),
+            manifest.config_hash
+        )));
+    }
+    if manifest.shard != shard {
+        let named = |s: Option<Shard>| s.map_or("the whole run".to_string(), |s| format!("shard {s}"));
+        return Err(Error::input(format!(
+            "{} holds {} of this config, not {}; --out chooses another folder",
+            dir.display(),
+            named(manifest.shard),
+            named(shard)
+        )));
+    }
+    Ok(manifest)
 }
 
 /// Prints what a run came to (with `quiet`, only where its files are; with `json`, the text goes

@@ -38,6 +38,8 @@ pub enum Records {
 }
 
 impl Records {
+    pub const ALL: [Records; 3] = [Records::Csv, Records::Gz, Records::None];
+
     /// The file of the games in a run folder, `None` when the run keeps none.
     pub fn file(self) -> Option<&'static str> {
         match self {
@@ -133,16 +135,32 @@ impl GamesWriter {
         self.out.write_all(rows).map_err(|e| Error::io(&self.path, e))
     }
 
-    /// Writes out everything written so far and closes the file (a compressed one with its
-    /// trailer).
+    /// The file written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes out the rows written so far (whole games, as they were given) and syncs them to the
+    /// disk; a compressed stream is flushed so that everything so far decompresses.
+    pub fn flush(&mut self) -> Result<()> {
+        let io = |e| Error::io(&self.path, e);
+        self.out.flush().map_err(io)?;
+        let file = match &self.out {
+            Sink::Plain(file) => file.get_ref(),
+            Sink::Gz(rows) => rows.get_ref().get_ref().get_ref(),
+        };
+        file.sync_data().map_err(io)
+    }
+
+    /// Writes out everything written so far, syncs it to the disk and closes the file (a
+    /// compressed one with its trailer).
     pub fn finish(self) -> Result<()> {
         let io = |e| Error::io(&self.path, e);
         let file = match self.out {
             Sink::Plain(file) => file,
             Sink::Gz(rows) => rows.into_inner().map_err(|e| io(e.into_error()))?.finish().map_err(io)?,
         };
-        file.into_inner().map_err(|e| io(e.into_error()))?;
-        Ok(())
+        file.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)
     }
 }
 
@@ -288,6 +306,61 @@ fn read_text(path: &Path) -> Result<Vec<u8>> {
     // `read_to_end` keeps: its last row is found cut short as in a plain file.
     let _ = flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut text);
     Ok(text)
+}
+
+/// The whole games in the games file `path` of `seats`-seat games, without reading them into
+/// records (a game is whole once its last seat's row is, newline included): what `arena status`
+/// and the refusals count as on disk. A missing file holds none.
+pub fn count_games(path: &Path, seats: usize) -> Result<u64> {
+    let file = match File::open(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        file => file.map_err(|e| Error::io(path, e))?,
+    };
+    let text: Box<dyn Read> = match path.to_string_lossy().ends_with(".gz") {
+        true => Box::new(flate2::read::GzDecoder::new(std::io::BufReader::new(file))),
+        false => Box::new(file),
+    };
+    let mut text = TextEnd { inner: text, last: None, open_quote: false };
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(&mut text);
+    let last_seat = seats.saturating_sub(1).to_string();
+    let (mut games, mut last_row_whole) = (0, false);
+    let mut row = csv::ByteRecord::new();
+    // A stream cut short (a killed run's gz, a row cut in a quote) ends the count where it breaks.
+    let at_end = loop {
+        match reader.read_byte_record(&mut row) {
+            Ok(true) => {
+                last_row_whole = row.len() >= GAME_COLUMNS.len() && row.get(3) == Some(last_seat.as_bytes());
+                games += u64::from(last_row_whole);
+            }
+            Ok(false) => break true,
+            Err(_) => break false,
+        }
+    };
+    drop(reader);
+    // At the end of the text, the last row counts only if its newline was written, outside quotes.
+    if at_end && last_row_whole && (text.last != Some(b'\n') || text.open_quote) {
+        games -= 1;
+    }
+    Ok(games)
+}
+
+/// A reader that remembers how the text it gave ends: its last byte, and whether a quoted field
+/// is open (quotes come in pairs in whole rows, doubled ones included).
+struct TextEnd<R> {
+    inner: R,
+    last: Option<u8>,
+    open_quote: bool,
+}
+
+impl<R: Read> Read for TextEnd<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n > 0 {
+            self.last = Some(buf[n - 1]);
+            self.open_quote ^= buf[..n].iter().filter(|&&b| b == b'"').count() % 2 == 1;
+        }
+        Ok(n)
+    }
 }
 
 /// One game read back from games.csv.
@@ -589,6 +662,7 @@ mod tests {
             assert_eq!(cut.games[..], file.games[..kept], "cut at {len}");
             assert!(cut.end_of(kept) <= len as u64);
             assert_eq!(cut.tail == Tail::Clean, cut.end_of(kept) == len as u64, "cut at {len}: {:?}", cut.tail);
+            assert_eq!(count_games(&path, 2).unwrap(), kept as u64, "counted, cut at {len}");
         }
         std::fs::write(&path, b"pairing,game\n").unwrap();
         assert!(GamesFile::read(&path, &names, 2, &["cards"]).unwrap_err().to_string().contains("header"));
@@ -609,6 +683,18 @@ mod tests {
             std::fs::write(&gz, &packed[..len]).unwrap();
             let cut = GamesFile::read(&gz, &names, 2, &["cards"]).unwrap_or_else(|e| panic!("cut at {len}: {e}"));
             assert_eq!(cut.games[..], file.games[..cut.games.len()], "cut at {len}");
+            assert_eq!(count_games(&gz, 2).unwrap(), cut.games.len() as u64, "counted, gz cut at {len}");
+        }
+
+        // A flush puts whole games on disk, readable while the writer goes on (plain and gz).
+        for path in [&path, &gz] {
+            let mut w = GamesWriter::create(path, &["cards"], path == &gz).unwrap();
+            for (k, (j, r)) in games.iter().enumerate() {
+                w.write(j, &RowFormat::new(&names), r).unwrap();
+                w.flush().unwrap();
+                assert_eq!(GamesFile::read(path, &names, 2, &["cards"]).unwrap().games.len(), k + 1);
+                assert_eq!(count_games(path, 2).unwrap(), k as u64 + 1);
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 //! still running, was killed or stopped early.
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -127,7 +128,12 @@ impl Manifest {
     /// Reads `dir`'s run.json.
     pub fn read(dir: &Path) -> Result<Manifest> {
         let path = dir.join(MANIFEST);
-        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        let text = match std::fs::read_to_string(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::input(format!("{}: no run here (no {MANIFEST})", dir.display())))
+            }
+            read => read.map_err(|e| Error::io(&path, e))?,
+        };
         serde_json::from_str(&text).map_err(|e| Error::input(format!("{}: {e}", path.display())))
     }
 
@@ -139,13 +145,27 @@ impl Manifest {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
+/// Writes `bytes` to a temporary file beside `path`, syncs it to the disk, then renames it over
+/// `path` and syncs the folder: a reader sees the old file or the new, never half, even after a
+/// power cut. A failed write removes its temporary file (a full disk leaves no empty `.tmp`).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(TEMP_SUFFIX);
     let temp = path.with_file_name(name);
-    std::fs::write(&temp, bytes).map_err(|e| Error::io(&temp, e))?;
-    std::fs::rename(&temp, path).map_err(|e| Error::io(path, e))
+    let written = std::fs::File::create(&temp)
+        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
+        .map_err(|e| Error::io(&temp, e))
+        .and_then(|()| std::fs::rename(&temp, path).map_err(|e| Error::io(path, e)));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+        return written;
+    }
+    // The rename is in the folder's own data; some filesystems cannot sync a folder, and the
+    // file itself is safe either way.
+    if let Some(dir) = path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d }) {
+        let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
+    }
+    Ok(())
 }
 
 /// Writes a CSV file atomically (see [`write_atomic`]); `fill` writes its records.

@@ -72,9 +72,18 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
                 history: false,
                 stop: Arc::default(),
                 records: Records::Csv,
+                flush_every: crate::tournament::runner::FLUSH_EVERY,
             };
             let start = Instant::now();
-            crate::tournament::execute::execute(&arena, &cfg, &run_opts, &dir, None).expect("bench run");
+            crate::tournament::execute::execute(
+                &arena,
+                &cfg,
+                &run_opts,
+                &dir,
+                crate::tournament::folder::prepare(&dir, true).expect("a bench folder"),
+                None,
+            )
+            .expect("bench run");
             let run_rate = games as f64 / start.elapsed().as_secs_f64();
             engine.push(rate);
             whole.push(run_rate);
@@ -120,6 +129,7 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
         history: false,
         stop: Arc::default(),
         records: Records::None,
+        flush_every: crate::tournament::runner::FLUSH_EVERY,
     };
     let mut tally = RunTally::new(&schedule, vec!["a".into(), "b".into()]);
     let start = Instant::now();

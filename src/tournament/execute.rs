@@ -11,28 +11,23 @@
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Duration;
 
 use crate::core::GameRecord;
 use crate::error::{Error, Result};
 use crate::games::{Arena, Table};
 use crate::report::{
-    config_hash, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, Records, RowFormat, RunStatus, RunTally,
-    TimeTally, Verdicts, MANIFEST, TEMP_SUFFIX,
+    config_hash, count_games, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, Records, RowFormat, RunStatus,
+    RunTally, TimeTally, Verdicts, TEMP_SUFFIX,
 };
 use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::config::{Overrides, RunConfig};
+use crate::tournament::folder::{self, FolderLock, CONFIG, HISTORY};
 use crate::tournament::progress::Progress;
-use crate::tournament::runner::{self, Flow, PerWorker, Plan, RunEnd, RunOptions};
+use crate::tournament::runner::{self, Flow, OnDrop, PerWorker, Plan, RunEnd, RunOptions};
 use crate::tournament::schedule::{Job, Schedule, Shard};
-
-/// The files a run writes in its folder: `--force` removes these and nothing else.
-pub const RUN_FILES: &[&str] =
-    &[MANIFEST, "config.toml", "games.csv", "games.csv.gz", "summary.csv", "match.csv", "ratings.csv", "timing.csv"];
-/// The folder of hand histories (`--hand-history`).
-pub(crate) const HISTORY: &str = "history";
-/// The folders a run writes: hand histories and external bots' logs.
-const RUN_DIRS: &[&str] = &[HISTORY, "logs"];
 
 /// What a run produced.
 #[derive(Clone, Debug)]
@@ -50,80 +45,61 @@ pub struct RunReport {
     pub engine_errors: u64,
 }
 
-/// Creates `dir` for a run. A folder that already holds files needs `force`, which removes the
-/// files a run writes; a folder holding anything else is refused, so `--force` never deletes
-/// what no run wrote.
-pub fn prepare_dir(dir: &Path, force: bool) -> Result<()> {
-    let entries: Vec<PathBuf> = match dir.read_dir() {
-        Ok(d) => d.map(|e| e.map(|e| e.path())).collect::<std::io::Result<_>>().map_err(|e| Error::io(dir, e))?,
-        Err(_) => Vec::new(),
-    };
-    if !entries.is_empty() && !force {
-        return Err(Error::input(format!(
-            "{} already holds a run; use --force to overwrite it, `arena resume` to continue it, or --out to choose another folder",
-            dir.display()
-        )));
-    }
-    if let Some(stranger) = entries.iter().find(|p| !written_by_a_run(p)) {
-        return Err(Error::input(format!(
-            "{} holds {}, which no run writes; --force only clears run folders (choose another --out)",
-            dir.display(),
-            stranger.file_name().unwrap_or_default().to_string_lossy()
-        )));
-    }
-    for path in &entries {
-        let removed = if path.is_dir() { std::fs::remove_dir_all(path) } else { std::fs::remove_file(path) };
-        removed.map_err(|e| Error::io(path, e))?;
-    }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
-}
-
-/// True for the files a run writes (and their temporary files), and its folders of plain files.
-fn written_by_a_run(path: &Path) -> bool {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let base = name.strip_suffix(TEMP_SUFFIX).unwrap_or(&name);
-    if path.is_dir() {
-        return RUN_DIRS.contains(&name.as_ref())
-            && path.read_dir().is_ok_and(|d| d.flatten().all(|e| e.file_type().is_ok_and(|t| t.is_file())));
-    }
-    path.symlink_metadata().is_ok_and(|m| m.is_file()) && RUN_FILES.contains(&base)
-}
-
-/// Plays `cfg` (or its `shard`) and writes its files into `dir` (which must exist).
+/// Plays `cfg` (or its `shard`) and writes its files into `dir`, which `lock` holds (see
+/// [`folder::prepare`]).
 pub fn execute(
     arena: &Arena,
     cfg: &RunConfig,
     opts: &RunOptions,
     dir: &Path,
+    lock: FolderLock,
     shard: Option<Shard>,
 ) -> Result<RunReport> {
     let table = open_table(arena, cfg, opts.history, dir)?;
     let config = cfg.to_toml();
-    let config_path = dir.join("config.toml");
-    std::fs::write(&config_path, &config).map_err(|e| Error::io(&config_path, e))?;
     let schedule = cfg.schedule()?;
     let share = shard.unwrap_or(Shard::WHOLE);
     let manifest = Manifest::start(&config, share.games(&schedule), shard, opts.records);
-    manifest.write(dir)?;
-    let games_csv = match opts.records.file() {
-        Some(file) => Some(GamesWriter::create(&dir.join(file), table.columns(), opts.records == Records::Gz)?),
-        None => None,
-    };
-    if opts.history {
-        let history = dir.join(HISTORY);
-        std::fs::create_dir_all(&history).map_err(|e| Error::io(&history, e))?;
-    }
+    let games_csv = begin(dir, &config, &manifest, || {
+        if opts.history {
+            let history = dir.join(HISTORY);
+            std::fs::create_dir_all(&history).map_err(|e| Error::io(&history, e))?;
+        }
+        opts.records
+            .file()
+            .map(|file| GamesWriter::create(&dir.join(file), table.columns(), opts.records == Records::Gz))
+            .transpose()
+    })?;
     let tally = RunTally::new(&schedule, names(cfg));
     let plan = Plan { games: Box::new(share.games_from(&schedule, 0)), count: share.games(&schedule), done: 0 };
-    let run = Run { cfg, table, schedule, dir, opts, manifest, timed: true };
+    let run = Run { cfg, table, schedule, dir, opts, manifest, lock, timed: true };
     run.play(tally, Start::Fresh, Known::new(), plan, Output::direct(games_csv))
 }
 
-/// Continues the run in `dir` (see the module's documentation), after extending it to `games`
-/// games per pairing when that is given; also returns its config.
-pub fn resume(arena: &Arena, dir: &Path, opts: &RunOptions, games: Option<u64>) -> Result<(RunConfig, RunReport)> {
+/// Starts a run's files in `dir` (empty but for its lock): config.toml and run.json (`running`),
+/// each written whole, then what `open` makes (the games file). When any of it fails (a full disk,
+/// say), what was written is removed again, so the folder is left as it was found: a run that never
+/// started leaves nothing that `arena run` or `arena resume` would take for a run.
+pub(crate) fn begin<T>(dir: &Path, config: &str, manifest: &Manifest, open: impl FnOnce() -> Result<T>) -> Result<T> {
+    let started =
+        write_atomic(&dir.join(CONFIG), config.as_bytes()).and_then(|()| manifest.write(dir)).and_then(|()| open());
+    if started.is_err() {
+        folder::clear(dir);
+    }
+    started
+}
+
+/// Continues the run in `dir`, which `lock` holds (see the module's documentation), after
+/// extending it to `games` games per pairing when that is given; also returns its config.
+pub fn resume(
+    arena: &Arena,
+    dir: &Path,
+    mut lock: FolderLock,
+    opts: &RunOptions,
+    games: Option<u64>,
+) -> Result<(RunConfig, RunReport)> {
     let mut manifest = Manifest::read(dir)?;
-    let config_path = dir.join("config.toml");
+    let config_path = dir.join(CONFIG);
     let config = crate::tournament::limits::read_text(&config_path)?;
     if config_hash(&config) != manifest.config_hash {
         return Err(Error::input(format!(
@@ -174,11 +150,12 @@ pub fn resume(arena: &Arena, dir: &Path, opts: &RunOptions, games: Option<u64>) 
         let games = share.games_from(&schedule, done).filter(move |i| !copied.contains(i));
         Plan { games: Box::new(games), count, done: done + known.len() as u64 }
     };
+    lock.set_games(plan.done)?;
     manifest.resumed.push(crate::report::now());
     manifest.status = RunStatus::Running;
     manifest.ended = None;
     manifest.write(dir)?;
-    let run = Run { cfg: &cfg, table, schedule, dir, opts: &opts, manifest, timed: true };
+    let run = Run { cfg: &cfg, table, schedule, dir, opts: &opts, manifest, lock, timed: true };
     let report = run.play(tally, start, known, plan, output)?;
     Ok((cfg, report))
 }
@@ -345,13 +322,29 @@ impl Output {
         Ok(Output { writer: Some(writer), rename: Some((temp, path)) })
     }
 
-    fn finish(self) -> Result<()> {
-        if let Some(writer) = self.writer {
+    /// Writes out and closes the games file (its bytes on disk), and renames it into place.
+    fn finish(&mut self) -> Result<()> {
+        if let Some(writer) = self.writer.take() {
             writer.finish()?;
         }
-        match self.rename {
+        match self.rename.take() {
             Some((temp, path)) => std::fs::rename(&temp, &path).map_err(|e| Error::io(&path, e)),
             None => Ok(()),
+        }
+    }
+
+    /// Gives up after an error: the writer is dropped (what it still holds goes out if it can)
+    /// and a file that was to be renamed into place is removed, the old one being the run's.
+    /// Returns the run's games file, if it keeps one.
+    fn abandon(self) -> Option<PathBuf> {
+        let path = self.writer.as_ref().map(|w| w.path().to_path_buf());
+        drop(self.writer);
+        match self.rename {
+            Some((temp, path)) => {
+                let _ = std::fs::remove_file(temp);
+                Some(path)
+            }
+            None => path,
         }
     }
 }
@@ -365,6 +358,9 @@ pub(crate) struct Run<'a> {
     pub(crate) dir: &'a Path,
     pub(crate) opts: &'a RunOptions,
     pub(crate) manifest: Manifest,
+    /// The folder's lock, held to the end (and its disk reserve, given back for the last writes
+    /// when the disk is full).
+    pub(crate) lock: FolderLock,
     /// Writes timing.csv (a merge has no decision times of its own: they stay in the shards).
     pub(crate) timed: bool,
 }
@@ -384,6 +380,8 @@ struct Sink<'a> {
     progress: &'a Progress,
     /// Games written to games.csv by this run (played or copied).
     written: u64,
+    /// Set when games.csv's rows should be written out to the disk (see [`FlushClock`]).
+    flush: &'a FlushClock,
 }
 
 impl Sink<'_> {
@@ -398,6 +396,11 @@ impl Sink<'_> {
         if let (Some((dir, extension)), Some(text)) = (&self.history, &record.history) {
             let path = dir.join(format!("{}-{}.{extension}", job.pairing, job.game));
             std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        }
+        if self.flush.due() {
+            if let Some(out) = self.out.as_mut() {
+                out.flush()?;
+            }
         }
         // The SPRT is looked at after every whole observation (pair or rotation), in game order:
         // the same config stops at the same game on any number of threads.
@@ -425,50 +428,96 @@ impl Sink<'_> {
     }
 }
 
+/// When games.csv's rows go out to the disk: every `--flush-every` seconds, so that a run killed
+/// outright (SIGKILL, out of memory, a lost node) loses at most that much finished play, and not
+/// a buffer's worth. A thread of its own raises a flag on time; the delivering thread looks at the
+/// flag after each game (a relaxed load), writes out whole games' rows and syncs them to the disk
+/// (on a network filesystem, rows only in the client's memory are lost with the node).
+struct FlushClock {
+    due: AtomicBool,
+    /// Zero: after every game.
+    every: Duration,
+    ticking: (Mutex<bool>, Condvar),
+}
+
+impl FlushClock {
+    fn new(every: Duration) -> FlushClock {
+        FlushClock { due: AtomicBool::new(false), every, ticking: (Mutex::new(true), Condvar::new()) }
+    }
+
+    /// True (once) when the rows should go out now.
+    fn due(&self) -> bool {
+        self.every.is_zero() || (self.due.load(Ordering::Relaxed) && self.due.swap(false, Ordering::Relaxed))
+    }
+
+    /// Raises the flag every `every` until [`FlushClock::stop`].
+    fn tick(&self) {
+        let (on, changed) = &self.ticking;
+        let mut on = on.lock().unwrap_or_else(PoisonError::into_inner);
+        while *on {
+            let (guard, waited) = changed.wait_timeout(on, self.every).unwrap_or_else(PoisonError::into_inner);
+            on = guard;
+            if waited.timed_out() {
+                self.due.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn stop(&self) {
+        *self.ticking.0.lock().unwrap_or_else(PoisonError::into_inner) = false;
+        self.ticking.1.notify_all();
+    }
+}
+
 impl Run<'_> {
     /// Plays `plan` and copies the `known` games in with them, in order, after the games `start`
     /// says the tally and games.csv hold; then writes the verdicts and the manifest's end. An
-    /// error marks the run `failed` in run.json before it is returned.
+    /// error (a full disk, say) marks the run `failed` in run.json, with the games on disk, before
+    /// it is returned; the folder can be resumed.
     pub(crate) fn play(
         self,
         mut tally: RunTally,
         start: Start,
         known: Known,
         plan: Plan,
-        output: Output,
+        mut output: Output,
     ) -> Result<RunReport> {
         let mut times = vec![TimeTally::default(); self.cfg.bots.len()];
-        let played = self.play_games(&mut tally, (start, known, plan), output, &mut times);
-        let Run { cfg, table, schedule, dir, mut manifest, timed, .. } = self;
+        let played = self.play_games(&mut tally, (start, known, plan), &mut output, &mut times);
+        let Run { cfg, table, schedule, dir, mut manifest, mut lock, timed, .. } = self;
         let headline = table.headline();
         // A resumed run keeps what earlier sessions' engines said and adds this session's.
         manifest.engines.extend(table.engines());
         drop(table); // ends the processes of external bots
-        let end = match played {
-            Ok(end) => end,
-            Err(e) => {
-                manifest.end(RunStatus::Failed, manifest.games_played);
-                let _ = manifest.write(dir);
-                return Err(e);
+        let finished = played.and_then(|end| {
+            output.finish()?;
+            let status = if end.stopped_by_sink {
+                RunStatus::SprtStopped
+            } else if end.interrupted {
+                RunStatus::Interrupted
+            } else {
+                RunStatus::Complete
+            };
+            if timed {
+                TimeTally::write_csv(&times, &names(cfg), &dir.join("timing.csv"))?;
             }
-        };
-        let status = if end.stopped_by_sink {
-            RunStatus::SprtStopped
-        } else if end.interrupted {
-            RunStatus::Interrupted
-        } else {
-            RunStatus::Complete
-        };
-        if timed {
-            TimeTally::write_csv(&times, &names(cfg), &dir.join("timing.csv"))?;
-        }
-        let engine_errors = tally.engine_errors();
-        let verdicts = tally.finish(cfg.sprt.as_ref(), cfg.anchor, headline);
-        verdicts.write(dir)?;
-        manifest.end(status, end.played);
-        manifest.write(dir)?;
-        let shard = manifest.shard;
-        Ok(RunReport { end, planned: manifest.games_planned, shard, schedule, verdicts, status, engine_errors })
+            let engine_errors = tally.engine_errors();
+            let verdicts = tally.finish(cfg.sprt.as_ref(), cfg.anchor, headline);
+            verdicts.write(dir)?;
+            manifest.end(status, end.played);
+            manifest.write(dir)?;
+            let shard = manifest.shard;
+            Ok(RunReport { end, planned: manifest.games_planned, shard, schedule, verdicts, status, engine_errors })
+        });
+        finished.inspect_err(|_| {
+            // The writer goes first, while the disk is still as full as it was: then the reserve
+            // is given back for run.json alone.
+            let games = output.abandon();
+            lock.release_reserve();
+            let on_disk = games.and_then(|path| count_games(&path, cfg.seats).ok());
+            manifest.end(RunStatus::Failed, on_disk.unwrap_or(manifest.games_played));
+            let _ = manifest.write(dir);
+        })
     }
 
     /// Plays and copies the games (see [`Run::play`]); `played` in the end counts every game in
@@ -477,7 +526,7 @@ impl Run<'_> {
         &self,
         tally: &mut RunTally,
         (start, known, plan): (Start, Known, Plan),
-        mut output: Output,
+        output: &mut Output,
         times: &mut [TimeTally],
     ) -> Result<RunEnd> {
         let Run { cfg, table, schedule, dir, opts, .. } = self;
@@ -487,12 +536,12 @@ impl Run<'_> {
             Start::Resumed { games, decided } => (games, decided),
         };
         if decided {
-            output.finish()?;
             return Ok(RunEnd { played: first, interrupted: false, stopped_by_sink: true });
         }
         let history = opts.history.then(|| (dir.join(HISTORY), table.history_extension().unwrap_or_default()));
         let sprt = cfg.sprt.as_ref().filter(|_| whole);
         let progress = Progress::start(opts.progress, plan.done, plan.done + plan.count, sprt);
+        let flush = FlushClock::new(opts.flush_every);
         let mut sink = Sink {
             out: &mut output.writer,
             format: RowFormat::new(&names(cfg)),
@@ -503,43 +552,55 @@ impl Run<'_> {
             schedule,
             progress: &progress,
             written: 0,
+            flush: &flush,
         };
         let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
-        if plan.count > 0 {
-            let rows_of = sink.format.clone();
-            let writing = sink.out.is_some();
-            // Every game played is timed, delivered or not (one played past an SPRT's stop point).
-            let worker_times = PerWorker::new(opts.threads, || vec![TimeTally::default(); times.len()]);
-            let format = |job: &Job, record: &GameRecord, rows: &mut Vec<u8>| {
-                worker_times.with(|tallies| {
-                    for &(seat, took) in &record.times {
-                        tallies[job.lineup[seat]].add(took);
+        std::thread::scope(|scope| -> Result<()> {
+            if !flush.every.is_zero() {
+                std::thread::Builder::new()
+                    .name("arena-flush".into())
+                    .spawn_scoped(scope, || flush.tick())
+                    .map_err(|e| Error::input(format!("cannot start a thread: {e}")))?;
+            }
+            // However the games end (done, an error, a panic), the clock stops.
+            let _stop = OnDrop(|| flush.stop());
+            if plan.count > 0 {
+                let rows_of = sink.format.clone();
+                let writing = sink.out.is_some();
+                // Every game played is timed, delivered or not (one played past an SPRT's stop point).
+                let worker_times = PerWorker::new(opts.threads, || vec![TimeTally::default(); times.len()]);
+                let format = |job: &Job, record: &GameRecord, rows: &mut Vec<u8>| {
+                    worker_times.with(|tallies| {
+                        for &(seat, took) in &record.times {
+                            tallies[job.lineup[seat]].add(took);
+                        }
+                    });
+                    if writing {
+                        rows_of.rows(job, record, rows);
                     }
-                });
-                if writing {
-                    rows_of.rows(job, record, rows);
+                };
+                end =
+                    runner::run(schedule, plan, table.as_ref(), opts, &progress, &format, &mut |job, record, rows| {
+                        if sink.copy_until(schedule.index(job.pairing, job.game))? == Flow::Stop {
+                            return Ok(Flow::Stop);
+                        }
+                        sink.deliver(job, record, Some(rows))
+                    })?;
+                for tallies in worker_times.into_values() {
+                    times.iter_mut().zip(&tallies).for_each(|(all, worker)| all.merge(worker));
                 }
-            };
-            end = runner::run(schedule, plan, table.as_ref(), opts, &progress, &format, &mut |job, record, rows| {
-                if sink.copy_until(schedule.index(job.pairing, job.game))? == Flow::Stop {
-                    return Ok(Flow::Stop);
+            }
+            if !end.stopped_by_sink {
+                // The known games after the last one played. An interrupted run copies them too (they
+                // must not be lost) but does not let the SPRT look at them: games before them are missing.
+                if end.interrupted {
+                    sink.sprt = None;
                 }
-                sink.deliver(job, record, Some(rows))
-            })?;
-            for tallies in worker_times.into_values() {
-                times.iter_mut().zip(&tallies).for_each(|(all, worker)| all.merge(worker));
+                end.stopped_by_sink = sink.copy_until(u64::MAX)? == Flow::Stop;
             }
-        }
-        if !end.stopped_by_sink {
-            // The known games after the last one played. An interrupted run copies them too (they
-            // must not be lost) but does not let the SPRT look at them: games before them are missing.
-            if end.interrupted {
-                sink.sprt = None;
-            }
-            end.stopped_by_sink = sink.copy_until(u64::MAX)? == Flow::Stop;
-        }
+            Ok(())
+        })?;
         end.played = first + sink.written;
-        output.finish()?;
         Ok(end)
     }
 }

@@ -63,14 +63,14 @@ pub fn check_size(pairings: Option<u64>, games: u64) -> Result<()> {
 /// Reads a text file the user named, refusing anything that is not a regular file of at most
 /// [`MAX_FILE_BYTES`] (`/dev/zero`, a folder, a 1 GB log passed by mistake).
 pub fn read_text(path: &Path) -> Result<String> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    let file = std::fs::File::open(path).map_err(|e| Error::bad_path(path, e))?;
+    let meta = file.metadata().map_err(|e| Error::bad_path(path, e))?;
     if !meta.is_file() {
         return Err(Error::input(format!("{}: not a regular file", path.display())));
     }
     let mut text = String::new();
     let read = file.take(MAX_FILE_BYTES + 1).read_to_string(&mut text);
-    read.map_err(|e| Error::io(path, e))?;
+    read.map_err(|e| Error::bad_path(path, e))?;
     if text.len() as u64 > MAX_FILE_BYTES {
         return Err(Error::input(format!("{}: larger than the limit of {MAX_FILE_BYTES} bytes", path.display())));
     }

@@ -14,12 +14,40 @@ use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{config_hash, Manifest, RunTally};
 use crate::tournament::config::{Overrides, RunConfig};
-use crate::tournament::execute::{
-    feed, names, open_table, prepare_dir, read_share, Known, Output, Run, RunReport, Start, HISTORY,
-};
+use crate::tournament::execute::{begin, feed, names, open_table, read_share, Known, Output, Run, RunReport, Start};
+use crate::tournament::folder::{self, FolderLock, HISTORY};
 use crate::tournament::limits::read_text;
+use crate::tournament::progress::thousands;
 use crate::tournament::runner::{Plan, RunOptions};
 use crate::tournament::schedule::Shard;
+
+/// Refuses shards of another config than `expected` (a config hash), or, without one, than most
+/// of the shards: a shard folder left by an earlier run of an edited config (a Slurm array
+/// resubmitted into the same folders, say) must not be merged as this run's.
+fn stale_shards(shards: &[ShardDir], expected: Option<&str>) -> Result<()> {
+    let hashes: Vec<&str> = shards.iter().map(|s| s.manifest.config_hash.as_str()).collect();
+    let most = |h: &&str| hashes.iter().filter(|x| *x == h).count();
+    let Some(config) = expected.or_else(|| hashes.iter().copied().max_by_key(|h| (most(h), std::cmp::Reverse(*h))))
+    else {
+        return Ok(());
+    };
+    let stale: Vec<String> = shards
+        .iter()
+        .filter(|s| s.manifest.config_hash != config)
+        .map(|s| format!("{} (shard {}, {})", s.dir.display(), s.shard, s.manifest.config_hash))
+        .collect();
+    if stale.is_empty() {
+        return Ok(());
+    }
+    let against = if expected.is_some() { "the config given" } else { "the other shards" };
+    Err(Error::input(format!(
+        "stale shard{}: {} {} of another config than {against} ({config}); rerun {} from the config (`arena run CONFIG --shard K/N --force --out DIR`)",
+        if stale.len() == 1 { "" } else { "s" },
+        stale.join(", "),
+        if stale.len() == 1 { "is" } else { "are" },
+        if stale.len() == 1 { "it" } else { "them" },
+    )))
+}
 
 /// One shard's folder, read and checked.
 struct ShardDir {
@@ -37,8 +65,9 @@ pub struct Shards {
 }
 
 impl Shards {
-    /// Reads the shards' manifests and configs: one build, one config, every shard once.
-    pub fn open(arena: &Arena, dirs: &[PathBuf]) -> Result<Shards> {
+    /// Reads the shards' manifests and configs: one build, one config (`expected`'s hash, when
+    /// given: the config the shards were run from, resolved), every shard once.
+    pub fn open(arena: &Arena, dirs: &[PathBuf], expected: Option<&str>) -> Result<Shards> {
         let mut read = Vec::with_capacity(dirs.len());
         for dir in dirs {
             let manifest = Manifest::read(dir)?;
@@ -46,6 +75,7 @@ impl Shards {
             read.push(ShardDir { dir: dir.clone(), manifest, shard });
         }
         let first = read.first().ok_or_else(|| Error::input("give the shards' folders to merge"))?;
+        stale_shards(&read, expected)?;
         for other in &read[1..] {
             let (a, b) = (&first.manifest, &other.manifest);
             let (da, db) = (first.dir.display(), other.dir.display());
@@ -53,12 +83,6 @@ impl Shards {
                 return Err(Error::input(format!(
                     "{da} and {db} come from different builds ({} {} {} and {} {} {}); merge shards of one build",
                     a.tool, a.version, a.commit, b.tool, b.version, b.commit
-                )));
-            }
-            if a.config_hash != b.config_hash {
-                return Err(Error::input(format!(
-                    "{da} and {db} are shards of different configs ({} and {})",
-                    a.config_hash, b.config_hash
                 )));
             }
             if first.shard.count != other.shard.count {
@@ -114,14 +138,20 @@ impl Shards {
 
     /// Merges the shards into `out` (prepared as `arena run` does, `force` included).
     pub fn merge(&self, arena: &Arena, out: &Path, force: bool, opts: &RunOptions) -> Result<RunReport> {
+        // Held from before the shards are judged: a refusal leaves `out` as it was.
+        let lock = FolderLock::create(out)?;
         let cfg = &self.cfg;
         let schedule = cfg.schedule()?;
         let table = open_table(arena, cfg, false, out)?;
         let names = names(cfg);
         let mut games = Vec::new();
+        // Each shard's whole games on disk, for the refusal of an unfinished one.
+        let mut on_disk = Vec::with_capacity(self.dirs.len());
         for s in &self.dirs {
             let path = crate::tournament::execute::games_path(&s.dir, s.manifest.records)?;
-            games.extend(read_share(&path, &schedule, s.shard, &names, cfg.seats, table.columns())?.1);
+            let (file, kept) = read_share(&path, &schedule, s.shard, &names, cfg.seats, table.columns())?;
+            on_disk.push(file.games.len());
+            games.extend(kept);
         }
         games.sort_unstable_by_key(|(i, _)| *i);
         // The games every shard has played so far make a prefix of the run; it ends at the first
@@ -129,7 +159,8 @@ impl Shards {
         let prefix = games.iter().enumerate().take_while(|(p, (i, _))| *p as u64 == *i).count();
         if prefix < games.len() || (prefix as u64) < schedule.total() {
             let missing = prefix as u64;
-            let owner = &self.dirs[(missing / schedule.replays % self.dirs.len() as u64) as usize];
+            let k = (missing / schedule.replays % self.dirs.len() as u64) as usize;
+            let owner = &self.dirs[k];
             let mut tally = RunTally::new(&schedule, names.clone());
             let decided =
                 cfg.sprt.as_ref().is_some_and(|s| feed(&mut tally, Some(s), games[..prefix].iter().map(|(_, g)| g)).1);
@@ -143,19 +174,17 @@ impl Shards {
                     )
                 } else {
                     format!(
-                        "{dir}: shard {shard} is unfinished (status {}, {} of {} games){}; `arena resume {dir}` finishes it",
+                        "{dir}: shard {shard} is unfinished (status {}, {} of {} games on disk){}; `arena resume {dir}` finishes it",
                         m.status.as_str(),
-                        m.games_played,
-                        m.games_planned,
+                        thousands(on_disk[k] as u64),
+                        thousands(m.games_planned),
                         if cfg.sprt.is_some() { " and the SPRT has not decided in the games before it" } else { "" }
                     )
                 }));
             }
             games.truncate(prefix);
         }
-        prepare_dir(out, force)?;
-        let config_path = out.join("config.toml");
-        std::fs::write(&config_path, &self.config).map_err(|e| Error::io(&config_path, e))?;
+        folder::ready(&lock, out, force)?;
         // The merged games are kept as the run's options say (`arena merge --records`).
         let mut manifest = Manifest::start(&self.config, schedule.total(), None, opts.records);
         // The run started when its first shard did.
@@ -164,12 +193,11 @@ impl Shards {
         for s in &self.dirs {
             manifest.engines.extend(s.manifest.engines.clone());
         }
-        manifest.write(out)?;
-        let output = Output::fresh(out, table.columns(), opts.records)?;
+        let output = begin(out, &self.config, &manifest, || Output::fresh(out, table.columns(), opts.records))?;
         let known: Known = games.into_iter().collect();
         let plan = Plan { games: Box::new(std::iter::empty()), count: 0, done: 0 };
         let tally = RunTally::new(&schedule, names);
-        let run = Run { cfg, table, schedule, dir: out, opts, manifest, timed: false };
+        let run = Run { cfg, table, schedule, dir: out, opts, manifest, lock, timed: false };
         let report = run.play(tally, Start::Fresh, known, plan, output)?;
         self.copy_histories(out, report.end.played)?;
         Ok(report)

@@ -5,9 +5,11 @@
 pub mod bench;
 pub mod config;
 pub mod execute;
+pub mod folder;
 pub mod limits;
 pub mod merge;
 pub mod progress;
 pub mod roster;
 pub mod runner;
 pub mod schedule;
+pub mod status;

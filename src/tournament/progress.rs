@@ -212,7 +212,7 @@ pub fn thousands(n: u64) -> String {
 
 /// A rate with three significant figures below 100 (`0.521`, `45.2`), whole numbers with
 /// separators above (`13,143`).
-fn rate_text(rate: f64) -> String {
+pub(crate) fn rate_text(rate: f64) -> String {
     if rate >= 99.5 {
         thousands(rate.round() as u64)
     } else if rate >= 9.995 {
@@ -225,7 +225,7 @@ fn rate_text(rate: f64) -> String {
 }
 
 /// `42s`, `2m 05s`, `1h 02m`.
-fn duration_text(d: Duration) -> String {
+pub(crate) fn duration_text(d: Duration) -> String {
     let s = d.as_secs_f64().ceil() as u64;
     match s {
         0..60 => format!("{s}s"),

@@ -33,7 +33,12 @@ pub struct RunOptions {
     pub stop: Arc<Stop>,
     /// How the games are kept: games.csv, games.csv.gz, or not at all.
     pub records: crate::report::Records,
+    /// How often finished games' rows are written out to the disk (zero: after every game).
+    pub flush_every: Duration,
 }
+
+/// How often finished games reach the disk by default (`--flush-every`).
+pub const FLUSH_EVERY: Duration = Duration::from_secs(5);
 
 /// A request from outside to stop a run: the first stops taking games and lets those in flight
 /// finish; a second abandons those in flight. Only atomics, so a signal handler may call
@@ -431,7 +436,7 @@ fn run_parallel(
 }
 
 /// Runs its closure when dropped, also while unwinding.
-struct OnDrop<F: FnMut()>(F);
+pub(crate) struct OnDrop<F: FnMut()>(pub(crate) F);
 
 impl<F: FnMut()> Drop for OnDrop<F> {
     fn drop(&mut self) {
@@ -517,6 +522,7 @@ mod tests {
             history: false,
             stop: Arc::default(),
             records: Records::None,
+            flush_every: crate::tournament::runner::FLUSH_EVERY,
         }
     }
 

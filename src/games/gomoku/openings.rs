@@ -66,7 +66,7 @@ pub struct Book {
 impl Book {
     /// Reads `path` for `game`. Every error is one line, `path:line: message`.
     pub fn load(path: &Path, game: &Gomoku) -> Result<Book> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = std::fs::read_to_string(path).map_err(|e| Error::bad_path(path, e))?;
         Book::from_text(&path.display().to_string(), &text, game)
     }
 

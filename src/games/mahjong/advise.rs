@@ -95,7 +95,7 @@ pub fn run(args: &AdviseArgs) -> Result<Advice> {
     match (&args.hand, &args.batch) {
         (Some(h), None) => advise_hand(h, args),
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+            let text = std::fs::read_to_string(path).map_err(|e| Error::bad_path(path, e))?;
             let scores = batch_scores(&text)?;
             let json = serde_json::Value::Array(
                 scores

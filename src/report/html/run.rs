@@ -38,7 +38,7 @@ impl RunData {
     /// in file order, through the tallies the run uses.
     pub fn read(arena: &Arena, dir: &Path) -> Result<RunData> {
         let config_path = dir.join("config.toml");
-        let config_text = std::fs::read_to_string(&config_path).map_err(|e| Error::io(&config_path, e))?;
+        let config_text = std::fs::read_to_string(&config_path).map_err(|e| Error::bad_path(&config_path, e))?;
         let cfg = RunConfig::load(arena, &config_path, &Overrides::default())?;
         let schedule = cfg.schedule()?;
         let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
