@@ -181,6 +181,47 @@ fn a_bot_that_never_says_hello_forfeits() {
     forfeits("no-hello", "timeout 500 ms at start", "timeout");
 }
 
+/// A bot that is gone before the host writes to it costs it its games, never the run: the host
+/// keeps SIGPIPE ignored, so a write to a pipe nobody reads fails and is a forfeit (with the
+/// signal's default action it ended the host, exit 141, before games.csv had a row).
+#[test]
+fn a_bot_that_exits_or_closes_its_input_at_once_forfeits_and_the_run_goes_on() {
+    let run = Run::new("gone");
+    let ready = r#"{\"type\":\"ready\"}"#;
+    for (name, command, reason) in [
+        // Gone before `hello`, or after it: the write or the read that follows finds it out.
+        ("exits", r#"["true"]"#.to_string(), "forfeit: exited with code 0"),
+        // Its input closed at once: `hello` fails, or waits for an answer that never comes.
+        ("closes", r#"["sh", "-c", "exec 0<&-; sleep 2"]"#.to_string(), "forfeit: *"),
+        // It answers `hello` with its input already closed: the first `act` cannot be written.
+        (
+            "closes-later",
+            format!(r#"["sh", "-c", "read l; exec 0<&-; echo '{ready}'; sleep 2"]"#),
+            "forfeit: closed its input",
+        ),
+    ] {
+        let bot =
+            format!("{{ name = \"{name}\", kind = \"external\", params = {{ command = {command}, start_ms = 500 }} }}");
+        let config = format!("game = \"holdem\"\ngames = 6\nbots = [{bot}, \"random\"]\n");
+        let output = run.command(&config, name, 2).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{name}: {:?} {stderr}", output.status);
+        let rows = statuses(&run.read(&format!("{name}/games.csv")), name);
+        assert_eq!(rows.len(), 6, "{name}");
+        for status in &rows {
+            let ok = match reason.strip_suffix('*') {
+                Some(prefix) => status.starts_with(prefix),
+                None => status == reason,
+            };
+            assert!(ok, "{name}: {status}");
+        }
+        assert!(run.read(&format!("{name}/summary.csv")).contains(&format!("\n{name},6,")), "{name}");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(stdout.contains(&format!("forfeits: {name} 6")), "{name}: {stdout}");
+    }
+    assert!(run.survivors(Duration::from_secs(3)).is_empty());
+}
+
 #[test]
 fn a_program_that_cannot_be_found_is_bad_input() {
     let run = Run::new("missing");

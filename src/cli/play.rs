@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
+use crate::cli::out::say;
 use crate::cli::EXIT_OK;
 use crate::error::{Error, Result};
 use crate::games::Arena;
@@ -92,7 +93,7 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
     let cfg = config(arena, args, seed)?;
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
     prepare_dir(&out, args.force)?;
-    println!(
+    say!(
         "{} against {}, seed {seed} (`--seed {seed}` plays the same deals again); `?` for help",
         cfg.game,
         args.bots.join(", ")
@@ -105,8 +106,8 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
         RunOptions { threads: 1, progress: ProgressMode::Off, history, stop: Arc::default(), records: Records::Csv };
     let report = execute(arena, &cfg, &opts, &out, None)?;
     if report.end.played > 1 {
-        println!("\n{}", BotSummary::table(&report.verdicts.bots).trim_end());
+        say!("\n{}", BotSummary::table(&report.verdicts.bots).trim_end());
     }
-    println!("\nrecord: {}", out.display());
+    say!("\nrecord: {}", out.display());
     Ok(EXIT_OK)
 }

@@ -2,6 +2,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::cli::out::{note, say};
 use crate::cli::{run, signals, EXIT_OK};
 use crate::error::Result;
 use crate::games::Arena;
@@ -40,7 +41,7 @@ pub struct ResumeArgs {
 pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
     let manifest = Manifest::read(&args.dir)?;
     if manifest.status.is_whole() && args.games.is_none() {
-        println!(
+        say!(
             "{}: {} ({} of {} games); nothing to resume",
             args.dir.display(),
             manifest.status.as_str(),
@@ -53,9 +54,9 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
         let cfg = RunConfig::load(arena, &args.dir.join("config.toml"), &Overrides::default())?;
         let header = run::header(&cfg, &cfg.schedule()?, manifest.shard);
         if args.json {
-            eprintln!("{header}");
+            note!("{header}");
         } else {
-            println!("{header}");
+            say!("{header}");
         }
     }
     let opts = RunOptions {

@@ -38,8 +38,11 @@ pub const LOG_CAP: u64 = 10 << 20;
 pub enum LineError {
     /// The deadline passed first.
     Timeout,
-    /// The program closed its end of the pipe (it exited, most likely).
+    /// The program closed its output (it exited, most likely): a read found no writer.
     Closed,
+    /// The program closed its input (it exited, or closed its stdin): a write found no reader.
+    /// SIGPIPE is ignored in the host, so the write fails with `EPIPE` instead of ending it.
+    InputClosed,
     /// More than [`MAX_LINE`] bytes without a newline.
     TooLong,
 }
@@ -371,15 +374,15 @@ impl Process {
     }
 
     fn write_all(&mut self, bytes: &[u8], deadline: Option<Instant>) -> Result<(), LineError> {
-        let stdin = self.stdin.as_mut().ok_or(LineError::Closed)?;
+        let stdin = self.stdin.as_mut().ok_or(LineError::InputClosed)?;
         let mut written = 0;
         while written < bytes.len() {
             match stdin.write(&bytes[written..]) {
-                Ok(0) => return Err(LineError::Closed),
+                Ok(0) => return Err(LineError::InputClosed),
                 Ok(n) => written += n,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait(stdin.as_raw_fd(), libc::POLLOUT, deadline)?,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => return Err(LineError::Closed),
+                Err(_) => return Err(LineError::InputClosed),
             }
         }
         Ok(())
@@ -415,14 +418,17 @@ impl Process {
         self.exit_status().is_none()
     }
 
-    /// How the program ended, once its output closed: waits up to `grace` for it to exit, then
-    /// kills it. `exited with code 1`, `killed by signal 9`, `closed its output`.
-    pub fn end_reason(&mut self, grace: Duration) -> String {
+    /// How the program ended, once a read or a write found its pipe closed (`closed`, which
+    /// names the pipe when the program still runs): waits up to `grace` for it to exit, then
+    /// kills it. `exited with code 1`, `killed by signal 9`, `closed its output`, `closed its
+    /// input`.
+    pub fn end_reason(&mut self, grace: Duration, closed: LineError) -> String {
         let until = Instant::now() + grace;
         let reason = loop {
             match self.exit_status() {
                 Some(reason) => break reason,
                 None if Instant::now() < until => std::thread::sleep(Duration::from_millis(1)),
+                None if closed == LineError::InputClosed => break "closed its input".to_string(),
                 None => break "closed its output".to_string(),
             }
         };
@@ -544,7 +550,7 @@ mod tests {
         assert_eq!(p.read_line(soon(1000)).unwrap(), b"got two");
         p.close_input();
         assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
-        assert_eq!(p.end_reason(Duration::from_secs(1)), "exited with code 0");
+        assert_eq!(p.end_reason(Duration::from_secs(1), LineError::Closed), "exited with code 0");
     }
 
     #[test]
@@ -571,6 +577,20 @@ mod tests {
         }
         p.send(b"four\n", soon(1000)).unwrap();
         assert_eq!(p.read_line(soon(1000)).unwrap(), b"got four", "the queue is empty after a send");
+    }
+
+    #[test]
+    fn a_program_that_closed_its_input_is_told_from_one_that_exited() {
+        // A write to a pipe with no reader fails (SIGPIPE is ignored in every Rust program).
+        let mut p = sh("exec 0<&-; echo closed; sleep 5");
+        assert_eq!(p.read_line(soon(1000)).unwrap(), b"closed");
+        assert_eq!(p.send(b"hello\n", soon(1000)), Err(LineError::InputClosed));
+        assert_eq!(p.end_reason(Duration::from_millis(50), LineError::InputClosed), "closed its input");
+        let mut p = sh("read line; exit 4");
+        p.send(b"one\n", soon(1000)).unwrap();
+        assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
+        assert_eq!(p.send(b"two\n", soon(1000)), Err(LineError::InputClosed));
+        assert_eq!(p.end_reason(Duration::from_secs(1), LineError::InputClosed), "exited with code 4");
     }
 
     #[test]
@@ -602,10 +622,10 @@ mod tests {
     fn exit_codes_and_signals_are_reported() {
         let mut p = sh("exit 3");
         assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
-        assert_eq!(p.end_reason(Duration::from_secs(1)), "exited with code 3");
+        assert_eq!(p.end_reason(Duration::from_secs(1), LineError::Closed), "exited with code 3");
         let mut p = sh("kill -SEGV $$");
         assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
-        assert_eq!(p.end_reason(Duration::from_secs(1)), "killed by signal 11");
+        assert_eq!(p.end_reason(Duration::from_secs(1), LineError::Closed), "killed by signal 11");
     }
 
     #[test]
@@ -617,7 +637,7 @@ mod tests {
             Process::spawn(&["sh".into(), "-c".into(), "echo one >&2; echo two >&2".into()], Some(&log)).unwrap();
         let pid = p.id();
         assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
-        p.end_reason(Duration::from_secs(1));
+        p.end_reason(Duration::from_secs(1), LineError::Closed);
         // The drain thread finishes when the pipe closes.
         let until = Instant::now() + Duration::from_secs(5);
         while std::fs::read_to_string(&path).unwrap().lines().count() < 2 && Instant::now() < until {
