@@ -34,8 +34,11 @@ while IFS= read -r line; do
         illegal) echo '{"action":"raise 1"}' ;;
         flood) head -c 2000000 /dev/zero | tr '\0' x; sleep 1000 ;;
         dawdle) sleep 0.02; echo '{"action":"call"}' ;;
+        huge) printf '{"action":"'; head -c 1000000 /dev/zero | tr '\0' x; printf '"}\n' ;;
         *) echo '{"action":"call"}' ;;
       esac ;;
+    *'"type":"game_over"'*)
+      if [ "$mode" = measure ]; then echo "game_over of ${#line} bytes" >&2; fi ;;
     *'"type":"quit"'*) exit 0 ;;
   esac
 done
@@ -219,6 +222,32 @@ fn a_bot_that_exits_or_closes_its_input_at_once_forfeits_and_the_run_goes_on() {
         let stdout = String::from_utf8(output.stdout).unwrap();
         assert!(stdout.contains(&format!("forfeits: {name} 6")), "{name}: {stdout}");
     }
+    assert!(run.survivors(Duration::from_secs(3)).is_empty());
+}
+
+/// A bot that answers every move with a 1 MB illegal action costs a short reason a game, not a
+/// megabyte: in games.csv (40 games made 40 MB of it) and in the `game_over` the other bot at
+/// the table is sent.
+#[test]
+fn a_huge_illegal_action_is_cut_short_in_games_csv_and_in_game_over() {
+    let run = Run::new("huge");
+    let (huge, other) = (run.sh_bot("huge", "huge", ""), run.sh_bot("other", "measure", ""));
+    run.run(&format!("game = \"holdem\"\ngames = 40\nbots = [{huge}, {other}]\n"), "out", 2);
+    let games = run.read("out/games.csv");
+    assert!(games.len() < 400_000, "games.csv: {} bytes", games.len());
+    let rows = statuses(&games, "huge");
+    assert_eq!(rows.len(), 40);
+    for status in &rows {
+        let reason = status.strip_prefix("forfeit: illegal action: `xxxx").unwrap_or_else(|| panic!("{status}"));
+        assert!(reason.ends_with("x… (1000071 bytes)"), "{status}");
+        assert_eq!(status.chars().count(), "forfeit: ".len() + 200, "{status}");
+    }
+    // What the other bot heard of each game's end (it writes the length to its log).
+    let log = run.read("out/logs/other.log");
+    let heard: Vec<usize> =
+        log.lines().filter_map(|l| l.split_once("] game_over of ")?.1.strip_suffix(" bytes")?.parse().ok()).collect();
+    assert!(heard.len() >= 20, "{log}");
+    assert!(heard.iter().all(|&n| n < 1000), "game_over lines of {heard:?} bytes");
     assert!(run.survivors(Duration::from_secs(3)).is_empty());
 }
 

@@ -38,6 +38,7 @@ move() {
     crash) exit 3 ;;
     occupied) if [ -n "$last" ]; then echo "$last"; return; fi ;;
     chatty) echo "MESSAGE thinking about 0,0"; echo "DEBUG depth 1"; echo "SUGGEST 1,1"; echo "a line of its own" ;;
+    huge) printf '7;'; head -c 1000000 /dev/zero | tr '\0' 7; echo; return ;;
   esac
   for ((y = 0; y < size; y++)); do
     for ((x = 0; x < size; x++)); do
@@ -59,7 +60,9 @@ while IFS= read -r line; do
     RESTART)
       if [ "$mode" = no-restart ]; then echo "UNKNOWN command RESTART"; continue; fi
       taken=(); last=""; echo OK ;;
-    ABOUT) echo "name=\"fake-$mode\", version=\"1.0\"" ;;
+    ABOUT)
+      if [ "$mode" = huge ]; then printf 'name="'; head -c 1000000 /dev/zero | tr '\0' x; echo '"'; continue; fi
+      echo "name=\"fake-$mode\", version=\"1.0\"" ;;
     BEGIN) move ;;
     "TURN "*) last=${line#TURN }; taken[$last]=1; move ;;
     BOARD)
@@ -202,6 +205,28 @@ fn every_fault_loses_its_game_with_its_reason_and_the_run_goes_on() {
         assert!(stdout.contains(&format!("forfeits: fake 6 ({kind} 6)")), "{mode}: {stdout}");
     }
     assert!(bench.survivors(Duration::from_secs(3)).is_empty(), "processes left behind");
+}
+
+/// An engine's 1 MB lines (its ABOUT, a malformed move) are cut short where they are kept: the
+/// run's manifest and games.csv.
+#[test]
+fn an_engines_huge_lines_are_cut_short_in_run_json_and_games_csv() {
+    let bench = Bench::new("huge");
+    let (games, _) = bench.run(&config(&bench.fake("huge", ", start_ms = 5000"), 6, "size = 9"), "out");
+    assert!(games.len() < 10_000, "games.csv: {} bytes", games.len());
+    for status in statuses(&games, "fake") {
+        assert!(
+            status.starts_with("forfeit: malformed move `7;777") && status.ends_with("7… (1000019 bytes)"),
+            "{status}"
+        );
+        assert_eq!(status.chars().count(), "forfeit: ".len() + 200, "{status}");
+    }
+    let manifest = bench.read("out/run.json");
+    assert!(manifest.len() < 10_000, "run.json: {} bytes", manifest.len());
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let about = manifest["engines"]["fake"].as_str().unwrap();
+    assert!(about.starts_with("name=\"xxx") && about.ends_with("x… (1000007 bytes)"), "{about}");
+    assert!(bench.survivors(Duration::from_secs(3)).is_empty());
 }
 
 #[test]
