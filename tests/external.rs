@@ -251,6 +251,57 @@ fn a_huge_illegal_action_is_cut_short_in_games_csv_and_in_game_over() {
     assert!(run.survivors(Duration::from_secs(3)).is_empty());
 }
 
+/// Bots whose children leave their process group and keep their stderr (`setsid`, or a daemon's
+/// double fork): such children once outlived the run, and the thread copying a bot's stderr
+/// waited for them with a descriptor open, until the host ran out of descriptors and every later
+/// start failed (`forfeit: cannot start`, after 114 games with 128 descriptors). Now the host,
+/// a child subreaper, ends them as bots end, and a drain stops soon after its bot.
+#[test]
+fn escaped_processes_neither_leak_nor_outlive_the_run() {
+    let run = Run::new("escape");
+    let script = run.path("bot.sh").display().to_string();
+    let bot = |name: &str, escape: &str| {
+        let command = format!("{escape} exec sh {script} call");
+        format!("{{ name = \"{name}\", kind = \"external\", params = {{ command = [\"sh\", \"-c\", {command:?}], restart = \"game\" }} }}")
+    };
+    let (setsid, daemon) = (bot("setsid", "setsid sleep 300 &"), bot("daemon", "(setsid sleep 300 &);"));
+    let config =
+        write(run.dir.path(), "escape.toml", &format!("game = \"holdem\"\ngames = 300\nbots = [{setsid}, {daemon}]\n"));
+    // The host gets 128 descriptors; every bot process cost one for good before.
+    let output = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -n 128 && exec \"$0\" \"$@\"",
+            env!("CARGO_BIN_EXE_arena"),
+            "run",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(run.path("out"))
+        .arg(&config)
+        .env(MARK, &run.mark)
+        .output()
+        .unwrap();
+    let survivors = run.survivors(Duration::from_secs(3));
+    for &pid in &survivors {
+        // SAFETY: killing a leftover of this test (it carries the test's mark).
+        unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+    }
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let games = run.read("out/games.csv");
+    let rows: Vec<String> = ["setsid", "daemon"].iter().flat_map(|bot| statuses(&games, bot)).collect();
+    assert_eq!(rows.len(), 600);
+    let cannot_start = rows.iter().filter(|s| s.starts_with("forfeit: cannot start")).count();
+    let bad = rows.iter().filter(|s| *s != "ok").count();
+    assert!(
+        bad == 0 && survivors.is_empty(),
+        "{bad} of 600 seats not ok, {cannot_start} of them `cannot start` (the first: {:?}); {} escaped processes outlived the run",
+        rows.iter().find(|s| s.starts_with("forfeit: ")),
+        survivors.len()
+    );
+}
+
 #[test]
 fn a_program_that_cannot_be_found_is_bad_input() {
     let run = Run::new("missing");

@@ -3,7 +3,7 @@
 //! between games. This file knows nothing of what the lines say: the JSON protocol is in
 //! `protocol.rs`, and other line protocols (Gomocup's) can be built on the same pieces.
 //!
-//! No child outlives the run:
+//! No child outlives the run, nor what it starts:
 //! - a [`Process`] is killed (its whole process group) and reaped when it is dropped, and a
 //!   [`Pool`] ends its idle processes when it is dropped, at the end of the run;
 //! - children sit in their own process group, so a Ctrl-C at the terminal reaches only the host,
@@ -13,14 +13,32 @@
 //!   kills the children;
 //! - the kernel does not kill the children's own children: a guard (a small `sh`
 //!   script, started once) keeps the list of the process groups still running and kills them
-//!   when the host is gone, however it ended.
+//!   when the host is gone, however it ended;
+//! - a process that leaves its bot's process group (`setsid`, a daemon's double fork) escapes the
+//!   group's kill and the guard. On Linux the host is a child subreaper (`PR_SET_CHILD_SUBREAPER`,
+//!   set before the first child starts): such a process, once orphaned (its parent died with the
+//!   bot's group, or was a daemon's short-lived first child), becomes the host's child instead of
+//!   init's, and every time a bot process ends the host kills and reaps its children that it did
+//!   not start (bots, the guard) and that are not in its own process group ([`sweep`]). So an
+//!   escaped process lives at most until the next bot process ends, the last at the end of the
+//!   run; a bot's helpers must stay in its process group (or die with it);
+//! - a bot's stderr goes to its log through a thread that reads the pipe until it closes, and an
+//!   escaped process may hold it open: the thread stops [`DRAIN_AFTER_END`] after its program
+//!   ended whatever the pipe does, so no thread or descriptor outlives a bot for longer (they
+//!   once piled up until every later start failed for want of descriptors).
+//!
+//! Not covered: when the host is killed outright (`kill -9`) or exits while bots run, the escaped
+//! processes of the bots still running are not the host's children yet; they go to init and live
+//! on (the bots and their process groups are ended, as above).
 
+use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
@@ -81,14 +99,32 @@ impl Log {
         let _ = file.write_all(&text);
     }
 
-    /// Copies `stderr` into the log line by line until the program closes it.
-    fn drain(self: Arc<Log>, pid: u32, mut stderr: impl Read) {
+    /// Copies `stderr` (non-blocking) into the log line by line until the pipe closes, or until
+    /// [`DRAIN_AFTER_END`] after `ended` is set, whichever comes first: a process that left the
+    /// program's group may hold the pipe open for ever.
+    fn drain(self: Arc<Log>, pid: u32, mut stderr: impl Read + AsRawFd, ended: &AtomicBool) {
         let mut pending = Vec::new();
         let mut chunk = [0u8; 8192];
+        let mut stop_at: Option<Instant> = None;
         loop {
+            // Checked before every read, so that a writer that never pauses cannot keep it either.
+            if stop_at.is_none() && ended.load(Ordering::Acquire) {
+                stop_at = Some(Instant::now() + DRAIN_AFTER_END);
+            }
+            if stop_at.is_some_and(|at| Instant::now() >= at) {
+                break;
+            }
             let n = match stderr.read(&mut chunk) {
-                Ok(0) | Err(_) => break,
+                Ok(0) => break,
                 Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    // Quiet: sleep until there is something, the next look at `ended`, or the stop.
+                    let tick = Instant::now() + DRAIN_TICK;
+                    let _ = wait(stderr.as_raw_fd(), libc::POLLIN, Some(stop_at.map_or(tick, |at| at.min(tick))));
+                    continue;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
             };
             pending.extend_from_slice(&chunk[..n]);
             let mut start = 0;
@@ -106,6 +142,19 @@ impl Log {
             self.line(pid, &pending);
         }
     }
+}
+
+/// How long a stderr drain goes on reading after its program ended: what the dying process group
+/// wrote last. Then it closes the pipe, even if a process outside the group still holds it.
+pub const DRAIN_AFTER_END: Duration = Duration::from_millis(100);
+
+/// How often a drain whose pipe is quiet looks whether its program has ended.
+const DRAIN_TICK: Duration = Duration::from_millis(50);
+
+/// The thread copying a program's stderr to its log, and the flag that tells it the program ended.
+struct Drain {
+    thread: JoinHandle<()>,
+    ended: Arc<AtomicBool>,
 }
 
 /// Reads lines from a non-blocking pipe without copying them: bytes are kept from `start` to
@@ -229,6 +278,7 @@ type SpawnRequest = (Vec<String>, bool, mpsc::Sender<io::Result<Child>>);
 fn spawn_child(command: &[String], piped_stderr: bool) -> io::Result<Child> {
     static SPAWNER: OnceLock<Mutex<mpsc::Sender<SpawnRequest>>> = OnceLock::new();
     let spawner = SPAWNER.get_or_init(|| {
+        become_subreaper();
         let (tx, rx) = mpsc::channel::<SpawnRequest>();
         std::thread::Builder::new()
             .name("bot-spawner".into())
@@ -249,6 +299,100 @@ fn spawn_child(command: &[String], piped_stderr: bool) -> io::Result<Child> {
     rx.recv().expect("the spawner answers")
 }
 
+/// The host's children that it started itself: the bot processes not yet reaped and the guard.
+/// Any other child outside the host's process group is an escaped descendant of a bot ([`sweep`]).
+/// A child is added in the same hold of the lock that starts it, so a sweep never sees it
+/// unlisted.
+static STARTED: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+fn started() -> std::sync::MutexGuard<'static, BTreeSet<u32>> {
+    STARTED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Makes the host a child subreaper: a process orphaned below it (a bot's escaped descendant whose
+/// parent died) becomes its child rather than init's, so that [`sweep`] can find and end it.
+fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: a prctl that sets a flag of the calling process. Should it fail (an old kernel),
+    // escaped processes go to init as before, and the drains still stop on time.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
+    }
+}
+
+/// The host's children, from the kernel's per-thread lists (a child belongs to the thread that
+/// started it, an orphan to any thread of the subreaper), or from every process's parent id where
+/// the kernel keeps no such list.
+fn children() -> Vec<u32> {
+    let mut found = Vec::new();
+    let mut listed = false;
+    if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
+        for task in tasks.flatten() {
+            if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+                listed = true;
+                found.extend(text.split_whitespace().filter_map(|pid| pid.parse::<u32>().ok()));
+            }
+        }
+    }
+    if !listed {
+        let host = std::process::id();
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+            // The parent's id is the second field after the command name, which is in parentheses.
+            let parent =
+                stat.rsplit_once(") ").and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+            if parent == Some(host) {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
+
+/// Kills and reaps the host's children that it did not start (not a bot, not the guard) and that
+/// are not in the host's own process group: the escaped descendants of bots, orphaned to the host
+/// as its subreaper (and the dying members of a killed bot's group, whose zombies it must reap).
+/// Children in the host's group are left alone: they are a plugin's own, started as
+/// `std::process::Command` starts them, and waited for by it. Killing one escaped process
+/// orphans its own children to the host in turn, so this goes round until none is left (or a
+/// bound is reached: the next sweep goes on).
+pub fn sweep() {
+    let started = started();
+    // SAFETY: getpgrp cannot fail.
+    let host_group = unsafe { libc::getpgrp() };
+    for _round in 0..32 {
+        let strangers: Vec<u32> = children()
+            .into_iter()
+            .filter(|pid| !started.contains(pid))
+            // SAFETY: getpgid only reads; a process already gone answers -1, which is no group.
+            .filter(|&pid| matches!(unsafe { libc::getpgid(pid as libc::pid_t) }, g if g > 0 && g != host_group))
+            .collect();
+        if strangers.is_empty() {
+            return;
+        }
+        for &pid in &strangers {
+            // SAFETY: signalling a child of ours, not yet reaped, so its id is not anyone else's.
+            unsafe {
+                libc::kill(pid as libc::pid_t, libc::SIGKILL);
+            }
+        }
+        // A process killed with SIGKILL is gone within moments; one stuck in the kernel (a dead
+        // network mount) is left for the next sweep rather than holding up the game.
+        let until = Instant::now() + Duration::from_millis(500);
+        for &pid in &strangers {
+            loop {
+                // SAFETY: waitpid on our own child; WNOHANG never blocks.
+                let reaped = unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), libc::WNOHANG) };
+                if reaped != 0 || Instant::now() >= until {
+                    break;
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        }
+    }
+}
+
 /// The guard's program: it reads `+ GROUP` and `- GROUP` lines (a group started, a group ended)
 /// until its input closes, which happens when the host exits or dies (nobody else holds the pipe),
 /// then kills every group still listed. POSIX sh, so that it needs nothing but `/bin/sh`.
@@ -261,6 +405,7 @@ for v in $(set); do case $v in g[0-9]*=*) v=${v#g}; kill -9 "-${v%%=*}" 2>/dev/n
 fn guard(op: char, group: u32) {
     static GUARD_INPUT: OnceLock<Mutex<Option<ChildStdin>>> = OnceLock::new();
     let input = GUARD_INPUT.get_or_init(|| {
+        let mut started = started();
         let guard = Command::new("sh")
             .args(["-c", GUARD])
             .stdin(Stdio::piped())
@@ -269,6 +414,10 @@ fn guard(op: char, group: u32) {
             // Its own group, so that a Ctrl-C at the terminal leaves it to do its job.
             .process_group(0)
             .spawn();
+        if let Ok(guard) = &guard {
+            started.insert(guard.id());
+        }
+        drop(started);
         // The guard is not waited for: it exits only after the host (then init reaps it).
         Mutex::new(guard.ok().and_then(|mut g| g.stdin.take()))
     });
@@ -306,7 +455,10 @@ fn spawn_now(command: &[String], piped_stderr: bool) -> io::Result<Child> {
             });
         }
     }
+    let mut started = started();
     let child = cmd.spawn()?;
+    started.insert(child.id());
+    drop(started); // before the guard, which takes the lock when it starts
     guard('+', child.id());
     Ok(child)
 }
@@ -319,7 +471,7 @@ pub struct Process {
     reader: LineReader,
     /// Lines that need no answer, held to go out with the next [`Process::send`].
     queued: Vec<u8>,
-    stderr: Option<JoinHandle<()>>,
+    stderr: Option<Drain>,
     reaped: bool,
 }
 
@@ -330,21 +482,22 @@ impl Process {
         let pid = child.id();
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
-        let stderr = match (log, child.stderr.take()) {
-            (Some(log), Some(pipe)) => {
-                let log = Arc::clone(log);
-                Some(
-                    std::thread::Builder::new()
-                        .name(format!("bot-stderr-{pid}"))
-                        .spawn(move || log.drain(pid, pipe))?,
-                )
-            }
-            _ => None,
-        };
+        let stderr = child.stderr.take();
         let reader = LineReader::new();
-        let process = Process { child, stdin: Some(stdin), stdout, reader, queued: Vec::new(), stderr, reaped: false };
+        // From here on an error drops `process`, which kills and reaps the child.
+        let mut process =
+            Process { child, stdin: Some(stdin), stdout, reader, queued: Vec::new(), stderr: None, reaped: false };
         set_nonblocking(process.stdout.as_raw_fd())?;
         set_nonblocking(process.stdin.as_ref().expect("just set").as_raw_fd())?;
+        if let (Some(log), Some(pipe)) = (log, stderr) {
+            set_nonblocking(pipe.as_raw_fd())?;
+            let (log, ended) = (Arc::clone(log), Arc::new(AtomicBool::new(false)));
+            let flag = Arc::clone(&ended);
+            let thread = std::thread::Builder::new()
+                .name(format!("bot-stderr-{pid}"))
+                .spawn(move || log.drain(pid, pipe, &flag))?;
+            process.stderr = Some(Drain { thread, ended });
+        }
         Ok(process)
     }
 
@@ -441,7 +594,8 @@ impl Process {
         self.stdin = None;
     }
 
-    /// Kills the program's whole process group, then reaps the program. Idempotent.
+    /// Kills the program's whole process group, then reaps the program, and then the escaped
+    /// processes orphaned to the host ([`sweep`]). Idempotent.
     pub fn kill(&mut self) {
         if !self.reaped {
             // SAFETY: signalling the group this child leads: its id is the group's, and it cannot
@@ -451,14 +605,20 @@ impl Process {
             }
             let _ = self.child.wait();
             self.reaped = true;
+            // Reaped first: until then a sweep must not take it for a stranger.
+            started().remove(&self.child.id());
             guard('-', self.child.id());
+            // The program's children that left its group are orphans now (the host's, as their
+            // subreaper), and so are its group's dying members.
+            sweep();
         }
         self.stdin = None;
-        if let Some(thread) = self.stderr.take() {
-            // The pipe closes once the group is gone; a program that passed it on to a process
-            // outside its group would keep it open, so the thread is left to finish on its own.
-            if thread.is_finished() {
-                let _ = thread.join();
+        if let Some(drain) = self.stderr.take() {
+            // The pipe closes once the group is gone, unless a process outside it holds it: then
+            // the thread stops by itself within DRAIN_AFTER_END, and is not waited for here.
+            drain.ended.store(true, Ordering::Release);
+            if drain.thread.is_finished() {
+                let _ = drain.thread.join();
             }
         }
     }
@@ -644,6 +804,32 @@ mod tests {
             std::thread::sleep(Duration::from_millis(5));
         }
         assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("[{pid}] one\n[{pid}] two\n"));
+    }
+
+    #[test]
+    fn the_stderr_drain_stops_soon_after_its_program_ended_though_the_pipe_stays_open() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let path = dir.path().join("bot.log");
+        let log = Log::create(&path).unwrap();
+        // The test holds the writing end, as a process that left the bot's group would.
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        set_nonblocking(reader.as_raw_fd()).unwrap();
+        let ended = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&ended);
+        let thread = std::thread::spawn(move || log.drain(7, reader, &flag));
+        writer.write_all(b"before the end\n").unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!thread.is_finished(), "while the program runs, the drain reads on");
+        ended.store(true, Ordering::Release);
+        let began = Instant::now();
+        while !thread.is_finished() && began.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let took = began.elapsed();
+        assert!(took < DRAIN_AFTER_END + DRAIN_TICK + Duration::from_millis(200), "stopped after {took:?}");
+        assert!(took >= DRAIN_AFTER_END, "what the dying group writes is still read: stopped after {took:?}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "[7] before the end\n");
+        drop(writer);
     }
 
     /// Whether process `pid` exists and is not a zombie.
