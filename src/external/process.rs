@@ -99,24 +99,26 @@ impl Log {
         let _ = file.write_all(&text);
     }
 
-    /// Copies `stderr` (non-blocking) into the log line by line until the pipe closes, or until
-    /// [`DRAIN_AFTER_END`] after `ended` is set, whichever comes first: a process that left the
-    /// program's group may hold the pipe open for ever.
+    /// Copies `stderr` (non-blocking) into the log line by line until the pipe closes, or, once
+    /// `ended` is set, until [`DRAIN_AFTER_END`] has passed and the pipe holds nothing more: a
+    /// process that left the program's group may hold the pipe open for ever (and keep writing:
+    /// past the stop, at most [`MAX_AFTER_END`] bytes more are read).
     fn drain(self: Arc<Log>, pid: u32, mut stderr: impl Read + AsRawFd, ended: &AtomicBool) {
         let mut pending = Vec::new();
         let mut chunk = [0u8; 8192];
         let mut stop_at: Option<Instant> = None;
+        let mut past_stop = 0;
         loop {
-            // Checked before every read, so that a writer that never pauses cannot keep it either.
             if stop_at.is_none() && ended.load(Ordering::Acquire) {
                 stop_at = Some(Instant::now() + DRAIN_AFTER_END);
             }
-            if stop_at.is_some_and(|at| Instant::now() >= at) {
-                break;
-            }
+            // Past the stop, what the pipe holds is still read (on a busy machine this thread may
+            // come to it late, and the program's last words are in it), but nothing is waited for.
+            let stopping = stop_at.is_some_and(|at| Instant::now() >= at);
             let n = match stderr.read(&mut chunk) {
                 Ok(0) => break,
                 Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock && stopping => break,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     // Quiet: sleep until there is something, the next look at `ended`, or the stop.
                     let tick = Instant::now() + DRAIN_TICK;
@@ -126,6 +128,12 @@ impl Log {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
             };
+            if stopping {
+                past_stop += n;
+                if past_stop > MAX_AFTER_END {
+                    break;
+                }
+            }
             pending.extend_from_slice(&chunk[..n]);
             let mut start = 0;
             while let Some(i) = pending[start..].iter().position(|&b| b == b'\n') {
@@ -148,6 +156,10 @@ impl Log {
 /// wrote last. Then it closes the pipe, even if a process outside the group still holds it.
 pub const DRAIN_AFTER_END: Duration = Duration::from_millis(100);
 
+/// The most a drain reads past its stop: as much as a pipe holds at most by default
+/// (`/proc/sys/fs/pipe-max-size`), so a writer outside the program's group cannot keep it.
+const MAX_AFTER_END: usize = 1 << 20;
+
 /// How often a drain whose pipe is quiet looks whether its program has ended.
 const DRAIN_TICK: Duration = Duration::from_millis(50);
 
@@ -155,6 +167,20 @@ const DRAIN_TICK: Duration = Duration::from_millis(50);
 struct Drain {
     thread: JoinHandle<()>,
     ended: Arc<AtomicBool>,
+}
+
+/// The drains of ended programs that were still reading when their program was killed (their
+/// thread not yet run on a busy machine, or the pipe held by a stranger). Each stops on its own
+/// within [`DRAIN_AFTER_END`] and a tick; [`settle_logs`] waits for them, so that the logs are
+/// whole when the run ends.
+static LINGERING: Mutex<Vec<JoinHandle<()>>> = Mutex::new(Vec::new());
+
+/// Waits for the drains of ended programs to write what they read (a pool does as it ends).
+pub fn settle_logs() {
+    let threads = std::mem::take(&mut *LINGERING.lock().unwrap_or_else(|e| e.into_inner()));
+    for thread in threads {
+        let _ = thread.join();
+    }
 }
 
 /// Reads lines from a non-blocking pipe without copying them: bytes are kept from `start` to
@@ -615,11 +641,12 @@ impl Process {
         self.stdin = None;
         if let Some(drain) = self.stderr.take() {
             // The pipe closes once the group is gone, unless a process outside it holds it: then
-            // the thread stops by itself within DRAIN_AFTER_END, and is not waited for here.
+            // the thread stops by itself within DRAIN_AFTER_END. It is not waited for here (a
+            // game would wait for it), but when the pool ends.
             drain.ended.store(true, Ordering::Release);
-            if drain.thread.is_finished() {
-                let _ = drain.thread.join();
-            }
+            let mut lingering = LINGERING.lock().unwrap_or_else(|e| e.into_inner());
+            lingering.retain(|thread| !thread.is_finished());
+            lingering.push(drain.thread);
         }
     }
 }
@@ -686,7 +713,9 @@ impl Drop for Pool {
         while idle.iter().any(Process::is_running) && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(1));
         }
-        // Dropping kills and reaps whatever is left.
+        // Dropping kills and reaps whatever is left; then every ended program's log is whole.
+        drop(idle);
+        settle_logs();
     }
 }
 
@@ -806,30 +835,52 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("[{pid}] one\n[{pid}] two\n"));
     }
 
-    #[test]
-    fn the_stderr_drain_stops_soon_after_its_program_ended_though_the_pipe_stays_open() {
-        let dir = tempfile::TempDir::new().unwrap();
-        let path = dir.path().join("bot.log");
-        let log = Log::create(&path).unwrap();
-        // The test holds the writing end, as a process that left the bot's group would.
-        let (reader, mut writer) = std::io::pipe().unwrap();
+    /// Starts a drain on a pipe whose writing end the caller holds, as a process that left the
+    /// bot's group would; returns the writing end, the thread and the flag that ends the bot.
+    fn drained(path: &Path) -> (std::io::PipeWriter, JoinHandle<()>, Arc<AtomicBool>) {
+        let log = Log::create(path).unwrap();
+        let (reader, writer) = std::io::pipe().unwrap();
         set_nonblocking(reader.as_raw_fd()).unwrap();
         let ended = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&ended);
-        let thread = std::thread::spawn(move || log.drain(7, reader, &flag));
-        writer.write_all(b"before the end\n").unwrap();
-        std::thread::sleep(Duration::from_millis(200));
-        assert!(!thread.is_finished(), "while the program runs, the drain reads on");
-        ended.store(true, Ordering::Release);
+        (writer, std::thread::spawn(move || log.drain(7, reader, &flag)), ended)
+    }
+
+    /// How long `thread` takes to finish (up to 5 s).
+    fn finishing(thread: &JoinHandle<()>) -> Duration {
         let began = Instant::now();
         while !thread.is_finished() && began.elapsed() < Duration::from_secs(5) {
             std::thread::sleep(Duration::from_millis(2));
         }
-        let took = began.elapsed();
+        began.elapsed()
+    }
+
+    #[test]
+    fn the_stderr_drain_stops_soon_after_its_program_ended_though_the_pipe_stays_open() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let path = dir.path().join("bot.log");
+        let (mut writer, thread, ended) = drained(&path);
+        writer.write_all(b"before the end\n").unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!thread.is_finished(), "while the program runs, the drain reads on");
+        ended.store(true, Ordering::Release);
+        let took = finishing(&thread);
         assert!(took < DRAIN_AFTER_END + DRAIN_TICK + Duration::from_millis(200), "stopped after {took:?}");
         assert!(took >= DRAIN_AFTER_END, "what the dying group writes is still read: stopped after {took:?}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "[7] before the end\n");
         drop(writer);
+
+        // A writer that never pauses cannot keep it either; what came before the end is kept
+        // even when the drain comes to it only after the stop.
+        let path = dir.path().join("flood.log");
+        let (mut writer, thread, ended) = drained(&path);
+        ended.store(true, Ordering::Release);
+        writer.write_all(b"last words\n").unwrap();
+        let flood = std::thread::spawn(move || while writer.write_all(&[b'x'; 4096]).is_ok() {});
+        let took = finishing(&thread);
+        assert!(took < Duration::from_secs(2), "stopped after {took:?}");
+        assert!(std::fs::read_to_string(&path).unwrap().starts_with("[7] last words\n"));
+        flood.join().unwrap(); // its pipe broke when the drain closed it
     }
 
     /// Whether process `pid` exists and is not a zombie.
