@@ -302,6 +302,36 @@ fn escaped_processes_neither_leak_nor_outlive_the_run() {
     );
 }
 
+/// The guard (the `sh` that ends the bots' process groups if the host dies) may itself be killed:
+/// the host's next line to it then fails, which once ended the host (SIGPIPE, exit 141); now the
+/// run goes on without a guard.
+#[test]
+fn a_run_outlives_its_guard() {
+    let run = Run::new("guard");
+    let bot = run.sh_bot("a", "call", ", restart = \"game\"");
+    let config = format!("game = \"holdem\"\ngames = 2000\nbots = [{bot}, \"random\"]\n");
+    let child = run.command(&config, "out", 2).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let is_guard = |pid: &u32| {
+        std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c.windows(17).any(|w| w == b"while read -r op "))
+    };
+    let until = Instant::now() + Duration::from_secs(20);
+    let guard = loop {
+        if let Some(pid) = marked(&format!("{MARK}={}", run.mark)).into_iter().find(is_guard) {
+            break pid;
+        }
+        assert!(Instant::now() < until, "no guard started");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    // SAFETY: killing the guard of this test's own run.
+    assert_eq!(unsafe { libc::kill(guard as i32, libc::SIGKILL) }, 0);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{:?} {}", output.status, String::from_utf8_lossy(&output.stderr));
+    let rows = statuses(&run.read("out/games.csv"), "a");
+    assert_eq!(rows.len(), 2000);
+    assert!(rows.iter().all(|s| s == "ok"), "{:?}", rows.iter().find(|s| *s != "ok"));
+    assert!(run.survivors(Duration::from_secs(3)).is_empty());
+}
+
 #[test]
 fn a_program_that_cannot_be_found_is_bad_input() {
     let run = Run::new("missing");
