@@ -34,8 +34,11 @@ while IFS= read -r line; do
         illegal) echo '{"action":"raise 1"}' ;;
         flood) head -c 2000000 /dev/zero | tr '\0' x; sleep 1000 ;;
         dawdle) sleep 0.02; echo '{"action":"call"}' ;;
+        huge) printf '{"action":"'; head -c 1000000 /dev/zero | tr '\0' x; printf '"}\n' ;;
         *) echo '{"action":"call"}' ;;
       esac ;;
+    *'"type":"game_over"'*)
+      if [ "$mode" = measure ]; then echo "game_over of ${#line} bytes" >&2; fi ;;
     *'"type":"quit"'*) exit 0 ;;
   esac
 done
@@ -179,6 +182,154 @@ fn a_bot_that_floods_its_output_forfeits() {
 #[test]
 fn a_bot_that_never_says_hello_forfeits() {
     forfeits("no-hello", "timeout 500 ms at start", "timeout");
+}
+
+/// A bot that is gone before the host writes to it costs it its games, never the run: the host
+/// keeps SIGPIPE ignored, so a write to a pipe nobody reads fails and is a forfeit (with the
+/// signal's default action it ended the host, exit 141, before games.csv had a row).
+#[test]
+fn a_bot_that_exits_or_closes_its_input_at_once_forfeits_and_the_run_goes_on() {
+    let run = Run::new("gone");
+    let ready = r#"{\"type\":\"ready\"}"#;
+    for (name, command, reason) in [
+        // Gone before `hello`, or after it: the write or the read that follows finds it out.
+        ("exits", r#"["true"]"#.to_string(), "forfeit: exited with code 0"),
+        // Its input closed at once: `hello` fails, or waits for an answer that never comes.
+        ("closes", r#"["sh", "-c", "exec 0<&-; sleep 2"]"#.to_string(), "forfeit: *"),
+        // It answers `hello` with its input already closed: the first `act` cannot be written.
+        (
+            "closes-later",
+            format!(r#"["sh", "-c", "read l; exec 0<&-; echo '{ready}'; sleep 2"]"#),
+            "forfeit: closed its input",
+        ),
+    ] {
+        let bot =
+            format!("{{ name = \"{name}\", kind = \"external\", params = {{ command = {command}, start_ms = 500 }} }}");
+        let config = format!("game = \"holdem\"\ngames = 6\nbots = [{bot}, \"random\"]\n");
+        let output = run.command(&config, name, 2).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{name}: {:?} {stderr}", output.status);
+        let rows = statuses(&run.read(&format!("{name}/games.csv")), name);
+        assert_eq!(rows.len(), 6, "{name}");
+        for status in &rows {
+            let ok = match reason.strip_suffix('*') {
+                Some(prefix) => status.starts_with(prefix),
+                None => status == reason,
+            };
+            assert!(ok, "{name}: {status}");
+        }
+        assert!(run.read(&format!("{name}/summary.csv")).contains(&format!("\n{name},6,")), "{name}");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(stdout.contains(&format!("forfeits: {name} 6")), "{name}: {stdout}");
+    }
+    assert!(run.survivors(Duration::from_secs(3)).is_empty());
+}
+
+/// A bot that answers every move with a 1 MB illegal action costs a short reason a game, not a
+/// megabyte: in games.csv (40 games made 40 MB of it) and in the `game_over` the other bot at
+/// the table is sent.
+#[test]
+fn a_huge_illegal_action_is_cut_short_in_games_csv_and_in_game_over() {
+    let run = Run::new("huge");
+    let (huge, other) = (run.sh_bot("huge", "huge", ""), run.sh_bot("other", "measure", ""));
+    run.run(&format!("game = \"holdem\"\ngames = 40\nbots = [{huge}, {other}]\n"), "out", 2);
+    let games = run.read("out/games.csv");
+    assert!(games.len() < 400_000, "games.csv: {} bytes", games.len());
+    let rows = statuses(&games, "huge");
+    assert_eq!(rows.len(), 40);
+    for status in &rows {
+        let reason = status.strip_prefix("forfeit: illegal action: `xxxx").unwrap_or_else(|| panic!("{status}"));
+        assert!(reason.ends_with("x… (1000071 bytes)"), "{status}");
+        assert_eq!(status.chars().count(), "forfeit: ".len() + 200, "{status}");
+    }
+    // What the other bot heard of each game's end (it writes the length to its log).
+    let log = run.read("out/logs/other.log");
+    let heard: Vec<usize> =
+        log.lines().filter_map(|l| l.split_once("] game_over of ")?.1.strip_suffix(" bytes")?.parse().ok()).collect();
+    assert!(heard.len() >= 20, "{log}");
+    assert!(heard.iter().all(|&n| n < 1000), "game_over lines of {heard:?} bytes");
+    assert!(run.survivors(Duration::from_secs(3)).is_empty());
+}
+
+/// Bots whose children leave their process group and keep their stderr (`setsid`, or a daemon's
+/// double fork): such children once outlived the run, and the thread copying a bot's stderr
+/// waited for them with a descriptor open, until the host ran out of descriptors and every later
+/// start failed (`forfeit: cannot start`, after 114 games with 128 descriptors). Now the host,
+/// a child subreaper, ends them as bots end, and a drain stops soon after its bot.
+#[test]
+fn escaped_processes_neither_leak_nor_outlive_the_run() {
+    let run = Run::new("escape");
+    let script = run.path("bot.sh").display().to_string();
+    let bot = |name: &str, escape: &str| {
+        let command = format!("{escape} exec sh {script} call");
+        format!("{{ name = \"{name}\", kind = \"external\", params = {{ command = [\"sh\", \"-c\", {command:?}], restart = \"game\" }} }}")
+    };
+    let (setsid, daemon) = (bot("setsid", "setsid sleep 300 &"), bot("daemon", "(setsid sleep 300 &);"));
+    let config =
+        write(run.dir.path(), "escape.toml", &format!("game = \"holdem\"\ngames = 300\nbots = [{setsid}, {daemon}]\n"));
+    // The host gets 128 descriptors; every bot process cost one for good before.
+    let output = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -n 128 && exec \"$0\" \"$@\"",
+            env!("CARGO_BIN_EXE_arena"),
+            "run",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(run.path("out"))
+        .arg(&config)
+        .env(MARK, &run.mark)
+        .output()
+        .unwrap();
+    let survivors = run.survivors(Duration::from_secs(3));
+    for &pid in &survivors {
+        // SAFETY: killing a leftover of this test (it carries the test's mark).
+        unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+    }
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let games = run.read("out/games.csv");
+    let rows: Vec<String> = ["setsid", "daemon"].iter().flat_map(|bot| statuses(&games, bot)).collect();
+    assert_eq!(rows.len(), 600);
+    let cannot_start = rows.iter().filter(|s| s.starts_with("forfeit: cannot start")).count();
+    let bad = rows.iter().filter(|s| *s != "ok").count();
+    assert!(
+        bad == 0 && survivors.is_empty(),
+        "{bad} of 600 seats not ok, {cannot_start} of them `cannot start` (the first: {:?}); {} escaped processes outlived the run",
+        rows.iter().find(|s| s.starts_with("forfeit: ")),
+        survivors.len()
+    );
+}
+
+/// The guard (the `sh` that ends the bots' process groups if the host dies) may itself be killed:
+/// the host's next line to it then fails, which once ended the host (SIGPIPE, exit 141); now the
+/// run goes on without a guard.
+#[test]
+fn a_run_outlives_its_guard() {
+    let run = Run::new("guard");
+    let bot = run.sh_bot("a", "call", ", restart = \"game\"");
+    let config = format!("game = \"holdem\"\ngames = 2000\nbots = [{bot}, \"random\"]\n");
+    let child = run.command(&config, "out", 2).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let is_guard = |pid: &u32| {
+        std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c.windows(17).any(|w| w == b"while read -r op "))
+    };
+    let until = Instant::now() + Duration::from_secs(20);
+    let guard = loop {
+        if let Some(pid) = marked(&format!("{MARK}={}", run.mark)).into_iter().find(is_guard) {
+            break pid;
+        }
+        assert!(Instant::now() < until, "no guard started");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    // SAFETY: killing the guard of this test's own run.
+    assert_eq!(unsafe { libc::kill(guard as i32, libc::SIGKILL) }, 0);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{:?} {}", output.status, String::from_utf8_lossy(&output.stderr));
+    let rows = statuses(&run.read("out/games.csv"), "a");
+    assert_eq!(rows.len(), 2000);
+    assert!(rows.iter().all(|s| s == "ok"), "{:?}", rows.iter().find(|s| *s != "ok"));
+    assert!(run.survivors(Duration::from_secs(3)).is_empty());
 }
 
 #[test]

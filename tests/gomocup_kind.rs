@@ -38,6 +38,7 @@ move() {
     crash) exit 3 ;;
     occupied) if [ -n "$last" ]; then echo "$last"; return; fi ;;
     chatty) echo "MESSAGE thinking about 0,0"; echo "DEBUG depth 1"; echo "SUGGEST 1,1"; echo "a line of its own" ;;
+    huge) printf '7;'; head -c 1000000 /dev/zero | tr '\0' 7; echo; return ;;
   esac
   for ((y = 0; y < size; y++)); do
     for ((x = 0; x < size; x++)); do
@@ -51,6 +52,8 @@ while IFS= read -r line; do
   case "$line" in
     "START "*)
       if [ "$mode" = rect-only ]; then echo "UNKNOWN START"; continue; fi
+      # Its input closed before it answers: the host's next command cannot be written.
+      if [ "$mode" = deaf ]; then exec 0<&-; echo OK; sleep 2; exit 0; fi
       size=${line#START }
       if [ "$size" -gt 22 ]; then echo "ERROR unsupported size $size"; continue; fi
       [ "$mode" = chatty ] && echo "a banner before OK"
@@ -59,7 +62,9 @@ while IFS= read -r line; do
     RESTART)
       if [ "$mode" = no-restart ]; then echo "UNKNOWN command RESTART"; continue; fi
       taken=(); last=""; echo OK ;;
-    ABOUT) echo "name=\"fake-$mode\", version=\"1.0\"" ;;
+    ABOUT)
+      if [ "$mode" = huge ]; then printf 'name="'; head -c 1000000 /dev/zero | tr '\0' x; echo '"'; continue; fi
+      echo "name=\"fake-$mode\", version=\"1.0\"" ;;
     BEGIN) move ;;
     "TURN "*) last=${line#TURN }; taken[$last]=1; move ;;
     BOARD)
@@ -185,6 +190,7 @@ fn every_fault_loses_its_game_with_its_reason_and_the_run_goes_on() {
         ("crash", fast, "size = 9", "exited with code 3", "crash"),
         ("ok", fast, "size = 25", "answered START 25 with `ERROR unsupported size 25`", "protocol"),
         ("rect-only", fast, "size = 9", "answered START 9 with `UNKNOWN START`", "protocol"),
+        ("deaf", fast, "size = 9", "closed its input", "crash"),
     ];
     for (mode, params, table, reason, kind) in cases {
         let (games, stdout) = bench.run(&config(&bench.fake(mode, params), 6, table), mode);
@@ -202,6 +208,28 @@ fn every_fault_loses_its_game_with_its_reason_and_the_run_goes_on() {
         assert!(stdout.contains(&format!("forfeits: fake 6 ({kind} 6)")), "{mode}: {stdout}");
     }
     assert!(bench.survivors(Duration::from_secs(3)).is_empty(), "processes left behind");
+}
+
+/// An engine's 1 MB lines (its ABOUT, a malformed move) are cut short where they are kept: the
+/// run's manifest and games.csv.
+#[test]
+fn an_engines_huge_lines_are_cut_short_in_run_json_and_games_csv() {
+    let bench = Bench::new("huge");
+    let (games, _) = bench.run(&config(&bench.fake("huge", ", start_ms = 5000"), 6, "size = 9"), "out");
+    assert!(games.len() < 10_000, "games.csv: {} bytes", games.len());
+    for status in statuses(&games, "fake") {
+        assert!(
+            status.starts_with("forfeit: malformed move `7;777") && status.ends_with("7… (1000019 bytes)"),
+            "{status}"
+        );
+        assert_eq!(status.chars().count(), "forfeit: ".len() + 200, "{status}");
+    }
+    let manifest = bench.read("out/run.json");
+    assert!(manifest.len() < 10_000, "run.json: {} bytes", manifest.len());
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let about = manifest["engines"]["fake"].as_str().unwrap();
+    assert!(about.starts_with("name=\"xxx") && about.ends_with("x… (1000007 bytes)"), "{about}");
+    assert!(bench.survivors(Duration::from_secs(3)).is_empty());
 }
 
 #[test]

@@ -266,6 +266,10 @@ fn one_notation_for_cards_and_flags_in_every_csv() {
     }
 }
 
+/// A reader that goes away ends the command quietly, with 141 (128 + SIGPIPE, as a shell
+/// reported it when the signal ended the command) and nothing on stderr: no panic, no "failed
+/// printing to stdout". The signal itself is ignored (a bot's closed pipe must not end a run),
+/// so this is the command line's own doing.
 #[test]
 fn a_closed_stdout_ends_the_command_quietly() {
     use std::process::Stdio;
@@ -273,7 +277,17 @@ fn a_closed_stdout_ends_the_command_quietly() {
     drop(child.stdout.take()); // the reader goes away at once, like `arena list | head -0`
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(output.status.code(), Some(141), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    // A reader that takes a line and goes, on outputs small and large.
+    let exe = env!("CARGO_BIN_EXE_arena");
+    for args in ["list", "list holdem", "stats --tri 30,10,60"] {
+        let pipeline = format!("'{exe}' {args} | head -1");
+        let output = std::process::Command::new("sh").args(["-c", &pipeline]).output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert!(output.status.success() && stdout.lines().count() == 1, "{args}: {stdout}");
+        assert!(stderr.is_empty(), "{args}: {stderr}");
+    }
 }
 
 /// `arena advise gomoku` refuses a position it cannot read or that is over, one line each.

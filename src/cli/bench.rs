@@ -3,6 +3,7 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::bench::BenchOptions;
+use crate::cli::out::say;
 use crate::cli::EXIT_OK;
 use crate::error::{Error, Result};
 use crate::external;
@@ -37,7 +38,7 @@ pub fn bench(arena: &Arena, args: &BenchArgs) -> Result<i32> {
     }
     for bench in chosen {
         for m in (bench.run)(&opts) {
-            println!("{} {} {}", m.name, fmt_value(m.value), m.unit);
+            say!("{} {} {}", m.name, fmt_value(m.value), m.unit);
         }
     }
     Ok(EXIT_OK)

@@ -7,7 +7,7 @@ use std::ffi::OsString;
 
 use clap::Args;
 
-use crate::cli::EXIT_OK;
+use crate::cli::{out, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::gomoku::brain::{Brain, BrainBot};
 use crate::games::gomoku::{Gomoku, Rule};
@@ -67,7 +67,8 @@ fn bot(arena: &Arena, args: &BrainArgs) -> Result<BrainBot> {
 pub fn brain(arena: &Arena, args: &BrainArgs) -> Result<i32> {
     let mut brain = Brain::new(bot(arena, args)?, args.seed);
     let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
-    brain.serve(stdin.lock(), stdout.lock()).map_err(|e| Error::input(format!("brain: {e}")))?;
+    let session = brain.serve(stdin.lock(), stdout.lock());
+    out::reader_gone_is_the_end(session).map_err(|e| Error::input(format!("brain: {e}")))?;
     Ok(EXIT_OK)
 }
 

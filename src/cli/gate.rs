@@ -27,6 +27,7 @@ use std::time::Instant;
 use clap::Args;
 use serde::Deserialize;
 
+use crate::cli::out::{note, say};
 use crate::cli::{json, EXIT_FAIL, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
@@ -327,7 +328,7 @@ fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow]
 pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     let expectations = load(arena, args)?;
     if args.check {
-        println!("{}: {} expectations, all valid", args.gate.display(), expectations.len());
+        say!("{}: {} expectations, all valid", args.gate.display(), expectations.len());
         return Ok(EXIT_OK);
     }
     let base = args.gate.parent().unwrap_or(Path::new("."));
@@ -356,9 +357,9 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         };
         // With --json, stdout holds the document alone and the lines go to stderr.
         if args.json {
-            eprintln!("{}", verdict.line());
+            note!("{}", verdict.line());
         } else {
-            println!("{}", verdict.line());
+            say!("{}", verdict.line());
         }
         verdicts.push(verdict);
     }
@@ -366,7 +367,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     let total = verdicts.len();
     let summary = format!("{passed} of {total} expectations passed");
     if args.json {
-        eprintln!("{summary}");
+        note!("{summary}");
         json::print(&serde_json::json!({
             "gate": args.gate.display().to_string(),
             "passed": passed,
@@ -374,7 +375,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
             "expectations": verdicts.iter().map(Verdict::json).collect::<Vec<_>>(),
         }));
     } else {
-        println!("{summary}");
+        say!("{summary}");
     }
     if args.report {
         verdicts.iter().try_for_each(|v| super::report::write_for(arena, &v.dir))?;

@@ -5,6 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::cli::out::say;
 use crate::report::{BotSummary, MatchRow, RatingTable, Verdicts};
 use crate::stats::MeanCi;
 
@@ -126,7 +127,7 @@ pub fn verdicts(v: &Verdicts) -> Map<String, Value> {
 
 /// Prints `doc` on stdout, pretty, as the one thing there.
 pub fn print(doc: &Value) {
-    println!("{}", serde_json::to_string_pretty(doc).expect("a JSON value prints"));
+    say!("{}", serde_json::to_string_pretty(doc).expect("a JSON value prints"));
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 use clap::Args;
 
-use crate::cli::EXIT_OK;
+use crate::cli::{out, EXIT_OK};
 use crate::core::{Limits, ParamSpec};
 use crate::error::Result;
 use crate::games::{Arena, GameEntry};
@@ -58,10 +58,10 @@ fn describe(game: &dyn GameEntry) -> Result<String> {
 
 pub fn list(arena: &Arena, args: &ListArgs) -> Result<i32> {
     match &args.game {
-        Some(name) => print!("{}", describe(arena.find(name)?)?),
+        Some(name) => out::stdout(format_args!("{}", describe(arena.find(name)?)?)),
         None => {
             let all: Result<Vec<String>> = arena.games().map(describe).collect();
-            print!("{}", all?.join("\n"));
+            out::stdout(format_args!("{}", all?.join("\n")));
         }
     }
     Ok(EXIT_OK)

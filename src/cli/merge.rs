@@ -2,6 +2,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::cli::out::say;
 use crate::cli::{run, signals};
 use crate::error::Result;
 use crate::games::Arena;
@@ -46,7 +47,7 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
     let cfg = shards.config();
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
     if !args.quiet {
-        println!("{}", run::header(cfg, &cfg.schedule()?, None));
+        say!("{}", run::header(cfg, &cfg.schedule()?, None));
     }
     let opts = RunOptions {
         threads: 1,

@@ -1,6 +1,8 @@
 //! The command line: one file per subcommand. Every error becomes one line on stderr and exit
 //! code 2 (bad input or usage); a failed gate exits 1; a run with engine errors 3; an interrupted
-//! run 128 + the signal (130 for Ctrl-C, 143 for SIGTERM).
+//! run 128 + the signal (130 for Ctrl-C, 143 for SIGTERM); a command whose stdout was closed by
+//! its reader (`arena list | head -1`) ends quietly with 141, as if SIGPIPE had ended it (out.rs:
+//! SIGPIPE itself stays ignored, so that a bot that closes its pipe cannot end the host).
 //!
 //! The commands see the games only through the [`Arena`] they are given, so a crate that adds
 //! its own bots or games gets the whole command line with them ([`Arena::main`]).
@@ -8,6 +10,7 @@
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::cli::out::{note, say};
 use crate::error::{Error, Result};
 use crate::games::Arena;
 
@@ -17,6 +20,7 @@ mod gate;
 mod json;
 mod list;
 mod merge;
+mod out;
 mod play;
 mod report;
 mod resume;
@@ -95,7 +99,7 @@ fn command(arena: &Arena) -> clap::Command {
 fn advise(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
     let (name, args) = matches.subcommand().ok_or_else(|| Error::input("advise needs a game"))?;
     let adviser = arena.find(name)?.adviser().ok_or_else(|| Error::input(format!("{name} has no adviser")))?;
-    println!("{}", adviser.run(args)?.trim_end());
+    say!("{}", adviser.run(args)?.trim_end());
     Ok(EXIT_OK)
 }
 
@@ -117,7 +121,8 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
         Command::Report(args) => report::report(arena, args),
         Command::Play(args) => play::play(arena, args),
         Command::ProtocolBot => {
-            crate::external::reference::main().map_err(|e| Error::input(format!("protocol-bot: {e}")))?;
+            out::reader_gone_is_the_end(crate::external::reference::main())
+                .map_err(|e| Error::input(format!("protocol-bot: {e}")))?;
             Ok(EXIT_OK)
         }
         Command::Advise => unreachable!("handled above"),
@@ -170,8 +175,10 @@ pub fn main() -> i32 {
     main_with(&Arena::standard())
 }
 
-/// Parses the command line, runs the command with `arena`'s games, returns the exit code.
+/// Parses the command line, runs the command with `arena`'s games, returns the exit code. This is
+/// the program itself: a closed stdout ends the process quietly with 141 (out.rs).
 pub fn main_with(arena: &Arena) -> i32 {
+    out::as_program();
     main_from(arena, brain::command_line(std::env::args_os()))
 }
 
@@ -182,7 +189,7 @@ pub fn main_from<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + Clone>
     match execute(arena, args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            note!("error: {e}");
             match e {
                 Error::Io { .. } => EXIT_IO,
                 _ => EXIT_USAGE,
@@ -204,7 +211,7 @@ pub fn execute<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + Clone>(a
         // A command without its subcommand (`arena`, `arena advise`): the help on stdout, and the
         // error on stderr in one line like every other.
         Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            println!("{}", e.render().to_string().trim_end());
+            say!("{}", e.render().to_string().trim_end());
             return Err(Error::input("a command is needed (see the list above); try --help"));
         }
         Err(e) => return Err(Error::input(clap_one_line(&e))),

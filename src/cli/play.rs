@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
+use crate::cli::out::say;
 use crate::cli::EXIT_OK;
 use crate::error::{Error, Result};
 use crate::games::Arena;
@@ -93,7 +94,7 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
     let cfg = config(arena, args, seed)?;
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
     let lock = folder::prepare(&out, args.force)?;
-    println!(
+    say!(
         "{} against {}, seed {seed} (`--seed {seed}` plays the same deals again); `?` for help",
         cfg.game,
         args.bots.join(", ")
@@ -112,8 +113,8 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
     };
     let report = execute(arena, &cfg, &opts, &out, lock, None)?;
     if report.end.played > 1 {
-        println!("\n{}", BotSummary::table(&report.verdicts.bots).trim_end());
+        say!("\n{}", BotSummary::table(&report.verdicts.bots).trim_end());
     }
-    println!("\nrecord: {}", out.display());
+    say!("\nrecord: {}", out.display());
     Ok(EXIT_OK)
 }

@@ -2,6 +2,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::cli::out::{note, say};
 use crate::cli::EXIT_OK;
 use crate::error::{Error, Result};
 use crate::games::Arena;
@@ -29,7 +30,7 @@ pub fn report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
     };
     let dirs: Vec<&Path> = args.dirs.iter().map(PathBuf::as_path).collect();
     html::write(arena, &dirs, &out)?;
-    println!("report: {}", out.display());
+    say!("report: {}", out.display());
     Ok(EXIT_OK)
 }
 
@@ -38,6 +39,6 @@ pub fn report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
 pub(crate) fn write_for(arena: &Arena, dir: &Path) -> Result<()> {
     let out = dir.join(REPORT);
     html::write(arena, &[dir], &out)?;
-    eprintln!("report: {}", out.display());
+    note!("report: {}", out.display());
     Ok(())
 }

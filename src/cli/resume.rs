@@ -2,6 +2,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::cli::out::{note, say};
 use crate::cli::{run, signals, EXIT_OK};
 use crate::error::Result;
 use crate::games::Arena;
@@ -46,16 +47,16 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
     let lock = FolderLock::acquire(&args.dir)?;
     let manifest = Manifest::read(&args.dir)?;
     if manifest.status.is_whole() && args.games.is_none() {
-        println!("{}", nothing_to_resume(&args.dir, &manifest));
+        say!("{}", nothing_to_resume(&args.dir, &manifest));
         return Ok(EXIT_OK);
     }
     if !args.quiet {
         let cfg = RunConfig::load(arena, &args.dir.join("config.toml"), &Overrides::default())?;
         let header = run::header(&cfg, &cfg.schedule()?, manifest.shard);
         if args.json {
-            eprintln!("{header}");
+            note!("{header}");
         } else {
-            println!("{header}");
+            say!("{header}");
         }
     }
     let opts = RunOptions {

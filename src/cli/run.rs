@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::cli::out::{note, say};
 use crate::cli::{json, signals, EXIT_ENGINE_ERRORS, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
@@ -160,9 +161,9 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     let cfg = args.config(arena)?;
     let schedule = cfg.schedule()?;
     // With --json, stdout holds the document alone and the text goes to stderr.
-    let say = |line: &str| if args.json { eprintln!("{line}") } else { println!("{line}") };
+    let tell = |line: &str| if args.json { note!("{line}") } else { say!("{line}") };
     if cfg.bots.len() == 1 && cfg.seats > 1 && !args.quiet {
-        eprintln!("note: one bot, so it plays itself in all {} seats", cfg.seats);
+        note!("note: one bot, so it plays itself in all {} seats", cfg.seats);
     }
     let shard = args.shard.as_deref().map(|spec| Shard::parse(spec, &|name| std::env::var(name).ok())).transpose()?;
     let folder = match shard {
@@ -182,18 +183,18 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     if args.resume && out.join(MANIFEST).exists() {
         let manifest = check_same_run(&cfg, shard, &out)?;
         if manifest.status.is_whole() {
-            say(&super::resume::nothing_to_resume(&out, &manifest));
+            tell(&super::resume::nothing_to_resume(&out, &manifest));
             return Ok(EXIT_OK);
         }
         if !args.quiet {
-            say(&header(&cfg, &schedule, shard));
+            tell(&header(&cfg, &schedule, shard));
         }
         let (cfg, report) = execute::resume(arena, &out, lock, &opts, None)?;
         return Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json));
     }
     folder::ready(&lock, &out, args.force)?;
     if !args.quiet {
-        say(&header(&cfg, &schedule, shard));
+        tell(&header(&cfg, &schedule, shard));
     }
     let report = execute(arena, &cfg, &opts, &out, lock, shard)?;
     if args.report {
@@ -229,23 +230,23 @@ fn check_same_run(cfg: &RunConfig, shard: Option<Shard>, dir: &Path) -> Result<M
 /// to stderr and one JSON document to stdout); returns the exit code.
 pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: &Path, quiet: bool, json: bool) -> i32 {
     let (end, schedule) = (&report.end, &report.schedule);
-    let say = |line: &str| if json { eprintln!("{line}") } else { println!("{line}") };
+    let tell = |line: &str| if json { note!("{line}") } else { say!("{line}") };
     if !quiet {
-        say(BotSummary::table(&report.verdicts.bots).trim_end());
+        tell(BotSummary::table(&report.verdicts.bots).trim_end());
         let forfeits = BotSummary::forfeit_lines(&report.verdicts.bots);
         if !forfeits.is_empty() {
-            say(forfeits.trim_end());
+            tell(forfeits.trim_end());
         }
         let verdicts = report.verdicts.describe();
         if !verdicts.is_empty() {
-            say(verdicts.trim_end());
+            tell(verdicts.trim_end());
         }
     }
     if end.stopped_by_sink {
-        say(&format!("SPRT decided after {} of {} games", end.played, report.planned));
+        tell(&format!("SPRT decided after {} of {} games", end.played, report.planned));
     }
     if end.interrupted {
-        eprintln!(
+        note!(
             "interrupted after {} of {} games; what finished is kept (`arena resume {}` plays on)",
             end.played,
             report.planned,
@@ -253,12 +254,12 @@ pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: 
         );
     }
     if report.engine_errors > 0 {
-        eprintln!(
+        note!(
             "the run completed with engine errors: {} games ended in a panic of the game's own code (status `error:` in games.csv) and count for nobody",
             report.engine_errors
         );
     }
-    say(&format!("results: {}", out.display()));
+    tell(&format!("results: {}", out.display()));
     if json {
         let mut doc = serde_json::Map::new();
         doc.insert("name".into(), cfg.name.clone().into());

@@ -2,6 +2,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::cli::out::{note, say};
 use crate::cli::{json, EXIT_OK};
 use crate::core::Headline;
 use crate::error::{Error, Result};
@@ -79,7 +80,7 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
         if args.json {
             json::print(&counts_json(&args.calc)?);
         } else {
-            println!("{}", calc::run(&args.calc)?.trim_end());
+            say!("{}", calc::run(&args.calc)?.trim_end());
         }
         return Ok(EXIT_OK);
     };
@@ -88,9 +89,9 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
     // How whole the folder is comes first, so a partial run is never read as a whole one; with
     // --json, stdout holds the document alone.
     if args.json {
-        eprintln!("{wholeness}");
+        note!("{wholeness}");
     } else {
-        println!("{wholeness}");
+        say!("{wholeness}");
     }
     if rows.is_empty() {
         return Err(Error::input(format!("{}: no table of two or more bots to compare", dir.display())));
@@ -115,7 +116,7 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
         return Ok(EXIT_OK);
     }
     for row in rows {
-        println!("{} vs {}", row.bot_a, row.bot_b);
+        say!("{} vs {}", row.bot_a, row.bot_b);
         let llr = sprt.map(|s| (s, row.llr(&s)));
         let head = match row.counts() {
             Counts::Tri(t) if t.games() != row.games => format!(
@@ -129,11 +130,15 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
             ),
             counts => calc::report(&counts, None).lines().next().unwrap_or_default().to_string(),
         };
-        println!("{}", calc::report_estimate(head, &row.elo, llr.as_ref()).trim_end());
+        say!("{}", calc::report_estimate(head, &row.elo, llr.as_ref()).trim_end());
         let d = &row.payoff_diff;
-        println!(
+        say!(
             "payoff    {:+.4} [{:+.4}, {:+.4}] difference per game, over {} deals, variance ratio {:.2}\n",
-            d.mean, d.lo, d.hi, row.deals, row.variance_ratio
+            d.mean,
+            d.lo,
+            d.hi,
+            row.deals,
+            row.variance_ratio
         );
     }
     Ok(EXIT_OK)

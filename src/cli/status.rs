@@ -2,6 +2,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::cli::out::say;
 use crate::cli::EXIT_OK;
 use crate::error::Result;
 use crate::tournament::status;
@@ -31,10 +32,10 @@ pub fn status(args: &StatusArgs) -> Result<i32> {
     }
     let now = status::now();
     for f in &folders {
-        println!("{}", f.line(now));
+        say!("{}", f.line(now));
     }
     if folders.len() > 1 {
-        println!("{}", all.line());
+        say!("{}", all.line());
     }
     Ok(EXIT_OK)
 }

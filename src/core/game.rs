@@ -152,16 +152,47 @@ impl FaultKind {
 
 /// Why a bot forfeits: its kind and the reason games.csv shows (`timeout 1000 ms`,
 /// `exited with code 1`, `illegal action Fold: ...`).
+///
+/// A reason often quotes the bot (the illegal action it sent, the line it wrote), and it goes
+/// into games.csv, into `game_over` to every other bot at the table and onto the terminal, once
+/// a game: so it is cut at [`MAX_REASON_CHARS`] when it is made, the one way to make a fault (a
+/// bot answering every move with a 1 MB action otherwise writes a megabyte a game).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
     pub kind: FaultKind,
-    pub reason: String,
+    reason: String,
 }
 
+/// The most characters a fault's reason (or another text a bot hands the host to keep, such as
+/// a Gomocup engine's ABOUT) keeps; see [`bounded`].
+pub const MAX_REASON_CHARS: usize = 200;
+
 impl Fault {
+    /// A fault of `kind`; a reason over [`MAX_REASON_CHARS`] characters is cut ([`bounded`]).
     pub fn new(kind: FaultKind, reason: impl Into<String>) -> Fault {
-        Fault { kind, reason: reason.into() }
+        Fault { kind, reason: bounded(reason.into(), MAX_REASON_CHARS) }
     }
+
+    /// Why, as games.csv shows it (after `forfeit: `): at most [`MAX_REASON_CHARS`] characters.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+/// `text` in at most `max` characters: a longer text is cut on a character boundary and ends
+/// with `… (N bytes)`, N its whole length, so a reader sees that, and how much, was left out.
+/// Cutting again changes nothing (the cut text is `max` characters long).
+pub fn bounded(mut text: String, max: usize) -> String {
+    // Fewer bytes than `max` means fewer characters: the common case costs one comparison.
+    if text.len() <= max || text.chars().count() <= max {
+        return text;
+    }
+    let tail = format!("… ({} bytes)", text.len());
+    let keep = max.saturating_sub(tail.chars().count());
+    let cut = text.char_indices().nth(keep).map_or(text.len(), |(at, _)| at);
+    text.truncate(cut);
+    text.push_str(&tail);
+    text
 }
 
 impl std::fmt::Display for Fault {
@@ -207,10 +238,11 @@ impl RunFolder {
         self.dir.join("logs").join(format!("{}.log", bot.replace(['/', '\\'], "_")))
     }
 
-    /// Records what the program behind bot `bot` says it is; the first answer is kept.
+    /// Records what the program behind bot `bot` says it is; the first answer is kept, cut at
+    /// [`MAX_REASON_CHARS`] characters (it goes into run.json).
     pub fn identify(&self, bot: &str, about: &str) {
         let mut engines = self.engines.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        engines.entry(bot.to_string()).or_insert_with(|| about.to_string());
+        engines.entry(bot.to_string()).or_insert_with(|| bounded(about.to_string(), MAX_REASON_CHARS));
     }
 
     /// Every bot's program as it identified itself, by bot name.
@@ -255,4 +287,36 @@ pub trait Bot<G: Game>: Send {
 
     /// Called once the game is over (also after a forfeit), for every bot whose `start` succeeded.
     fn finish(&mut self, _game: &G, _state: &G::State, _end: &GameEnd<'_>) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_reason_is_cut_on_a_character_with_its_length() {
+        assert_eq!(Fault::new(FaultKind::Crash, "exited with code 1").reason(), "exited with code 1");
+        let huge = format!("illegal action: `{}` is not an action", "x".repeat(1_000_000));
+        let fault = Fault::new(FaultKind::Illegal, huge.clone());
+        assert_eq!(fault.reason().chars().count(), MAX_REASON_CHARS);
+        assert!(fault.reason().starts_with("illegal action: `xxx"), "{fault}");
+        assert!(fault.reason().ends_with("x… (1000035 bytes)"), "{fault}");
+        // Cutting a cut reason changes nothing (games.csv read back and written again).
+        assert_eq!(Fault::new(FaultKind::Illegal, fault.reason()), fault);
+        // Two-byte characters: cut between them, never inside one.
+        let wide = bounded("é".repeat(300), 50);
+        assert_eq!(wide.chars().count(), 50);
+        assert!(wide.starts_with("éé") && wide.ends_with("é… (600 bytes)"), "{wide}");
+        // At the limit, nothing is cut.
+        assert_eq!(bounded("é".repeat(50), 50), "é".repeat(50));
+    }
+
+    #[test]
+    fn what_an_engine_says_it_is_is_kept_short() {
+        let run = RunFolder::new(Path::new("."));
+        run.identify("engine", &"name=\"x\"".repeat(100_000));
+        let about = &run.engines()["engine"];
+        assert_eq!(about.chars().count(), MAX_REASON_CHARS);
+        assert!(about.ends_with("… (800000 bytes)"), "{about}");
+    }
 }

@@ -9,7 +9,10 @@ pub mod readable;
 pub mod seeds;
 pub mod wire;
 
-pub use game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, RunFolder, Seat};
+pub use game::{
+    bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, RunFolder, Seat,
+    MAX_REASON_CHARS,
+};
 pub use params::{ParamSpec, Params};
 pub use play::{
     per_seat, play_game, play_game_into, play_game_with, Entrant, GameRecord, Keep, Limits, PerSeat, SeatResult,

@@ -602,7 +602,7 @@ mod tests {
         match &r.status {
             Status::Forfeit { seat: 0, reason } => {
                 assert_eq!(reason.kind, FaultKind::Illegal);
-                assert!(reason.reason.contains("wrong parity"), "{reason}")
+                assert!(reason.reason().contains("wrong parity"), "{reason}")
             }
             other => panic!("expected a forfeit, got {other:?}"),
         }

@@ -3,7 +3,7 @@
 //! between games. This file knows nothing of what the lines say: the JSON protocol is in
 //! `protocol.rs`, and other line protocols (Gomocup's) can be built on the same pieces.
 //!
-//! No child outlives the run:
+//! No child outlives the run, nor what it starts:
 //! - a [`Process`] is killed (its whole process group) and reaped when it is dropped, and a
 //!   [`Pool`] ends its idle processes when it is dropped, at the end of the run;
 //! - children sit in their own process group, so a Ctrl-C at the terminal reaches only the host,
@@ -13,14 +13,32 @@
 //!   kills the children;
 //! - the kernel does not kill the children's own children: a guard (a small `sh`
 //!   script, started once) keeps the list of the process groups still running and kills them
-//!   when the host is gone, however it ended.
+//!   when the host is gone, however it ended;
+//! - a process that leaves its bot's process group (`setsid`, a daemon's double fork) escapes the
+//!   group's kill and the guard. On Linux the host is a child subreaper (`PR_SET_CHILD_SUBREAPER`,
+//!   set before the first child starts): such a process, once orphaned (its parent died with the
+//!   bot's group, or was a daemon's short-lived first child), becomes the host's child instead of
+//!   init's, and every time a bot process ends the host kills and reaps its children that it did
+//!   not start (bots, the guard) and that are not in its own process group ([`sweep`]). So an
+//!   escaped process lives at most until the next bot process ends, the last at the end of the
+//!   run; a bot's helpers must stay in its process group (or die with it);
+//! - a bot's stderr goes to its log through a thread that reads the pipe until it closes, and an
+//!   escaped process may hold it open: the thread stops [`DRAIN_AFTER_END`] after its program
+//!   ended whatever the pipe does, so no thread or descriptor outlives a bot for longer (they
+//!   once piled up until every later start failed for want of descriptors).
+//!
+//! Not covered: when the host is killed outright (`kill -9`) or exits while bots run, the escaped
+//! processes of the bots still running are not the host's children yet; they go to init and live
+//! on (the bots and their process groups are ended, as above).
 
+use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
@@ -38,8 +56,11 @@ pub const LOG_CAP: u64 = 10 << 20;
 pub enum LineError {
     /// The deadline passed first.
     Timeout,
-    /// The program closed its end of the pipe (it exited, most likely).
+    /// The program closed its output (it exited, most likely): a read found no writer.
     Closed,
+    /// The program closed its input (it exited, or closed its stdin): a write found no reader.
+    /// SIGPIPE is ignored in the host, so the write fails with `EPIPE` instead of ending it.
+    InputClosed,
     /// More than [`MAX_LINE`] bytes without a newline.
     TooLong,
 }
@@ -78,15 +99,41 @@ impl Log {
         let _ = file.write_all(&text);
     }
 
-    /// Copies `stderr` into the log line by line until the program closes it.
-    fn drain(self: Arc<Log>, pid: u32, mut stderr: impl Read) {
+    /// Copies `stderr` (non-blocking) into the log line by line until the pipe closes, or, once
+    /// `ended` is set, until [`DRAIN_AFTER_END`] has passed and the pipe holds nothing more: a
+    /// process that left the program's group may hold the pipe open for ever (and keep writing:
+    /// past the stop, at most [`MAX_AFTER_END`] bytes more are read).
+    fn drain(self: Arc<Log>, pid: u32, mut stderr: impl Read + AsRawFd, ended: &AtomicBool) {
         let mut pending = Vec::new();
         let mut chunk = [0u8; 8192];
+        let mut stop_at: Option<Instant> = None;
+        let mut past_stop = 0;
         loop {
+            if stop_at.is_none() && ended.load(Ordering::Acquire) {
+                stop_at = Some(Instant::now() + DRAIN_AFTER_END);
+            }
+            // Past the stop, what the pipe holds is still read (on a busy machine this thread may
+            // come to it late, and the program's last words are in it), but nothing is waited for.
+            let stopping = stop_at.is_some_and(|at| Instant::now() >= at);
             let n = match stderr.read(&mut chunk) {
-                Ok(0) | Err(_) => break,
+                Ok(0) => break,
                 Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock && stopping => break,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    // Quiet: sleep until there is something, the next look at `ended`, or the stop.
+                    let tick = Instant::now() + DRAIN_TICK;
+                    let _ = wait(stderr.as_raw_fd(), libc::POLLIN, Some(stop_at.map_or(tick, |at| at.min(tick))));
+                    continue;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
             };
+            if stopping {
+                past_stop += n;
+                if past_stop > MAX_AFTER_END {
+                    break;
+                }
+            }
             pending.extend_from_slice(&chunk[..n]);
             let mut start = 0;
             while let Some(i) = pending[start..].iter().position(|&b| b == b'\n') {
@@ -102,6 +149,37 @@ impl Log {
         if !pending.is_empty() {
             self.line(pid, &pending);
         }
+    }
+}
+
+/// How long a stderr drain goes on reading after its program ended: what the dying process group
+/// wrote last. Then it closes the pipe, even if a process outside the group still holds it.
+pub const DRAIN_AFTER_END: Duration = Duration::from_millis(100);
+
+/// The most a drain reads past its stop: as much as a pipe holds at most by default
+/// (`/proc/sys/fs/pipe-max-size`), so a writer outside the program's group cannot keep it.
+const MAX_AFTER_END: usize = 1 << 20;
+
+/// How often a drain whose pipe is quiet looks whether its program has ended.
+const DRAIN_TICK: Duration = Duration::from_millis(50);
+
+/// The thread copying a program's stderr to its log, and the flag that tells it the program ended.
+struct Drain {
+    thread: JoinHandle<()>,
+    ended: Arc<AtomicBool>,
+}
+
+/// The drains of ended programs that were still reading when their program was killed (their
+/// thread not yet run on a busy machine, or the pipe held by a stranger). Each stops on its own
+/// within [`DRAIN_AFTER_END`] and a tick; [`settle_logs`] waits for them, so that the logs are
+/// whole when the run ends.
+static LINGERING: Mutex<Vec<JoinHandle<()>>> = Mutex::new(Vec::new());
+
+/// Waits for the drains of ended programs to write what they read (a pool does as it ends).
+pub fn settle_logs() {
+    let threads = std::mem::take(&mut *LINGERING.lock().unwrap_or_else(|e| e.into_inner()));
+    for thread in threads {
+        let _ = thread.join();
     }
 }
 
@@ -226,6 +304,7 @@ type SpawnRequest = (Vec<String>, bool, mpsc::Sender<io::Result<Child>>);
 fn spawn_child(command: &[String], piped_stderr: bool) -> io::Result<Child> {
     static SPAWNER: OnceLock<Mutex<mpsc::Sender<SpawnRequest>>> = OnceLock::new();
     let spawner = SPAWNER.get_or_init(|| {
+        become_subreaper();
         let (tx, rx) = mpsc::channel::<SpawnRequest>();
         std::thread::Builder::new()
             .name("bot-spawner".into())
@@ -246,6 +325,100 @@ fn spawn_child(command: &[String], piped_stderr: bool) -> io::Result<Child> {
     rx.recv().expect("the spawner answers")
 }
 
+/// The host's children that it started itself: the bot processes not yet reaped and the guard.
+/// Any other child outside the host's process group is an escaped descendant of a bot ([`sweep`]).
+/// A child is added in the same hold of the lock that starts it, so a sweep never sees it
+/// unlisted.
+static STARTED: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+fn started() -> std::sync::MutexGuard<'static, BTreeSet<u32>> {
+    STARTED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Makes the host a child subreaper: a process orphaned below it (a bot's escaped descendant whose
+/// parent died) becomes its child rather than init's, so that [`sweep`] can find and end it.
+fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: a prctl that sets a flag of the calling process. Should it fail (an old kernel),
+    // escaped processes go to init as before, and the drains still stop on time.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
+    }
+}
+
+/// The host's children, from the kernel's per-thread lists (a child belongs to the thread that
+/// started it, an orphan to any thread of the subreaper), or from every process's parent id where
+/// the kernel keeps no such list.
+fn children() -> Vec<u32> {
+    let mut found = Vec::new();
+    let mut listed = false;
+    if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
+        for task in tasks.flatten() {
+            if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+                listed = true;
+                found.extend(text.split_whitespace().filter_map(|pid| pid.parse::<u32>().ok()));
+            }
+        }
+    }
+    if !listed {
+        let host = std::process::id();
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+            // The parent's id is the second field after the command name, which is in parentheses.
+            let parent =
+                stat.rsplit_once(") ").and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+            if parent == Some(host) {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
+
+/// Kills and reaps the host's children that it did not start (not a bot, not the guard) and that
+/// are not in the host's own process group: the escaped descendants of bots, orphaned to the host
+/// as its subreaper (and the dying members of a killed bot's group, whose zombies it must reap).
+/// Children in the host's group are left alone: they are a plugin's own, started as
+/// `std::process::Command` starts them, and waited for by it. Killing one escaped process
+/// orphans its own children to the host in turn, so this goes round until none is left (or a
+/// bound is reached: the next sweep goes on).
+pub fn sweep() {
+    let started = started();
+    // SAFETY: getpgrp cannot fail.
+    let host_group = unsafe { libc::getpgrp() };
+    for _round in 0..32 {
+        let strangers: Vec<u32> = children()
+            .into_iter()
+            .filter(|pid| !started.contains(pid))
+            // SAFETY: getpgid only reads; a process already gone answers -1, which is no group.
+            .filter(|&pid| matches!(unsafe { libc::getpgid(pid as libc::pid_t) }, g if g > 0 && g != host_group))
+            .collect();
+        if strangers.is_empty() {
+            return;
+        }
+        for &pid in &strangers {
+            // SAFETY: signalling a child of ours, not yet reaped, so its id is not anyone else's.
+            unsafe {
+                libc::kill(pid as libc::pid_t, libc::SIGKILL);
+            }
+        }
+        // A process killed with SIGKILL is gone within moments; one stuck in the kernel (a dead
+        // network mount) is left for the next sweep rather than holding up the game.
+        let until = Instant::now() + Duration::from_millis(500);
+        for &pid in &strangers {
+            loop {
+                // SAFETY: waitpid on our own child; WNOHANG never blocks.
+                let reaped = unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), libc::WNOHANG) };
+                if reaped != 0 || Instant::now() >= until {
+                    break;
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        }
+    }
+}
+
 /// The guard's program: it reads `+ GROUP` and `- GROUP` lines (a group started, a group ended)
 /// until its input closes, which happens when the host exits or dies (nobody else holds the pipe),
 /// then kills every group still listed. POSIX sh, so that it needs nothing but `/bin/sh`.
@@ -258,6 +431,7 @@ for v in $(set); do case $v in g[0-9]*=*) v=${v#g}; kill -9 "-${v%%=*}" 2>/dev/n
 fn guard(op: char, group: u32) {
     static GUARD_INPUT: OnceLock<Mutex<Option<ChildStdin>>> = OnceLock::new();
     let input = GUARD_INPUT.get_or_init(|| {
+        let mut started = started();
         let guard = Command::new("sh")
             .args(["-c", GUARD])
             .stdin(Stdio::piped())
@@ -266,6 +440,10 @@ fn guard(op: char, group: u32) {
             // Its own group, so that a Ctrl-C at the terminal leaves it to do its job.
             .process_group(0)
             .spawn();
+        if let Ok(guard) = &guard {
+            started.insert(guard.id());
+        }
+        drop(started);
         // The guard is not waited for: it exits only after the host (then init reaps it).
         Mutex::new(guard.ok().and_then(|mut g| g.stdin.take()))
     });
@@ -303,7 +481,10 @@ fn spawn_now(command: &[String], piped_stderr: bool) -> io::Result<Child> {
             });
         }
     }
+    let mut started = started();
     let child = cmd.spawn()?;
+    started.insert(child.id());
+    drop(started); // before the guard, which takes the lock when it starts
     guard('+', child.id());
     Ok(child)
 }
@@ -316,7 +497,7 @@ pub struct Process {
     reader: LineReader,
     /// Lines that need no answer, held to go out with the next [`Process::send`].
     queued: Vec<u8>,
-    stderr: Option<JoinHandle<()>>,
+    stderr: Option<Drain>,
     reaped: bool,
 }
 
@@ -327,21 +508,22 @@ impl Process {
         let pid = child.id();
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
-        let stderr = match (log, child.stderr.take()) {
-            (Some(log), Some(pipe)) => {
-                let log = Arc::clone(log);
-                Some(
-                    std::thread::Builder::new()
-                        .name(format!("bot-stderr-{pid}"))
-                        .spawn(move || log.drain(pid, pipe))?,
-                )
-            }
-            _ => None,
-        };
+        let stderr = child.stderr.take();
         let reader = LineReader::new();
-        let process = Process { child, stdin: Some(stdin), stdout, reader, queued: Vec::new(), stderr, reaped: false };
+        // From here on an error drops `process`, which kills and reaps the child.
+        let mut process =
+            Process { child, stdin: Some(stdin), stdout, reader, queued: Vec::new(), stderr: None, reaped: false };
         set_nonblocking(process.stdout.as_raw_fd())?;
         set_nonblocking(process.stdin.as_ref().expect("just set").as_raw_fd())?;
+        if let (Some(log), Some(pipe)) = (log, stderr) {
+            set_nonblocking(pipe.as_raw_fd())?;
+            let (log, ended) = (Arc::clone(log), Arc::new(AtomicBool::new(false)));
+            let flag = Arc::clone(&ended);
+            let thread = std::thread::Builder::new()
+                .name(format!("bot-stderr-{pid}"))
+                .spawn(move || log.drain(pid, pipe, &flag))?;
+            process.stderr = Some(Drain { thread, ended });
+        }
         Ok(process)
     }
 
@@ -371,15 +553,15 @@ impl Process {
     }
 
     fn write_all(&mut self, bytes: &[u8], deadline: Option<Instant>) -> Result<(), LineError> {
-        let stdin = self.stdin.as_mut().ok_or(LineError::Closed)?;
+        let stdin = self.stdin.as_mut().ok_or(LineError::InputClosed)?;
         let mut written = 0;
         while written < bytes.len() {
             match stdin.write(&bytes[written..]) {
-                Ok(0) => return Err(LineError::Closed),
+                Ok(0) => return Err(LineError::InputClosed),
                 Ok(n) => written += n,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait(stdin.as_raw_fd(), libc::POLLOUT, deadline)?,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => return Err(LineError::Closed),
+                Err(_) => return Err(LineError::InputClosed),
             }
         }
         Ok(())
@@ -415,14 +597,17 @@ impl Process {
         self.exit_status().is_none()
     }
 
-    /// How the program ended, once its output closed: waits up to `grace` for it to exit, then
-    /// kills it. `exited with code 1`, `killed by signal 9`, `closed its output`.
-    pub fn end_reason(&mut self, grace: Duration) -> String {
+    /// How the program ended, once a read or a write found its pipe closed (`closed`, which
+    /// names the pipe when the program still runs): waits up to `grace` for it to exit, then
+    /// kills it. `exited with code 1`, `killed by signal 9`, `closed its output`, `closed its
+    /// input`.
+    pub fn end_reason(&mut self, grace: Duration, closed: LineError) -> String {
         let until = Instant::now() + grace;
         let reason = loop {
             match self.exit_status() {
                 Some(reason) => break reason,
                 None if Instant::now() < until => std::thread::sleep(Duration::from_millis(1)),
+                None if closed == LineError::InputClosed => break "closed its input".to_string(),
                 None => break "closed its output".to_string(),
             }
         };
@@ -435,7 +620,8 @@ impl Process {
         self.stdin = None;
     }
 
-    /// Kills the program's whole process group, then reaps the program. Idempotent.
+    /// Kills the program's whole process group, then reaps the program, and then the escaped
+    /// processes orphaned to the host ([`sweep`]). Idempotent.
     pub fn kill(&mut self) {
         if !self.reaped {
             // SAFETY: signalling the group this child leads: its id is the group's, and it cannot
@@ -445,15 +631,22 @@ impl Process {
             }
             let _ = self.child.wait();
             self.reaped = true;
+            // Reaped first: until then a sweep must not take it for a stranger.
+            started().remove(&self.child.id());
             guard('-', self.child.id());
+            // The program's children that left its group are orphans now (the host's, as their
+            // subreaper), and so are its group's dying members.
+            sweep();
         }
         self.stdin = None;
-        if let Some(thread) = self.stderr.take() {
-            // The pipe closes once the group is gone; a program that passed it on to a process
-            // outside its group would keep it open, so the thread is left to finish on its own.
-            if thread.is_finished() {
-                let _ = thread.join();
-            }
+        if let Some(drain) = self.stderr.take() {
+            // The pipe closes once the group is gone, unless a process outside it holds it: then
+            // the thread stops by itself within DRAIN_AFTER_END. It is not waited for here (a
+            // game would wait for it), but when the pool ends.
+            drain.ended.store(true, Ordering::Release);
+            let mut lingering = LINGERING.lock().unwrap_or_else(|e| e.into_inner());
+            lingering.retain(|thread| !thread.is_finished());
+            lingering.push(drain.thread);
         }
     }
 }
@@ -520,7 +713,9 @@ impl Drop for Pool {
         while idle.iter().any(Process::is_running) && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(1));
         }
-        // Dropping kills and reaps whatever is left.
+        // Dropping kills and reaps whatever is left; then every ended program's log is whole.
+        drop(idle);
+        settle_logs();
     }
 }
 
@@ -544,7 +739,7 @@ mod tests {
         assert_eq!(p.read_line(soon(1000)).unwrap(), b"got two");
         p.close_input();
         assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
-        assert_eq!(p.end_reason(Duration::from_secs(1)), "exited with code 0");
+        assert_eq!(p.end_reason(Duration::from_secs(1), LineError::Closed), "exited with code 0");
     }
 
     #[test]
@@ -571,6 +766,20 @@ mod tests {
         }
         p.send(b"four\n", soon(1000)).unwrap();
         assert_eq!(p.read_line(soon(1000)).unwrap(), b"got four", "the queue is empty after a send");
+    }
+
+    #[test]
+    fn a_program_that_closed_its_input_is_told_from_one_that_exited() {
+        // A write to a pipe with no reader fails (SIGPIPE is ignored in every Rust program).
+        let mut p = sh("exec 0<&-; echo closed; sleep 5");
+        assert_eq!(p.read_line(soon(1000)).unwrap(), b"closed");
+        assert_eq!(p.send(b"hello\n", soon(1000)), Err(LineError::InputClosed));
+        assert_eq!(p.end_reason(Duration::from_millis(50), LineError::InputClosed), "closed its input");
+        let mut p = sh("read line; exit 4");
+        p.send(b"one\n", soon(1000)).unwrap();
+        assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
+        assert_eq!(p.send(b"two\n", soon(1000)), Err(LineError::InputClosed));
+        assert_eq!(p.end_reason(Duration::from_secs(1), LineError::InputClosed), "exited with code 4");
     }
 
     #[test]
@@ -602,10 +811,10 @@ mod tests {
     fn exit_codes_and_signals_are_reported() {
         let mut p = sh("exit 3");
         assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
-        assert_eq!(p.end_reason(Duration::from_secs(1)), "exited with code 3");
+        assert_eq!(p.end_reason(Duration::from_secs(1), LineError::Closed), "exited with code 3");
         let mut p = sh("kill -SEGV $$");
         assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
-        assert_eq!(p.end_reason(Duration::from_secs(1)), "killed by signal 11");
+        assert_eq!(p.end_reason(Duration::from_secs(1), LineError::Closed), "killed by signal 11");
     }
 
     #[test]
@@ -617,13 +826,61 @@ mod tests {
             Process::spawn(&["sh".into(), "-c".into(), "echo one >&2; echo two >&2".into()], Some(&log)).unwrap();
         let pid = p.id();
         assert_eq!(p.read_line(soon(1000)), Err(LineError::Closed));
-        p.end_reason(Duration::from_secs(1));
+        p.end_reason(Duration::from_secs(1), LineError::Closed);
         // The drain thread finishes when the pipe closes.
         let until = Instant::now() + Duration::from_secs(5);
         while std::fs::read_to_string(&path).unwrap().lines().count() < 2 && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(5));
         }
         assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("[{pid}] one\n[{pid}] two\n"));
+    }
+
+    /// Starts a drain on a pipe whose writing end the caller holds, as a process that left the
+    /// bot's group would; returns the writing end, the thread and the flag that ends the bot.
+    fn drained(path: &Path) -> (std::io::PipeWriter, JoinHandle<()>, Arc<AtomicBool>) {
+        let log = Log::create(path).unwrap();
+        let (reader, writer) = std::io::pipe().unwrap();
+        set_nonblocking(reader.as_raw_fd()).unwrap();
+        let ended = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&ended);
+        (writer, std::thread::spawn(move || log.drain(7, reader, &flag)), ended)
+    }
+
+    /// How long `thread` takes to finish (up to 5 s).
+    fn finishing(thread: &JoinHandle<()>) -> Duration {
+        let began = Instant::now();
+        while !thread.is_finished() && began.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        began.elapsed()
+    }
+
+    #[test]
+    fn the_stderr_drain_stops_soon_after_its_program_ended_though_the_pipe_stays_open() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let path = dir.path().join("bot.log");
+        let (mut writer, thread, ended) = drained(&path);
+        writer.write_all(b"before the end\n").unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!thread.is_finished(), "while the program runs, the drain reads on");
+        ended.store(true, Ordering::Release);
+        let took = finishing(&thread);
+        assert!(took < DRAIN_AFTER_END + DRAIN_TICK + Duration::from_millis(200), "stopped after {took:?}");
+        assert!(took >= DRAIN_AFTER_END, "what the dying group writes is still read: stopped after {took:?}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "[7] before the end\n");
+        drop(writer);
+
+        // A writer that never pauses cannot keep it either; what came before the end is kept
+        // even when the drain comes to it only after the stop.
+        let path = dir.path().join("flood.log");
+        let (mut writer, thread, ended) = drained(&path);
+        ended.store(true, Ordering::Release);
+        writer.write_all(b"last words\n").unwrap();
+        let flood = std::thread::spawn(move || while writer.write_all(&[b'x'; 4096]).is_ok() {});
+        let took = finishing(&thread);
+        assert!(took < Duration::from_secs(2), "stopped after {took:?}");
+        assert!(std::fs::read_to_string(&path).unwrap().starts_with("[7] last words\n"));
+        flood.join().unwrap(); // its pipe broke when the drain closed it
     }
 
     /// Whether process `pid` exists and is not a zombie.

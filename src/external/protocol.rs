@@ -262,7 +262,9 @@ impl<G: GameDef> External<G> {
         match error {
             LineError::Timeout => timeout(),
             LineError::TooLong => Fault::new(FaultKind::Protocol, format!("a line over {} MiB", MAX_LINE >> 20)),
-            LineError::Closed => Fault::new(FaultKind::Crash, process.end_reason(Duration::from_millis(200))),
+            LineError::Closed | LineError::InputClosed => {
+                Fault::new(FaultKind::Crash, process.end_reason(Duration::from_millis(200), error))
+            }
         }
         // `process` is dropped here: killed and reaped.
     }

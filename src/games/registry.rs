@@ -434,14 +434,11 @@ impl Arena {
     }
 
     /// Runs the command line (`std::env::args`) with these games and exits with its code.
+    ///
+    /// SIGPIPE stays ignored (Rust's default): with its default action, a write to the pipe of a
+    /// bot that has exited or closed its input would end the whole tournament. The command line
+    /// ends quietly on a closed stdout by itself (cli/out.rs).
     pub fn main(self) -> ! {
-        // Like every Unix filter, end quietly when the reader of stdout goes away (`arena list |
-        // head`) instead of panicking on the failed write. Rust ignores SIGPIPE by default.
-        #[cfg(unix)]
-        // SAFETY: restoring the default disposition of a signal, before any thread starts.
-        unsafe {
-            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-        }
         std::process::exit(crate::cli::main_with(&self))
     }
 }

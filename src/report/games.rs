@@ -226,7 +226,7 @@ impl RowFormat {
             match &record.status {
                 Status::Ok => out.extend_from_slice(b"ok,"),
                 Status::Forfeit { seat: s, reason } if *s == seat => {
-                    push_field(out, format!("{FORFEIT}{}", reason.reason).as_bytes())
+                    push_field(out, format!("{FORFEIT}{}", reason.reason()).as_bytes())
                 }
                 Status::Forfeit { .. } => push_field(out, OPPONENT_FORFEIT.as_bytes()),
                 Status::Error(message) => {
@@ -571,7 +571,7 @@ mod tests {
             row.push(record.moves.to_string());
             row.push(match &record.status {
                 Status::Ok => "ok".to_string(),
-                Status::Forfeit { seat: s, reason } if *s == seat => format!("{FORFEIT}{}", reason.reason),
+                Status::Forfeit { seat: s, reason } if *s == seat => format!("{FORFEIT}{}", reason.reason()),
                 Status::Forfeit { .. } => OPPONENT_FORFEIT.to_string(),
                 Status::Error(message) => format!("{ERROR}{}", message.replace(['\n', '\r'], " ")),
             });

@@ -6,6 +6,7 @@
 //! means something: after [`RATE_KNOWN_AFTER`] or a twentieth of the games. An SPRT run may stop
 //! before its last game, so its ETA is an upper bound (`≤`) and its line shows the current LLR.
 
+use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -148,7 +149,11 @@ fn spawn(shared: Arc<Shared>, every: Duration, display: Display) -> (mpsc::Sende
                     bar.set_position(shared.before + done);
                     bar.set_message(status);
                 }
-                Display::Lines => eprintln!("progress: {status}"),
+                // Not `eprintln!`, which panics when nobody reads stderr any more: the run's
+                // results go to files, and losing its progress lines is no reason to stop it.
+                Display::Lines => {
+                    let _ = writeln!(std::io::stderr(), "progress: {status}");
+                }
             }
         }
         if let Display::Bar(bar) = display {

@@ -433,7 +433,7 @@ impl Brain {
             "rule" => {
                 match number() {
                     Some(bits) => self.set_rule(bits),
-                    None => eprintln!("arena brain: ignoring INFO rule `{value}` (not a number)"),
+                    None => warn(format_args!("arena brain: ignoring INFO rule `{value}` (not a number)")),
                 }
                 return;
             }
@@ -443,7 +443,9 @@ impl Brain {
                         self.seed = seed;
                         self.new_game(false);
                     }
-                    Err(_) => eprintln!("arena brain: ignoring INFO seed `{value}` (not a number from 0 to 2^64-1)"),
+                    Err(_) => {
+                        warn(format_args!("arena brain: ignoring INFO seed `{value}` (not a number from 0 to 2^64-1)"))
+                    }
                 }
                 return;
             }
@@ -451,7 +453,7 @@ impl Brain {
         };
         match number() {
             Some(v) => *slot = Some(v),
-            None => eprintln!("arena brain: ignoring INFO {key} `{value}` (not a number)"),
+            None => warn(format_args!("arena brain: ignoring INFO {key} `{value}` (not a number)")),
         }
     }
 
@@ -490,6 +492,12 @@ fn position(size: usize, moves: &[Move]) -> State {
 fn put(s: &mut State, m: Move) {
     s.board[m.y as usize * s.size + m.x as usize] = 1 + s.to_move() as u8;
     s.moves.push(m);
+}
+
+/// A note on stderr for whoever runs the engine; not `eprintln!`, which panics when nobody reads
+/// stderr any more (a manager that closed it has no use for notes).
+fn warn(args: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr(), "{args}");
 }
 
 #[cfg(test)]

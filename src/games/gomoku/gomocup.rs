@@ -266,7 +266,9 @@ impl Gomocup {
         match error {
             LineError::Timeout => Fault::new(FaultKind::Timeout, timeout()),
             LineError::TooLong => Fault::new(FaultKind::Protocol, format!("a line over {} MiB", MAX_LINE >> 20)),
-            LineError::Closed => Fault::new(FaultKind::Crash, process.end_reason(Duration::from_millis(200))),
+            LineError::Closed | LineError::InputClosed => {
+                Fault::new(FaultKind::Crash, process.end_reason(Duration::from_millis(200), error))
+            }
         }
         // `process` is dropped here: killed and reaped.
     }
