@@ -86,6 +86,7 @@ const SLOW: &[&str] = &[
     "gate configs/ci-gate.toml",
     "gomocup-brain",
     "mahjong-pruned-variants",
+    "results/gz-",
 ];
 
 fn check_readme(slow: bool) {
