@@ -87,6 +87,7 @@ const SLOW: &[&str] = &[
     "gomocup-brain",
     "mahjong-pruned-variants",
     "results/gz-",
+    "results/zjh-",
 ];
 
 fn check_readme(slow: bool) {
