@@ -88,6 +88,10 @@ const SLOW: &[&str] = &[
     "mahjong-pruned-variants",
     "results/gz-",
     "results/zjh-",
+    "gomoku-balance",
+    "configs/gomoku.toml",
+    "configs/gomoku-openings.toml",
+    "configs/gomoku-renju.toml",
 ];
 
 fn check_readme(slow: bool) {
