@@ -92,6 +92,8 @@ const SLOW: &[&str] = &[
     "configs/gomoku.toml",
     "configs/gomoku-openings.toml",
     "configs/gomoku-renju.toml",
+    "configs/mahjong.toml",
+    "mahjong-expectimax-greedy",
 ];
 
 fn check_readme(slow: bool) {
