@@ -94,6 +94,7 @@ const SLOW: &[&str] = &[
     "configs/gomoku-renju.toml",
     "configs/mahjong.toml",
     "mahjong-expectimax-greedy",
+    "--games 1000000",
 ];
 
 fn check_readme(slow: bool) {
