@@ -95,6 +95,8 @@ const SLOW: &[&str] = &[
     "configs/mahjong.toml",
     "mahjong-expectimax-greedy",
     "--games 1000000",
+    "--bot pruned-patent",
+    "mahjong-patent-expectimax",
 ];
 
 fn check_readme(slow: bool) {
