@@ -97,6 +97,8 @@ const SLOW: &[&str] = &[
     "--games 1000000",
     "--bot pruned-patent",
     "mahjong-patent-expectimax",
+    "configs/holdem-headsup.toml",
+    "configs/holdem-6max.toml",
 ];
 
 fn check_readme(slow: bool) {
