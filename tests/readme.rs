@@ -86,6 +86,19 @@ const SLOW: &[&str] = &[
     "gate configs/ci-gate.toml",
     "gomocup-brain",
     "mahjong-pruned-variants",
+    "results/gz-",
+    "results/zjh-",
+    "gomoku-balance",
+    "configs/gomoku.toml",
+    "configs/gomoku-openings.toml",
+    "configs/gomoku-renju.toml",
+    "configs/mahjong.toml",
+    "mahjong-expectimax-greedy",
+    "--games 1000000",
+    "--bot pruned-patent",
+    "mahjong-patent-expectimax",
+    "configs/holdem-headsup.toml",
+    "configs/holdem-6max.toml",
 ];
 
 fn check_readme(slow: bool) {
