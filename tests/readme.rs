@@ -8,7 +8,7 @@
 //! lines the README leaves out. Commands run in a scratch folder that sees the project's
 //! `configs/`, `openings/` and `target/`, so their results folders are fresh.
 //!
-//! The examples that play long tournaments take a minute or two in all; they are ignored in the
+//! The examples that play long tournaments take about 20 minutes in all on two cores; they are ignored in the
 //! default run: `cargo test --release --test readme -- --include-ignored`.
 
 use std::path::Path;
@@ -149,7 +149,7 @@ fn the_readme_examples_print_what_the_readme_shows() {
 }
 
 #[test]
-#[ignore = "plays the README's long tournaments (a minute or two): run with --include-ignored"]
+#[ignore = "plays the README's long tournaments (about 20 minutes): run with --include-ignored"]
 fn the_readme_tournaments_print_what_the_readme_shows() {
     check_readme(true);
 }
