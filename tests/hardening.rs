@@ -136,6 +136,46 @@ fn gate_criteria_must_be_real_numbers() {
     }
 }
 
+/// An SPRT runs the test its bounds name, or nothing: bounds of two tests, a model that is not the
+/// bounds' test, half a pair and SPRT flags without bounds are refused, with the line at fault.
+#[test]
+fn an_sprt_is_the_test_its_bounds_name_or_refused() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let head = "game = \"holdem\"\nbots = [\"rr-loose\", \"rr\"]\n[sprt]\n";
+    for (sprt, expected) in [
+        ("elo0 = 0\npayoff1 = 1\n", "c.toml:5: elo0/elo1 and payoff0/payoff1 are the bounds of two different tests"),
+        ("payoff0 = 0\npayoff1 = 1\nelo1 = 5\n", "c.toml:4: elo0/elo1 and payoff0/payoff1"),
+        (
+            "payoff0 = 0\npayoff1 = 1\nmodel = \"normalized\"\n",
+            "c.toml:6: model = \"normalized\" contradicts payoff0/payoff1",
+        ),
+        (
+            "elo0 = 0\nelo1 = 5\nmodel = \"payoff\"\n",
+            "c.toml:6: model = \"payoff\" takes its bounds as payoff0/payoff1",
+        ),
+        ("payoff0 = 0\n", "c.toml:4: payoff0 needs payoff1 too"),
+        ("model = \"logistic\"\n", "c.toml:3: the SPRT needs its bounds"),
+        ("payoff0 = 1\npayoff1 = 0\n", "c.toml:4: the SPRT needs payoff0 < payoff1"),
+    ] {
+        let c = write(d, "c.toml", &format!("{head}{sprt}"));
+        refused(&run_in(d, &["run", c.to_str().unwrap()]), expected);
+    }
+    // The same in a gate's expectation, at its line.
+    write(d, "m.toml", "game = \"holdem\"\nbots = [\"rr-loose\", \"rr\"]\n");
+    let gate =
+        write(d, "g.toml", "[[expect]]\nname = \"x\"\nconfig = \"m.toml\"\n\nsprt = { elo0 = 0, payoff1 = 1 }\n");
+    refused(&run_in(d, &["gate", gate.to_str().unwrap()]), "g.toml:5: expectation `x`: elo0/elo1 and payoff0/payoff1");
+    // `arena stats`: SPRT flags without bounds, and flags of two tests.
+    refused(&run_in(d, &["stats", "--tri", "1,2,3", "--model", "payoff"]), "the SPRT needs its bounds");
+    refused(&run_in(d, &["stats", "--tri", "1,2,3", "--alpha", "0.1"]), "the SPRT needs its bounds");
+    refused(
+        &run_in(d, &["stats", "--tri", "1,2,3", "--elo0", "0", "--elo1", "5", "--model", "payoff"]),
+        "--model payoff takes its bounds as --payoff0/--payoff1",
+    );
+    refused(&run_in(d, &["stats", "--tri", "1,2,3", "--payoff0", "0", "--payoff1", "5"]), "use --run DIR");
+}
+
 #[test]
 fn paths_and_files_stay_where_they_belong() {
     let dir = TempDir::new().unwrap();

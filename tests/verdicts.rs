@@ -124,18 +124,66 @@ fn the_payoff_sprt_stops_at_the_same_game_on_any_thread_count() {
     let resolved = std::fs::read_to_string(one.join("config.toml")).unwrap();
     assert!(resolved.contains("payoff1 = 2.0") && resolved.contains("model = \"payoff\""), "{resolved}");
     // `arena stats --run` recomputes the same LLR from games.csv; counts alone cannot.
-    let output =
-        arena().args(["stats", "--model", "payoff", "--elo0", "0", "--elo1", "2", "--run"]).arg(&one).output().unwrap();
+    let output = arena().args(["stats", "--payoff0", "0", "--payoff1", "2", "--run"]).arg(&one).output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains(&format!("LLR       {llr:.6}")) && text.contains("payoff difference"), "{text}\nllr {llr}");
-    let bad = arena()
-        .args(["stats", "--penta", "1,2,3,2,1", "--model", "payoff", "--elo0", "0", "--elo1", "2"])
-        .output()
-        .unwrap();
+    let bad = arena().args(["stats", "--penta", "1,2,3,2,1", "--payoff0", "0", "--payoff1", "2"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8(bad.stderr).unwrap();
     assert!(err.contains("--run") && err.lines().count() == 1, "{err}");
+}
+
+/// rr-loose wins more hold'em hands than rr but loses chips to it: a test of "wins more
+/// chips" must say no, where a count of hands won says yes.
+const LOOSE_VS_RR: &str = r#"
+game = "holdem"
+games = 40000
+seed = 1
+paired = true
+bots = ["rr-loose", "rr"]
+[table]
+format = "cash"
+stack = 100
+[sprt]
+payoff0 = 0
+payoff1 = 50
+"#;
+
+/// Payoff bounds are the payoff test's, with no `model` needed: the run tests the payoff difference
+/// (and accepts H0 for the bot that loses chips), and a gate asking whether that bot wins more chips
+/// fails, in its exit code and in JUnit.
+#[test]
+fn payoff_bounds_test_the_payoff_and_a_gate_fails_the_bot_that_loses_chips() {
+    let dir = TempDir::new().unwrap();
+    let config = write(dir.path(), "loose.toml", LOOSE_VS_RR);
+    let out = run(dir.path(), &config, "run", "2");
+    let row = &csv_rows(&out.join("match.csv"))[0];
+    assert_eq!((row["bot_a"].as_str(), row["model"].as_str(), row["decision"].as_str()), ("rr-loose", "payoff", "H0"));
+    assert!(row["mean_payoff_diff"].parse::<f64>().unwrap() < 0.0, "{row:?}");
+    // The resolved config loads back to the same test: run again from it, the same verdict.
+    let again = run(dir.path(), &out.join("config.toml"), "again", "1");
+    assert_eq!(std::fs::read(out.join("match.csv")).unwrap(), std::fs::read(again.join("match.csv")).unwrap());
+
+    let gate = write(
+        dir.path(),
+        "gate.toml",
+        "[[expect]]\nname = \"rr-loose wins more chips than rr\"\nconfig = \"loose.toml\"\ngames = 40000\nseed = 1\nsprt = { payoff0 = 0, payoff1 = 50 }\n",
+    );
+    let junit = dir.path().join("junit.xml");
+    let output = arena()
+        .args(["gate", "--threads", "2", "--out"])
+        .arg(dir.path().join("gate-out"))
+        .arg("--junit")
+        .arg(&junit)
+        .arg(&gate)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(text.starts_with("FAIL rr-loose wins more chips than rr") && text.contains(": H0"), "{text}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("failures=\"1\"") && xml.contains("<failure message=\"FAIL rr-loose"), "{xml}");
 }
 
 const GATE_RUN: &str = r#"

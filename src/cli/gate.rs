@@ -15,7 +15,8 @@
 //! payoff_diff_lo = 0.0      # the lower end of its payoff per game minus the other bot's (two bots;
 //!                           # at a table with copies, the bots' pooled payoffs), 95% over deals
 //! sprt = { elo0 = 0, elo1 = 50, model = "logistic" }   # the SPRT accepts H1 (two bots); the
-//!                           # run stops when it decides, and the other criteria see those games
+//!                           # run stops when it decides, and the other criteria see those games;
+//!                           # payoff0/payoff1 instead of elo0/elo1: the payoff test
 //! baseline = "../results/baselines/gomoku.csv"  # a stored summary.csv: the bot's score is at
 //! tolerance = 0.02                              # least the baseline's minus this
 //! ```
@@ -26,13 +27,15 @@ use std::time::Instant;
 
 use clap::Args;
 use serde::Deserialize;
+use toml::Spanned;
 
 use crate::cli::{json, EXIT_FAIL, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{BotSummary, MatchRow};
-use crate::stats::{Sprt, SprtDecision, SprtModel};
-use crate::tournament::config::{one_line, Overrides, RunConfig};
+use crate::stats::sprt::SprtPlace;
+use crate::stats::SprtDecision;
+use crate::tournament::config::{one_line, Overrides, RunConfig, SprtFile};
 use crate::tournament::execute::{execute, prepare_dir};
 use crate::tournament::runner::RunOptions;
 
@@ -82,33 +85,10 @@ struct Expectation {
     payoff_lo: Option<f64>,
     elo_lo: Option<f64>,
     payoff_diff_lo: Option<f64>,
-    sprt: Option<SprtSpec>,
+    sprt: Option<Spanned<SprtFile>>,
     baseline: Option<PathBuf>,
     #[serde(default)]
     tolerance: f64,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SprtSpec {
-    #[serde(alias = "payoff0")]
-    elo0: f64,
-    #[serde(alias = "payoff1")]
-    elo1: f64,
-    #[serde(default = "five_percent")]
-    alpha: f64,
-    #[serde(default = "five_percent")]
-    beta: f64,
-    #[serde(default = "normalized")]
-    model: String,
-}
-
-fn five_percent() -> f64 {
-    0.05
-}
-
-fn normalized() -> String {
-    "normalized".into()
 }
 
 /// One criterion's verdict: whether it passed, the figures that decided it and how the terminal
@@ -233,8 +213,11 @@ fn load(arena: &Arena, args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>>
                     "sprt tests the config's first bot against the second: list the judged bot first".into()
                 ));
             }
-            let model: SprtModel = s.model.parse().map_err(|err: Error| ctx(err.to_string()))?;
-            let sprt = Sprt::new(s.elo0, s.elo1, s.alpha, s.beta, model).map_err(|err| ctx(err.to_string()))?;
+            let place = SprtPlace { payoffs: true, seats: cfg.seats, flags: false };
+            let sprt = s.get_ref().resolve(place, s.span()).map_err(|(at, err)| {
+                let line = 1 + text[..at.start.min(text.len())].matches('\n').count();
+                Error::input(format!("{shown}:{line}: expectation `{}`: {err}", e.name))
+            })?;
             cfg.sprt = Some(sprt);
         }
         let bounds = [

@@ -8,13 +8,14 @@ use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{GamesFile, Manifest, MatchRow, Records, RunStatus, RunTally, Tail};
 use crate::stats::calc::{self, Counts, StatsArgs};
-use crate::stats::{Sprt, SprtModel};
-use crate::tournament::config::{Overrides, RunConfig, COUNT_MODELS_NEED_TWO_SEATS};
+use crate::stats::sprt::SprtPlace;
+use crate::stats::Sprt;
+use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::execute::games_path;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena stats --penta 12,60,140,75,13 --elo0 0 --elo1 5\n  arena stats --tri 96,111,136\n  arena stats --run results/quickstart --elo0 0 --elo1 10 --model logistic"
+    after_help = "Examples:\n  arena stats --penta 12,60,140,75,13 --elo0 0 --elo1 5\n  arena stats --tri 96,111,136\n  arena stats --run results/quickstart --elo0 0 --elo1 10 --model logistic\n  arena stats --run results/holdem-rr-tight-sprt --payoff0 0 --payoff1 2"
 )]
 pub struct StatsCmd {
     #[command(flatten)]
@@ -47,7 +48,7 @@ fn sprt_json(sprt: &Sprt, llr: f64) -> serde_json::Value {
 /// `arena stats --penta/--tri --json`: the counts, the estimate and the SPRT (`null` without).
 fn counts_json(args: &StatsArgs) -> Result<serde_json::Value> {
     let counts = calc::parse_counts(args)?;
-    let sprt = calc::parse_sprt(args)?;
+    let sprt = calc::parse_sprt(args, calc::COUNTS)?;
     let (given, e) = match counts {
         Counts::Penta(p) => {
             let [ll, ld, wl_dd, wd, ww] = p.0;
@@ -83,20 +84,18 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
         }
         return Ok(EXIT_OK);
     };
-    let sprt = calc::parse_any_sprt(&args.calc)?;
     let (seats, rows, wholeness) = matches_of_run(arena, dir)?;
+    // Refusals come before any output: one line on stderr and nothing else.
+    if rows.is_empty() {
+        return Err(Error::input(format!("{}: no table of two or more bots to compare", dir.display())));
+    }
+    let sprt = calc::parse_sprt(&args.calc, SprtPlace { payoffs: true, seats, flags: true })?;
     // How whole the folder is comes first, so a partial run is never read as a whole one; with
     // --json, stdout holds the document alone.
     if args.json {
         eprintln!("{wholeness}");
     } else {
         println!("{wholeness}");
-    }
-    if rows.is_empty() {
-        return Err(Error::input(format!("{}: no table of two or more bots to compare", dir.display())));
-    }
-    if sprt.is_some_and(|s| s.model != SprtModel::Payoff) && seats > 2 {
-        return Err(Error::input(COUNT_MODELS_NEED_TWO_SEATS));
     }
     if args.json {
         let rows: Vec<serde_json::Value> = rows

@@ -81,6 +81,170 @@ impl std::str::FromStr for SprtModel {
     }
 }
 
+/// An SPRT as a user writes it (a config's `[sprt]`, a gate's `sprt = { ... }`, `arena stats`'s
+/// flags): the bounds of one test and, optionally, its error rates, model and unit. The bounds say
+/// which test it is: `elo0`/`elo1` an Elo model (`model` picks logistic or normalized, the
+/// default), `payoff0`/`payoff1` the payoff model. Nothing is guessed: bounds of both kinds, a
+/// `model` that is not the bounds' test, or half a pair are refused ([`SprtGiven::resolve`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SprtGiven {
+    pub elo0: Option<f64>,
+    pub elo1: Option<f64>,
+    pub payoff0: Option<f64>,
+    pub payoff1: Option<f64>,
+    pub alpha: Option<f64>,
+    pub beta: Option<f64>,
+    pub model: Option<String>,
+}
+
+/// The key of an [`SprtGiven`] an error is about, so that a file can point at its line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtKey {
+    Elo0,
+    Elo1,
+    Payoff0,
+    Payoff1,
+    Alpha,
+    Beta,
+    Model,
+    /// The test as a whole (its table, or no key in particular).
+    Whole,
+}
+
+/// Where an SPRT is to run, for [`SprtGiven::resolve`].
+#[derive(Clone, Copy, Debug)]
+pub struct SprtPlace {
+    /// Whether the payoffs are at hand (a run; not counts typed on the command line).
+    pub payoffs: bool,
+    /// Seats at the table: the Elo models count two-seat games or pairs.
+    pub seats: usize,
+    /// The keys are command-line flags (`--elo0`, `--model logistic`), not TOML keys.
+    pub flags: bool,
+}
+
+/// α and β when not given.
+pub const DEFAULT_ERROR_RATE: f64 = 0.05;
+
+/// Why the Elo models of the SPRT are for two seats only.
+pub const COUNT_MODELS_NEED_TWO_SEATS: &str =
+    "the SPRT's Elo models (logistic, normalized) count independent games or pairs; \
+     at a table of more than two seats give payoff0/payoff1 (the payoff test on the difference per deal)";
+
+impl SprtGiven {
+    /// True when no key at all is given (no test asked for).
+    pub fn is_empty(&self) -> bool {
+        *self == SprtGiven::default()
+    }
+
+    /// The test these keys ask for, or why they do not make one (with the key at fault).
+    pub fn resolve(&self, place: SprtPlace) -> std::result::Result<Sprt, (SprtKey, Error)> {
+        let key = |name: &str| if place.flags { format!("--{name}") } else { name.to_string() };
+        let model_given = |m: &str| if place.flags { format!("--model {m}") } else { format!("model = \"{m}\"") };
+        let fail = |at: SprtKey, msg: String| (at, Error::input(msg));
+        // A pair of bounds: both or neither.
+        let pair = |a: Option<f64>, b: Option<f64>, (ka, kb): (SprtKey, SprtKey), (na, nb): (&str, &str)| match (a, b) {
+            (Some(a), Some(b)) => Ok(Some((a, b))),
+            (None, None) => Ok(None),
+            (Some(_), None) => Err(fail(ka, format!("{} needs {} too (an SPRT has two bounds)", key(na), key(nb)))),
+            (None, Some(_)) => Err(fail(kb, format!("{} needs {} too (an SPRT has two bounds)", key(nb), key(na)))),
+        };
+        // Bounds of two tests (even one of each) are a test nobody can tell apart: refused first.
+        if self.elo0.or(self.elo1).is_some() && self.payoff0.or(self.payoff1).is_some() {
+            let at = if self.payoff0.is_some() { SprtKey::Payoff0 } else { SprtKey::Payoff1 };
+            let msg = format!(
+                "{}/{} and {}/{} are the bounds of two different tests (Elo and payoff): give one pair",
+                key("elo0"),
+                key("elo1"),
+                key("payoff0"),
+                key("payoff1")
+            );
+            return Err(fail(at, msg));
+        }
+        let elo = pair(self.elo0, self.elo1, (SprtKey::Elo0, SprtKey::Elo1), ("elo0", "elo1"))?;
+        let payoff = pair(self.payoff0, self.payoff1, (SprtKey::Payoff0, SprtKey::Payoff1), ("payoff0", "payoff1"))?;
+        let named = match &self.model {
+            Some(m) => Some(m.parse::<SprtModel>().map_err(|e| (SprtKey::Model, e))?),
+            None => None,
+        };
+        let (model, (h0, h1), keys) = match (elo, payoff) {
+            (None, None) => {
+                return Err(fail(
+                    SprtKey::Whole,
+                    format!(
+                        "the SPRT needs its bounds: {} and {} (an Elo test, see {}) or {} and {} (the payoff test)",
+                        key("elo0"),
+                        key("elo1"),
+                        key("model"),
+                        key("payoff0"),
+                        key("payoff1")
+                    ),
+                ))
+            }
+            (Some(bounds), _) => match named {
+                Some(SprtModel::Payoff) => {
+                    return Err(fail(
+                        SprtKey::Model,
+                        format!(
+                            "{} takes its bounds as {}/{}, not {}/{}",
+                            model_given("payoff"),
+                            key("payoff0"),
+                            key("payoff1"),
+                            key("elo0"),
+                            key("elo1")
+                        ),
+                    ))
+                }
+                model => (model.unwrap_or(SprtModel::Normalized), bounds, ("elo0", "elo1")),
+            },
+            (None, Some(bounds)) => match named {
+                Some(m) if m != SprtModel::Payoff => {
+                    return Err(fail(
+                        SprtKey::Model,
+                        format!(
+                            "{} contradicts {}/{}, the payoff test's bounds: give {}/{} for the {m} test, or leave the model out",
+                            model_given(m.as_str()),
+                            key("payoff0"),
+                            key("payoff1"),
+                            key("elo0"),
+                            key("elo1")
+                        ),
+                    ))
+                }
+                _ => (SprtModel::Payoff, bounds, ("payoff0", "payoff1")),
+            },
+        };
+        let first = if model == SprtModel::Payoff { SprtKey::Payoff0 } else { SprtKey::Elo0 };
+        if model == SprtModel::Payoff && !place.payoffs {
+            return Err(fail(
+                first,
+                "the payoff test needs the payoffs: use --run DIR (counts carry no payoffs)".into(),
+            ));
+        }
+        if model != SprtModel::Payoff && place.seats > 2 {
+            let at = if self.model.is_some() { SprtKey::Model } else { SprtKey::Whole };
+            return Err(fail(at, COUNT_MODELS_NEED_TWO_SEATS.into()));
+        }
+        if !(h0.is_finite() && h1.is_finite() && h0 < h1) {
+            let (k0, k1) = keys;
+            return Err(fail(
+                first,
+                format!("the SPRT needs {} < {} (H0 below H1), got {h0} and {h1}", key(k0), key(k1)),
+            ));
+        }
+        let (alpha, beta) = (self.alpha.unwrap_or(DEFAULT_ERROR_RATE), self.beta.unwrap_or(DEFAULT_ERROR_RATE));
+        if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
+            let at = if self.alpha.is_some() { SprtKey::Alpha } else { SprtKey::Beta };
+            let msg = format!(
+                "the SPRT needs {a} > 0, {b} > 0 and {a} + {b} < 1, got {alpha} and {beta}",
+                a = key("alpha"),
+                b = key("beta")
+            );
+            return Err(fail(at, msg));
+        }
+        Sprt::new(h0, h1, alpha, beta, model).map_err(|e| (first, e))
+    }
+}
+
 /// The state of a sequential test after looking at the LLR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtDecision {

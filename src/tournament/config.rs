@@ -14,6 +14,7 @@ use toml::{Spanned, Table, Value};
 use crate::core::Params;
 use crate::error::{shown, Error, Result};
 use crate::games::{Arena, BotChoice, GameEntry};
+use crate::stats::sprt::{SprtGiven, SprtKey, SprtPlace};
 use crate::stats::{Anchor, Sprt, SprtModel};
 use crate::tournament::limits;
 use crate::tournament::roster::Roster;
@@ -50,29 +51,54 @@ fn default_seed() -> Spanned<i64> {
     Spanned::new(0..0, 1)
 }
 
-/// `[sprt]`: stop as soon as the test decides.
+/// `[sprt]` (and a gate's `sprt = { ... }`): stop as soon as the test decides. The bounds say which
+/// test: `elo0`/`elo1` an Elo model (`model` = "normalized", the default, or "logistic"),
+/// `payoff0`/`payoff1` the payoff test; see [`SprtGiven`].
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SprtFile {
-    /// The hypotheses in the model's unit; `payoff0`/`payoff1` read better for the payoff model.
-    #[serde(alias = "payoff0")]
-    elo0: f64,
-    #[serde(alias = "payoff1")]
-    elo1: f64,
-    #[serde(default = "default_error_rate")]
-    alpha: f64,
-    #[serde(default = "default_error_rate")]
-    beta: f64,
-    #[serde(default = "default_model")]
-    model: String,
+pub(crate) struct SprtFile {
+    elo0: Option<Spanned<f64>>,
+    elo1: Option<Spanned<f64>>,
+    payoff0: Option<Spanned<f64>>,
+    payoff1: Option<Spanned<f64>>,
+    alpha: Option<Spanned<f64>>,
+    beta: Option<Spanned<f64>>,
+    model: Option<Spanned<String>>,
 }
 
-fn default_error_rate() -> f64 {
-    0.05
-}
-
-fn default_model() -> String {
-    "normalized".into()
+impl SprtFile {
+    /// The test these keys ask for at `place`, or why not with where it is written (`whole`: the
+    /// table's own place, for what is no one key's fault).
+    pub(crate) fn resolve(
+        &self,
+        place: SprtPlace,
+        whole: Range<usize>,
+    ) -> std::result::Result<Sprt, (Range<usize>, Error)> {
+        let value = |v: &Option<Spanned<f64>>| v.as_ref().map(|v| *v.get_ref());
+        let given = SprtGiven {
+            elo0: value(&self.elo0),
+            elo1: value(&self.elo1),
+            payoff0: value(&self.payoff0),
+            payoff1: value(&self.payoff1),
+            alpha: value(&self.alpha),
+            beta: value(&self.beta),
+            model: self.model.as_ref().map(|m| m.get_ref().clone()),
+        };
+        given.resolve(place).map_err(|(key, e)| {
+            let span = |v: &Option<Spanned<f64>>| v.as_ref().map(Spanned::span);
+            let at = match key {
+                SprtKey::Elo0 => span(&self.elo0),
+                SprtKey::Elo1 => span(&self.elo1),
+                SprtKey::Payoff0 => span(&self.payoff0),
+                SprtKey::Payoff1 => span(&self.payoff1),
+                SprtKey::Alpha => span(&self.alpha),
+                SprtKey::Beta => span(&self.beta),
+                SprtKey::Model => self.model.as_ref().map(Spanned::span),
+                SprtKey::Whole => None,
+            };
+            (at.unwrap_or(whole), e)
+        })
+    }
 }
 
 /// A bot as the user names it: a roster entry or bot kind, or an inline table.
@@ -280,17 +306,13 @@ impl RunConfig {
         let sprt = match &file.sprt {
             None => None,
             Some(spanned) => {
-                let at = |e| src.error_at(&spanned.span(), e);
-                let f = spanned.get_ref();
-                let model: SprtModel = f.model.parse().map_err(at)?;
                 if bots.len() != 2 {
                     let msg = format!("[sprt] needs exactly two distinct bots, not {}", bots.len());
-                    return Err(at(Error::input(msg)));
+                    return Err(src.error_at(&spanned.span(), msg));
                 }
-                if model != SprtModel::Payoff && seats > 2 {
-                    return Err(at(Error::input(COUNT_MODELS_NEED_TWO_SEATS)));
-                }
-                Some(Sprt::new(f.elo0, f.elo1, f.alpha, f.beta, model).map_err(at)?)
+                let place = SprtPlace { payoffs: true, seats, flags: false };
+                let sprt = spanned.get_ref().resolve(place, spanned.span()).map_err(|(at, e)| src.error_at(&at, e))?;
+                Some(sprt)
             }
         };
         Ok(RunConfig {
@@ -357,11 +379,6 @@ impl RunConfig {
         out
     }
 }
-
-/// Why the Elo models of the SPRT are for two seats only.
-pub const COUNT_MODELS_NEED_TWO_SEATS: &str =
-    "the SPRT's Elo models (logistic, normalized) count independent games or pairs; \
-     at a table of more than two seats use model = \"payoff\" (the payoff difference per deal)";
 
 /// toml's messages may span lines ("invalid string\nexpected ..."): join them.
 pub fn one_line(msg: &str) -> String {
