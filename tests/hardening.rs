@@ -157,6 +157,11 @@ fn an_sprt_is_the_test_its_bounds_name_or_refused() {
         ("payoff0 = 0\n", "c.toml:4: payoff0 needs payoff1 too"),
         ("model = \"logistic\"\n", "c.toml:3: the SPRT needs its bounds"),
         ("payoff0 = 1\npayoff1 = 0\n", "c.toml:4: the SPRT needs payoff0 < payoff1"),
+        // The unit, when written, must be the test's: payoff bounds are in the verdict's unit.
+        (
+            "payoff0 = 0\npayoff1 = 1\nunit = \"bb a hand\"\n",
+            "c.toml:6: unit = \"bb a hand\" is not this test's unit: its bounds are in bb/100",
+        ),
     ] {
         let c = write(d, "c.toml", &format!("{head}{sprt}"));
         refused(&run_in(d, &["run", c.to_str().unwrap()]), expected);

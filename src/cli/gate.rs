@@ -213,7 +213,7 @@ fn load(arena: &Arena, args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>>
                     "sprt tests the config's first bot against the second: list the judged bot first".into()
                 ));
             }
-            let place = SprtPlace { payoffs: true, seats: cfg.seats, flags: false };
+            let place = SprtPlace { payoff: Some(cfg.headline.payoff_unit()), seats: cfg.seats, flags: false };
             let sprt = s.get_ref().resolve(place, s.span()).map_err(|(at, err)| {
                 let line = 1 + text[..at.start.min(text.len())].matches('\n').count();
                 Error::input(format!("{shown}:{line}: expectation `{}`: {err}", e.name))
@@ -288,10 +288,7 @@ fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow]
             value: s.llr,
             bound: s.sprt.bounds().1,
             pass: s.decision == SprtDecision::AcceptH1,
-            text: format!(
-                "SPRT [{}, {}] LLR {:.3} after {} games: {}",
-                s.sprt.h0, s.sprt.h1, s.llr, r.games, s.decision
-            ),
+            text: format!("SPRT {}: LLR {:.3} after {} games: {}", s.sprt.describe(), s.llr, r.games, s.decision),
         });
     }
     if let Some(path) = &e.baseline {
@@ -366,8 +363,9 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     Ok(if passed == total { EXIT_OK } else { EXIT_FAIL })
 }
 
-/// The verdicts as JUnit XML: one test suite (the gate file), one test case per expectation, a
-/// failure carrying the terminal's line and, in its body, every criterion's figures.
+/// The verdicts as JUnit XML: one test suite (the gate file), one test case per expectation with
+/// the terminal's line as its output; a failure carries that line and, in its body, every
+/// criterion's figures.
 fn junit(gate: &Path, verdicts: &[Verdict]) -> String {
     let failures = verdicts.iter().filter(|v| !v.pass()).count();
     let seconds: f64 = verdicts.iter().map(|v| v.seconds).sum();
@@ -382,22 +380,27 @@ fn junit(gate: &Path, verdicts: &[Verdict]) -> String {
         verdicts.len()
     ));
     for v in verdicts {
-        let head =
-            format!("    <testcase name=\"{}\" classname=\"{suite}\" time=\"{:.3}\"", xml_escape(&v.name), v.seconds);
-        if v.pass() {
-            xml.push_str(&format!("{head}/>\n"));
-        } else {
+        let head = format!(
+            "    <testcase name=\"{}\" classname=\"{suite}\" time=\"{:.3}\">\n",
+            xml_escape(&v.name),
+            v.seconds
+        );
+        xml.push_str(&head);
+        if !v.pass() {
             let body: Vec<String> = v
                 .checks
                 .iter()
                 .map(|c| format!("{} {}: {}", if c.pass { "pass" } else { "FAIL" }, c.criterion, c.text))
                 .collect();
             xml.push_str(&format!(
-                "{head}>\n      <failure message=\"{}\" type=\"expectation\">{}</failure>\n    </testcase>\n",
+                "      <failure message=\"{}\" type=\"expectation\">{}</failure>\n",
                 xml_escape(&v.line()),
                 xml_escape(&body.join("\n"))
             ));
         }
+        // Every case, passed or not, carries the terminal's line: what was judged and by which
+        // figures (an SPRT's model and the unit of its bounds among them).
+        xml.push_str(&format!("      <system-out>{}</system-out>\n    </testcase>\n", xml_escape(&v.line())));
     }
     xml.push_str("  </testsuite>\n</testsuites>\n");
     xml

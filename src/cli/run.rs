@@ -124,14 +124,14 @@ impl RunArgs {
     }
 }
 
-/// The run's first line, printed before any game is played: what will be played and how its
-/// intervals count (an SPRT run plays at most the scheduled games; a shard plays its share and
-/// never stops early, its SPRT is the merged run's).
+/// The run's first line, printed before any game is played: what will be played, how its
+/// intervals count and its SPRT (an SPRT run plays at most the scheduled games; a shard plays its
+/// share and never stops early, its SPRT is the merged run's).
 pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule, shard: Option<Shard>) -> String {
     let pairings = schedule.pairings.len();
     let games = shard.map_or(schedule.total(), |s| s.games(schedule));
     format!(
-        "{}{}: {}{} games of {} ({}{}, seed {}){}{}",
+        "{}{}: {}{} games of {} ({}{}, seed {}){}{}{}",
         cfg.name,
         shard.map(|s| format!(" shard {s}")).unwrap_or_default(),
         if cfg.sprt.is_some() && shard.is_none() { "at most " } else { "" },
@@ -141,7 +141,12 @@ pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule, shard: Option<Shard>)
         if pairings == 1 { String::new() } else { format!(", {pairings} pairings") },
         cfg.seed,
         if cfg.paired { ", paired" } else { "" },
-        if CiUnit::of(schedule) == CiUnit::Deal { "; 95% intervals over deals" } else { "" }
+        if CiUnit::of(schedule) == CiUnit::Deal { "; 95% intervals over deals" } else { "" },
+        match (&cfg.sprt, shard) {
+            (Some(sprt), None) => format!("; SPRT {}", sprt.describe()),
+            (Some(sprt), Some(_)) => format!("; SPRT {} over the merged shards", sprt.describe()),
+            (None, _) => String::new(),
+        }
     )
 }
 

@@ -38,6 +38,7 @@ fn sprt_json(sprt: &Sprt, llr: f64) -> serde_json::Value {
         "alpha": json::num(sprt.alpha),
         "beta": json::num(sprt.beta),
         "model": sprt.model.to_string(),
+        "unit": sprt.unit,
         "llr": json::num(llr),
         "lower": json::num(lower),
         "upper": json::num(upper),
@@ -84,12 +85,13 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
         }
         return Ok(EXIT_OK);
     };
-    let (seats, rows, wholeness) = matches_of_run(arena, dir)?;
+    let (cfg, rows, wholeness) = matches_of_run(arena, dir)?;
     // Refusals come before any output: one line on stderr and nothing else.
     if rows.is_empty() {
         return Err(Error::input(format!("{}: no table of two or more bots to compare", dir.display())));
     }
-    let sprt = calc::parse_sprt(&args.calc, SprtPlace { payoffs: true, seats, flags: true })?;
+    let place = SprtPlace { payoff: Some(cfg.headline.payoff_unit()), seats: cfg.seats, flags: true };
+    let sprt = calc::parse_sprt(&args.calc, place)?;
     // How whole the folder is comes first, so a partial run is never read as a whole one; with
     // --json, stdout holds the document alone.
     if args.json {
@@ -129,18 +131,26 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
             counts => calc::report(&counts, None).lines().next().unwrap_or_default().to_string(),
         };
         println!("{}", calc::report_estimate(head, &row.elo, llr.as_ref()).trim_end());
+        // The payoff difference as the run's verdict shows it: in the game's unit (bb/100 for
+        // hold'em cash, the unit payoff bounds are given in), else a game.
         let d = &row.payoff_diff;
+        let difference = match cfg.headline {
+            Headline::Payoff { unit, scale } => {
+                format!("{:+.2} [{:+.2}, {:+.2}] {unit}", scale * d.mean, scale * d.lo, scale * d.hi)
+            }
+            Headline::Elo => format!("{:+.4} [{:+.4}, {:+.4}] a game", d.mean, d.lo, d.hi),
+        };
         println!(
-            "payoff    {:+.4} [{:+.4}, {:+.4}] difference per game, over {} deals, variance ratio {:.2}\n",
-            d.mean, d.lo, d.hi, row.deals, row.variance_ratio
+            "payoff    difference {difference}, over {} deals, variance ratio {:.2}\n",
+            row.deals, row.variance_ratio
         );
     }
     Ok(EXIT_OK)
 }
 
-/// Rebuilds the match rows of a run folder from its games.csv; also its seats a table and one
+/// Rebuilds the match rows of a run folder from its games.csv; also its config and one
 /// line on how whole the folder is (run.json's status and counts, and a cut games.csv).
-fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>, String)> {
+fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(RunConfig, Vec<MatchRow>, String)> {
     let cfg = RunConfig::load(arena, &dir.join("config.toml"), &Overrides::default())?;
     let schedule = cfg.schedule()?;
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
@@ -157,7 +167,8 @@ fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>, St
         }
         tally.add(g.pairing, g.game, &g.lineup, &g.record);
     }
-    Ok((cfg.seats, tally.finish(None, cfg.anchor, Headline::Elo).matches, whole))
+    let matches = tally.finish(None, cfg.anchor, cfg.headline).matches;
+    Ok((cfg, matches, whole))
 }
 
 /// One line: whether the folder holds a whole run, and what was read.

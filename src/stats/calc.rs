@@ -96,6 +96,7 @@ pub fn parse_sprt(args: &StatsArgs, place: SprtPlace) -> Result<Option<Sprt>> {
         alpha: args.alpha,
         beta: args.beta,
         model: args.model.clone(),
+        unit: None,
     };
     if given.is_empty() {
         return Ok(None);
@@ -104,7 +105,7 @@ pub fn parse_sprt(args: &StatsArgs, place: SprtPlace) -> Result<Option<Sprt>> {
 }
 
 /// Where the calculator's SPRT runs: on counts (no payoffs), two seats.
-pub const COUNTS: SprtPlace = SprtPlace { payoffs: false, seats: 2, flags: true };
+pub const COUNTS: SprtPlace = SprtPlace { payoff: None, seats: 2, flags: true };
 
 /// Counts add up to at most this (2^53): every total stays exact, in integers and in f64.
 pub const MAX_COUNT: u64 = 1 << 53;
@@ -165,9 +166,9 @@ pub fn report_estimate(head: String, e: &EloEstimate, sprt: Option<&(Sprt, f64)>
     out.push(format!("nElo      {:+.2} ± {:.2}", e.nelo, e.nelo_err));
     out.push(format!("LOS       {:.2} %", 100.0 * e.los));
     if let Some(&(s, llr)) = sprt {
-        let unit = s.model.unit();
+        let unit = s.unit;
         let (lower, upper) = s.bounds();
-        out.push(format!("SPRT      {} [{}, {}] {unit}, alpha {}, beta {}", s.model, s.h0, s.h1, s.alpha, s.beta));
+        out.push(format!("SPRT      {}, alpha {}, beta {}", s.describe(), s.alpha, s.beta));
         out.push(format!("LLR       {llr:.6} (bounds {lower:.6}, {upper:+.6})"));
         let decision = match s.decision(llr) {
             SprtDecision::AcceptH0 => format!("H0 accepted (the data favour {} over {} {unit})", s.h0, s.h1),

@@ -53,12 +53,13 @@ impl SprtModel {
         }
     }
 
-    /// What the hypotheses are measured in.
+    /// What the hypotheses are measured in. The payoff model's bounds are in the unit of the
+    /// game's verdicts ([`Sprt::in_payoff_unit`]); this is its unit when none is given.
     pub fn unit(self) -> &'static str {
         match self {
             SprtModel::Logistic => "Elo",
             SprtModel::Normalized => "nElo",
-            SprtModel::Payoff => "payoff difference",
+            SprtModel::Payoff => "payoff a game",
         }
     }
 }
@@ -95,6 +96,8 @@ pub struct SprtGiven {
     pub alpha: Option<f64>,
     pub beta: Option<f64>,
     pub model: Option<String>,
+    /// The unit of the bounds, when written (a resolved config writes it): it must be the test's.
+    pub unit: Option<String>,
 }
 
 /// The key of an [`SprtGiven`] an error is about, so that a file can point at its line.
@@ -107,6 +110,7 @@ pub enum SprtKey {
     Alpha,
     Beta,
     Model,
+    Unit,
     /// The test as a whole (its table, or no key in particular).
     Whole,
 }
@@ -114,8 +118,10 @@ pub enum SprtKey {
 /// Where an SPRT is to run, for [`SprtGiven::resolve`].
 #[derive(Clone, Copy, Debug)]
 pub struct SprtPlace {
-    /// Whether the payoffs are at hand (a run; not counts typed on the command line).
-    pub payoffs: bool,
+    /// The payoffs' unit, when they are at hand (a run; not counts typed on the command line):
+    /// the unit of the game's verdicts and how many of it one payoff a game makes (hold'em cash:
+    /// "bb/100", 100). Payoff bounds are read in it.
+    pub payoff: Option<(&'static str, f64)>,
     /// Seats at the table: the Elo models count two-seat games or pairs.
     pub seats: usize,
     /// The keys are command-line flags (`--elo0`, `--model logistic`), not TOML keys.
@@ -214,7 +220,7 @@ impl SprtGiven {
             },
         };
         let first = if model == SprtModel::Payoff { SprtKey::Payoff0 } else { SprtKey::Elo0 };
-        if model == SprtModel::Payoff && !place.payoffs {
+        if model == SprtModel::Payoff && place.payoff.is_none() {
             return Err(fail(
                 first,
                 "the payoff test needs the payoffs: use --run DIR (counts carry no payoffs)".into(),
@@ -241,7 +247,18 @@ impl SprtGiven {
             );
             return Err(fail(at, msg));
         }
-        Sprt::new(h0, h1, alpha, beta, model).map_err(|e| (first, e))
+        let sprt = Sprt::new(h0, h1, alpha, beta, model).map_err(|e| (first, e))?;
+        let sprt = match place.payoff {
+            Some((unit, scale)) if model == SprtModel::Payoff => sprt.in_payoff_unit(unit, scale),
+            _ => sprt,
+        };
+        match &self.unit {
+            Some(unit) if unit != sprt.unit => {
+                let msg = format!("unit = \"{unit}\" is not this test's unit: its bounds are in {}", sprt.unit);
+                Err(fail(SprtKey::Unit, msg))
+            }
+            _ => Ok(sprt),
+        }
     }
 }
 
@@ -276,12 +293,18 @@ impl std::fmt::Display for SprtDecision {
 /// false-positive rate `alpha` (accepting H1 when H0 holds) and false-negative rate `beta`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
-    /// The hypotheses, in the model's [unit](SprtModel::unit): H0 says the difference is `h0`, H1 `h1`.
+    /// The hypotheses, in `unit`: H0 says the difference is `h0`, H1 `h1`.
     pub h0: f64,
     pub h1: f64,
     pub alpha: f64,
     pub beta: f64,
     pub model: SprtModel,
+    /// What `h0` and `h1` are measured in: Elo, nElo, or for the payoff model the unit of the game's
+    /// verdicts (bb/100, chips a hand, points a hand), so that the bounds read as the verdict.
+    pub unit: &'static str,
+    /// How many of `unit` one payoff a game makes (hold'em cash: 100 bb/100 = 1 bb a hand); 1 for
+    /// the Elo models.
+    pub scale: f64,
 }
 
 /// Largest |h0|, |h1| accepted by the Elo models. Engine testing uses hypotheses of a few Elo;
@@ -316,7 +339,20 @@ impl Sprt {
                 "SPRT needs alpha > 0, beta > 0 and alpha + beta < 1, got alpha = {alpha}, beta = {beta}"
             )));
         }
-        Ok(Sprt { h0: elo0, h1: elo1, alpha, beta, model })
+        Ok(Sprt { h0: elo0, h1: elo1, alpha, beta, model, unit: model.unit(), scale: 1.0 })
+    }
+
+    /// The payoff test with its bounds in `unit`, of which one payoff a game makes `scale` (the
+    /// game's verdict unit: [`SprtPlace::payoff`]).
+    pub fn in_payoff_unit(self, unit: &'static str, scale: f64) -> Sprt {
+        debug_assert!(self.model == SprtModel::Payoff && scale > 0.0);
+        Sprt { unit, scale, ..self }
+    }
+
+    /// The test in a few words, its model and the unit of its bounds: `payoff [0, 200] bb/100`,
+    /// `normalized [0, 5] nElo`. Every line that shows an SPRT starts with it.
+    pub fn describe(&self) -> String {
+        format!("{} [{}, {}] {}", self.model, self.h0, self.h1, self.unit)
     }
 
     /// Wald's bounds (lower, upper) = (ln(β/(1 − α)), ln((1 − β)/α)).
@@ -354,7 +390,8 @@ impl Sprt {
             return 0.0;
         }
         let spread = diffs.variance() * (n - 1) as f64 / n as f64;
-        let (d0, d1) = (diffs.mean() - self.h0, diffs.mean() - self.h1);
+        // The observations are payoffs a game; the bounds are in `unit`.
+        let (d0, d1) = (diffs.mean() - self.h0 / self.scale, diffs.mean() - self.h1 / self.scale);
         n as f64 / 2.0 * ((spread + d0 * d0).ln() - (spread + d1 * d1).ln())
     }
 

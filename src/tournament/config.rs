@@ -11,7 +11,7 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::{Spanned, Table, Value};
 
-use crate::core::Params;
+use crate::core::{Headline, Params};
 use crate::error::{shown, Error, Result};
 use crate::games::{Arena, BotChoice, GameEntry};
 use crate::stats::sprt::{SprtGiven, SprtKey, SprtPlace};
@@ -64,6 +64,8 @@ pub(crate) struct SprtFile {
     alpha: Option<Spanned<f64>>,
     beta: Option<Spanned<f64>>,
     model: Option<Spanned<String>>,
+    /// The bounds' unit (Elo, nElo, or the game's payoff unit such as "bb/100"): optional, checked.
+    unit: Option<Spanned<String>>,
 }
 
 impl SprtFile {
@@ -83,6 +85,7 @@ impl SprtFile {
             alpha: value(&self.alpha),
             beta: value(&self.beta),
             model: self.model.as_ref().map(|m| m.get_ref().clone()),
+            unit: self.unit.as_ref().map(|u| u.get_ref().clone()),
         };
         given.resolve(place).map_err(|(key, e)| {
             let span = |v: &Option<Spanned<f64>>| v.as_ref().map(Spanned::span);
@@ -94,6 +97,7 @@ impl SprtFile {
                 SprtKey::Alpha => span(&self.alpha),
                 SprtKey::Beta => span(&self.beta),
                 SprtKey::Model => self.model.as_ref().map(Spanned::span),
+                SprtKey::Unit => self.unit.as_ref().map(Spanned::span),
                 SprtKey::Whole => None,
             };
             (at.unwrap_or(whole), e)
@@ -134,6 +138,8 @@ pub struct RunConfig {
     pub anchor: Anchor,
     /// Stop the run when this test decides (two bots only).
     pub sprt: Option<Sprt>,
+    /// What the game's verdicts lead with, and so the unit of payoff bounds.
+    pub headline: Headline,
 }
 
 /// Where a config came from, to locate errors.
@@ -299,7 +305,7 @@ impl RunConfig {
             (Some(t), _) => t.span(),
             (None, _) => file.game.span(),
         };
-        entry.table(&table, seats, &[], None).map_err(|e| src.error_at(&table_span(&e), e))?;
+        let headline = entry.table(&table, seats, &[], None).map_err(|e| src.error_at(&table_span(&e), e))?.headline();
         for (bot, value) in entries.iter().zip(file.bots.get_ref()) {
             entry.table(&table, seats, std::slice::from_ref(bot), None).map_err(|e| src.error_at(&value.span(), e))?;
         }
@@ -310,13 +316,14 @@ impl RunConfig {
                     let msg = format!("[sprt] needs exactly two distinct bots, not {}", bots.len());
                     return Err(src.error_at(&spanned.span(), msg));
                 }
-                let place = SprtPlace { payoffs: true, seats, flags: false };
+                let place = SprtPlace { payoff: Some(headline.payoff_unit()), seats, flags: false };
                 let sprt = spanned.get_ref().resolve(place, spanned.span()).map_err(|(at, e)| src.error_at(&at, e))?;
                 Some(sprt)
             }
         };
         Ok(RunConfig {
             sprt,
+            headline,
             name,
             game: entry.name(),
             games,
@@ -372,6 +379,7 @@ impl RunConfig {
             t.insert("alpha".into(), Value::Float(sprt.alpha));
             t.insert("beta".into(), Value::Float(sprt.beta));
             t.insert("model".into(), Value::String(sprt.model.to_string()));
+            t.insert("unit".into(), Value::String(sprt.unit.into()));
             doc.insert("sprt".into(), Value::Table(t));
         }
         let mut out = String::from("# Resolved by bot-arena: every bot and parameter explicit.\n");
