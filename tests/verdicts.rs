@@ -208,6 +208,26 @@ fn payoff_bounds_test_the_payoff_and_a_gate_fails_the_bot_that_loses_chips() {
     assert!(xml.contains("failures=\"1\"") && xml.contains("<failure message=\"FAIL rr-loose"), "{xml}");
 }
 
+/// A bot that wins every game: the payoff difference has no variance, so pairing's variance ratio
+/// is undefined. `arena run` and `arena stats --run` both say so in words.
+#[test]
+fn an_undefined_variance_ratio_reads_n_a_in_run_and_stats() {
+    let dir = TempDir::new().unwrap();
+    let config = write(
+        dir.path(),
+        "sure.toml",
+        "game = \"gomoku\"\ngames = 40\npaired = true\nbots = [\"weights\", \"random\"]\n[table]\nsize = 9\n",
+    );
+    let out = dir.path().join("sure");
+    let output = arena().args(["run", "--threads", "2", "--out"]).arg(&out).arg(&config).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("payoff difference +2.0000 [+2.0000, +2.0000]"), "not a sure win after all: {text}");
+    assert!(text.contains("pairing variance ratio n/a"), "{text}");
+    let output = arena().args(["stats", "--run"]).arg(&out).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("variance ratio n/a") && !text.contains("NaN"), "{text}");
+}
+
 const GATE_RUN: &str = r#"
 game = "gomoku"
 games = 10

@@ -140,10 +140,9 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
             }
             Headline::Elo => format!("{:+.4} [{:+.4}, {:+.4}] a game", d.mean, d.lo, d.hi),
         };
-        println!(
-            "payoff    difference {difference}, over {} deals, variance ratio {:.2}\n",
-            row.deals, row.variance_ratio
-        );
+        // No variance (every deal the same difference): the ratio is undefined, as `arena run` says.
+        let ratio = if row.variance_ratio.is_nan() { "n/a".to_string() } else { format!("{:.2}", row.variance_ratio) };
+        println!("payoff    difference {difference}, over {} deals, variance ratio {ratio}\n", row.deals);
     }
     Ok(EXIT_OK)
 }
