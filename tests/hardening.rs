@@ -246,6 +246,35 @@ fn errors_are_one_line_and_point_at_the_right_place() {
     refused(&run_in(d, &["run", b.to_str().unwrap()]), "bots/gomoku.toml:5: parameter `own`");
 }
 
+/// A command missing a required argument names it, on its one line: clap's message spans lines
+/// (the missing arguments are listed under it), and the line keeps them all.
+#[test]
+fn a_missing_argument_is_named() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for (args, missing) in [
+        (&["gate"][..], "<GATE>"),
+        (&["resume"], "<DIR>"),
+        (&["merge"], "<DIR>..."),
+        (&["report"], "<DIRS>..."),
+        (&["play"], "--bot <BOTS>, <GAME>"),
+        (&["play", "holdem"], "--bot <BOTS>"),
+        (&["brain"], "<GAME>"),
+        (&["advise", "holdem"], "--hole <HOLE>"),
+        (&["advise", "stud"], "--me <ME>, --opponent <OPPONENTS>"),
+        (&["advise", "zhajinhua"], "--hand <HAND>"),
+    ] {
+        let out = arena().current_dir(d).args(args).stdin(std::process::Stdio::null()).output().unwrap();
+        refused(&out, &format!("error: the following required arguments were not provided: {missing}; try --help"));
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    }
+    // The values clap lists under an invalid one stay on the line too.
+    refused(
+        &run_in(d, &["run", "x.toml", "--records", "zz"]),
+        "for '--records <RECORDS>' [possible values: csv, gz, none]",
+    );
+}
+
 #[test]
 fn names_are_safe_to_print_and_to_open_in_a_spreadsheet() {
     let dir = TempDir::new().unwrap();
