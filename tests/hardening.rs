@@ -275,6 +275,61 @@ fn a_missing_argument_is_named() {
     );
 }
 
+/// A refusal is one line on stderr and nothing else: no header, note or verdict printed before it
+/// (and no file changed by it).
+#[test]
+fn refusals_come_before_any_output() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let nothing_but = |out: Output, expected: &str| {
+        refused(&out, expected);
+        assert!(out.stdout.is_empty(), "{expected}: stdout {}", String::from_utf8_lossy(&out.stdout));
+    };
+    let c =
+        write(d, "c.toml", "game = \"gomoku\"\ngames = 8\npaired = true\nbots = [\"random\", \"random-adjacent\"]\n");
+    let c = c.to_str().unwrap();
+    // run: a game without hand histories, and one bot (its note) into a folder of someone else's.
+    nothing_but(run_in(d, &["run", c, "--hand-history", "--out", "hh"]), "gomoku has no hand-history format");
+    write(d, "mine.txt", "");
+    let one = run_in(d, &["run", "--game", "gomoku", "--bot", "random", "--games", "2", "--out", ".", "--force"]);
+    nothing_but(one, "which no run writes");
+    // merge: an unfinished shard, refused before the merged run's header.
+    for k in ["1", "2"] {
+        succeeded(&run_in(d, &["run", c, "--quiet", "--shard", &format!("{k}/2"), "--out", &format!("shard{k}")]));
+    }
+    let manifest = d.join("shard2/run.json");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace("\"complete\"", "\"running\"");
+    std::fs::write(&manifest, text).unwrap();
+    let games = std::fs::read(d.join("shard2/games.csv")).unwrap();
+    std::fs::write(d.join("shard2/games.csv"), &games[..games.len() / 2]).unwrap();
+    nothing_but(run_in(d, &["merge", "shard1", "shard2", "--out", "merged"]), "is unfinished");
+    // resume: a changed config, refused before the run's header.
+    let config = d.join("shard2/config.toml");
+    std::fs::write(&config, std::fs::read_to_string(&config).unwrap().replace("seed = 1", "seed = 2")).unwrap();
+    nothing_but(run_in(d, &["resume", "shard2"]), "config.toml no longer matches");
+    // resume --games of a run that kept no games: refused, and its config.toml left as it was.
+    succeeded(&run_in(d, &["run", c, "--quiet", "--records", "none", "--out", "none"]));
+    let before = std::fs::read(d.join("none/config.toml")).unwrap();
+    nothing_but(run_in(d, &["resume", "none", "--games", "20"]), "kept no games");
+    assert_eq!(std::fs::read(d.join("none/config.toml")).unwrap(), before, "the refused resume changed config.toml");
+    // stats --run: an Elo SPRT of a four-seat run, refused before the line on the folder.
+    let m = write(d, "m.toml", "game = \"mahjong\"\ngames = 1\nbots = [\"greedy\", \"random\"]\nseats = 4\n");
+    succeeded(&run_in(d, &["run", m.to_str().unwrap(), "--quiet", "--out", "mahjong"]));
+    nothing_but(
+        run_in(d, &["stats", "--run", "mahjong", "--elo0", "0", "--elo1", "5"]),
+        "count independent games or pairs",
+    );
+    // gate: an expectation whose folder holds someone else's file, refused before any verdict.
+    let gate = write(
+        d,
+        "g.toml",
+        "[[expect]]\nname = \"a\"\nconfig = \"c.toml\"\nwin_rate_lo = 0\n[[expect]]\nname = \"b\"\nconfig = \"c.toml\"\nwin_rate_lo = 0\n",
+    );
+    std::fs::create_dir_all(d.join("gates/b")).unwrap();
+    write(&d.join("gates/b"), "notes.txt", "mine");
+    nothing_but(run_in(d, &["gate", gate.to_str().unwrap(), "--out", "gates"]), "which no run writes");
+}
+
 #[test]
 fn names_are_safe_to_print_and_to_open_in_a_spreadsheet() {
     let dir = TempDir::new().unwrap();

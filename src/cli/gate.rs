@@ -317,9 +317,13 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         stop: Arc::default(),
         records: crate::report::Records::Csv,
     };
+    // Every folder made ready before the first verdict is printed: a folder that cannot be used
+    // refuses the gate with its one line, not after some verdicts.
+    let dirs: Vec<PathBuf> = expectations.iter().map(|(e, _)| args.out.join(slug(&e.name))).collect();
+    dirs.iter().try_for_each(|dir| prepare_dir(dir, true))?;
     let mut verdicts = Vec::new();
-    for (e, cfg) in &expectations {
-        let dir = args.out.join(slug(&e.name));
+    for ((e, cfg), dir) in expectations.iter().zip(dirs) {
+        // Again: two expectations of one name share a folder, which each run finds empty.
         prepare_dir(&dir, true)?;
         let started = Instant::now();
         let report = execute(arena, cfg, &opts, &dir, None)?;

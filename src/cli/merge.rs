@@ -6,6 +6,7 @@ use crate::cli::{run, signals};
 use crate::error::Result;
 use crate::games::Arena;
 use crate::report::Records;
+use crate::tournament::execute::prepare_dir;
 use crate::tournament::merge::Shards;
 use crate::tournament::runner::RunOptions;
 
@@ -36,6 +37,9 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
     let shards = Shards::open(arena, &args.shards)?;
     let cfg = shards.config();
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
+    // Every refusal (an unfinished shard, a folder taken) before the header: one line and nothing else.
+    let merge = shards.read(arena)?;
+    prepare_dir(&out, args.force)?;
     if !args.quiet {
         println!("{}", run::header(cfg, &cfg.schedule()?, None));
     }
@@ -46,6 +50,6 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
         stop: signals::install(),
         records: args.records,
     };
-    let report = shards.merge(arena, &out, args.force, &opts)?;
+    let report = merge.write(arena, &out, &opts)?;
     Ok(run::show(cfg, &report, &opts, &out, args.quiet, false))
 }

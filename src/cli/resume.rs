@@ -6,8 +6,7 @@ use crate::cli::{run, signals, EXIT_OK};
 use crate::error::Result;
 use crate::games::Arena;
 use crate::report::{Manifest, Records};
-use crate::tournament::config::{Overrides, RunConfig};
-use crate::tournament::execute;
+use crate::tournament::execute::Resumption;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -49,15 +48,6 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
         );
         return Ok(EXIT_OK);
     }
-    if !args.quiet {
-        let cfg = RunConfig::load(arena, &args.dir.join("config.toml"), &Overrides::default())?;
-        let header = run::header(&cfg, &cfg.schedule()?, manifest.shard);
-        if args.json {
-            eprintln!("{header}");
-        } else {
-            println!("{header}");
-        }
-    }
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
         progress: run::progress_mode(args.quiet, args.progress_every),
@@ -66,6 +56,17 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
         // Kept as the run kept them (run.json says how).
         records: Records::Csv,
     };
-    let (cfg, report) = execute::resume(arena, &args.dir, &opts, args.games)?;
+    // Every refusal before the header: a refused resume prints its one line only.
+    let resumption = Resumption::open(arena, &args.dir, &opts, args.games)?;
+    if !args.quiet {
+        let cfg = &resumption.cfg;
+        let header = run::header(cfg, &cfg.schedule()?, manifest.shard);
+        if args.json {
+            eprintln!("{header}");
+        } else {
+            println!("{header}");
+        }
+    }
+    let (cfg, report) = resumption.play()?;
     Ok(run::show(&cfg, &report, &opts, &args.dir, args.quiet, args.json))
 }

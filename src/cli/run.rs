@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{BotSummary, CiUnit, Records};
 use crate::tournament::config::{Overrides, RunConfig, Source};
-use crate::tournament::execute::{execute, prepare_dir, RunReport};
+use crate::tournament::execute::{check_history, execute, prepare_dir, RunReport};
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::runner::RunOptions;
 use crate::tournament::schedule::{Schedule, Shard};
@@ -155,16 +155,20 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     let schedule = cfg.schedule()?;
     // With --json, stdout holds the document alone and the text goes to stderr.
     let say = |line: &str| if args.json { eprintln!("{line}") } else { println!("{line}") };
-    if cfg.bots.len() == 1 && cfg.seats > 1 && !args.quiet {
-        eprintln!("note: one bot, so it plays itself in all {} seats", cfg.seats);
-    }
     let shard = args.shard.as_deref().map(|spec| Shard::parse(spec, &|name| std::env::var(name).ok())).transpose()?;
     let folder = match shard {
         Some(s) => format!("{}-shard-{}-of-{}", cfg.name, s.index, s.count),
         None => cfg.name.clone(),
     };
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(folder));
+    // Every refusal before anything is printed: a refused command prints its one line only.
+    if args.hand_history {
+        check_history(arena, &cfg)?;
+    }
     prepare_dir(&out, args.force)?;
+    if cfg.bots.len() == 1 && cfg.seats > 1 && !args.quiet {
+        eprintln!("note: one bot, so it plays itself in all {} seats", cfg.seats);
+    }
     if !args.quiet {
         say(&header(&cfg, &schedule, shard));
     }

@@ -12,14 +12,13 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::games::Arena;
+use crate::report::GameRow;
 use crate::report::{config_hash, Manifest, RunTally};
 use crate::tournament::config::{Overrides, RunConfig};
-use crate::tournament::execute::{
-    feed, names, open_table, prepare_dir, read_share, Known, Output, Run, RunReport, Start, HISTORY,
-};
+use crate::tournament::execute::{feed, names, open_table, read_share, Known, Output, Run, RunReport, Start, HISTORY};
 use crate::tournament::limits::read_text;
 use crate::tournament::runner::{Plan, RunOptions};
-use crate::tournament::schedule::Shard;
+use crate::tournament::schedule::{Schedule, Shard};
 
 /// One shard's folder, read and checked.
 struct ShardDir {
@@ -112,16 +111,17 @@ impl Shards {
         &self.cfg
     }
 
-    /// Merges the shards into `out` (prepared as `arena run` does, `force` included).
-    pub fn merge(&self, arena: &Arena, out: &Path, force: bool, opts: &RunOptions) -> Result<RunReport> {
+    /// Reads every shard's games and checks that they make the run, or its first games up to where
+    /// its SPRT decides: the refusals of a merge, before anything is printed or written.
+    pub fn read(&self, arena: &Arena) -> Result<Merge<'_>> {
         let cfg = &self.cfg;
         let schedule = cfg.schedule()?;
-        let table = open_table(arena, cfg, false, out)?;
+        let columns = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
         let names = names(cfg);
         let mut games = Vec::new();
         for s in &self.dirs {
             let path = crate::tournament::execute::games_path(&s.dir, s.manifest.records)?;
-            games.extend(read_share(&path, &schedule, s.shard, &names, cfg.seats, table.columns())?.1);
+            games.extend(read_share(&path, &schedule, s.shard, &names, cfg.seats, columns)?.1);
         }
         games.sort_unstable_by_key(|(i, _)| *i);
         // The games every shard has played so far make a prefix of the run; it ends at the first
@@ -153,28 +153,47 @@ impl Shards {
             }
             games.truncate(prefix);
         }
-        prepare_dir(out, force)?;
+        Ok(Merge { shards: self, schedule, games })
+    }
+}
+
+/// The shards' games, read and checked: what [`Merge::write`] puts into the merged run's folder.
+pub struct Merge<'a> {
+    shards: &'a Shards,
+    schedule: Schedule,
+    games: Vec<(u64, GameRow)>,
+}
+
+impl Merge<'_> {
+    /// Writes the merged run into `out`, which [`prepare_dir`](crate::tournament::execute::prepare_dir)
+    /// has made ready.
+    pub fn write(self, arena: &Arena, out: &Path, opts: &RunOptions) -> Result<RunReport> {
+        let Merge { shards, schedule, games } = self;
+        let cfg = &shards.cfg;
+        let table = open_table(arena, cfg, false, out)?;
         let config_path = out.join("config.toml");
-        std::fs::write(&config_path, &self.config).map_err(|e| Error::io(&config_path, e))?;
+        std::fs::write(&config_path, &shards.config).map_err(|e| Error::io(&config_path, e))?;
         // The merged games are kept as the run's options say (`arena merge --records`).
-        let mut manifest = Manifest::start(&self.config, schedule.total(), None, opts.records);
+        let mut manifest = Manifest::start(&shards.config, schedule.total(), None, opts.records);
         // The run started when its first shard did.
-        manifest.started = self.dirs.iter().map(|s| s.manifest.started.clone()).min().unwrap_or(manifest.started);
+        manifest.started = shards.dirs.iter().map(|s| s.manifest.started.clone()).min().unwrap_or(manifest.started);
         // What the engines said in every shard (one build and one config: the same programs, as a rule).
-        for s in &self.dirs {
+        for s in &shards.dirs {
             manifest.engines.extend(s.manifest.engines.clone());
         }
         manifest.write(out)?;
         let output = Output::fresh(out, table.columns(), opts.records)?;
         let known: Known = games.into_iter().collect();
         let plan = Plan { games: Box::new(std::iter::empty()), count: 0, done: 0 };
-        let tally = RunTally::new(&schedule, names);
+        let tally = RunTally::new(&schedule, names(cfg));
         let run = Run { cfg, table, schedule, dir: out, opts, manifest, timed: false };
         let report = run.play(tally, Start::Fresh, known, plan, output)?;
-        self.copy_histories(out, report.end.played)?;
+        shards.copy_histories(out, report.end.played)?;
         Ok(report)
     }
+}
 
+impl Shards {
     /// Copies the shards' hand histories of the first `played` games into `out`, when every
     /// shard wrote them.
     fn copy_histories(&self, out: &Path, played: u64) -> Result<()> {
