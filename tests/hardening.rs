@@ -330,6 +330,41 @@ fn refusals_come_before_any_output() {
     nothing_but(run_in(d, &["gate", gate.to_str().unwrap(), "--out", "gates"]), "which no run writes");
 }
 
+/// A roster file is checked whole when it is loaded: a variant with a misspelt parameter or an
+/// unknown kind is refused at its line even when the run uses another variant.
+#[test]
+fn a_roster_is_checked_whole() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("bots")).unwrap();
+    let c = write(d, "c.toml", "game = \"gomoku\"\ngames = 2\nbots = [\"mine\", \"random\"]\n");
+    let c = c.to_str().unwrap();
+    let good = "[mine]\nkind = \"weights\"\n\n";
+    for (variant, expected) in [
+        (
+            "[typo]\nkind = \"weights\"\nparams = { onw = [1, 2, 8, 32, 128] }\n",
+            "bots/gomoku.toml:4: unknown parameter `onw` for bot `typo`",
+        ),
+        ("[ghost]\nkind = \"wieghts\"\n", "bots/gomoku.toml:4: [ghost]: unknown bot `wieghts` for gomoku"),
+        (
+            "[a]\nkind = \"b\"\n[b]\nkind = \"a\"\n",
+            "bots/gomoku.toml:4: [a]: roster entries build on each other in a cycle",
+        ),
+        ("[shy]\nkind = \"weights\"\nparams = { own = \"x\" }\n", "bots/gomoku.toml:4: parameter `own` of bot `shy`"),
+        // A variant built on another: its parameters are checked against the kind underneath.
+        (
+            "[deep]\nkind = \"mine\"\nparams = { depth = 3 }\n",
+            "bots/gomoku.toml:4: unknown parameter `depth` for bot `deep`",
+        ),
+    ] {
+        write(&d.join("bots"), "gomoku.toml", &format!("{good}{variant}"));
+        refused(&run_in(d, &["run", c, "--out", "r"]), expected);
+        refused(&run_in(d, &["list", "gomoku"]), expected);
+    }
+    write(&d.join("bots"), "gomoku.toml", good);
+    succeeded(&run_in(d, &["run", c, "--quiet", "--out", "r"]));
+}
+
 #[test]
 fn names_are_safe_to_print_and_to_open_in_a_spreadsheet() {
     let dir = TempDir::new().unwrap();
