@@ -365,6 +365,44 @@ fn a_roster_is_checked_whole() {
     succeeded(&run_in(d, &["run", c, "--quiet", "--out", "r"]));
 }
 
+/// One name is one bot: a config that lists two different bots under one name (an inline bot
+/// named like a roster variant or a kind, beside it) is refused with both places, where it used to
+/// rename one of them `name#2`. The same bot listed twice is one bot in two seats.
+#[test]
+fn one_name_is_one_bot() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let head = "game = \"holdem\"\ngames = 2\nbots = [\n";
+    let inline = "  { name = \"rr-tight\", kind = \"rr\", params = { trials = 200 } },\n";
+    for (bots, expected) in [
+        (
+            format!("{inline}  \"rr-tight\",\n]\n"),
+            "c.toml:5: two different bots are named `rr-tight`: the roster's `rr-tight` (bots/holdem.toml (built in):3) and, at line 4, an inline bot of kind `rr`",
+        ),
+        (
+            format!("  \"rr-tight\",\n  \"random\",\n{inline}]\n"),
+            "c.toml:6: two different bots are named `rr-tight`: an inline bot of kind `rr` and, at line 4, the roster's `rr-tight` (bots/holdem.toml (built in):3)",
+        ),
+        (
+            "  { name = \"rr\", kind = \"rr\", params = { trials = 200 } },\n  \"rr\",\n]\n".to_string(),
+            "c.toml:5: two different bots are named `rr`: the kind `rr` and, at line 4, an inline bot of kind `rr`",
+        ),
+        (
+            "  { name = \"x\", kind = \"rr-loose\" },\n  { name = \"x\", kind = \"rr\" },\n]\n".to_string(),
+            "c.toml:5: two different bots are named `x`: an inline bot of kind `rr` and, at line 4, an inline bot built on the roster's `rr-loose` (bots/holdem.toml (built in):8)",
+        ),
+    ] {
+        let c = write(d, "c.toml", &format!("{head}{bots}"));
+        refused(&run_in(d, &["run", c.to_str().unwrap(), "--out", "r"]), expected);
+    }
+    // The same bot twice (as a name and inline with the same parameters) is one bot in two seats.
+    let same =
+        "  \"rr-fast\",\n  { name = \"rr-fast\", kind = \"rr\", params = { trials = 200 } },\n  \"random\",\n]\n";
+    let c = write(d, "c.toml", &format!("{head}{same}"));
+    let out = succeeded(&run_in(d, &["run", c.to_str().unwrap(), "--out", "same"]));
+    assert!(out.contains("\nrr-fast ") && !out.contains("rr-fast#2"), "{out}");
+}
+
 #[test]
 fn names_are_safe_to_print_and_to_open_in_a_spreadsheet() {
     let dir = TempDir::new().unwrap();

@@ -243,18 +243,30 @@ impl RunConfig {
         };
         let roster = Roster::load(entry)?;
         let mut entries = Vec::new();
+        let mut origins = Vec::new();
         for value in file.bots.get_ref() {
-            let spec = resolve_bot(entry, &roster, value.get_ref()).map_err(|e| match e {
+            let (spec, origin) = resolve_bot(entry, &roster, value.get_ref()).map_err(|e| match e {
                 // Set in a roster file: its place is already in the message.
                 BotError::Roster(e) => e,
                 BotError::Here(e) => src.error_at(&value.span(), e),
             })?;
             entries.push(spec);
+            origins.push(origin);
         }
         if entries.is_empty() {
             return Err(src.error_at(&file.bots.span(), "at least one bot is needed"));
         }
-        let (bots, listed) = distinct_bots(&entries);
+        let (bots, listed) = distinct_bots(&entries).map_err(|(later, earlier)| {
+            let span = |i: usize| file.bots.get_ref()[i].span();
+            let msg = format!(
+                "two different bots are named `{}`: {} and, at line {}, {}; give one of them another name",
+                entries[later].name,
+                origins[later],
+                src.line_of(&span(earlier)),
+                origins[earlier]
+            );
+            src.error_at(&span(later), msg)
+        })?;
         let seats = match &file.seats {
             Some(s) => {
                 let n = *s.get_ref();
@@ -407,7 +419,8 @@ impl From<Error> for BotError {
     }
 }
 
-fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<BotChoice, BotError> {
+/// Resolves a bot entry; also says what it is, for an error that names it beside another.
+fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<(BotChoice, String), BotError> {
     let inline = match value {
         Value::String(name) => InlineBot { name: name.clone(), kind: None, params: Table::new() },
         Value::Table(_) => value
@@ -431,23 +444,34 @@ fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<
         },
         _ => BotError::Here(e),
     })?;
-    Ok(BotChoice { name: inline.name, kind: resolved.kind, params })
+    let origin = match (value.is_str(), roster.place_of(base)) {
+        (true, Some(place)) => format!("the roster's `{base}` ({place})"),
+        (true, None) => format!("the kind `{base}`"),
+        (false, Some(place)) => format!("an inline bot built on the roster's `{base}` ({place})"),
+        (false, None) => format!("an inline bot of kind `{base}`"),
+    };
+    Ok((BotChoice { name: inline.name, kind: resolved.kind, params }, origin))
 }
 
 /// The distinct bots of the listed ones, and each listed one's index among them.
 ///
 /// A bot listed again with the same name and parameters is the same bot in another seat (its
 /// copies are pooled under its name), unless it is the only bot: then the copies play each other
-/// and are told apart as `name`, `name#2`, ... (a bot against itself, to check the harness). A
-/// bot listed again with another kind or parameters is a different bot, renamed the same way.
-fn distinct_bots(entries: &[BotChoice]) -> (Vec<BotChoice>, Vec<usize>) {
+/// and are told apart as `name`, `name#2`, ... (a bot against itself, to check the harness). Two
+/// different bots of one name (an inline bot named like a roster variant listed beside it) would
+/// need one of them renamed behind the user's back, and results under a name that is not theirs:
+/// refused, as (the later entry, the earlier one of that name).
+fn distinct_bots(entries: &[BotChoice]) -> std::result::Result<(Vec<BotChoice>, Vec<usize>), (usize, usize)> {
     let self_play = entries.len() > 1 && entries.iter().all(|e| *e == entries[0]);
     let mut bots: Vec<BotChoice> = Vec::new();
     let mut listed = Vec::new();
-    for e in entries {
+    for (k, e) in entries.iter().enumerate() {
         if let Some(i) = bots.iter().position(|b| b == e).filter(|_| !self_play) {
             listed.push(i);
             continue;
+        }
+        if let Some(earlier) = entries[..k].iter().position(|b| b.name == e.name).filter(|_| !self_play) {
+            return Err((k, earlier));
         }
         let taken = |name: &str| bots.iter().any(|b| b.name == name);
         let mut name = e.name.clone();
@@ -459,5 +483,5 @@ fn distinct_bots(entries: &[BotChoice]) -> (Vec<BotChoice>, Vec<usize>) {
         listed.push(bots.len());
         bots.push(BotChoice { name, ..e.clone() });
     }
-    (bots, listed)
+    Ok((bots, listed))
 }

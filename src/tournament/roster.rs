@@ -122,6 +122,11 @@ impl Roster {
         Ok(Roster { entries })
     }
 
+    /// Where the entry `name` is written (`bots/holdem.toml (built in):3`), if the roster has one.
+    pub fn place_of(&self, name: &str) -> Option<&str> {
+        self.entries.iter().find(|(n, _)| n == name).map(|(_, e)| e.place.as_str())
+    }
+
     /// Resolves a roster name or a bot kind to its kind and the parameters the roster gives it.
     /// Roster entries may build on other entries (`kind = "rr-tight"`); a cycle is an error.
     pub fn lookup(&self, game: &dyn GameEntry, name: &str) -> Result<Resolved> {
