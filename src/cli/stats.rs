@@ -15,7 +15,7 @@ use crate::tournament::execute::games_path;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena stats --penta 12,60,140,75,13 --elo0 0 --elo1 5\n  arena stats --tri 96,111,136\n  arena stats --run results/quickstart --elo0 0 --elo1 10 --model logistic\n  arena stats --run results/holdem-rr-tight-sprt --payoff0 0 --payoff1 2"
+    after_help = "Examples:\n  arena stats --penta 12,60,140,75,13 --elo0 0 --elo1 5\n  arena stats --tri 96,111,136\n  arena stats --run results/quickstart --elo0 0 --elo1 10 --model logistic\n  arena stats --run results/holdem-rr-tight-sprt --payoff0 0 --payoff1 200"
 )]
 pub struct StatsCmd {
     #[command(flatten)]

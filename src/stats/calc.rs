@@ -37,7 +37,8 @@ pub struct StatsArgs {
     /// SPRT of an Elo model: H1; needs --elo0
     #[arg(long, allow_hyphen_values = true)]
     pub elo1: Option<f64>,
-    /// SPRT of the payoff difference (with --run only): H0; needs --payoff1
+    /// SPRT of the payoff difference (with --run only): H0, in the unit of the run's verdict
+    /// (hold'em cash bb/100, stud and zhajinhua chips a hand, mahjong points); needs --payoff1
     #[arg(long, allow_hyphen_values = true)]
     pub payoff0: Option<f64>,
     /// SPRT of the payoff difference (with --run only): H1; needs --payoff0
