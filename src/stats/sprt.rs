@@ -131,11 +131,6 @@ pub struct SprtPlace {
 /// α and β when not given.
 pub const DEFAULT_ERROR_RATE: f64 = 0.05;
 
-/// Why the Elo models of the SPRT are for two seats only.
-pub const COUNT_MODELS_NEED_TWO_SEATS: &str =
-    "the SPRT's Elo models (logistic, normalized) count independent games or pairs; \
-     at a table of more than two seats give payoff0/payoff1 (the payoff test on the difference per deal)";
-
 impl SprtGiven {
     /// True when no key at all is given (no test asked for).
     pub fn is_empty(&self) -> bool {
@@ -228,7 +223,14 @@ impl SprtGiven {
         }
         if model != SprtModel::Payoff && place.seats > 2 {
             let at = if self.model.is_some() { SprtKey::Model } else { SprtKey::Whole };
-            return Err(fail(at, COUNT_MODELS_NEED_TWO_SEATS.into()));
+            // Why the Elo models of the SPRT are for two seats only.
+            let msg = format!(
+                "the SPRT's Elo models (logistic, normalized) count independent games or pairs; \
+                 at a table of more than two seats give {}/{} (the payoff test on the difference per deal)",
+                key("payoff0"),
+                key("payoff1")
+            );
+            return Err(fail(at, msg));
         }
         if !(h0.is_finite() && h1.is_finite() && h0 < h1) {
             let (k0, k1) = keys;
