@@ -16,7 +16,8 @@
 //!                           # at a table with copies, the bots' pooled payoffs), 95% over deals
 //! sprt = { elo0 = 0, elo1 = 50, model = "logistic" }   # the SPRT accepts H1 (two bots); the
 //!                           # run stops when it decides, and the other criteria see those games;
-//!                           # payoff0/payoff1 instead of elo0/elo1: the payoff test
+//!                           # payoff0/payoff1 instead of elo0/elo1: the payoff test, its
+//!                           # bounds in the unit of the game's verdict (hold'em cash: bb/100)
 //! baseline = "../results/baselines/gomoku.csv"  # a stored summary.csv: the bot's score is at
 //! tolerance = 0.02                              # least the baseline's minus this
 //! ```
