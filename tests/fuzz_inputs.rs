@@ -820,6 +820,8 @@ proptest! {
         let game = arena().find(name.trim_end_matches(".toml")).unwrap();
         match Roster::parse(&text, &format!("bots/{name}")) {
             Ok(roster) => {
+                // Checked whole as `Roster::load` does, then one entry looked up.
+                one_line(roster.check(game))?;
                 let names: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix('[')?.strip_suffix(']')).collect();
                 if !names.is_empty() {
                     one_line(roster.lookup(game, names[pick.index(names.len())]))?;

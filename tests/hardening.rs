@@ -136,6 +136,51 @@ fn gate_criteria_must_be_real_numbers() {
     }
 }
 
+/// An SPRT runs the test its bounds name, or nothing: bounds of two tests, a model that is not the
+/// bounds' test, half a pair and SPRT flags without bounds are refused, with the line at fault.
+#[test]
+fn an_sprt_is_the_test_its_bounds_name_or_refused() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let head = "game = \"holdem\"\nbots = [\"rr-loose\", \"rr\"]\n[sprt]\n";
+    for (sprt, expected) in [
+        ("elo0 = 0\npayoff1 = 1\n", "c.toml:5: elo0/elo1 and payoff0/payoff1 are the bounds of two different tests"),
+        ("payoff0 = 0\npayoff1 = 1\nelo1 = 5\n", "c.toml:4: elo0/elo1 and payoff0/payoff1"),
+        (
+            "payoff0 = 0\npayoff1 = 1\nmodel = \"normalized\"\n",
+            "c.toml:6: model = \"normalized\" contradicts payoff0/payoff1",
+        ),
+        (
+            "elo0 = 0\nelo1 = 5\nmodel = \"payoff\"\n",
+            "c.toml:6: model = \"payoff\" takes its bounds as payoff0/payoff1",
+        ),
+        ("payoff0 = 0\n", "c.toml:4: payoff0 needs payoff1 too"),
+        ("model = \"logistic\"\n", "c.toml:3: the SPRT needs its bounds"),
+        ("payoff0 = 1\npayoff1 = 0\n", "c.toml:4: the SPRT needs payoff0 < payoff1"),
+        // The unit, when written, must be the test's: payoff bounds are in the verdict's unit.
+        (
+            "payoff0 = 0\npayoff1 = 1\nunit = \"bb a hand\"\n",
+            "c.toml:6: unit = \"bb a hand\" is not this test's unit: its bounds are in bb/100",
+        ),
+    ] {
+        let c = write(d, "c.toml", &format!("{head}{sprt}"));
+        refused(&run_in(d, &["run", c.to_str().unwrap()]), expected);
+    }
+    // The same in a gate's expectation, at its line.
+    write(d, "m.toml", "game = \"holdem\"\nbots = [\"rr-loose\", \"rr\"]\n");
+    let gate =
+        write(d, "g.toml", "[[expect]]\nname = \"x\"\nconfig = \"m.toml\"\n\nsprt = { elo0 = 0, payoff1 = 1 }\n");
+    refused(&run_in(d, &["gate", gate.to_str().unwrap()]), "g.toml:5: expectation `x`: elo0/elo1 and payoff0/payoff1");
+    // `arena stats`: SPRT flags without bounds, and flags of two tests.
+    refused(&run_in(d, &["stats", "--tri", "1,2,3", "--model", "payoff"]), "the SPRT needs its bounds");
+    refused(&run_in(d, &["stats", "--tri", "1,2,3", "--alpha", "0.1"]), "the SPRT needs its bounds");
+    refused(
+        &run_in(d, &["stats", "--tri", "1,2,3", "--elo0", "0", "--elo1", "5", "--model", "payoff"]),
+        "--model payoff takes its bounds as --payoff0/--payoff1",
+    );
+    refused(&run_in(d, &["stats", "--tri", "1,2,3", "--payoff0", "0", "--payoff1", "5"]), "use --run DIR");
+}
+
 #[test]
 fn paths_and_files_stay_where_they_belong() {
     let dir = TempDir::new().unwrap();
@@ -199,6 +244,163 @@ fn errors_are_one_line_and_point_at_the_right_place() {
     );
     let b = write(d, "b.toml", "game = \"gomoku\"\nbots = [\"broken\", \"random\"]\n");
     refused(&run_in(d, &["run", b.to_str().unwrap()]), "bots/gomoku.toml:5: parameter `own`");
+}
+
+/// A command missing a required argument names it, on its one line: clap's message spans lines
+/// (the missing arguments are listed under it), and the line keeps them all.
+#[test]
+fn a_missing_argument_is_named() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for (args, missing) in [
+        (&["gate"][..], "<GATE>"),
+        (&["resume"], "<DIR>"),
+        (&["merge"], "<DIR>..."),
+        (&["report"], "<DIRS>..."),
+        (&["play"], "--bot <BOTS>, <GAME>"),
+        (&["play", "holdem"], "--bot <BOTS>"),
+        (&["brain"], "<GAME>"),
+        (&["advise", "holdem"], "--hole <HOLE>"),
+        (&["advise", "stud"], "--me <ME>, --opponent <OPPONENTS>"),
+        (&["advise", "zhajinhua"], "--hand <HAND>"),
+    ] {
+        let out = arena().current_dir(d).args(args).stdin(std::process::Stdio::null()).output().unwrap();
+        refused(&out, &format!("error: the following required arguments were not provided: {missing}; try --help"));
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    }
+    // The values clap lists under an invalid one stay on the line too.
+    refused(
+        &run_in(d, &["run", "x.toml", "--records", "zz"]),
+        "for '--records <RECORDS>' [possible values: csv, gz, none]",
+    );
+}
+
+/// A refusal is one line on stderr and nothing else: no header, note or verdict printed before it
+/// (and no file changed by it).
+#[test]
+fn refusals_come_before_any_output() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let nothing_but = |out: Output, expected: &str| {
+        refused(&out, expected);
+        assert!(out.stdout.is_empty(), "{expected}: stdout {}", String::from_utf8_lossy(&out.stdout));
+    };
+    let c =
+        write(d, "c.toml", "game = \"gomoku\"\ngames = 8\npaired = true\nbots = [\"random\", \"random-adjacent\"]\n");
+    let c = c.to_str().unwrap();
+    // run: a game without hand histories, and one bot (its note) into a folder of someone else's.
+    nothing_but(run_in(d, &["run", c, "--hand-history", "--out", "hh"]), "gomoku has no hand-history format");
+    write(d, "mine.txt", "");
+    let one = run_in(d, &["run", "--game", "gomoku", "--bot", "random", "--games", "2", "--out", ".", "--force"]);
+    nothing_but(one, "which no run writes");
+    // merge: an unfinished shard, refused before the merged run's header.
+    for k in ["1", "2"] {
+        succeeded(&run_in(d, &["run", c, "--quiet", "--shard", &format!("{k}/2"), "--out", &format!("shard{k}")]));
+    }
+    let manifest = d.join("shard2/run.json");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace("\"complete\"", "\"running\"");
+    std::fs::write(&manifest, text).unwrap();
+    let games = std::fs::read(d.join("shard2/games.csv")).unwrap();
+    std::fs::write(d.join("shard2/games.csv"), &games[..games.len() / 2]).unwrap();
+    nothing_but(run_in(d, &["merge", "shard1", "shard2", "--out", "merged"]), "is unfinished");
+    // resume: a changed config, refused before the run's header.
+    let config = d.join("shard2/config.toml");
+    std::fs::write(&config, std::fs::read_to_string(&config).unwrap().replace("seed = 1", "seed = 2")).unwrap();
+    nothing_but(run_in(d, &["resume", "shard2"]), "config.toml no longer matches");
+    // resume --games of a run that kept no games: refused, and its config.toml left as it was.
+    succeeded(&run_in(d, &["run", c, "--quiet", "--records", "none", "--out", "none"]));
+    let before = std::fs::read(d.join("none/config.toml")).unwrap();
+    nothing_but(run_in(d, &["resume", "none", "--games", "20"]), "kept no games");
+    assert_eq!(std::fs::read(d.join("none/config.toml")).unwrap(), before, "the refused resume changed config.toml");
+    // stats --run: an Elo SPRT of a four-seat run, refused before the line on the folder.
+    let m = write(d, "m.toml", "game = \"mahjong\"\ngames = 1\nbots = [\"greedy\", \"random\"]\nseats = 4\n");
+    succeeded(&run_in(d, &["run", m.to_str().unwrap(), "--quiet", "--out", "mahjong"]));
+    nothing_but(
+        run_in(d, &["stats", "--run", "mahjong", "--elo0", "0", "--elo1", "5"]),
+        "count independent games or pairs",
+    );
+    // gate: an expectation whose folder holds someone else's file, refused before any verdict.
+    let gate = write(
+        d,
+        "g.toml",
+        "[[expect]]\nname = \"a\"\nconfig = \"c.toml\"\nwin_rate_lo = 0\n[[expect]]\nname = \"b\"\nconfig = \"c.toml\"\nwin_rate_lo = 0\n",
+    );
+    std::fs::create_dir_all(d.join("gates/b")).unwrap();
+    write(&d.join("gates/b"), "notes.txt", "mine");
+    nothing_but(run_in(d, &["gate", gate.to_str().unwrap(), "--out", "gates"]), "which no run writes");
+}
+
+/// A roster file is checked whole when it is loaded: a variant with a misspelt parameter or an
+/// unknown kind is refused at its line even when the run uses another variant.
+#[test]
+fn a_roster_is_checked_whole() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("bots")).unwrap();
+    let c = write(d, "c.toml", "game = \"gomoku\"\ngames = 2\nbots = [\"mine\", \"random\"]\n");
+    let c = c.to_str().unwrap();
+    let good = "[mine]\nkind = \"weights\"\n\n";
+    for (variant, expected) in [
+        (
+            "[typo]\nkind = \"weights\"\nparams = { onw = [1, 2, 8, 32, 128] }\n",
+            "bots/gomoku.toml:4: unknown parameter `onw` for bot `typo`",
+        ),
+        ("[ghost]\nkind = \"wieghts\"\n", "bots/gomoku.toml:4: [ghost]: unknown bot `wieghts` for gomoku"),
+        (
+            "[a]\nkind = \"b\"\n[b]\nkind = \"a\"\n",
+            "bots/gomoku.toml:4: [a]: roster entries build on each other in a cycle",
+        ),
+        ("[shy]\nkind = \"weights\"\nparams = { own = \"x\" }\n", "bots/gomoku.toml:4: parameter `own` of bot `shy`"),
+        // A variant built on another: its parameters are checked against the kind underneath.
+        (
+            "[deep]\nkind = \"mine\"\nparams = { depth = 3 }\n",
+            "bots/gomoku.toml:4: unknown parameter `depth` for bot `deep`",
+        ),
+    ] {
+        write(&d.join("bots"), "gomoku.toml", &format!("{good}{variant}"));
+        refused(&run_in(d, &["run", c, "--out", "r"]), expected);
+        refused(&run_in(d, &["list", "gomoku"]), expected);
+    }
+    write(&d.join("bots"), "gomoku.toml", good);
+    succeeded(&run_in(d, &["run", c, "--quiet", "--out", "r"]));
+}
+
+/// One name is one bot: a config that lists two different bots under one name (an inline bot
+/// named like a roster variant or a kind, beside it) is refused with both places, where it used to
+/// rename one of them `name#2`. The same bot listed twice is one bot in two seats.
+#[test]
+fn one_name_is_one_bot() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let head = "game = \"holdem\"\ngames = 2\nbots = [\n";
+    let inline = "  { name = \"rr-tight\", kind = \"rr\", params = { trials = 200 } },\n";
+    for (bots, expected) in [
+        (
+            format!("{inline}  \"rr-tight\",\n]\n"),
+            "c.toml:5: two different bots are named `rr-tight`: the roster's `rr-tight` (bots/holdem.toml (built in):3) and, at line 4, an inline bot of kind `rr`",
+        ),
+        (
+            format!("  \"rr-tight\",\n  \"random\",\n{inline}]\n"),
+            "c.toml:6: two different bots are named `rr-tight`: an inline bot of kind `rr` and, at line 4, the roster's `rr-tight` (bots/holdem.toml (built in):3)",
+        ),
+        (
+            "  { name = \"rr\", kind = \"rr\", params = { trials = 200 } },\n  \"rr\",\n]\n".to_string(),
+            "c.toml:5: two different bots are named `rr`: the kind `rr` and, at line 4, an inline bot of kind `rr`",
+        ),
+        (
+            "  { name = \"x\", kind = \"rr-loose\" },\n  { name = \"x\", kind = \"rr\" },\n]\n".to_string(),
+            "c.toml:5: two different bots are named `x`: an inline bot of kind `rr` and, at line 4, an inline bot built on the roster's `rr-loose` (bots/holdem.toml (built in):8)",
+        ),
+    ] {
+        let c = write(d, "c.toml", &format!("{head}{bots}"));
+        refused(&run_in(d, &["run", c.to_str().unwrap(), "--out", "r"]), expected);
+    }
+    // The same bot twice (as a name and inline with the same parameters) is one bot in two seats.
+    let same =
+        "  \"rr-fast\",\n  { name = \"rr-fast\", kind = \"rr\", params = { trials = 200 } },\n  \"random\",\n]\n";
+    let c = write(d, "c.toml", &format!("{head}{same}"));
+    let out = succeeded(&run_in(d, &["run", c.to_str().unwrap(), "--out", "same"]));
+    assert!(out.contains("\nrr-fast ") && !out.contains("rr-fast#2"), "{out}");
 }
 
 #[test]

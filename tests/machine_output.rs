@@ -111,7 +111,7 @@ fn run_json_holds_the_csvs_numbers() {
     let doc = json_of(&ok(arena().args(["run", "--json", "--out"]).arg(&out).arg(&config).output().unwrap()));
     assert_eq!(doc["ended"], "sprt");
     assert_eq!(doc["ratings"], Value::Null);
-    assert_eq!(same_rows(&out.join("match.csv"), &doc["matches"]), 29 + 9);
+    assert_eq!(same_rows(&out.join("match.csv"), &doc["matches"]), 29 + 10);
     assert_eq!(doc["matches"][0]["decision"], "H1");
 
     // `arena stats --run` recomputes the same row from games.csv.
@@ -120,7 +120,7 @@ fn run_json_holds_the_csvs_numbers() {
         .arg(&out)
         .output()
         .unwrap());
-    assert_eq!(same_rows(&out.join("match.csv"), &json_of(&stats)["matches"]), 29 + 9);
+    assert_eq!(same_rows(&out.join("match.csv"), &json_of(&stats)["matches"]), 29 + 10);
 }
 
 #[test]
@@ -226,7 +226,12 @@ fn gate_json_and_junit_report_every_expectation() {
     let cases: Vec<_> = suite.children().filter(|n| n.has_tag_name("testcase")).collect();
     assert_eq!(cases.len(), 2);
     assert_eq!(cases[0].attribute("name"), Some("adjacent beats random"));
-    assert!(cases[0].children().all(|n| !n.is_element()), "a passing case has no failure");
+    assert!(cases[0].children().all(|n| !n.has_tag_name("failure")), "a passing case has no failure");
+    // Every case carries the terminal's line as its output.
+    for (case, line) in cases.iter().zip(&lines) {
+        let out = case.children().find(|n| n.has_tag_name("system-out")).unwrap();
+        assert_eq!(out.text(), Some(line.as_str()));
+    }
     assert_eq!(cases[1].attribute("name"), Some("random <beats> 'adjacent' & \"more\""));
     let failure = cases[1].children().find(|n| n.has_tag_name("failure")).unwrap();
     assert_eq!(failure.attribute("message"), Some(lines[1].as_str()));
@@ -241,7 +246,7 @@ fn progress_run(dir: &Path, every: &str, sprt: bool) -> (Vec<String>, Value) {
     let mut text = String::from("game = \"holdem\"\ngames = 6000\npaired = true\nbots = [\"rr\", \"always-call\"]\n");
     if sprt {
         // A payoff SPRT that cannot decide in 6,000 games: the LLR is shown all along.
-        text.push_str("[sprt]\nmodel = \"payoff\"\npayoff0 = 9\npayoff1 = 9.5\n");
+        text.push_str("[sprt]\npayoff0 = 900\npayoff1 = 950\n");
     }
     let config = write(dir, &format!("progress-{every}-{sprt}.toml"), &text);
     let out = dir.join(format!("out-{every}-{sprt}"));
@@ -282,13 +287,26 @@ fn progress_lines_when_stderr_is_not_a_terminal() {
     assert!(!stderr.iter().any(|l| l.starts_with("progress: ")), "--progress-every 0: {stderr:?}");
 
     let (stderr, doc) = progress_run(dir.path(), "0.05", true);
+    // The header and every progress line name the test: its model and the unit of its bounds,
+    // the unit of the hold'em verdict (bb/100).
     assert!(stderr[0].contains(": at most 6000 games of holdem"), "{stderr:?}");
-    assert_eq!(doc["matches"][0]["decision"], "continue");
+    assert!(stderr[0].ends_with("; SPRT payoff [900, 950] bb/100"), "{stderr:?}");
+    let m = &doc["matches"][0];
+    assert_eq!(
+        (&m["decision"], &m["model"], &m["unit"], &m["h1"]),
+        (
+            &serde_json::json!("continue"),
+            &serde_json::json!("payoff"),
+            &serde_json::json!("bb/100"),
+            &serde_json::json!(950.0)
+        )
+    );
     let known: Vec<&String> = stderr.iter().filter(|l| l.contains("games/s")).collect();
     assert!(!known.is_empty(), "{stderr:?}");
     for line in known {
         assert!(
-            line.contains(", LLR ") && (line.contains(", ETA ≤ ") || line.starts_with("progress: 6,000/")),
+            line.contains(", SPRT payoff [900, 950] bb/100: LLR ")
+                && (line.contains(", ETA ≤ ") || line.starts_with("progress: 6,000/")),
             "{line}"
         );
     }

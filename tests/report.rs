@@ -36,9 +36,8 @@ bots = ["rr", "random"]
 format = "cash"
 stack = 100
 [sprt]
-model = "payoff"
 payoff0 = 0
-payoff1 = 20
+payoff1 = 2000
 "#;
 
 /// Mahjong: a field of three kinds at four seats, every deal replayed with the seats rotated.

@@ -95,7 +95,8 @@ fn stats_reproduces_the_reference_llr() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
-/// rr wins several big blinds a hand from a calling station: a payoff SPRT decides early.
+/// rr wins several big blinds a hand from a calling station: a payoff SPRT decides early. Its
+/// bounds are in the unit of the hold'em verdict: H1 is 200 bb/100, 2 big blinds a hand.
 const PAYOFF_SPRT_RUN: &str = r#"
 game = "holdem"
 games = 100000
@@ -105,9 +106,8 @@ bots = ["rr", "always-call"]
 [table]
 format = "cash"
 [sprt]
-model = "payoff"
 payoff0 = 0
-payoff1 = 2
+payoff1 = 200
 "#;
 
 #[test]
@@ -115,27 +115,117 @@ fn the_payoff_sprt_stops_at_the_same_game_on_any_thread_count() {
     let dir = TempDir::new().unwrap();
     let (one, _, row) = run_on_one_and_two_threads(dir.path(), PAYOFF_SPRT_RUN);
     let get = |name: &str| row[name].as_str();
-    assert_eq!((get("model"), get("h0"), get("h1"), get("decision")), ("payoff", "0.000000", "2.000000", "H1"));
+    assert_eq!(
+        (get("model"), get("unit"), get("h0"), get("h1"), get("decision")),
+        ("payoff", "bb/100", "0.000000", "200.000000", "H1")
+    );
     let pairs: u64 = get("deals").parse().unwrap();
     assert!((30..2000).contains(&pairs), "stopped early, not before the minimum: {pairs} pairs");
     let llr: f64 = get("llr").parse().unwrap();
     assert!(llr >= get("upper").parse::<f64>().unwrap());
-    // The resolved config names the hypotheses in payoff units.
+    // The resolved config names the hypotheses and their unit, and runs the same test again.
     let resolved = std::fs::read_to_string(one.join("config.toml")).unwrap();
-    assert!(resolved.contains("payoff1 = 2.0") && resolved.contains("model = \"payoff\""), "{resolved}");
-    // `arena stats --run` recomputes the same LLR from games.csv; counts alone cannot.
-    let output =
-        arena().args(["stats", "--model", "payoff", "--elo0", "0", "--elo1", "2", "--run"]).arg(&one).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let text = String::from_utf8(output.stdout).unwrap();
-    assert!(text.contains(&format!("LLR       {llr:.6}")) && text.contains("payoff difference"), "{text}\nllr {llr}");
-    let bad = arena()
-        .args(["stats", "--penta", "1,2,3,2,1", "--model", "payoff", "--elo0", "0", "--elo1", "2"])
+    assert!(resolved.contains("payoff1 = 200.0") && resolved.contains("unit = \"bb/100\""), "{resolved}");
+    let again = run(dir.path(), &one.join("config.toml"), "again", "2");
+    assert_eq!(std::fs::read(one.join("match.csv")).unwrap(), std::fs::read(again.join("match.csv")).unwrap());
+    // The run's verdict names the test and the unit of its bounds, as the payoff beside it.
+    let output = arena()
+        .args(["run", "--threads", "2", "--out"])
+        .arg(dir.path().join("shown"))
+        .arg(dir.path().join("config.toml"))
         .output()
         .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains(" bb/100, 95% over ") && text.contains("  SPRT payoff [0, 200] bb/100 α=0.05 β=0.05: LLR "),
+        "{text}"
+    );
+    // `arena stats --run` recomputes the same LLR from games.csv; counts alone cannot.
+    let output = arena().args(["stats", "--payoff0", "0", "--payoff1", "200", "--run"]).arg(&one).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains(&format!("LLR       {llr:.6}")), "{text}\nllr {llr}");
+    assert!(text.contains("SPRT      payoff [0, 200] bb/100, alpha 0.05, beta 0.05"), "{text}");
+    // The payoff difference beside it in the same unit, as the run's verdict shows it.
+    let diff = 100.0 * get("mean_payoff_diff").parse::<f64>().unwrap();
+    assert!(text.contains(&format!("payoff    difference {diff:+.2} [")), "{text}\n{diff}");
+    let bad = arena().args(["stats", "--penta", "1,2,3,2,1", "--payoff0", "0", "--payoff1", "2"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8(bad.stderr).unwrap();
     assert!(err.contains("--run") && err.lines().count() == 1, "{err}");
+}
+
+/// rr-loose wins more hold'em hands than rr but loses chips to it: a test of "wins more
+/// chips" must say no, where a count of hands won says yes.
+const LOOSE_VS_RR: &str = r#"
+game = "holdem"
+games = 40000
+seed = 1
+paired = true
+bots = ["rr-loose", "rr"]
+[table]
+format = "cash"
+stack = 100
+[sprt]
+payoff0 = 0
+payoff1 = 50
+"#;
+
+/// Payoff bounds are the payoff test's, with no `model` needed: the run tests the payoff difference
+/// (and accepts H0 for the bot that loses chips), and a gate asking whether that bot wins more chips
+/// fails, in its exit code and in JUnit.
+#[test]
+fn payoff_bounds_test_the_payoff_and_a_gate_fails_the_bot_that_loses_chips() {
+    let dir = TempDir::new().unwrap();
+    let config = write(dir.path(), "loose.toml", LOOSE_VS_RR);
+    let out = run(dir.path(), &config, "run", "2");
+    let row = &csv_rows(&out.join("match.csv"))[0];
+    assert_eq!((row["bot_a"].as_str(), row["model"].as_str(), row["decision"].as_str()), ("rr-loose", "payoff", "H0"));
+    assert!(row["mean_payoff_diff"].parse::<f64>().unwrap() < 0.0, "{row:?}");
+    // The resolved config loads back to the same test: run again from it, the same verdict.
+    let again = run(dir.path(), &out.join("config.toml"), "again", "1");
+    assert_eq!(std::fs::read(out.join("match.csv")).unwrap(), std::fs::read(again.join("match.csv")).unwrap());
+
+    let gate = write(
+        dir.path(),
+        "gate.toml",
+        "[[expect]]\nname = \"rr-loose wins more chips than rr\"\nconfig = \"loose.toml\"\ngames = 40000\nseed = 1\nsprt = { payoff0 = 0, payoff1 = 50 }\n",
+    );
+    let junit = dir.path().join("junit.xml");
+    let output = arena()
+        .args(["gate", "--threads", "2", "--out"])
+        .arg(dir.path().join("gate-out"))
+        .arg("--junit")
+        .arg(&junit)
+        .arg(&gate)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(text.starts_with("FAIL rr-loose wins more chips than rr") && text.contains(": H0"), "{text}");
+    assert!(text.contains("SPRT payoff [0, 50] bb/100: LLR "), "the gate names the test and its unit: {text}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("failures=\"1\"") && xml.contains("<failure message=\"FAIL rr-loose"), "{xml}");
+}
+
+/// A bot that wins every game: the payoff difference has no variance, so pairing's variance ratio
+/// is undefined. `arena run` and `arena stats --run` both say so in words.
+#[test]
+fn an_undefined_variance_ratio_reads_n_a_in_run_and_stats() {
+    let dir = TempDir::new().unwrap();
+    let config = write(
+        dir.path(),
+        "sure.toml",
+        "game = \"gomoku\"\ngames = 40\npaired = true\nbots = [\"weights\", \"random\"]\n[table]\nsize = 9\n",
+    );
+    let out = dir.path().join("sure");
+    let output = arena().args(["run", "--threads", "2", "--out"]).arg(&out).arg(&config).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("payoff difference +2.0000 [+2.0000, +2.0000]"), "not a sure win after all: {text}");
+    assert!(text.contains("pairing variance ratio n/a"), "{text}");
+    let output = arena().args(["stats", "--run"]).arg(&out).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("variance ratio n/a") && !text.contains("NaN"), "{text}");
 }
 
 const GATE_RUN: &str = r#"

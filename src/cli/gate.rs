@@ -15,7 +15,9 @@
 //! payoff_diff_lo = 0.0      # the lower end of its payoff per game minus the other bot's (two bots;
 //!                           # at a table with copies, the bots' pooled payoffs), 95% over deals
 //! sprt = { elo0 = 0, elo1 = 50, model = "logistic" }   # the SPRT accepts H1 (two bots); the
-//!                           # run stops when it decides, and the other criteria see those games
+//!                           # run stops when it decides, and the other criteria see those games;
+//!                           # payoff0/payoff1 instead of elo0/elo1: the payoff test, its
+//!                           # bounds in the unit of the game's verdict (hold'em cash: bb/100)
 //! baseline = "../results/baselines/gomoku.csv"  # a stored summary.csv: the bot's score is at
 //! tolerance = 0.02                              # least the baseline's minus this
 //! ```
@@ -26,16 +28,18 @@ use std::time::Instant;
 
 use clap::Args;
 use serde::Deserialize;
+use toml::Spanned;
 
 use crate::cli::out::{note, say};
 use crate::cli::{json, EXIT_FAIL, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{BotSummary, MatchRow};
-use crate::stats::{Sprt, SprtDecision, SprtModel};
-use crate::tournament::config::{one_line, Overrides, RunConfig};
+use crate::stats::sprt::SprtPlace;
+use crate::stats::SprtDecision;
+use crate::tournament::config::{one_line, Overrides, RunConfig, SprtFile};
 use crate::tournament::execute::execute;
-use crate::tournament::folder;
+use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -84,33 +88,10 @@ struct Expectation {
     payoff_lo: Option<f64>,
     elo_lo: Option<f64>,
     payoff_diff_lo: Option<f64>,
-    sprt: Option<SprtSpec>,
+    sprt: Option<Spanned<SprtFile>>,
     baseline: Option<PathBuf>,
     #[serde(default)]
     tolerance: f64,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SprtSpec {
-    #[serde(alias = "payoff0")]
-    elo0: f64,
-    #[serde(alias = "payoff1")]
-    elo1: f64,
-    #[serde(default = "five_percent")]
-    alpha: f64,
-    #[serde(default = "five_percent")]
-    beta: f64,
-    #[serde(default = "normalized")]
-    model: String,
-}
-
-fn five_percent() -> f64 {
-    0.05
-}
-
-fn normalized() -> String {
-    "normalized".into()
 }
 
 /// One criterion's verdict: whether it passed, the figures that decided it and how the terminal
@@ -235,8 +216,11 @@ fn load(arena: &Arena, args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>>
                     "sprt tests the config's first bot against the second: list the judged bot first".into()
                 ));
             }
-            let model: SprtModel = s.model.parse().map_err(|err: Error| ctx(err.to_string()))?;
-            let sprt = Sprt::new(s.elo0, s.elo1, s.alpha, s.beta, model).map_err(|err| ctx(err.to_string()))?;
+            let place = SprtPlace { payoff: Some(cfg.headline.payoff_unit()), seats: cfg.seats, flags: false };
+            let sprt = s.get_ref().resolve(place, s.span()).map_err(|(at, err)| {
+                let line = 1 + text[..at.start.min(text.len())].matches('\n').count();
+                Error::input(format!("{shown}:{line}: expectation `{}`: {err}", e.name))
+            })?;
             cfg.sprt = Some(sprt);
         }
         let bounds = [
@@ -307,10 +291,7 @@ fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow]
             value: s.llr,
             bound: s.sprt.bounds().1,
             pass: s.decision == SprtDecision::AcceptH1,
-            text: format!(
-                "SPRT [{}, {}] LLR {:.3} after {} games: {}",
-                s.sprt.h0, s.sprt.h1, s.llr, r.games, s.decision
-            ),
+            text: format!("SPRT {}: LLR {:.3} after {} games: {}", s.sprt.describe(), s.llr, r.games, s.decision),
         });
     }
     if let Some(path) = &e.baseline {
@@ -340,10 +321,22 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         records: crate::report::Records::Csv,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
     };
+    // Every folder made ready before the first verdict is printed: a folder that cannot be used
+    // refuses the gate with its one line, not after some verdicts.
+    let dirs: Vec<PathBuf> = expectations.iter().map(|(e, _)| args.out.join(slug(&e.name))).collect();
+    let mut locks = std::collections::BTreeMap::<PathBuf, FolderLock>::new();
+    for dir in &dirs {
+        if !locks.contains_key(dir) {
+            locks.insert(dir.clone(), folder::prepare(dir, true)?);
+        }
+    }
     let mut verdicts = Vec::new();
-    for (e, cfg) in &expectations {
-        let dir = args.out.join(slug(&e.name));
-        let lock = folder::prepare(&dir, true)?;
+    for ((e, cfg), dir) in expectations.iter().zip(dirs) {
+        // Two expectations of one name share a folder: the second finds it as the first left it.
+        let lock = match locks.remove(&dir) {
+            Some(lock) => lock,
+            None => folder::prepare(&dir, true)?,
+        };
         let started = Instant::now();
         let report = execute(arena, cfg, &opts, &dir, lock, None)?;
         let judged = e.bot.clone().unwrap_or_else(|| cfg.bots[0].name.clone());
@@ -386,8 +379,9 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     Ok(if passed == total { EXIT_OK } else { EXIT_FAIL })
 }
 
-/// The verdicts as JUnit XML: one test suite (the gate file), one test case per expectation, a
-/// failure carrying the terminal's line and, in its body, every criterion's figures.
+/// The verdicts as JUnit XML: one test suite (the gate file), one test case per expectation with
+/// the terminal's line as its output; a failure carries that line and, in its body, every
+/// criterion's figures.
 fn junit(gate: &Path, verdicts: &[Verdict]) -> String {
     let failures = verdicts.iter().filter(|v| !v.pass()).count();
     let seconds: f64 = verdicts.iter().map(|v| v.seconds).sum();
@@ -402,22 +396,27 @@ fn junit(gate: &Path, verdicts: &[Verdict]) -> String {
         verdicts.len()
     ));
     for v in verdicts {
-        let head =
-            format!("    <testcase name=\"{}\" classname=\"{suite}\" time=\"{:.3}\"", xml_escape(&v.name), v.seconds);
-        if v.pass() {
-            xml.push_str(&format!("{head}/>\n"));
-        } else {
+        let head = format!(
+            "    <testcase name=\"{}\" classname=\"{suite}\" time=\"{:.3}\">\n",
+            xml_escape(&v.name),
+            v.seconds
+        );
+        xml.push_str(&head);
+        if !v.pass() {
             let body: Vec<String> = v
                 .checks
                 .iter()
                 .map(|c| format!("{} {}: {}", if c.pass { "pass" } else { "FAIL" }, c.criterion, c.text))
                 .collect();
             xml.push_str(&format!(
-                "{head}>\n      <failure message=\"{}\" type=\"expectation\">{}</failure>\n    </testcase>\n",
+                "      <failure message=\"{}\" type=\"expectation\">{}</failure>\n",
                 xml_escape(&v.line()),
                 xml_escape(&body.join("\n"))
             ));
         }
+        // Every case, passed or not, carries the terminal's line: what was judged and by which
+        // figures (an SPRT's model and the unit of its bounds among them).
+        xml.push_str(&format!("      <system-out>{}</system-out>\n    </testcase>\n", xml_escape(&v.line())));
     }
     xml.push_str("  </testsuite>\n</testsuites>\n");
     xml

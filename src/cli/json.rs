@@ -84,6 +84,7 @@ pub fn match_row(r: &MatchRow) -> Value {
             put(key, num(x));
         }
         put("model", s.sprt.model.to_string().into());
+        put("unit", s.sprt.unit.into());
         for (key, x) in [("llr", s.llr), ("lower", lower), ("upper", upper)] {
             put(key, num(x));
         }

@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::games::Arena;
 use crate::report::{config_hash, Records};
 use crate::tournament::config::{Overrides, RunConfig};
+use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::merge::Shards;
 use crate::tournament::runner::RunOptions;
 
@@ -46,6 +47,11 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
     let shards = Shards::open(arena, &args.shards, expected.as_deref())?;
     let cfg = shards.config();
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
+    // Every refusal (an unfinished shard, a folder taken) before the header: one line and nothing else.
+    // The folder is held from before the shards are judged; a refusal leaves it as it was.
+    let lock = FolderLock::create(&out)?;
+    let merge = shards.read(arena)?;
+    folder::ready(&lock, &out, args.force)?;
     if !args.quiet {
         say!("{}", run::header(cfg, &cfg.schedule()?, None));
     }
@@ -57,6 +63,6 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
         records: args.records,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
     };
-    let report = shards.merge(arena, &out, args.force, &opts)?;
+    let report = merge.write(arena, &out, lock, &opts)?;
     Ok(run::show(cfg, &report, &opts, &out, args.quiet, false))
 }

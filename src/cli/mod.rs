@@ -139,11 +139,21 @@ fn allow_negative_numbers(command: clap::Command) -> clap::Command {
 }
 
 /// clap's error (several lines: the message, a tip, the usage) as one line: the message, with
-/// echoed values escaped and cut, and where to look next.
+/// echoed values escaped and cut, and where to look next. The message is clap's first paragraph,
+/// whose indented lines belong to it: the missing arguments after "the following required
+/// arguments were not provided:", the possible values after an invalid one.
 fn clap_one_line(e: &clap::Error) -> String {
     let rendered = e.render().to_string();
-    let message = rendered.lines().find(|l| !l.trim().is_empty()).unwrap_or("bad command line");
-    let message = message.trim().trim_start_matches("error:").trim();
+    let mut paragraph = rendered.lines().skip_while(|l| l.trim().is_empty()).take_while(|l| !l.trim().is_empty());
+    let first = paragraph.next().unwrap_or("bad command line");
+    let first = first.trim().trim_start_matches("error:").trim();
+    let more: Vec<&str> = paragraph.map(str::trim).collect();
+    let message = match (first.ends_with(':'), more.is_empty()) {
+        (_, true) => first.to_string(),
+        // A list: `provided: <GATE>, --bot <BOT>`.
+        (true, false) => format!("{first} {}", more.join(", ")),
+        (false, false) => format!("{first} {}", more.join(" ")),
+    };
     let escaped = |c: char| if c.is_control() { c.escape_default().collect() } else { c.to_string() };
     let mut line: String = message.chars().take(200).map(escaped).collect();
     if message.chars().count() > 200 {

@@ -7,8 +7,7 @@ use crate::cli::{run, signals, EXIT_OK};
 use crate::error::Result;
 use crate::games::Arena;
 use crate::report::{Manifest, Records};
-use crate::tournament::config::{Overrides, RunConfig};
-use crate::tournament::execute;
+use crate::tournament::execute::Resumption;
 use crate::tournament::folder::FolderLock;
 use crate::tournament::runner::RunOptions;
 
@@ -50,15 +49,6 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
         say!("{}", nothing_to_resume(&args.dir, &manifest));
         return Ok(EXIT_OK);
     }
-    if !args.quiet {
-        let cfg = RunConfig::load(arena, &args.dir.join("config.toml"), &Overrides::default())?;
-        let header = run::header(&cfg, &cfg.schedule()?, manifest.shard);
-        if args.json {
-            note!("{header}");
-        } else {
-            say!("{header}");
-        }
-    }
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
         progress: run::progress_mode(args.quiet, args.progress_every),
@@ -68,7 +58,18 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
         records: Records::Csv,
         flush_every: std::time::Duration::from_secs_f64(args.flush_every),
     };
-    let (cfg, report) = execute::resume(arena, &args.dir, lock, &opts, args.games)?;
+    // Every refusal before the header: a refused resume prints its one line only.
+    let resumption = Resumption::open(arena, &args.dir, lock, &opts, args.games)?;
+    if !args.quiet {
+        let cfg = &resumption.cfg;
+        let header = run::header(cfg, &cfg.schedule()?, manifest.shard);
+        if args.json {
+            note!("{header}");
+        } else {
+            say!("{header}");
+        }
+    }
+    let (cfg, report) = resumption.play()?;
     Ok(run::show(&cfg, &report, &opts, &args.dir, args.quiet, args.json))
 }
 

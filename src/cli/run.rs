@@ -11,7 +11,7 @@ use crate::games::Arena;
 use crate::report::{config_hash, Manifest, MANIFEST};
 use crate::report::{BotSummary, CiUnit, Records};
 use crate::tournament::config::{Overrides, RunConfig, Source};
-use crate::tournament::execute::{self, execute, RunReport};
+use crate::tournament::execute::{check_history, execute, Resumption, RunReport};
 use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::runner::RunOptions;
@@ -136,14 +136,14 @@ impl RunArgs {
     }
 }
 
-/// The run's first line, printed before any game is played: what will be played and how its
-/// intervals count (an SPRT run plays at most the scheduled games; a shard plays its share and
-/// never stops early, its SPRT is the merged run's).
+/// The run's first line, printed before any game is played: what will be played, how its
+/// intervals count and its SPRT (an SPRT run plays at most the scheduled games; a shard plays its
+/// share and never stops early, its SPRT is the merged run's).
 pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule, shard: Option<Shard>) -> String {
     let pairings = schedule.pairings.len();
     let games = shard.map_or(schedule.total(), |s| s.games(schedule));
     format!(
-        "{}{}: {}{} games of {} ({}{}, seed {}){}{}",
+        "{}{}: {}{} games of {} ({}{}, seed {}){}{}{}",
         cfg.name,
         shard.map(|s| format!(" shard {s}")).unwrap_or_default(),
         if cfg.sprt.is_some() && shard.is_none() { "at most " } else { "" },
@@ -153,7 +153,12 @@ pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule, shard: Option<Shard>)
         if pairings == 1 { String::new() } else { format!(", {pairings} pairings") },
         cfg.seed,
         if cfg.paired { ", paired" } else { "" },
-        if CiUnit::of(schedule) == CiUnit::Deal { "; 95% intervals over deals" } else { "" }
+        if CiUnit::of(schedule) == CiUnit::Deal { "; 95% intervals over deals" } else { "" },
+        match (&cfg.sprt, shard) {
+            (Some(sprt), None) => format!("; SPRT {}", sprt.describe()),
+            (Some(sprt), Some(_)) => format!("; SPRT {} over the merged shards", sprt.describe()),
+            (None, _) => String::new(),
+        }
     )
 }
 
@@ -162,15 +167,16 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     let schedule = cfg.schedule()?;
     // With --json, stdout holds the document alone and the text goes to stderr.
     let tell = |line: &str| if args.json { note!("{line}") } else { say!("{line}") };
-    if cfg.bots.len() == 1 && cfg.seats > 1 && !args.quiet {
-        note!("note: one bot, so it plays itself in all {} seats", cfg.seats);
-    }
     let shard = args.shard.as_deref().map(|spec| Shard::parse(spec, &|name| std::env::var(name).ok())).transpose()?;
     let folder = match shard {
         Some(s) => format!("{}-shard-{}-of-{}", cfg.name, s.index, s.count),
         None => cfg.name.clone(),
     };
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(folder));
+    // Every refusal before anything is printed: a refused command prints its one line only.
+    if args.hand_history {
+        check_history(arena, &cfg)?;
+    }
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
         progress: progress_mode(args.quiet, args.progress_every),
@@ -186,13 +192,17 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
             tell(&super::resume::nothing_to_resume(&out, &manifest));
             return Ok(EXIT_OK);
         }
+        let resumption = Resumption::open(arena, &out, lock, &opts, None)?;
         if !args.quiet {
             tell(&header(&cfg, &schedule, shard));
         }
-        let (cfg, report) = execute::resume(arena, &out, lock, &opts, None)?;
+        let (cfg, report) = resumption.play()?;
         return Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json));
     }
     folder::ready(&lock, &out, args.force)?;
+    if cfg.bots.len() == 1 && cfg.seats > 1 && !args.quiet {
+        note!("note: one bot, so it plays itself in all {} seats", cfg.seats);
+    }
     if !args.quiet {
         tell(&header(&cfg, &schedule, shard));
     }

@@ -9,13 +9,14 @@ use crate::error::{Error, Result};
 use crate::games::Arena;
 use crate::report::{GamesFile, Manifest, MatchRow, Records, RunStatus, RunTally, Tail};
 use crate::stats::calc::{self, Counts, StatsArgs};
-use crate::stats::{Sprt, SprtModel};
-use crate::tournament::config::{Overrides, RunConfig, COUNT_MODELS_NEED_TWO_SEATS};
+use crate::stats::sprt::SprtPlace;
+use crate::stats::Sprt;
+use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::execute::games_path;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena stats --penta 12,60,140,75,13 --elo0 0 --elo1 5\n  arena stats --tri 96,111,136\n  arena stats --run results/quickstart --elo0 0 --elo1 10 --model logistic"
+    after_help = "Examples:\n  arena stats --penta 12,60,140,75,13 --elo0 0 --elo1 5\n  arena stats --tri 96,111,136\n  arena stats --run results/quickstart --elo0 0 --elo1 10 --model logistic\n  arena stats --run results/holdem-rr-tight-sprt --payoff0 0 --payoff1 200"
 )]
 pub struct StatsCmd {
     #[command(flatten)]
@@ -38,6 +39,7 @@ fn sprt_json(sprt: &Sprt, llr: f64) -> serde_json::Value {
         "alpha": json::num(sprt.alpha),
         "beta": json::num(sprt.beta),
         "model": sprt.model.to_string(),
+        "unit": sprt.unit,
         "llr": json::num(llr),
         "lower": json::num(lower),
         "upper": json::num(upper),
@@ -48,7 +50,7 @@ fn sprt_json(sprt: &Sprt, llr: f64) -> serde_json::Value {
 /// `arena stats --penta/--tri --json`: the counts, the estimate and the SPRT (`null` without).
 fn counts_json(args: &StatsArgs) -> Result<serde_json::Value> {
     let counts = calc::parse_counts(args)?;
-    let sprt = calc::parse_sprt(args)?;
+    let sprt = calc::parse_sprt(args, calc::COUNTS)?;
     let (given, e) = match counts {
         Counts::Penta(p) => {
             let [ll, ld, wl_dd, wd, ww] = p.0;
@@ -84,20 +86,19 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
         }
         return Ok(EXIT_OK);
     };
-    let sprt = calc::parse_any_sprt(&args.calc)?;
-    let (seats, rows, wholeness) = matches_of_run(arena, dir)?;
+    let (cfg, rows, wholeness) = matches_of_run(arena, dir)?;
+    // Refusals come before any output: one line on stderr and nothing else.
+    if rows.is_empty() {
+        return Err(Error::input(format!("{}: no table of two or more bots to compare", dir.display())));
+    }
+    let place = SprtPlace { payoff: Some(cfg.headline.payoff_unit()), seats: cfg.seats, flags: true };
+    let sprt = calc::parse_sprt(&args.calc, place)?;
     // How whole the folder is comes first, so a partial run is never read as a whole one; with
     // --json, stdout holds the document alone.
     if args.json {
         note!("{wholeness}");
     } else {
         say!("{wholeness}");
-    }
-    if rows.is_empty() {
-        return Err(Error::input(format!("{}: no table of two or more bots to compare", dir.display())));
-    }
-    if sprt.is_some_and(|s| s.model != SprtModel::Payoff) && seats > 2 {
-        return Err(Error::input(COUNT_MODELS_NEED_TWO_SEATS));
     }
     if args.json {
         let rows: Vec<serde_json::Value> = rows
@@ -131,22 +132,25 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
             counts => calc::report(&counts, None).lines().next().unwrap_or_default().to_string(),
         };
         say!("{}", calc::report_estimate(head, &row.elo, llr.as_ref()).trim_end());
+        // The payoff difference as the run's verdict shows it: in the game's unit (bb/100 for
+        // hold'em cash, the unit payoff bounds are given in), else a game.
         let d = &row.payoff_diff;
-        say!(
-            "payoff    {:+.4} [{:+.4}, {:+.4}] difference per game, over {} deals, variance ratio {:.2}\n",
-            d.mean,
-            d.lo,
-            d.hi,
-            row.deals,
-            row.variance_ratio
-        );
+        let difference = match cfg.headline {
+            Headline::Payoff { unit, scale } => {
+                format!("{:+.2} [{:+.2}, {:+.2}] {unit}", scale * d.mean, scale * d.lo, scale * d.hi)
+            }
+            Headline::Elo => format!("{:+.4} [{:+.4}, {:+.4}] a game", d.mean, d.lo, d.hi),
+        };
+        // No variance (every deal the same difference): the ratio is undefined, as `arena run` says.
+        let ratio = if row.variance_ratio.is_nan() { "n/a".to_string() } else { format!("{:.2}", row.variance_ratio) };
+        say!("payoff    difference {difference}, over {} deals, variance ratio {ratio}\n", row.deals);
     }
     Ok(EXIT_OK)
 }
 
-/// Rebuilds the match rows of a run folder from its games.csv; also its seats a table and one
+/// Rebuilds the match rows of a run folder from its games.csv; also its config and one
 /// line on how whole the folder is (run.json's status and counts, and a cut games.csv).
-fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>, String)> {
+fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(RunConfig, Vec<MatchRow>, String)> {
     let cfg = RunConfig::load(arena, &dir.join("config.toml"), &Overrides::default())?;
     let schedule = cfg.schedule()?;
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
@@ -163,7 +167,8 @@ fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(usize, Vec<MatchRow>, St
         }
         tally.add(g.pairing, g.game, &g.lineup, &g.record);
     }
-    Ok((cfg.seats, tally.finish(None, cfg.anchor, Headline::Elo).matches, whole))
+    let matches = tally.finish(None, cfg.anchor, cfg.headline).matches;
+    Ok((cfg, matches, whole))
 }
 
 /// One line: whether the folder holds a whole run, and what was read.

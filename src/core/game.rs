@@ -49,6 +49,21 @@ pub enum Headline {
     Payoff { unit: &'static str, scale: f64 },
 }
 
+impl Headline {
+    /// The unit a payoff difference is shown in and how many of it one payoff a game makes:
+    /// the verdict's (hold'em cash: "bb/100", 100), else the payoff a game as it is. The payoff
+    /// SPRT takes its bounds in this unit, so they read as the verdict beside them.
+    pub fn payoff_unit(self) -> (&'static str, f64) {
+        match self {
+            Headline::Payoff { unit, scale } => (unit, scale),
+            Headline::Elo => (PAYOFF_A_GAME, 1.0),
+        }
+    }
+}
+
+/// The payoff unit of games whose verdict leads with Elo (gomoku: +1 a win, -1 a loss).
+pub const PAYOFF_A_GAME: &str = "payoff a game";
+
 /// An action the rules do not allow here. The string says why, for the record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalAction(pub String);

@@ -82,7 +82,7 @@ pub const MATCH_COLUMNS: &[&str] = &[
     "payoff_diff_hi",
     "variance_ratio",
 ];
-pub const SPRT_COLUMNS: &[&str] = &["h0", "h1", "alpha", "beta", "model", "llr", "lower", "upper", "decision"];
+pub const SPRT_COLUMNS: &[&str] = &["h0", "h1", "alpha", "beta", "model", "unit", "llr", "lower", "upper", "decision"];
 
 impl MatchRow {
     /// The win/draw/loss counts the Elo figures and count SPRTs use: pairs or games.
@@ -135,6 +135,7 @@ impl MatchRow {
             let (lower, upper) = s.sprt.bounds();
             f.extend([num(s.sprt.h0), num(s.sprt.h1), num(s.sprt.alpha), num(s.sprt.beta)]);
             f.push(s.sprt.model.to_string());
+            f.push(s.sprt.unit.to_string());
             f.extend([num(s.llr), num(lower), num(upper)]);
             f.push(s.decision.to_string());
         }
@@ -211,8 +212,12 @@ impl MatchRow {
                 SprtDecision::Continue => format!("between the bounds {lo:.3} and {hi:.3}"),
             };
             s.push_str(&format!(
-                "  SPRT {} [{}, {}] α={} β={}: LLR {:.3} {position}: {}\n",
-                r.sprt.model, r.sprt.h0, r.sprt.h1, r.sprt.alpha, r.sprt.beta, r.llr, r.decision
+                "  SPRT {} α={} β={}: LLR {:.3} {position}: {}\n",
+                r.sprt.describe(),
+                r.sprt.alpha,
+                r.sprt.beta,
+                r.llr,
+                r.decision
             ));
         }
         s

@@ -17,7 +17,7 @@
 //! [`Counts`] from a run folder and call [`report`].
 
 use super::elo::{EloEstimate, Pentanomial, Trinomial};
-use super::sprt::{Sprt, SprtDecision, SprtModel};
+use super::sprt::{Sprt, SprtDecision, SprtGiven, SprtPlace};
 use crate::error::{shown, Error, Result};
 
 /// Elo, nElo, LOS and (with --elo0/--elo1) the SPRT of match counts.
@@ -31,22 +31,29 @@ pub struct StatsArgs {
     /// paired games
     #[arg(long, value_name = "L,D,W")]
     pub tri: Option<String>,
-    /// SPRT: H0 value (Elo, nElo or payoff difference, see --model); needs --elo1
+    /// SPRT of an Elo model: H0 (in nElo, or Elo with --model logistic); needs --elo1
     #[arg(long, allow_hyphen_values = true)]
     pub elo0: Option<f64>,
-    /// SPRT: H1 value (Elo, nElo or payoff difference, see --model); needs --elo0
+    /// SPRT of an Elo model: H1; needs --elo0
     #[arg(long, allow_hyphen_values = true)]
     pub elo1: Option<f64>,
-    /// SPRT: false-positive rate (accepting H1 when H0 holds)
-    #[arg(long, default_value_t = 0.05)]
-    pub alpha: f64,
-    /// SPRT: false-negative rate (accepting H0 when H1 holds)
-    #[arg(long, default_value_t = 0.05)]
-    pub beta: f64,
-    /// SPRT model: "normalized" (elo0/elo1 in nElo), "logistic" (in Elo) or "payoff" (the mean
-    /// payoff difference per observation; with --run only)
-    #[arg(long, default_value = "normalized", value_name = "normalized|logistic|payoff")]
-    pub model: String,
+    /// SPRT of the payoff difference (with --run only): H0, in the unit of the run's verdict
+    /// (hold'em cash bb/100, stud and zhajinhua chips a hand, mahjong points); needs --payoff1
+    #[arg(long, allow_hyphen_values = true)]
+    pub payoff0: Option<f64>,
+    /// SPRT of the payoff difference (with --run only): H1; needs --payoff0
+    #[arg(long, allow_hyphen_values = true)]
+    pub payoff1: Option<f64>,
+    /// SPRT: false-positive rate (accepting H1 when H0 holds) [default: 0.05]
+    #[arg(long)]
+    pub alpha: Option<f64>,
+    /// SPRT: false-negative rate (accepting H0 when H1 holds) [default: 0.05]
+    #[arg(long)]
+    pub beta: Option<f64>,
+    /// SPRT model of --elo0/--elo1: "normalized" (nElo, the default) or "logistic" (Elo);
+    /// --payoff0/--payoff1 are the payoff model's
+    #[arg(long, value_name = "normalized|logistic|payoff")]
+    pub model: Option<String>,
 }
 
 /// Match counts of the first bot.
@@ -59,7 +66,7 @@ pub enum Counts {
 /// Runs the calculator: the report to print, or a one-line input error.
 pub fn run(args: &StatsArgs) -> Result<String> {
     let counts = parse_counts(args)?;
-    let sprt = parse_sprt(args)?;
+    let sprt = parse_sprt(args, COUNTS)?;
     let llr = sprt.map(|s| (s, counts.llr(&s)));
     Ok(report(&counts, llr.as_ref()))
 }
@@ -80,25 +87,26 @@ pub fn parse_counts(args: &StatsArgs) -> Result<Counts> {
     }
 }
 
-/// The SPRT when --elo0 and --elo1 are given (both or neither).
-pub fn parse_sprt(args: &StatsArgs) -> Result<Option<Sprt>> {
-    parse_any_sprt(args).and_then(|s| match s {
-        Some(s) if s.model == SprtModel::Payoff => {
-            Err(Error::input("the payoff model needs the payoffs: use --run DIR (counts carry no payoffs)"))
-        }
-        s => Ok(s),
-    })
+/// The SPRT the flags ask for at `place` (none when no SPRT flag is given).
+pub fn parse_sprt(args: &StatsArgs, place: SprtPlace) -> Result<Option<Sprt>> {
+    let given = SprtGiven {
+        elo0: args.elo0,
+        elo1: args.elo1,
+        payoff0: args.payoff0,
+        payoff1: args.payoff1,
+        alpha: args.alpha,
+        beta: args.beta,
+        model: args.model.clone(),
+        unit: None,
+    };
+    if given.is_empty() {
+        return Ok(None);
+    }
+    given.resolve(place).map(Some).map_err(|(_, e)| e)
 }
 
-/// [`parse_sprt`], the payoff model included (for `--run`, which has the payoffs).
-pub fn parse_any_sprt(args: &StatsArgs) -> Result<Option<Sprt>> {
-    let model: SprtModel = args.model.parse()?;
-    match (args.elo0, args.elo1) {
-        (Some(e0), Some(e1)) => Sprt::new(e0, e1, args.alpha, args.beta, model).map(Some),
-        (None, None) => Ok(None),
-        _ => Err(Error::input("give both --elo0 and --elo1 for an SPRT")),
-    }
-}
+/// Where the calculator's SPRT runs: on counts (no payoffs), two seats.
+pub const COUNTS: SprtPlace = SprtPlace { payoff: None, seats: 2, flags: true };
 
 /// Counts add up to at most this (2^53): every total stays exact, in integers and in f64.
 pub const MAX_COUNT: u64 = 1 << 53;
@@ -159,9 +167,9 @@ pub fn report_estimate(head: String, e: &EloEstimate, sprt: Option<&(Sprt, f64)>
     out.push(format!("nElo      {:+.2} ± {:.2}", e.nelo, e.nelo_err));
     out.push(format!("LOS       {:.2} %", 100.0 * e.los));
     if let Some(&(s, llr)) = sprt {
-        let unit = s.model.unit();
+        let unit = s.unit;
         let (lower, upper) = s.bounds();
-        out.push(format!("SPRT      {} [{}, {}] {unit}, alpha {}, beta {}", s.model, s.h0, s.h1, s.alpha, s.beta));
+        out.push(format!("SPRT      {}, alpha {}, beta {}", s.describe(), s.alpha, s.beta));
         out.push(format!("LLR       {llr:.6} (bounds {lower:.6}, {upper:+.6})"));
         let decision = match s.decision(llr) {
             SprtDecision::AcceptH0 => format!("H0 accepted (the data favour {} over {} {unit})", s.h0, s.h1),

@@ -53,12 +53,13 @@ impl SprtModel {
         }
     }
 
-    /// What the hypotheses are measured in.
+    /// What the hypotheses are measured in. The payoff model's bounds are in the unit of the
+    /// game's verdicts ([`Sprt::in_payoff_unit`]); this is its unit when none is given.
     pub fn unit(self) -> &'static str {
         match self {
             SprtModel::Logistic => "Elo",
             SprtModel::Normalized => "nElo",
-            SprtModel::Payoff => "payoff difference",
+            SprtModel::Payoff => "payoff a game",
         }
     }
 }
@@ -77,6 +78,188 @@ impl std::str::FromStr for SprtModel {
             "normalized" => Ok(SprtModel::Normalized),
             "payoff" => Ok(SprtModel::Payoff),
             _ => Err(Error::input(format!("unknown SPRT model '{s}' (expected 'normalized', 'logistic' or 'payoff')"))),
+        }
+    }
+}
+
+/// An SPRT as a user writes it (a config's `[sprt]`, a gate's `sprt = { ... }`, `arena stats`'s
+/// flags): the bounds of one test and, optionally, its error rates, model and unit. The bounds say
+/// which test it is: `elo0`/`elo1` an Elo model (`model` picks logistic or normalized, the
+/// default), `payoff0`/`payoff1` the payoff model. Nothing is guessed: bounds of both kinds, a
+/// `model` that is not the bounds' test, or half a pair are refused ([`SprtGiven::resolve`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SprtGiven {
+    pub elo0: Option<f64>,
+    pub elo1: Option<f64>,
+    pub payoff0: Option<f64>,
+    pub payoff1: Option<f64>,
+    pub alpha: Option<f64>,
+    pub beta: Option<f64>,
+    pub model: Option<String>,
+    /// The unit of the bounds, when written (a resolved config writes it): it must be the test's.
+    pub unit: Option<String>,
+}
+
+/// The key of an [`SprtGiven`] an error is about, so that a file can point at its line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtKey {
+    Elo0,
+    Elo1,
+    Payoff0,
+    Payoff1,
+    Alpha,
+    Beta,
+    Model,
+    Unit,
+    /// The test as a whole (its table, or no key in particular).
+    Whole,
+}
+
+/// Where an SPRT is to run, for [`SprtGiven::resolve`].
+#[derive(Clone, Copy, Debug)]
+pub struct SprtPlace {
+    /// The payoffs' unit, when they are at hand (a run; not counts typed on the command line):
+    /// the unit of the game's verdicts and how many of it one payoff a game makes (hold'em cash:
+    /// "bb/100", 100). Payoff bounds are read in it.
+    pub payoff: Option<(&'static str, f64)>,
+    /// Seats at the table: the Elo models count two-seat games or pairs.
+    pub seats: usize,
+    /// The keys are command-line flags (`--elo0`, `--model logistic`), not TOML keys.
+    pub flags: bool,
+}
+
+/// α and β when not given.
+pub const DEFAULT_ERROR_RATE: f64 = 0.05;
+
+impl SprtGiven {
+    /// True when no key at all is given (no test asked for).
+    pub fn is_empty(&self) -> bool {
+        *self == SprtGiven::default()
+    }
+
+    /// The test these keys ask for, or why they do not make one (with the key at fault).
+    pub fn resolve(&self, place: SprtPlace) -> std::result::Result<Sprt, (SprtKey, Error)> {
+        let key = |name: &str| if place.flags { format!("--{name}") } else { name.to_string() };
+        let model_given = |m: &str| if place.flags { format!("--model {m}") } else { format!("model = \"{m}\"") };
+        let fail = |at: SprtKey, msg: String| (at, Error::input(msg));
+        // A pair of bounds: both or neither.
+        let pair = |a: Option<f64>, b: Option<f64>, (ka, kb): (SprtKey, SprtKey), (na, nb): (&str, &str)| match (a, b) {
+            (Some(a), Some(b)) => Ok(Some((a, b))),
+            (None, None) => Ok(None),
+            (Some(_), None) => Err(fail(ka, format!("{} needs {} too (an SPRT has two bounds)", key(na), key(nb)))),
+            (None, Some(_)) => Err(fail(kb, format!("{} needs {} too (an SPRT has two bounds)", key(nb), key(na)))),
+        };
+        // Bounds of two tests (even one of each) are a test nobody can tell apart: refused first.
+        if self.elo0.or(self.elo1).is_some() && self.payoff0.or(self.payoff1).is_some() {
+            let at = if self.payoff0.is_some() { SprtKey::Payoff0 } else { SprtKey::Payoff1 };
+            let msg = format!(
+                "{}/{} and {}/{} are the bounds of two different tests (Elo and payoff): give one pair",
+                key("elo0"),
+                key("elo1"),
+                key("payoff0"),
+                key("payoff1")
+            );
+            return Err(fail(at, msg));
+        }
+        let elo = pair(self.elo0, self.elo1, (SprtKey::Elo0, SprtKey::Elo1), ("elo0", "elo1"))?;
+        let payoff = pair(self.payoff0, self.payoff1, (SprtKey::Payoff0, SprtKey::Payoff1), ("payoff0", "payoff1"))?;
+        let named = match &self.model {
+            Some(m) => Some(m.parse::<SprtModel>().map_err(|e| (SprtKey::Model, e))?),
+            None => None,
+        };
+        let (model, (h0, h1), keys) = match (elo, payoff) {
+            (None, None) => {
+                return Err(fail(
+                    SprtKey::Whole,
+                    format!(
+                        "the SPRT needs its bounds: {} and {} (an Elo test, see {}) or {} and {} (the payoff test)",
+                        key("elo0"),
+                        key("elo1"),
+                        key("model"),
+                        key("payoff0"),
+                        key("payoff1")
+                    ),
+                ))
+            }
+            (Some(bounds), _) => match named {
+                Some(SprtModel::Payoff) => {
+                    return Err(fail(
+                        SprtKey::Model,
+                        format!(
+                            "{} takes its bounds as {}/{}, not {}/{}",
+                            model_given("payoff"),
+                            key("payoff0"),
+                            key("payoff1"),
+                            key("elo0"),
+                            key("elo1")
+                        ),
+                    ))
+                }
+                model => (model.unwrap_or(SprtModel::Normalized), bounds, ("elo0", "elo1")),
+            },
+            (None, Some(bounds)) => match named {
+                Some(m) if m != SprtModel::Payoff => {
+                    return Err(fail(
+                        SprtKey::Model,
+                        format!(
+                            "{} contradicts {}/{}, the payoff test's bounds: give {}/{} for the {m} test, or leave the model out",
+                            model_given(m.as_str()),
+                            key("payoff0"),
+                            key("payoff1"),
+                            key("elo0"),
+                            key("elo1")
+                        ),
+                    ))
+                }
+                _ => (SprtModel::Payoff, bounds, ("payoff0", "payoff1")),
+            },
+        };
+        let first = if model == SprtModel::Payoff { SprtKey::Payoff0 } else { SprtKey::Elo0 };
+        if model == SprtModel::Payoff && place.payoff.is_none() {
+            return Err(fail(
+                first,
+                "the payoff test needs the payoffs: use --run DIR (counts carry no payoffs)".into(),
+            ));
+        }
+        if model != SprtModel::Payoff && place.seats > 2 {
+            let at = if self.model.is_some() { SprtKey::Model } else { SprtKey::Whole };
+            // Why the Elo models of the SPRT are for two seats only.
+            let msg = format!(
+                "the SPRT's Elo models (logistic, normalized) count independent games or pairs; \
+                 at a table of more than two seats give {}/{} (the payoff test on the difference per deal)",
+                key("payoff0"),
+                key("payoff1")
+            );
+            return Err(fail(at, msg));
+        }
+        if !(h0.is_finite() && h1.is_finite() && h0 < h1) {
+            let (k0, k1) = keys;
+            return Err(fail(
+                first,
+                format!("the SPRT needs {} < {} (H0 below H1), got {h0} and {h1}", key(k0), key(k1)),
+            ));
+        }
+        let (alpha, beta) = (self.alpha.unwrap_or(DEFAULT_ERROR_RATE), self.beta.unwrap_or(DEFAULT_ERROR_RATE));
+        if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
+            let at = if self.alpha.is_some() { SprtKey::Alpha } else { SprtKey::Beta };
+            let msg = format!(
+                "the SPRT needs {a} > 0, {b} > 0 and {a} + {b} < 1, got {alpha} and {beta}",
+                a = key("alpha"),
+                b = key("beta")
+            );
+            return Err(fail(at, msg));
+        }
+        let sprt = Sprt::new(h0, h1, alpha, beta, model).map_err(|e| (first, e))?;
+        let sprt = match place.payoff {
+            Some((unit, scale)) if model == SprtModel::Payoff => sprt.in_payoff_unit(unit, scale),
+            _ => sprt,
+        };
+        match &self.unit {
+            Some(unit) if unit != sprt.unit => {
+                let msg = format!("unit = \"{unit}\" is not this test's unit: its bounds are in {}", sprt.unit);
+                Err(fail(SprtKey::Unit, msg))
+            }
+            _ => Ok(sprt),
         }
     }
 }
@@ -112,12 +295,18 @@ impl std::fmt::Display for SprtDecision {
 /// false-positive rate `alpha` (accepting H1 when H0 holds) and false-negative rate `beta`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
-    /// The hypotheses, in the model's [unit](SprtModel::unit): H0 says the difference is `h0`, H1 `h1`.
+    /// The hypotheses, in `unit`: H0 says the difference is `h0`, H1 `h1`.
     pub h0: f64,
     pub h1: f64,
     pub alpha: f64,
     pub beta: f64,
     pub model: SprtModel,
+    /// What `h0` and `h1` are measured in: Elo, nElo, or for the payoff model the unit of the game's
+    /// verdicts (bb/100, chips a hand, points a hand), so that the bounds read as the verdict.
+    pub unit: &'static str,
+    /// How many of `unit` one payoff a game makes (hold'em cash: 100 bb/100 = 1 bb a hand); 1 for
+    /// the Elo models.
+    pub scale: f64,
 }
 
 /// Largest |h0|, |h1| accepted by the Elo models. Engine testing uses hypotheses of a few Elo;
@@ -152,7 +341,20 @@ impl Sprt {
                 "SPRT needs alpha > 0, beta > 0 and alpha + beta < 1, got alpha = {alpha}, beta = {beta}"
             )));
         }
-        Ok(Sprt { h0: elo0, h1: elo1, alpha, beta, model })
+        Ok(Sprt { h0: elo0, h1: elo1, alpha, beta, model, unit: model.unit(), scale: 1.0 })
+    }
+
+    /// The payoff test with its bounds in `unit`, of which one payoff a game makes `scale` (the
+    /// game's verdict unit: [`SprtPlace::payoff`]).
+    pub fn in_payoff_unit(self, unit: &'static str, scale: f64) -> Sprt {
+        debug_assert!(self.model == SprtModel::Payoff && scale > 0.0);
+        Sprt { unit, scale, ..self }
+    }
+
+    /// The test in a few words, its model and the unit of its bounds: `payoff [0, 200] bb/100`,
+    /// `normalized [0, 5] nElo`. Every line that shows an SPRT starts with it.
+    pub fn describe(&self) -> String {
+        format!("{} [{}, {}] {}", self.model, self.h0, self.h1, self.unit)
     }
 
     /// Wald's bounds (lower, upper) = (ln(β/(1 − α)), ln((1 − β)/α)).
@@ -190,7 +392,8 @@ impl Sprt {
             return 0.0;
         }
         let spread = diffs.variance() * (n - 1) as f64 / n as f64;
-        let (d0, d1) = (diffs.mean() - self.h0, diffs.mean() - self.h1);
+        // The observations are payoffs a game; the bounds are in `unit`.
+        let (d0, d1) = (diffs.mean() - self.h0 / self.scale, diffs.mean() - self.h1 / self.scale);
         n as f64 / 2.0 * ((spread + d0 * d0).ln() - (spread + d1 * d1).ln())
     }
 

@@ -11,9 +11,10 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::{Spanned, Table, Value};
 
-use crate::core::Params;
+use crate::core::{Headline, Params};
 use crate::error::{shown, Error, Result};
 use crate::games::{Arena, BotChoice, GameEntry};
+use crate::stats::sprt::{SprtGiven, SprtKey, SprtPlace};
 use crate::stats::{Anchor, Sprt, SprtModel};
 use crate::tournament::limits;
 use crate::tournament::roster::Roster;
@@ -50,29 +51,58 @@ fn default_seed() -> Spanned<i64> {
     Spanned::new(0..0, 1)
 }
 
-/// `[sprt]`: stop as soon as the test decides.
+/// `[sprt]` (and a gate's `sprt = { ... }`): stop as soon as the test decides. The bounds say which
+/// test: `elo0`/`elo1` an Elo model (`model` = "normalized", the default, or "logistic"),
+/// `payoff0`/`payoff1` the payoff test; see [`SprtGiven`].
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SprtFile {
-    /// The hypotheses in the model's unit; `payoff0`/`payoff1` read better for the payoff model.
-    #[serde(alias = "payoff0")]
-    elo0: f64,
-    #[serde(alias = "payoff1")]
-    elo1: f64,
-    #[serde(default = "default_error_rate")]
-    alpha: f64,
-    #[serde(default = "default_error_rate")]
-    beta: f64,
-    #[serde(default = "default_model")]
-    model: String,
+pub(crate) struct SprtFile {
+    elo0: Option<Spanned<f64>>,
+    elo1: Option<Spanned<f64>>,
+    payoff0: Option<Spanned<f64>>,
+    payoff1: Option<Spanned<f64>>,
+    alpha: Option<Spanned<f64>>,
+    beta: Option<Spanned<f64>>,
+    model: Option<Spanned<String>>,
+    /// The bounds' unit (Elo, nElo, or the game's payoff unit such as "bb/100"): optional, checked.
+    unit: Option<Spanned<String>>,
 }
 
-fn default_error_rate() -> f64 {
-    0.05
-}
-
-fn default_model() -> String {
-    "normalized".into()
+impl SprtFile {
+    /// The test these keys ask for at `place`, or why not with where it is written (`whole`: the
+    /// table's own place, for what is no one key's fault).
+    pub(crate) fn resolve(
+        &self,
+        place: SprtPlace,
+        whole: Range<usize>,
+    ) -> std::result::Result<Sprt, (Range<usize>, Error)> {
+        let value = |v: &Option<Spanned<f64>>| v.as_ref().map(|v| *v.get_ref());
+        let given = SprtGiven {
+            elo0: value(&self.elo0),
+            elo1: value(&self.elo1),
+            payoff0: value(&self.payoff0),
+            payoff1: value(&self.payoff1),
+            alpha: value(&self.alpha),
+            beta: value(&self.beta),
+            model: self.model.as_ref().map(|m| m.get_ref().clone()),
+            unit: self.unit.as_ref().map(|u| u.get_ref().clone()),
+        };
+        given.resolve(place).map_err(|(key, e)| {
+            let span = |v: &Option<Spanned<f64>>| v.as_ref().map(Spanned::span);
+            let at = match key {
+                SprtKey::Elo0 => span(&self.elo0),
+                SprtKey::Elo1 => span(&self.elo1),
+                SprtKey::Payoff0 => span(&self.payoff0),
+                SprtKey::Payoff1 => span(&self.payoff1),
+                SprtKey::Alpha => span(&self.alpha),
+                SprtKey::Beta => span(&self.beta),
+                SprtKey::Model => self.model.as_ref().map(Spanned::span),
+                SprtKey::Unit => self.unit.as_ref().map(Spanned::span),
+                SprtKey::Whole => None,
+            };
+            (at.unwrap_or(whole), e)
+        })
+    }
 }
 
 /// A bot as the user names it: a roster entry or bot kind, or an inline table.
@@ -108,6 +138,8 @@ pub struct RunConfig {
     pub anchor: Anchor,
     /// Stop the run when this test decides (two bots only).
     pub sprt: Option<Sprt>,
+    /// What the game's verdicts lead with, and so the unit of payoff bounds.
+    pub headline: Headline,
 }
 
 /// Where a config came from, to locate errors.
@@ -211,18 +243,30 @@ impl RunConfig {
         };
         let roster = Roster::load(entry)?;
         let mut entries = Vec::new();
+        let mut origins = Vec::new();
         for value in file.bots.get_ref() {
-            let spec = resolve_bot(entry, &roster, value.get_ref()).map_err(|e| match e {
+            let (spec, origin) = resolve_bot(entry, &roster, value.get_ref()).map_err(|e| match e {
                 // Set in a roster file: its place is already in the message.
                 BotError::Roster(e) => e,
                 BotError::Here(e) => src.error_at(&value.span(), e),
             })?;
             entries.push(spec);
+            origins.push(origin);
         }
         if entries.is_empty() {
             return Err(src.error_at(&file.bots.span(), "at least one bot is needed"));
         }
-        let (bots, listed) = distinct_bots(&entries);
+        let (bots, listed) = distinct_bots(&entries).map_err(|(later, earlier)| {
+            let span = |i: usize| file.bots.get_ref()[i].span();
+            let msg = format!(
+                "two different bots are named `{}`: {} and, at line {}, {}; give one of them another name",
+                entries[later].name,
+                origins[later],
+                src.line_of(&span(earlier)),
+                origins[earlier]
+            );
+            src.error_at(&span(later), msg)
+        })?;
         let seats = match &file.seats {
             Some(s) => {
                 let n = *s.get_ref();
@@ -273,28 +317,25 @@ impl RunConfig {
             (Some(t), _) => t.span(),
             (None, _) => file.game.span(),
         };
-        entry.table(&table, seats, &[], None).map_err(|e| src.error_at(&table_span(&e), e))?;
+        let headline = entry.table(&table, seats, &[], None).map_err(|e| src.error_at(&table_span(&e), e))?.headline();
         for (bot, value) in entries.iter().zip(file.bots.get_ref()) {
             entry.table(&table, seats, std::slice::from_ref(bot), None).map_err(|e| src.error_at(&value.span(), e))?;
         }
         let sprt = match &file.sprt {
             None => None,
             Some(spanned) => {
-                let at = |e| src.error_at(&spanned.span(), e);
-                let f = spanned.get_ref();
-                let model: SprtModel = f.model.parse().map_err(at)?;
                 if bots.len() != 2 {
                     let msg = format!("[sprt] needs exactly two distinct bots, not {}", bots.len());
-                    return Err(at(Error::input(msg)));
+                    return Err(src.error_at(&spanned.span(), msg));
                 }
-                if model != SprtModel::Payoff && seats > 2 {
-                    return Err(at(Error::input(COUNT_MODELS_NEED_TWO_SEATS)));
-                }
-                Some(Sprt::new(f.elo0, f.elo1, f.alpha, f.beta, model).map_err(at)?)
+                let place = SprtPlace { payoff: Some(headline.payoff_unit()), seats, flags: false };
+                let sprt = spanned.get_ref().resolve(place, spanned.span()).map_err(|(at, e)| src.error_at(&at, e))?;
+                Some(sprt)
             }
         };
         Ok(RunConfig {
             sprt,
+            headline,
             name,
             game: entry.name(),
             games,
@@ -350,6 +391,7 @@ impl RunConfig {
             t.insert("alpha".into(), Value::Float(sprt.alpha));
             t.insert("beta".into(), Value::Float(sprt.beta));
             t.insert("model".into(), Value::String(sprt.model.to_string()));
+            t.insert("unit".into(), Value::String(sprt.unit.into()));
             doc.insert("sprt".into(), Value::Table(t));
         }
         let mut out = String::from("# Resolved by bot-arena: every bot and parameter explicit.\n");
@@ -357,11 +399,6 @@ impl RunConfig {
         out
     }
 }
-
-/// Why the Elo models of the SPRT are for two seats only.
-pub const COUNT_MODELS_NEED_TWO_SEATS: &str =
-    "the SPRT's Elo models (logistic, normalized) count independent games or pairs; \
-     at a table of more than two seats use model = \"payoff\" (the payoff difference per deal)";
 
 /// toml's messages may span lines ("invalid string\nexpected ..."): join them.
 pub fn one_line(msg: &str) -> String {
@@ -382,7 +419,8 @@ impl From<Error> for BotError {
     }
 }
 
-fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<BotChoice, BotError> {
+/// Resolves a bot entry; also says what it is, for an error that names it beside another.
+fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<(BotChoice, String), BotError> {
     let inline = match value {
         Value::String(name) => InlineBot { name: name.clone(), kind: None, params: Table::new() },
         Value::Table(_) => value
@@ -406,23 +444,34 @@ fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<
         },
         _ => BotError::Here(e),
     })?;
-    Ok(BotChoice { name: inline.name, kind: resolved.kind, params })
+    let origin = match (value.is_str(), roster.place_of(base)) {
+        (true, Some(place)) => format!("the roster's `{base}` ({place})"),
+        (true, None) => format!("the kind `{base}`"),
+        (false, Some(place)) => format!("an inline bot built on the roster's `{base}` ({place})"),
+        (false, None) => format!("an inline bot of kind `{base}`"),
+    };
+    Ok((BotChoice { name: inline.name, kind: resolved.kind, params }, origin))
 }
 
 /// The distinct bots of the listed ones, and each listed one's index among them.
 ///
 /// A bot listed again with the same name and parameters is the same bot in another seat (its
 /// copies are pooled under its name), unless it is the only bot: then the copies play each other
-/// and are told apart as `name`, `name#2`, ... (a bot against itself, to check the harness). A
-/// bot listed again with another kind or parameters is a different bot, renamed the same way.
-fn distinct_bots(entries: &[BotChoice]) -> (Vec<BotChoice>, Vec<usize>) {
+/// and are told apart as `name`, `name#2`, ... (a bot against itself, to check the harness). Two
+/// different bots of one name (an inline bot named like a roster variant listed beside it) would
+/// need one of them renamed behind the user's back, and results under a name that is not theirs:
+/// refused, as (the later entry, the earlier one of that name).
+fn distinct_bots(entries: &[BotChoice]) -> std::result::Result<(Vec<BotChoice>, Vec<usize>), (usize, usize)> {
     let self_play = entries.len() > 1 && entries.iter().all(|e| *e == entries[0]);
     let mut bots: Vec<BotChoice> = Vec::new();
     let mut listed = Vec::new();
-    for e in entries {
+    for (k, e) in entries.iter().enumerate() {
         if let Some(i) = bots.iter().position(|b| b == e).filter(|_| !self_play) {
             listed.push(i);
             continue;
+        }
+        if let Some(earlier) = entries[..k].iter().position(|b| b.name == e.name).filter(|_| !self_play) {
+            return Err((k, earlier));
         }
         let taken = |name: &str| bots.iter().any(|b| b.name == name);
         let mut name = e.name.clone();
@@ -434,5 +483,5 @@ fn distinct_bots(entries: &[BotChoice]) -> (Vec<BotChoice>, Vec<usize>) {
         listed.push(bots.len());
         bots.push(BotChoice { name, ..e.clone() });
     }
-    (bots, listed)
+    Ok((bots, listed))
 }

@@ -4,7 +4,7 @@
 //! file per game in history/ (`<pairing>-<game>.<ext>`); external bots keep their stderr in
 //! logs/; stops early when an SPRT decides.
 //!
-//! [`resume`] continues a run that was interrupted or killed: every game is a pure function of
+//! [`Resumption`] continues a run that was interrupted or killed: every game is a pure function of
 //! (config, game index), so it keeps games.csv's whole observations, replays them into the
 //! tallies and plays on from there; the files come out as those of the run never interrupted
 //! (timing.csv, which differs from run to run anyway, covers only the games played since).
@@ -89,75 +89,103 @@ pub(crate) fn begin<T>(dir: &Path, config: &str, manifest: &Manifest, open: impl
     started
 }
 
-/// Continues the run in `dir`, which `lock` holds (see the module's documentation), after
-/// extending it to `games` games per pairing when that is given; also returns its config.
-pub fn resume(
-    arena: &Arena,
-    dir: &Path,
-    mut lock: FolderLock,
-    opts: &RunOptions,
-    games: Option<u64>,
-) -> Result<(RunConfig, RunReport)> {
-    let mut manifest = Manifest::read(dir)?;
-    let config_path = dir.join(CONFIG);
-    let config = crate::tournament::limits::read_text(&config_path)?;
-    if config_hash(&config) != manifest.config_hash {
-        return Err(Error::input(format!(
-            "{}: config.toml no longer matches the run's manifest (hash {}, run.json says {}); refusing to resume",
-            dir.display(),
-            config_hash(&config),
-            manifest.config_hash
-        )));
+/// A run folder read back and checked, ready to play on ([`Resumption::play`]): the refusals of a
+/// resume come from [`Resumption::open`], before anything is printed.
+pub struct Resumption<'a> {
+    /// The run's config (extended to the games asked for).
+    pub cfg: RunConfig,
+    dir: &'a Path,
+    lock: FolderLock,
+    opts: RunOptions,
+    manifest: Manifest,
+    table: Arc<dyn Table>,
+    schedule: Schedule,
+    tally: RunTally,
+    start: Start,
+    known: Known,
+    plan: Plan<'static>,
+    output: Output,
+}
+
+impl<'a> Resumption<'a> {
+    /// Reads and checks the run in `dir` (see the module's documentation), after extending it to
+    /// `games` games per pairing when that is given.
+    pub fn open(
+        arena: &Arena,
+        dir: &'a Path,
+        lock: FolderLock,
+        opts: &RunOptions,
+        games: Option<u64>,
+    ) -> Result<Resumption<'a>> {
+        let mut manifest = Manifest::read(dir)?;
+        let config_path = dir.join(CONFIG);
+        let config = crate::tournament::limits::read_text(&config_path)?;
+        if config_hash(&config) != manifest.config_hash {
+            return Err(Error::input(format!(
+                "{}: config.toml no longer matches the run's manifest (hash {}, run.json says {}); refusing to resume",
+                dir.display(),
+                config_hash(&config),
+                manifest.config_hash
+            )));
+        }
+        let records = manifest.records;
+        // Before extending: a run that kept no games is refused with its config.toml untouched.
+        let games_path = games_path(dir, records)?;
+        let mut cfg = RunConfig::load(arena, &config_path, &Overrides::default())?;
+        if let Some(games) = games {
+            cfg = extend(arena, dir, &cfg, &mut manifest, games)?;
+        }
+        let opts = RunOptions { history: dir.join(HISTORY).is_dir(), records, ..opts.clone() };
+        let table = open_table(arena, &cfg, opts.history, dir)?;
+        let schedule = cfg.schedule()?;
+        let share = manifest.share();
+        let names = names(&cfg);
+        // A new games file a kill left half-written: the old one is whole, and read instead.
+        let _ = std::fs::remove_file(temp_path(&games_path));
+        let (file, kept) = read_share(&games_path, &schedule, share, &names, cfg.seats, table.columns())?;
+        // The games kept that are the share's first ones, with no gap before them.
+        let prefix = kept.iter().enumerate().take_while(|(p, (i, _))| share.game(&schedule, *p as u64) == *i).count();
+        let mut tally = RunTally::new(&schedule, names);
+        // A compressed file cannot be cut and continued: it is written anew, as after a gap.
+        let (start, known, output) = if prefix == kept.len() && records == Records::Csv {
+            // Only whole observations from the start: keep them in place and append after them (up
+            // to where the SPRT decides, if it does in them).
+            let sprt = cfg.sprt.as_ref().filter(|_| share.count == 1);
+            let (fed, decided) = feed(&mut tally, sprt, kept.iter().map(|(_, g)| g));
+            let output = Output::direct(Some(GamesWriter::append(&games_path, table.columns(), file.end_of(fed))?));
+            (Start::Resumed { games: fed as u64, decided }, Known::new(), output)
+        } else {
+            // Games kept after a gap (a run extended to more games per table, or a dropped deal):
+            // games.csv is written anew, its kept games copied in order, and renamed over the old
+            // one at the end, so a kill meanwhile leaves the old file to resume from.
+            (Start::Fresh, kept.into_iter().collect(), Output::fresh(dir, table.columns(), records)?)
+        };
+        let done = match start {
+            Start::Resumed { games, .. } => games,
+            Start::Fresh => 0,
+        };
+        let plan = {
+            let copied: std::collections::HashSet<u64> = known.iter().map(|(i, _)| *i).collect();
+            let count = share.games(&schedule) - done - copied.len() as u64;
+            let games = share.games_from(&schedule, done).filter(move |i| !copied.contains(i));
+            Plan { games: Box::new(games), count, done: done + known.len() as u64 }
+        };
+        Ok(Resumption { cfg, dir, lock, opts, manifest, table, schedule, tally, start, known, plan, output })
     }
-    let mut cfg = RunConfig::load(arena, &config_path, &Overrides::default())?;
-    if let Some(games) = games {
-        cfg = extend(arena, dir, &cfg, &mut manifest, games)?;
+
+    /// Plays the rest of the run; also returns its config.
+    pub fn play(self) -> Result<(RunConfig, RunReport)> {
+        let Resumption { cfg, dir, mut lock, opts, mut manifest, table, schedule, tally, start, known, plan, output } =
+            self;
+        lock.set_games(plan.done)?;
+        manifest.resumed.push(crate::report::now());
+        manifest.status = RunStatus::Running;
+        manifest.ended = None;
+        manifest.write(dir)?;
+        let run = Run { cfg: &cfg, table, schedule, dir, opts: &opts, manifest, lock, timed: true };
+        let report = run.play(tally, start, known, plan, output)?;
+        Ok((cfg, report))
     }
-    let opts = RunOptions { history: dir.join(HISTORY).is_dir(), records: manifest.records, ..opts.clone() };
-    let records = manifest.records;
-    let games_path = games_path(dir, records)?;
-    let table = open_table(arena, &cfg, opts.history, dir)?;
-    let schedule = cfg.schedule()?;
-    let share = manifest.share();
-    let names = names(&cfg);
-    // A new games file a kill left half-written: the old one is whole, and read instead.
-    let _ = std::fs::remove_file(temp_path(&games_path));
-    let (file, kept) = read_share(&games_path, &schedule, share, &names, cfg.seats, table.columns())?;
-    // The games kept that are the share's first ones, with no gap before them.
-    let prefix = kept.iter().enumerate().take_while(|(p, (i, _))| share.game(&schedule, *p as u64) == *i).count();
-    let mut tally = RunTally::new(&schedule, names);
-    // A compressed file cannot be cut and continued: it is written anew, as after a gap.
-    let (start, known, output) = if prefix == kept.len() && records == Records::Csv {
-        // Only whole observations from the start: keep them in place and append after them (up to
-        // where the SPRT decides, if it does in them).
-        let sprt = cfg.sprt.as_ref().filter(|_| share.count == 1);
-        let (fed, decided) = feed(&mut tally, sprt, kept.iter().map(|(_, g)| g));
-        let output = Output::direct(Some(GamesWriter::append(&games_path, table.columns(), file.end_of(fed))?));
-        (Start::Resumed { games: fed as u64, decided }, Known::new(), output)
-    } else {
-        // Games kept after a gap (a run extended to more games per table, or a dropped deal):
-        // games.csv is written anew, its kept games copied in order, and renamed over the old one
-        // at the end, so a kill meanwhile leaves the old file to resume from.
-        (Start::Fresh, kept.into_iter().collect(), Output::fresh(dir, table.columns(), records)?)
-    };
-    let done = match start {
-        Start::Resumed { games, .. } => games,
-        Start::Fresh => 0,
-    };
-    let plan = {
-        let copied: std::collections::HashSet<u64> = known.iter().map(|(i, _)| *i).collect();
-        let count = share.games(&schedule) - done - copied.len() as u64;
-        let games = share.games_from(&schedule, done).filter(move |i| !copied.contains(i));
-        Plan { games: Box::new(games), count, done: done + known.len() as u64 }
-    };
-    lock.set_games(plan.done)?;
-    manifest.resumed.push(crate::report::now());
-    manifest.status = RunStatus::Running;
-    manifest.ended = None;
-    manifest.write(dir)?;
-    let run = Run { cfg: &cfg, table, schedule, dir, opts: &opts, manifest, lock, timed: true };
-    let report = run.play(tally, start, known, plan, output)?;
-    Ok((cfg, report))
 }
 
 /// `arena resume DIR --games N`: rewrites the folder's config.toml and run.json for `games` games
@@ -278,12 +306,22 @@ pub(crate) fn names(cfg: &RunConfig) -> Vec<String> {
 pub(crate) fn open_table(arena: &Arena, cfg: &RunConfig, history: bool, dir: &Path) -> Result<Arc<dyn Table>> {
     let table = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, Some(dir))?;
     if history && table.history_extension().is_none() {
-        return Err(Error::input(format!(
-            "{} has no hand-history format (games.csv holds what its games record)",
-            cfg.game
-        )));
+        return Err(no_history(cfg));
     }
     Ok(table)
+}
+
+/// Refuses `--hand-history` for a game without a record format, before a run prints or writes
+/// anything.
+pub fn check_history(arena: &Arena, cfg: &RunConfig) -> Result<()> {
+    match arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &[], None)?.history_extension() {
+        Some(_) => Ok(()),
+        None => Err(no_history(cfg)),
+    }
+}
+
+fn no_history(cfg: &RunConfig) -> Error {
+    Error::input(format!("{} has no hand-history format (games.csv holds what its games record)", cfg.game))
 }
 
 /// Games already played, in tournament order, to be copied into games.csv rather than played

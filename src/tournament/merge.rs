@@ -12,14 +12,15 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::games::Arena;
+use crate::report::GameRow;
 use crate::report::{config_hash, Manifest, RunTally};
 use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::execute::{begin, feed, names, open_table, read_share, Known, Output, Run, RunReport, Start};
-use crate::tournament::folder::{self, FolderLock, HISTORY};
+use crate::tournament::folder::{FolderLock, HISTORY};
 use crate::tournament::limits::read_text;
 use crate::tournament::progress::thousands;
 use crate::tournament::runner::{Plan, RunOptions};
-use crate::tournament::schedule::Shard;
+use crate::tournament::schedule::{Schedule, Shard};
 
 /// Refuses shards of another config than `expected` (a config hash), or, without one, than most
 /// of the shards: a shard folder left by an earlier run of an edited config (a Slurm array
@@ -136,20 +137,19 @@ impl Shards {
         &self.cfg
     }
 
-    /// Merges the shards into `out` (prepared as `arena run` does, `force` included).
-    pub fn merge(&self, arena: &Arena, out: &Path, force: bool, opts: &RunOptions) -> Result<RunReport> {
-        // Held from before the shards are judged: a refusal leaves `out` as it was.
-        let lock = FolderLock::create(out)?;
+    /// Reads every shard's games and checks that they make the run, or its first games up to where
+    /// its SPRT decides: the refusals of a merge, before anything is printed or written.
+    pub fn read(&self, arena: &Arena) -> Result<Merge<'_>> {
         let cfg = &self.cfg;
         let schedule = cfg.schedule()?;
-        let table = open_table(arena, cfg, false, out)?;
+        let columns = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
         let names = names(cfg);
         let mut games = Vec::new();
         // Each shard's whole games on disk, for the refusal of an unfinished one.
         let mut on_disk = Vec::with_capacity(self.dirs.len());
         for s in &self.dirs {
             let path = crate::tournament::execute::games_path(&s.dir, s.manifest.records)?;
-            let (file, kept) = read_share(&path, &schedule, s.shard, &names, cfg.seats, table.columns())?;
+            let (file, kept) = read_share(&path, &schedule, s.shard, &names, cfg.seats, columns)?;
             on_disk.push(file.games.len());
             games.extend(kept);
         }
@@ -184,25 +184,44 @@ impl Shards {
             }
             games.truncate(prefix);
         }
-        folder::ready(&lock, out, force)?;
+        Ok(Merge { shards: self, schedule, games })
+    }
+}
+
+/// The shards' games, read and checked: what [`Merge::write`] puts into the merged run's folder.
+pub struct Merge<'a> {
+    shards: &'a Shards,
+    schedule: Schedule,
+    games: Vec<(u64, GameRow)>,
+}
+
+impl Merge<'_> {
+    /// Writes the merged run into `out`, which `lock` holds and [`folder::ready`](crate::tournament::folder::ready)
+    /// has made ready.
+    pub fn write(self, arena: &Arena, out: &Path, lock: FolderLock, opts: &RunOptions) -> Result<RunReport> {
+        let Merge { shards, schedule, games } = self;
+        let cfg = &shards.cfg;
+        let table = open_table(arena, cfg, false, out)?;
         // The merged games are kept as the run's options say (`arena merge --records`).
-        let mut manifest = Manifest::start(&self.config, schedule.total(), None, opts.records);
+        let mut manifest = Manifest::start(&shards.config, schedule.total(), None, opts.records);
         // The run started when its first shard did.
-        manifest.started = self.dirs.iter().map(|s| s.manifest.started.clone()).min().unwrap_or(manifest.started);
+        manifest.started = shards.dirs.iter().map(|s| s.manifest.started.clone()).min().unwrap_or(manifest.started);
         // What the engines said in every shard (one build and one config: the same programs, as a rule).
-        for s in &self.dirs {
+        for s in &shards.dirs {
             manifest.engines.extend(s.manifest.engines.clone());
         }
-        let output = begin(out, &self.config, &manifest, || Output::fresh(out, table.columns(), opts.records))?;
+        let output = begin(out, &shards.config, &manifest, || Output::fresh(out, table.columns(), opts.records))?;
         let known: Known = games.into_iter().collect();
         let plan = Plan { games: Box::new(std::iter::empty()), count: 0, done: 0 };
-        let tally = RunTally::new(&schedule, names);
+        let tally = RunTally::new(&schedule, names(cfg));
         let run = Run { cfg, table, schedule, dir: out, opts, manifest, lock, timed: false };
         let report = run.play(tally, Start::Fresh, known, plan, output)?;
-        self.copy_histories(out, report.end.played)?;
+        shards.copy_histories(out, report.end.played)?;
         Ok(report)
     }
+}
 
+impl Shards {
     /// Copies the shards' hand histories of the first `played` games into `out`, when every
     /// shard wrote them.
     fn copy_histories(&self, out: &Path, played: u64) -> Result<()> {

@@ -42,8 +42,9 @@ struct Shared {
     /// Games finished in this session.
     done: DoneCount,
     started: Instant,
-    /// With an SPRT: its bounds and the latest log-likelihood ratio (None before the first deal).
-    sprt: Option<(f64, f64)>,
+    /// With an SPRT: the test in words ([`Sprt::describe`]) and its bounds; the latest
+    /// log-likelihood ratio (None before the first deal).
+    sprt: Option<(String, (f64, f64))>,
     llr: Mutex<Option<f64>>,
 }
 
@@ -85,7 +86,7 @@ impl Progress {
             total,
             done: DoneCount::default(),
             started: Instant::now(),
-            sprt: sprt.map(Sprt::bounds),
+            sprt: sprt.map(|s| (s.describe(), s.bounds())),
             llr: Mutex::new(None),
         });
         let ticker = match mode {
@@ -166,19 +167,20 @@ fn spawn(shared: Arc<Shared>, every: Duration, display: Display) -> (mpsc::Sende
 impl Shared {
     fn status(&self, done: u64, elapsed: Duration) -> String {
         let llr = *self.llr.lock().expect("progress lock");
-        status(self.before, done, self.total, elapsed, self.sprt.map(|bounds| (llr, bounds)))
+        let sprt = self.sprt.as_ref().map(|(test, bounds)| (test.as_str(), llr, *bounds));
+        status(self.before, done, self.total, elapsed, sprt)
     }
 }
 
-/// One progress line: `7,380/10,000 games, 13,143 games/s, ETA 2s` (+ `, LLR 1.23 (stops at -2.94 or
-/// 2.94)` with an SPRT, whose ETA is an upper bound). `done` games were played in `elapsed`, after
+/// One progress line: `7,380/10,000 games, 13,143 games/s, ETA 2s` (+ `, SPRT payoff [0, 200]
+/// bb/100: LLR 1.23 (stops at -2.94 or 2.94)` with an SPRT, whose ETA is an upper bound). `done` games were played in `elapsed`, after
 /// `before` played earlier (a resumed run: they count as done but not in the rate).
 pub fn status(
     before: u64,
     done: u64,
     total: u64,
     elapsed: Duration,
-    sprt: Option<(Option<f64>, (f64, f64))>,
+    sprt: Option<(&str, Option<f64>, (f64, f64))>,
 ) -> String {
     let mut s = format!("{}/{} games", thousands(before + done), thousands(total));
     let seconds = elapsed.as_secs_f64();
@@ -193,10 +195,10 @@ pub fn status(
             s.push_str(&format!(", ETA {bound}{}", duration_text(left)));
         }
     }
-    if let Some((llr, (lower, upper))) = sprt {
+    if let Some((test, llr, (lower, upper))) = sprt {
         match llr {
-            Some(llr) => s.push_str(&format!(", LLR {llr:.2} (stops at {lower:.2} or {upper:.2})")),
-            None => s.push_str(", LLR after the first deal"),
+            Some(llr) => s.push_str(&format!(", SPRT {test}: LLR {llr:.2} (stops at {lower:.2} or {upper:.2})")),
+            None => s.push_str(&format!(", SPRT {test}: LLR after the first deal")),
         }
     }
     s
@@ -295,11 +297,14 @@ mod tests {
 
     #[test]
     fn sprt_shows_the_llr_and_an_upper_bound() {
-        let bounds = (-2.944, 2.944);
-        let line = status(0, 3000, 100_000, Duration::from_secs(3), Some((Some(1.234), bounds)));
-        assert_eq!(line, "3,000/100,000 games, 1,000 games/s, ETA ≤ 1m 37s, LLR 1.23 (stops at -2.94 or 2.94)");
-        let line = status(0, 1, 100_000, Duration::from_millis(10), Some((None, bounds)));
-        assert_eq!(line, "1/100,000 games, LLR after the first deal");
+        let (test, bounds) = ("payoff [0, 200] bb/100", (-2.944, 2.944));
+        let line = status(0, 3000, 100_000, Duration::from_secs(3), Some((test, Some(1.234), bounds)));
+        assert_eq!(
+            line,
+            "3,000/100,000 games, 1,000 games/s, ETA ≤ 1m 37s, SPRT payoff [0, 200] bb/100: LLR 1.23 (stops at -2.94 or 2.94)"
+        );
+        let line = status(0, 1, 100_000, Duration::from_millis(10), Some((test, None, bounds)));
+        assert_eq!(line, "1/100,000 games, SPRT payoff [0, 200] bb/100: LLR after the first deal");
     }
 
     #[test]

@@ -63,7 +63,32 @@ impl Roster {
         if local.exists() {
             roster.extend(Roster::parse(&limits::read_text(local)?, &path)?);
         }
+        roster.check(game)?;
         Ok(roster)
+    }
+
+    /// Checks every entry, used or not, so that a misspelt variant is found when its file is read
+    /// rather than when a run first names it: its kind (through the entries it builds on) is a bot
+    /// kind of `game`, and its parameters are that kind's, of the right types and within range.
+    /// An error names the entry's file and line (or the line of the entry that set the parameter).
+    pub fn check(&self, game: &dyn GameEntry) -> Result<()> {
+        for (name, entry) in &self.entries {
+            let at = |e: Error| Error::input(format!("{}: [{name}]: {e}", entry.place));
+            // An entry named as its kind (`[weights] kind = "weights"`) sets that kind's defaults.
+            if entry.kind != *name {
+                self.lookup(game, &entry.kind).map_err(at)?;
+            }
+            let resolved = self.lookup(game, name).map_err(at)?;
+            let specs = game.bot_params(&resolved.kind).expect("lookup resolved a kind of this game");
+            Params::new(&BotChoice::specs(specs), &resolved.params, &format!("bot `{name}`")).map_err(|e| {
+                let place = match &e {
+                    Error::Param { key, .. } => resolved.place_of(key).unwrap_or(&entry.place),
+                    _ => &entry.place,
+                };
+                Error::input(format!("{place}: {e}"))
+            })?;
+        }
+        Ok(())
     }
 
     /// Adds `other`'s entries; an entry of the same name replaces the one here.
@@ -97,10 +122,16 @@ impl Roster {
         Ok(Roster { entries })
     }
 
+    /// Where the entry `name` is written (`bots/holdem.toml (built in):3`), if the roster has one.
+    pub fn place_of(&self, name: &str) -> Option<&str> {
+        self.entries.iter().find(|(n, _)| n == name).map(|(_, e)| e.place.as_str())
+    }
+
     /// Resolves a roster name or a bot kind to its kind and the parameters the roster gives it.
     /// Roster entries may build on other entries (`kind = "rr-tight"`); a cycle is an error.
     pub fn lookup(&self, game: &dyn GameEntry, name: &str) -> Result<Resolved> {
         let mut resolved = Resolved { kind: name.to_string(), params: Table::new(), places: Vec::new() };
+        let mut path = vec![name.to_string()];
         for _ in 0..=self.entries.len() {
             let Some((_, entry)) = self.entries.iter().find(|(n, _)| *n == resolved.kind) else { break };
             // The outer entry's parameters win over the one it builds on.
@@ -113,7 +144,15 @@ impl Roster {
             if entry.kind == resolved.kind {
                 break;
             }
+            if path.contains(&entry.kind) {
+                path.push(entry.kind.clone());
+                return Err(Error::input(format!(
+                    "roster entries build on each other in a cycle: {}",
+                    path.join(" -> ")
+                )));
+            }
             resolved.kind = entry.kind.clone();
+            path.push(entry.kind.clone());
         }
         if game.bot_params(&resolved.kind).is_some() {
             return Ok(resolved);

@@ -199,15 +199,14 @@ fn sprt(run: &RunData) -> Result<String> {
         Level { label: format!("H0 bound {lower:.3}"), y: lower },
     ];
     let note = format!(
-        "H0: {} = {}, H1: {} = {} (alpha {}, beta {}, model {}). Final LLR {llr:.3}: {}. Recomputed from games.csv in game order.",
-        sprt.model.unit(),
-        sprt.h0,
-        sprt.model.unit(),
-        sprt.h1,
+        "SPRT {} (alpha {}, beta {}): H0 says the difference is {} {unit}, H1 {} {unit}. Final LLR {llr:.3}: {}. Recomputed from games.csv in game order.",
+        sprt.describe(),
         sprt.alpha,
         sprt.beta,
-        sprt.model.as_str(),
-        sprt.decision(llr).as_str()
+        sprt.h0,
+        sprt.h1,
+        sprt.decision(llr).as_str(),
+        unit = sprt.unit,
     );
     Ok(figure("SPRT log-likelihood ratio", &plot::lines(&[line], &levels, "games played", "LLR (natural log)")?, &note))
 }
