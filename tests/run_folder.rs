@@ -20,8 +20,24 @@ const SLOW: &str = "game = \"mahjong\"\ngames = 1000000\nbots = [\"greedy\", \"r
 /// Hold'em always-call hands: fast and small rows, to fill a small disk.
 const FAST: &str = "game = \"holdem\"\ngames = 400000\npaired = true\nbots = [\"always-call\", \"random\"]\n";
 
-fn start(config: &Path, out: &Path, extra: &[&str]) -> Child {
-    arena()
+/// A run in the background, killed if the test ends first (a failed assertion must not leave it).
+struct Background(Child);
+
+impl Background {
+    fn id(&self) -> u32 {
+        self.0.id()
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start(config: &Path, out: &Path, extra: &[&str]) -> Background {
+    let child = arena()
         .args(["run", "--quiet", "--threads", "1", "--out"])
         .arg(out)
         .arg(config)
@@ -29,21 +45,22 @@ fn start(config: &Path, out: &Path, extra: &[&str]) -> Child {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap()
+        .unwrap();
+    Background(child)
 }
 
-/// Waits until `out` is held by a process (its lock file names it) and has written `games.csv`.
+/// Waits until the run in `out` has written games.csv's first game.
 fn wait_until_running(out: &Path) {
     let until = Instant::now() + Duration::from_secs(20);
-    while !(out.join("arena.lock").exists() && out.join("games.csv").exists()) {
+    while std::fs::read_to_string(out.join("games.csv")).map_or(true, |text| text.lines().count() < 2) {
         assert!(Instant::now() < until, "the run never started");
         std::thread::sleep(Duration::from_millis(20));
     }
 }
 
-fn kill(child: &mut Child, signal: &str) {
+fn kill(child: &mut Background, signal: &str) {
     Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
-    child.wait().unwrap();
+    child.0.wait().unwrap();
 }
 
 /// Exit code and stderr.
@@ -112,6 +129,30 @@ fn a_second_writer_is_refused_naming_the_first() {
     assert!(!out.join("arena.lock").exists(), "the lock goes with its holder");
 }
 
+/// The audit's reproducer: two runs of different seeds started together into one empty folder.
+/// One plays, the other is refused; the folder holds one run whole.
+#[test]
+fn of_two_runs_started_together_into_one_folder_one_is_refused() {
+    let dir = TempDir::new().unwrap();
+    let short = "game = \"mahjong\"\ngames = 2000\nbots = [\"greedy\", \"random\"]\n";
+    let (a, b) = (write(dir.path(), "a.toml", short), write(dir.path(), "b.toml", &format!("{short}seed = 7\n")));
+    for attempt in 0..5 {
+        let out = dir.path().join(format!("run-{attempt}"));
+        let spawn = |config: &Path| arena().args(["run", "--quiet", "--out"]).arg(&out).arg(config).output();
+        let (first, second) = std::thread::scope(|s| {
+            let first = s.spawn(|| spawn(&a).unwrap());
+            let second = s.spawn(|| spawn(&b).unwrap());
+            (first.join().unwrap(), second.join().unwrap())
+        });
+        let mut codes = [first.status.code(), second.status.code()];
+        codes.sort();
+        assert_eq!(codes, [Some(0), Some(2)], "attempt {attempt}: both or neither ran");
+        let m = manifest(&out);
+        assert_eq!(m["status"], "complete");
+        assert_eq!(whole_games(&out.join("games.csv"), 4), 2000, "attempt {attempt}: games.csv holds one run");
+    }
+}
+
 #[test]
 fn a_sigkill_loses_at_most_the_flush_interval_and_status_counts_what_is_on_disk() {
     let dir = TempDir::new().unwrap();
@@ -136,7 +177,7 @@ fn a_sigkill_loses_at_most_the_flush_interval_and_status_counts_what_is_on_disk(
     assert_eq!(doc["folders"][0]["state"], "killed");
     // The lock file a killed writer left is taken over.
     assert!(out.join("arena.lock").exists());
-    let mut resumed = arena().args(["resume", "--quiet"]).arg(&out).stdout(Stdio::null()).spawn().unwrap();
+    let mut resumed = Background(arena().args(["resume", "--quiet"]).arg(&out).stdout(Stdio::null()).spawn().unwrap());
     let until = Instant::now() + Duration::from_secs(20);
     while manifest(&out)["resumed"].as_array().unwrap().is_empty() {
         assert!(Instant::now() < until, "the resume never started");
