@@ -11,9 +11,9 @@
 //! summaries, time limits (`params = { move_ms = 5 }`), and rosters: a `bots/gomoku.toml` in the
 //! working folder may name variants of it (`[nearest-5ms]`, `kind = "nearest"`, `params = ...`).
 
+use bot_arena::core::{factory, BotKind};
 use bot_arena::core::{Bot, BotRng, ParamSpec};
 use bot_arena::games::gomoku::{Gomoku, Move, State};
-use bot_arena::games::{factory, BotKind};
 use bot_arena::Arena;
 
 struct Nearest;
@@ -41,5 +41,5 @@ fn nearest() -> BotKind<Gomoku> {
 }
 
 fn main() {
-    Arena::standard().bot(nearest()).main()
+    bot_arena::cli::main(Arena::standard().bot(nearest()))
 }

@@ -17,9 +17,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use bot_arena::core::BotFactory;
 use bot_arena::core::{play_game, Bot, GameSeeds, Params};
 use bot_arena::games::gomoku::{bots::KINDS, Book, Gomoku, Move, Rule};
-use bot_arena::games::BotFactory;
 
 /// The three bots: a kind and its parameters (as in bots/gomoku.toml).
 const BOTS: [(&str, &str); 3] =

@@ -90,6 +90,12 @@ pub fn shown(value: &str) -> String {
     out
 }
 
+/// A parser's message on one line: toml's messages may span lines ("invalid string\nexpected
+/// ..."), and every error of this program is one line.
+pub fn one_line(msg: &str) -> String {
+    msg.split('\n').map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::{shown, Error};

@@ -7,8 +7,8 @@
 
 use std::io::{BufRead, Write};
 
+use crate::core::{factory, BotKind, GameDef};
 use crate::core::{readable, Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, Seat, Status, Wire};
-use crate::games::{factory, BotKind, GameDef};
 
 /// Legal lists longer than this are summed up (a gomoku board's empty cells).
 const LISTED: usize = 30;

@@ -4,16 +4,17 @@
 //! `games` holds one folder per game and the registry; `external` speaks to bots outside the
 //! process; `tournament` turns a config into jobs and runs them; `stats` is pure statistics; `report` writes CSV; `cli` is the command line.
 
-pub mod bench;
 pub mod cards;
 pub mod cli;
+pub mod config;
 pub mod core;
 pub mod error;
 pub mod external;
 pub mod games;
 pub mod human;
+pub mod registry;
 pub mod report;
 pub mod stats;
 pub mod tournament;
 
-pub use games::Arena;
+pub use registry::Arena;

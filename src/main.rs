@@ -1,3 +1,3 @@
 fn main() {
-    bot_arena::Arena::standard().main()
+    bot_arena::cli::main(bot_arena::Arena::standard())
 }

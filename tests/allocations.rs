@@ -9,10 +9,11 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use bot_arena::core::schedule::Job;
+use bot_arena::core::BotChoice;
 use bot_arena::core::{GameRecord, GameSeeds, Keep, Params};
-use bot_arena::games::{Arena, BotChoice};
+use bot_arena::registry::Arena;
 use bot_arena::report::{GamesWriter, RowFormat};
-use bot_arena::tournament::schedule::Job;
 
 struct Counting;
 
@@ -54,7 +55,7 @@ fn count(game: &str, bot: &str, games: u64) -> (u64, u64) {
     let bots: Vec<BotChoice> = ["a", "b"]
         .map(|name| BotChoice { name: name.to_string(), kind: bot.to_string(), params: params.clone() })
         .to_vec();
-    let table = entry.table(&options, 2, &bots, None).unwrap();
+    let table = entry.venue(&options, 2, &bots, None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut writer = GamesWriter::create(&dir.path().join("games.csv"), table.columns(), false).unwrap();
     let names: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use bot_arena::tournament::config::{Overrides, RunConfig, Source};
+use bot_arena::config::{Overrides, RunConfig, Source};
 use bot_arena::Arena;
 
 fn tomls(dir: &Path) -> Vec<std::path::PathBuf> {

@@ -1,4 +1,4 @@
-//! Every game of the registry held to the one contract (`bot_arena::games::conformance`): a game
+//! Every game of the registry held to the one contract (`bot_arena::core::conformance`): a game
 //! gets these checks by being registered in `Arena::standard`.
 
 use bot_arena::Arena;

@@ -2,8 +2,8 @@
 //! in games.csv, the run finishes and writes its summary, and exits with code 3.
 
 use bot_arena::core::wire::Texts;
+use bot_arena::core::{factory, BotKind, GameDef};
 use bot_arena::core::{Bot, BotRng, DealRng, Game, Headline, IllegalAction, Outcome, ParamSpec, Params, Seat, Wire};
-use bot_arena::games::{factory, BotKind, GameDef};
 use bot_arena::Arena;
 use rand::Rng;
 use serde::Serialize;

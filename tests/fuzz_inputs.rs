@@ -21,13 +21,13 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use bot_arena::cards::{parse_cards, parse_cards_or_hidden};
+use bot_arena::config::{Overrides, RunConfig, Source};
+use bot_arena::core::roster::Roster;
+use bot_arena::core::GameDef;
 use bot_arena::core::{Params, Wire};
 use bot_arena::games::gomoku::brain::{Brain, BrainBot};
 use bot_arena::games::gomoku::{openings, Book, Gomoku, Rule};
 use bot_arena::games::mahjong::tiles::{parse_tile, Hand};
-use bot_arena::games::GameDef;
-use bot_arena::tournament::config::{Overrides, RunConfig, Source};
-use bot_arena::tournament::roster::Roster;
 use bot_arena::Arena;
 use proptest::prelude::*;
 use proptest::sample::{select, Index};

@@ -8,8 +8,8 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use bot_arena::core::seeds::mix;
+use bot_arena::core::BotChoice;
 use bot_arena::core::{GameSeeds, Params};
-use bot_arena::games::BotChoice;
 use bot_arena::Arena;
 
 mod common;
@@ -196,7 +196,7 @@ fn brains_play_the_in_process_games(table_options: &str, games: u64) {
             params: Params::new(gomoku.bot_params(kind).unwrap(), &toml::Table::new(), kind).unwrap(),
         })
         .collect();
-    let table = gomoku.table(&options, 2, &choices, None).unwrap();
+    let table = gomoku.venue(&options, 2, &choices, None).unwrap();
     // The shipped openings' lengths, in file order; a random opening has `opening` stones.
     let book = std::fs::read_to_string("openings/freestyle-15.txt").unwrap();
     let book_lengths: Vec<usize> = book.lines().map(|l| l.split(", ").count()).collect();

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use bot_arena::tournament::config::{Overrides, RunConfig, Source};
+use bot_arena::config::{Overrides, RunConfig, Source};
 use bot_arena::Arena;
 use libfuzzer_sys::fuzz_target;
 

@@ -10,7 +10,7 @@ use bot_arena::games::holdem::Holdem;
 use bot_arena::games::mahjong::Mahjong;
 use bot_arena::games::stud::Stud;
 use bot_arena::games::zhajinhua::Zhajinhua;
-use bot_arena::games::GameDef;
+use bot_arena::core::GameDef;
 use libfuzzer_sys::fuzz_target;
 
 fn game<G: GameDef>(seats: usize) -> G {

@@ -2,12 +2,11 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::bench::BenchOptions;
 use crate::cli::out::say;
 use crate::cli::EXIT_OK;
+use crate::core::bench::BenchOptions;
 use crate::error::{Error, Result};
-use crate::external;
-use crate::games::Arena;
+use crate::registry::Arena;
 use crate::tournament;
 
 #[derive(Args, Debug)]
@@ -30,7 +29,9 @@ pub fn bench(arena: &Arena, args: &BenchArgs) -> Result<i32> {
     let opts =
         BenchOptions { threads: crate::cli::threads(args.threads), budget: Duration::from_secs_f64(args.seconds) };
     let filter = args.filter.as_deref().unwrap_or("");
-    let all = || arena.benches().into_iter().chain(tournament::bench::benches()).chain(external::bench::benches());
+    let all = || {
+        arena.benches().into_iter().chain(tournament::bench::benches()).chain(tournament::bench::external::benches())
+    };
     let chosen: Vec<_> = all().filter(|b| b.name.contains(filter)).collect();
     if chosen.is_empty() {
         let names: Vec<&str> = all().map(|b| b.name).collect();

@@ -32,12 +32,13 @@ use toml::Spanned;
 
 use crate::cli::out::{note, say};
 use crate::cli::{json, EXIT_FAIL, EXIT_OK};
+use crate::config::{Overrides, RunConfig, SprtFile};
+use crate::error::one_line;
 use crate::error::{Error, Result};
-use crate::games::Arena;
+use crate::registry::Arena;
 use crate::report::{BotSummary, MatchRow};
 use crate::stats::sprt::SprtPlace;
 use crate::stats::SprtDecision;
-use crate::tournament::config::{one_line, Overrides, RunConfig, SprtFile};
 use crate::tournament::execute::execute;
 use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::runner::RunOptions;
@@ -189,7 +190,7 @@ fn slug(name: &str) -> String {
 
 /// Loads everything first, so a bad file fails before any game is played.
 fn load(arena: &Arena, args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>> {
-    let text = crate::tournament::limits::read_text(&args.gate)?;
+    let text = crate::core::limits::read_text(&args.gate)?;
     let shown = args.gate.display();
     let file: GateFile = toml::from_str(&text).map_err(|e| {
         let line = e.span().map(|s| 1 + text[..s.start].matches('\n').count()).unwrap_or(0);

@@ -1,10 +1,10 @@
 use clap::Args;
 
 use crate::cli::{out, EXIT_OK};
+use crate::core::roster::Roster;
 use crate::core::{Limits, ParamSpec};
 use crate::error::Result;
-use crate::games::{Arena, GameEntry};
-use crate::tournament::roster::Roster;
+use crate::registry::{Arena, GameEntry};
 
 #[derive(Args, Debug)]
 pub struct ListArgs {

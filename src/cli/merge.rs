@@ -4,10 +4,10 @@ use clap::Args;
 
 use crate::cli::out::say;
 use crate::cli::{run, signals};
+use crate::config::{Overrides, RunConfig};
 use crate::error::Result;
-use crate::games::Arena;
+use crate::registry::Arena;
 use crate::report::{config_hash, Records};
-use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::merge::Shards;
 use crate::tournament::runner::RunOptions;

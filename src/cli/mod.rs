@@ -5,14 +5,14 @@
 //! SIGPIPE itself stays ignored, so that a bot that closes its pipe cannot end the host).
 //!
 //! The commands see the games only through the [`Arena`] they are given, so a crate that adds
-//! its own bots or games gets the whole command line with them ([`Arena::main`]).
+//! its own bots or games gets the whole command line with them ([`main`]).
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::cli::out::{note, say};
 use crate::error::{Error, Result};
-use crate::games::Arena;
+use crate::registry::Arena;
 
 mod bench;
 mod brain;
@@ -180,16 +180,16 @@ pub(crate) fn threads(given: Option<usize>) -> usize {
     given.unwrap_or_else(rayon::current_num_threads)
 }
 
-/// Parses the command line, runs the command with the standard games, returns the exit code.
-pub fn main() -> i32 {
-    main_with(&Arena::standard())
-}
-
-/// Parses the command line, runs the command with `arena`'s games, returns the exit code. This is
-/// the program itself: a closed stdout ends the process quietly with 141 (out.rs).
-pub fn main_with(arena: &Arena) -> i32 {
+/// The program: runs the command line (`std::env::args`) with `arena`'s games and exits with its
+/// code. `main.rs` calls it with [`Arena::standard`]; a crate that adds its own bots or games
+/// calls it with its own arena.
+///
+/// SIGPIPE stays ignored (Rust's default): with its default action, a write to the pipe of a bot
+/// that has exited or closed its input would end the whole tournament. The command line ends
+/// quietly with 141 on a closed stdout by itself (out.rs).
+pub fn main(arena: Arena) -> ! {
     out::as_program();
-    main_from(arena, brain::command_line(std::env::args_os()))
+    std::process::exit(main_from(&arena, brain::command_line(&arena, std::env::args_os())))
 }
 
 /// Runs the command line `args` (the program's name first) with `arena`'s games, returns the

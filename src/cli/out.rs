@@ -10,7 +10,7 @@
 //! - [`note!`] writes to stderr and ignores failures: diagnostics nobody reads are no reason to
 //!   stop a run whose results go to files.
 //!
-//! Only the program's own command line ([`super::main_with`], which `Arena::main` calls) exits
+//! Only the program's own command line ([`super::main`]) exits
 //! the process. Called in a process that is not its own (`cli::execute` from a test or a plugin),
 //! the commands print as `println!` and `eprintln!` do, which the test harness captures.
 

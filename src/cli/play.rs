@@ -9,10 +9,10 @@ use clap::Args;
 
 use crate::cli::out::say;
 use crate::cli::EXIT_OK;
+use crate::config::{Overrides, RunConfig, Source};
 use crate::error::{Error, Result};
-use crate::games::Arena;
+use crate::registry::Arena;
 use crate::report::{BotSummary, Records};
-use crate::tournament::config::{Overrides, RunConfig, Source};
 use crate::tournament::execute::execute;
 use crate::tournament::folder;
 use crate::tournament::progress::ProgressMode;
@@ -100,7 +100,7 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
         args.bots.join(", ")
     );
     // The record in the game's community format too, when it has one (PHH for hold'em).
-    let history = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.history_extension().is_some();
+    let history = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?.history_extension().is_some();
     // One thread: one game at a time at the terminal. No signal handlers: Ctrl-C ends the
     // program at once, as a person expects while it waits for their typing.
     let opts = RunOptions {

@@ -5,7 +5,7 @@ use clap::Args;
 use crate::cli::out::{note, say};
 use crate::cli::EXIT_OK;
 use crate::error::{Error, Result};
-use crate::games::Arena;
+use crate::registry::Arena;
 use crate::report::html::{self, REPORT};
 
 #[derive(Args, Debug)]

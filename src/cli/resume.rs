@@ -5,7 +5,7 @@ use clap::Args;
 use crate::cli::out::{note, say};
 use crate::cli::{run, signals, EXIT_OK};
 use crate::error::Result;
-use crate::games::Arena;
+use crate::registry::Arena;
 use crate::report::{Manifest, Records};
 use crate::tournament::execute::Resumption;
 use crate::tournament::folder::FolderLock;

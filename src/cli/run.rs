@@ -6,16 +6,16 @@ use clap::Args;
 
 use crate::cli::out::{note, say};
 use crate::cli::{json, signals, EXIT_ENGINE_ERRORS, EXIT_OK};
+use crate::config::{Overrides, RunConfig, Source};
+use crate::core::schedule::{Schedule, Shard};
 use crate::error::{Error, Result};
-use crate::games::Arena;
+use crate::registry::Arena;
 use crate::report::{config_hash, Manifest, MANIFEST};
 use crate::report::{BotSummary, CiUnit, Records};
-use crate::tournament::config::{Overrides, RunConfig, Source};
 use crate::tournament::execute::{check_history, execute, Resumption, RunReport};
 use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::runner::RunOptions;
-use crate::tournament::schedule::{Schedule, Shard};
 
 #[derive(Args, Debug)]
 #[command(

@@ -4,15 +4,14 @@ use clap::Args;
 
 use crate::cli::out::{note, say};
 use crate::cli::{json, EXIT_OK};
+use crate::config::{Overrides, RunConfig};
 use crate::core::Headline;
 use crate::error::{Error, Result};
-use crate::games::Arena;
+use crate::registry::Arena;
 use crate::report::{GamesFile, Manifest, MatchRow, Records, RunStatus, RunTally, Tail};
 use crate::stats::calc::{self, Counts, StatsArgs};
 use crate::stats::sprt::SprtPlace;
 use crate::stats::Sprt;
-use crate::tournament::config::{Overrides, RunConfig};
-use crate::tournament::execute::games_path;
 
 #[derive(Args, Debug)]
 #[command(
@@ -154,10 +153,10 @@ fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(RunConfig, Vec<MatchRow>
     let cfg = RunConfig::load(arena, &dir.join("config.toml"), &Overrides::default())?;
     let schedule = cfg.schedule()?;
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
-    let extra = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
+    let extra = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
     let manifest = Manifest::read(dir).ok();
     let records = manifest.as_ref().map_or(Records::Csv, |m| m.records);
-    let file = GamesFile::read(&games_path(dir, records)?, &names, cfg.seats, extra)?;
+    let file = GamesFile::read(&records.path_in(dir)?, &names, cfg.seats, extra)?;
     let planned = manifest.as_ref().map_or(schedule.total(), |m| m.games_planned);
     let whole = wholeness(manifest.as_ref(), &file, planned);
     let mut tally = RunTally::new(&schedule, names);

@@ -1,14 +1,23 @@
 //! The game-agnostic heart: the [`Game`] and [`Bot`] traits, seeds, parameters, playing one game,
 //! and the [`Wire`] encoding a game gives its views and actions for bots outside the process.
 
+pub mod bench;
 pub mod clock;
+pub mod conformance;
+mod def;
+#[cfg(test)]
+pub mod duplicate;
 mod game;
+pub mod limits;
 pub mod params;
 mod play;
 pub mod readable;
+pub mod roster;
+pub mod schedule;
 pub mod seeds;
 pub mod wire;
 
+pub use def::{factory, Advice, Adviser, BotChoice, BotFactory, BotKind, Engine, EngineBot, GameDef};
 pub use game::{
     bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, RunFolder, Seat,
     MAX_REASON_CHARS,

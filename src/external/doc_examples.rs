@@ -7,9 +7,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::core::wire::Texts;
+use crate::core::GameDef;
 use crate::core::{GameEnd, Outcome, Params, Status};
 use crate::external::protocol::message;
-use crate::games::{gomoku::Gomoku, holdem::Holdem, mahjong::Mahjong, stud::Stud, zhajinhua::Zhajinhua, GameDef};
+use crate::games::{gomoku::Gomoku, holdem::Holdem, mahjong::Mahjong, stud::Stud, zhajinhua::Zhajinhua};
 
 /// Game `G` at `seats` seats with the table options `options` (TOML), dealt from seed 1, after
 /// the actions of `script`.
@@ -65,8 +66,8 @@ fn examples() -> Vec<(String, String)> {
         start_ms = 5000"#,
     )
     .unwrap();
-    let arena = crate::games::Arena::standard();
-    let specs = crate::games::BotChoice::specs(arena.find("holdem").unwrap().bot_params("external").unwrap());
+    let arena = crate::registry::Arena::standard();
+    let specs = crate::core::BotChoice::specs(arena.find("holdem").unwrap().bot_params("external").unwrap());
     let params = Params::new(&specs, &given, "mine").unwrap();
     let new_game = message::NewGame { seat: 1, game: 17, seed: 11_400_714_819_323_198_485 };
     let mut all = vec![

@@ -7,7 +7,6 @@
 //! - [`reference`]: `arena protocol-bot`, a random-legal bot speaking the protocol.
 //! - [`bench`]: `arena bench external`, round trips per second through the protocol.
 
-pub mod bench;
 #[cfg(test)]
 mod doc_examples;
 pub mod process;

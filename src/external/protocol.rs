@@ -20,9 +20,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::wire::Texts;
 use crate::core::{Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params, Seat, Status};
+use crate::core::{BotFactory, BotKind, GameDef};
 use crate::error::{Error, Result};
 use crate::external::process::{LineError, Log, Pool, Process, MAX_LINE};
-use crate::games::{BotFactory, BotKind, GameDef};
 
 /// The protocol's version, sent in `hello`. It changes only when a change breaks bots written
 /// for the previous one; new fields do not (both sides ignore fields they do not know).

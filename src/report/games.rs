@@ -9,10 +9,10 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
 
+use crate::core::schedule::{Job, Lineup};
 use crate::core::wire::Texts;
 use crate::core::{Fault, FaultKind, GameRecord, PerSeat, SeatResult, Status};
 use crate::error::{Error, Result};
-use crate::tournament::schedule::{Job, Lineup};
 
 /// The fixed columns of games.csv; the game's own columns follow.
 pub const GAME_COLUMNS: &[&str] = &["pairing", "game", "seed", "seat", "bot", "payoff", "place", "moves", "status"];
@@ -39,6 +39,17 @@ pub enum Records {
 
 impl Records {
     pub const ALL: [Records; 3] = [Records::Csv, Records::Gz, Records::None];
+
+    /// The games file of the run folder `dir`: an error when the run keeps none.
+    pub fn path_in(self, dir: &Path) -> Result<PathBuf> {
+        self.file().map(|file| dir.join(file)).ok_or_else(|| {
+            Error::input(format!(
+                "{}: the run kept no games (--records none), so it cannot be resumed, merged or read game by game; \
+                 its summary.csv and match.csv hold its results",
+                dir.display()
+            ))
+        })
+    }
 
     /// The file of the games in a run folder, `None` when the run keeps none.
     pub fn file(self) -> Option<&'static str> {

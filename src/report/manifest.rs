@@ -9,9 +9,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::schedule::Shard;
 use crate::error::{Error, Result};
 use crate::report::Records;
-use crate::tournament::schedule::Shard;
 
 /// The manifest's file name in a run folder.
 pub const MANIFEST: &str = "run.json";

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
+use crate::core::schedule::Schedule;
 use crate::core::{deal_of, GameRecord, Headline, Status};
 use crate::error::Result;
 use crate::report::{BotSummary, CiUnit, MatchRow, RatingTable, TableTally, Tally};
 use crate::stats::{payoff_ratings, Anchor, Comparisons, Sprt, TableField};
-use crate::tournament::schedule::Schedule;
 
 /// Pairwise verdicts the terminal shows: a round robin of five bots heads-up (ten); larger fields
 /// of N-seat tables have many more, and the rating list sums them up.

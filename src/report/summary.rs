@@ -7,11 +7,11 @@
 
 use std::path::Path;
 
+use crate::core::schedule::Schedule;
 use crate::core::{FaultKind, GameRecord, Status};
 use crate::error::Result;
 use crate::report::{num, write_csv_atomic};
 use crate::stats::{wilson, ClusteredMean, MeanCi, Z95};
-use crate::tournament::schedule::Schedule;
 
 /// What summary.csv's intervals count as independent observations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,6 +11,7 @@
 //! deal cut short (an interrupted run) counts in the per-game figures and the Elo ratings (as a
 //! smaller cluster), not in the deal-by-deal payoffs.
 
+use crate::core::schedule::Lineup;
 use crate::core::{deal_of, GameRecord};
 use crate::report::{MatchRow, SprtResult};
 use crate::stats::elo::from_moments;
@@ -18,7 +19,6 @@ use crate::stats::{
     ClusteredMean, Comparisons, EloEstimate, FieldStats, Outcome, PairScore, Pentanomial, Sprt, SprtModel, Trinomial,
     Welford,
 };
-use crate::tournament::schedule::Lineup;
 
 /// Two distinct bots of a table, by their places in [`TableTally::bots`].
 #[derive(Clone, Debug)]

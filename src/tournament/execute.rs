@@ -15,19 +15,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
+use crate::config::{Overrides, RunConfig};
+use crate::core::schedule::{Job, Schedule, Shard};
 use crate::core::GameRecord;
 use crate::error::{Error, Result};
-use crate::games::{Arena, Table};
+use crate::registry::{Arena, Venue};
 use crate::report::{
     config_hash, count_games, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, Records, RowFormat, RunStatus,
     RunTally, TimeTally, Verdicts, TEMP_SUFFIX,
 };
 use crate::stats::{Sprt, SprtDecision};
-use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::folder::{self, FolderLock, CONFIG, HISTORY};
 use crate::tournament::progress::Progress;
 use crate::tournament::runner::{self, Flow, OnDrop, PerWorker, Plan, RunEnd, RunOptions};
-use crate::tournament::schedule::{Job, Schedule, Shard};
 
 /// What a run produced.
 #[derive(Clone, Debug)]
@@ -98,7 +98,7 @@ pub struct Resumption<'a> {
     lock: FolderLock,
     opts: RunOptions,
     manifest: Manifest,
-    table: Arc<dyn Table>,
+    table: Arc<dyn Venue>,
     schedule: Schedule,
     tally: RunTally,
     start: Start,
@@ -119,7 +119,7 @@ impl<'a> Resumption<'a> {
     ) -> Result<Resumption<'a>> {
         let mut manifest = Manifest::read(dir)?;
         let config_path = dir.join(CONFIG);
-        let config = crate::tournament::limits::read_text(&config_path)?;
+        let config = crate::core::limits::read_text(&config_path)?;
         if config_hash(&config) != manifest.config_hash {
             return Err(Error::input(format!(
                 "{}: config.toml no longer matches the run's manifest (hash {}, run.json says {}); refusing to resume",
@@ -130,7 +130,7 @@ impl<'a> Resumption<'a> {
         }
         let records = manifest.records;
         // Before extending: a run that kept no games is refused with its config.toml untouched.
-        let games_path = games_path(dir, records)?;
+        let games_path = records.path_in(dir)?;
         let mut cfg = RunConfig::load(arena, &config_path, &Overrides::default())?;
         if let Some(games) = games {
             cfg = extend(arena, dir, &cfg, &mut manifest, games)?;
@@ -218,18 +218,6 @@ fn extend(arena: &Arena, dir: &Path, cfg: &RunConfig, manifest: &mut Manifest, g
     Ok(longer)
 }
 
-/// The games file of the run in `dir` kept as `records`: games.csv or games.csv.gz. A run that
-/// kept none cannot be read back, resumed or merged: the error says so.
-pub(crate) fn games_path(dir: &Path, records: Records) -> Result<PathBuf> {
-    records.file().map(|file| dir.join(file)).ok_or_else(|| {
-        Error::input(format!(
-            "{}: the run kept no games (--records none), so it cannot be resumed, merged or read game by game; \
-             its summary.csv and match.csv hold its results",
-            dir.display()
-        ))
-    })
-}
-
 /// Where a games file is written before it is renamed into place.
 fn temp_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
@@ -303,8 +291,8 @@ pub(crate) fn names(cfg: &RunConfig) -> Vec<String> {
 }
 
 /// The table of `cfg`'s game and bots; with `history`, one whose game has a record format.
-pub(crate) fn open_table(arena: &Arena, cfg: &RunConfig, history: bool, dir: &Path) -> Result<Arc<dyn Table>> {
-    let table = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, Some(dir))?;
+pub(crate) fn open_table(arena: &Arena, cfg: &RunConfig, history: bool, dir: &Path) -> Result<Arc<dyn Venue>> {
+    let table = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, Some(dir))?;
     if history && table.history_extension().is_none() {
         return Err(no_history(cfg));
     }
@@ -314,7 +302,7 @@ pub(crate) fn open_table(arena: &Arena, cfg: &RunConfig, history: bool, dir: &Pa
 /// Refuses `--hand-history` for a game without a record format, before a run prints or writes
 /// anything.
 pub fn check_history(arena: &Arena, cfg: &RunConfig) -> Result<()> {
-    match arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &[], None)?.history_extension() {
+    match arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &[], None)?.history_extension() {
         Some(_) => Ok(()),
         None => Err(no_history(cfg)),
     }
@@ -391,7 +379,7 @@ impl Output {
 pub(crate) struct Run<'a> {
     pub(crate) cfg: &'a RunConfig,
     /// Dropped before the verdicts are written: that ends external bots' processes.
-    pub(crate) table: Arc<dyn Table>,
+    pub(crate) table: Arc<dyn Venue>,
     pub(crate) schedule: Schedule,
     pub(crate) dir: &'a Path,
     pub(crate) opts: &'a RunOptions,

@@ -10,17 +10,17 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::config::{Overrides, RunConfig};
+use crate::core::limits::read_text;
+use crate::core::schedule::{Schedule, Shard};
 use crate::error::{Error, Result};
-use crate::games::Arena;
+use crate::registry::Arena;
 use crate::report::GameRow;
 use crate::report::{config_hash, Manifest, RunTally};
-use crate::tournament::config::{Overrides, RunConfig};
 use crate::tournament::execute::{begin, feed, names, open_table, read_share, Known, Output, Run, RunReport, Start};
 use crate::tournament::folder::{FolderLock, HISTORY};
-use crate::tournament::limits::read_text;
 use crate::tournament::progress::thousands;
 use crate::tournament::runner::{Plan, RunOptions};
-use crate::tournament::schedule::{Schedule, Shard};
 
 /// Refuses shards of another config than `expected` (a config hash), or, without one, than most
 /// of the shards: a shard folder left by an earlier run of an edited config (a Slurm array
@@ -142,13 +142,13 @@ impl Shards {
     pub fn read(&self, arena: &Arena) -> Result<Merge<'_>> {
         let cfg = &self.cfg;
         let schedule = cfg.schedule()?;
-        let columns = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
+        let columns = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
         let names = names(cfg);
         let mut games = Vec::new();
         // Each shard's whole games on disk, for the refusal of an unfinished one.
         let mut on_disk = Vec::with_capacity(self.dirs.len());
         for s in &self.dirs {
-            let path = crate::tournament::execute::games_path(&s.dir, s.manifest.records)?;
+            let path = s.manifest.records.path_in(&s.dir)?;
             let (file, kept) = read_share(&path, &schedule, s.shard, &names, cfg.seats, columns)?;
             on_disk.push(file.games.len());
             games.extend(kept);

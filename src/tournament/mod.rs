@@ -1,15 +1,12 @@
-//! From a config to records on disk: [`config`] (TOML, roster, validation), [`schedule`]
-//! (pairings, seat rotation, paired replays), [`runner`] (parallel, ordered, interruptible),
-//! [`progress`] (what a run shows on stderr while it plays).
+//! Running: from a checked config ([`crate::config`]) and its plan ([`crate::core::schedule`]) to
+//! a finished run folder: [`runner`] (parallel, ordered, interruptible), [`execute`] (a run, its
+//! resumption, SPRT stopping), [`folder`] (the run folder and its lock), [`merge`] (shards into
+//! one run), [`progress`] (what a run shows on stderr while it plays), [`status`], [`bench`].
 
 pub mod bench;
-pub mod config;
 pub mod execute;
 pub mod folder;
-pub mod limits;
 pub mod merge;
 pub mod progress;
-pub mod roster;
 pub mod runner;
-pub mod schedule;
 pub mod status;

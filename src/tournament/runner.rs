@@ -16,11 +16,11 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::core::schedule::{Job, Schedule};
 use crate::core::{GameRecord, Keep};
 use crate::error::{Error, Result};
-use crate::games::Table;
+use crate::registry::Venue;
 use crate::tournament::progress::{Progress, ProgressMode};
-use crate::tournament::schedule::{Job, Schedule};
 
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -272,7 +272,7 @@ pub type Deliver<'a> = dyn FnMut(&Job, &GameRecord, &[u8]) -> Result<Flow> + 'a;
 pub fn run(
     schedule: &Schedule,
     plan: Plan,
-    table: &dyn Table,
+    table: &dyn Venue,
     opts: &RunOptions,
     progress: &Progress,
     format: &Format<'_>,
@@ -292,7 +292,7 @@ pub fn run(
 /// What playing a game takes, shared by a run's threads.
 struct Player<'r> {
     schedule: &'r Schedule,
-    table: &'r dyn Table,
+    table: &'r dyn Venue,
     stop: &'r Stop,
     progress: &'r Progress,
     format: &'r Format<'r>,
@@ -496,14 +496,15 @@ fn run_inline(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::BotChoice;
     use crate::core::Params;
-    use crate::games::{Arena, BotChoice};
+    use crate::registry::Arena;
     use crate::report::Records;
     use crate::tournament::progress::Progress;
 
     /// A heads-up hold'em table of always-call bots and a schedule of `games` games at each of three
     /// tables.
-    fn holdem(games: u64) -> (Arc<dyn Table>, Schedule) {
+    fn holdem(games: u64) -> (Arc<dyn Venue>, Schedule) {
         let arena = Arena::standard();
         let entry = arena.find("holdem").expect("holdem is registered");
         let options = Params::new(entry.options(), &toml::Table::new(), "holdem").expect("defaults");
@@ -511,7 +512,7 @@ mod tests {
         let bots: Vec<BotChoice> = (0..3)
             .map(|i| BotChoice { name: format!("b{i}"), kind: "always-call".into(), params: params.clone() })
             .collect();
-        let table = entry.table(&options, 2, &bots, None).expect("a table");
+        let table = entry.venue(&options, 2, &bots, None).expect("a table");
         (table, Schedule::new(vec![vec![0, 1], vec![1, 2], vec![0, 2]], games, true, 7))
     }
 

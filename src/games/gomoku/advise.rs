@@ -11,11 +11,12 @@
 //! games.csv's `move_list`. `--explain` breaks the bot's cell's two scores into the lines through
 //! it, grouped by the stones in them: each group's count times its weight.
 
+use crate::core::roster::{bot_from_args, OwnKinds};
 use serde_json::{json, Value};
 
 use crate::core::Wire;
+use crate::core::{Advice, GameDef};
 use crate::error::{Error, Result};
-use crate::games::{Advice, GameDef};
 
 use super::bots::weights::{self, best_cells, cell_scores, lines_through, CellScore, Weights};
 use super::{makes_five, Gomoku, Move, State};
@@ -69,8 +70,7 @@ fn position(game: &Gomoku, moves: &str) -> Result<State> {
 
 /// The bot's weights, from `--bot` (weights or a roster variant) and `--param`.
 fn bot_weights(a: &AdviseArgs) -> Result<(String, Weights)> {
-    let arena = crate::games::Arena::standard();
-    let (kind, params) = crate::tournament::roster::bot_from_args(arena.find("gomoku")?, &a.bot, &a.params)?;
+    let (kind, params) = bot_from_args(&OwnKinds::<super::Gomoku>::new(), &a.bot, &a.params)?;
     if kind != weights::KIND.name {
         return Err(Error::input(format!(
             "--bot: the adviser follows weights and its variants, not `{}` ({kind})",

@@ -40,8 +40,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use rand::{Rng, SeedableRng};
 
 use super::{Book, Gomoku, Move, Rule, State};
-use crate::core::{Bot, BotRng, Params};
-use crate::games::{BotFactory, BotKind};
+use crate::core::{Bot, BotFactory, BotRng, Engine, EngineBot};
 
 /// The balanced 15×15 freestyle openings shipped with the project (three stones each), which
 /// SWAP2BOARD draws from when asked to open.
@@ -51,10 +50,18 @@ pub const BALANCED_OPENINGS: &str = include_str!("../../../openings/freestyle-15
 const SIZES: std::ops::RangeInclusive<usize> = 5..=25;
 
 /// A bot ready to be seated: its kind, checked parameters and the name it gives in ABOUT.
-pub struct BrainBot {
-    pub name: String,
-    pub kind: BotKind<Gomoku>,
-    pub params: Params,
+pub type BrainBot = EngineBot<Gomoku>;
+
+/// Gomocup's engine protocol, as the registry offers it (`arena brain gomoku`).
+pub fn engine() -> Engine<Gomoku> {
+    Engine {
+        protocol: "Gomocup",
+        program_prefix: "pbrain-",
+        default_bot: "search",
+        // On the standard board, so that a bad value is an error before the manager starts a game.
+        check: |bot| (bot.kind.make)(&bot.params, &Gomoku::new(15, Rule::Freestyle, 0)).map(drop),
+        serve: |bot, seed, input, output| Brain::new(bot, seed).serve(input, output),
+    }
 }
 
 /// The limits the manager announced (read, not acted on: see the module notes).
@@ -509,7 +516,7 @@ mod tests {
 
     fn bot(kind: &str) -> BrainBot {
         let kind = super::super::bots::KINDS.iter().find(|k| k.name == kind).unwrap();
-        let params = Params::new(kind.params, &toml::Table::new(), "test").unwrap();
+        let params = crate::core::Params::new(kind.params, &toml::Table::new(), "test").unwrap();
         BrainBot { name: kind.name.to_string(), kind: kind.clone(), params }
     }
 

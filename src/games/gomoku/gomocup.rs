@@ -30,10 +30,10 @@ use std::time::{Duration, Instant};
 
 use super::{Gomoku, Move, Rule, State};
 use crate::core::{Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params, Seat, Status};
+use crate::core::{BotFactory, BotKind};
 use crate::error::{Error, Result};
 use crate::external::process::{LineError, Log, Pool, Process, MAX_LINE};
 use crate::external::protocol::command;
-use crate::games::{BotFactory, BotKind};
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("command", "[]", "the engine and its arguments, e.g. [\"./pbrain-rapfi\"]"),
@@ -495,7 +495,7 @@ mod tests {
     }
 
     fn params(given: &str) -> Result<Params> {
-        Params::new(&crate::games::BotChoice::specs(PARAMS), &toml::from_str(given).unwrap(), "engine")
+        Params::new(&crate::core::BotChoice::specs(PARAMS), &toml::from_str(given).unwrap(), "engine")
     }
 
     fn error(given: &str) -> String {

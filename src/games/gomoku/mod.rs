@@ -13,11 +13,11 @@ pub use board::{lines, makes_five, Gomoku, Move, Rule, State};
 pub use openings::Book;
 pub use renju::Foul;
 
-use crate::bench::{throughput, Bench, BenchOptions, Measure};
+use crate::core::bench::{throughput, Bench, BenchOptions, Measure};
 use crate::core::{play_game, Bot, GameRecord, GameSeeds, Params};
+use crate::core::{Adviser, BotFactory, BotKind, Engine, GameDef};
 use crate::core::{DealRng, Headline, ParamSpec, Seat};
 use crate::error::{Error, Result};
-use crate::games::{Adviser, BotFactory, BotKind, GameDef};
 
 /// The largest board, cells a side.
 pub const MAX_SIZE: usize = 25;
@@ -86,6 +86,9 @@ impl GameDef for Gomoku {
         kinds
     }
 
+    fn engine() -> Option<Engine<Self>> {
+        Some(brain::engine())
+    }
     fn adviser() -> Option<Adviser> {
         Some(Adviser::new(
             "Gomoku: the weights bot's best cells on a position, with their attack and defence scores",

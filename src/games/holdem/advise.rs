@@ -19,11 +19,12 @@
 //! rr bot (or a roster variant of it) does there, through the bot's own [`RrConfig::decide`]:
 //! HS, pot odds, RR, the table's row and chip protection.
 
+use crate::core::roster::{bot_from_args, OwnKinds};
 use serde_json::json;
 
 use crate::cards::{parse_cards, Card};
+use crate::core::Advice;
 use crate::error::{Error, Result};
-use crate::games::Advice;
 
 use super::bots::rr::{RrConfig, Situation};
 use super::equity::{exact_heads_up, hand_strength, monte_carlo, FastRng, Opponents};
@@ -240,8 +241,7 @@ fn follow_the_bot(
     pot: u64,
     to_call: u64,
 ) -> Result<(String, serde_json::Value)> {
-    let arena = crate::games::Arena::standard();
-    let (kind, params) = crate::tournament::roster::bot_from_args(arena.find("holdem")?, &a.bot, &a.params)?;
+    let (kind, params) = bot_from_args(&OwnKinds::<super::Holdem>::new(), &a.bot, &a.params)?;
     if kind != "rr" {
         return Err(Error::input(format!("--bot: the adviser follows rr and its variants, not `{}` ({kind})", a.bot)));
     }

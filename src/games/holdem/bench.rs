@@ -4,8 +4,8 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng};
 
-use crate::bench::{throughput, Bench, BenchOptions, Measure};
 use crate::cards::{Card, Deck};
+use crate::core::bench::{throughput, Bench, BenchOptions, Measure};
 use crate::core::{play_game, Bot, DealRng, Game, GameSeeds};
 
 use super::bots::{RrBot, RrConfig};

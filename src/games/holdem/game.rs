@@ -567,7 +567,7 @@ impl<'a> View<'a> {
 }
 
 impl Holdem {
-    /// [`GameDef::redeal_hidden`](crate::games::GameDef::redeal_hidden): the other seats' hole
+    /// [`GameDef::redeal_hidden`](crate::core::GameDef::redeal_hidden): the other seats' hole
     /// cards and the board still to come, dealt anew from the cards `seat` has not seen.
     pub fn redeal_hidden(&self, s: &State, seat: Seat, rng: &mut DealRng) -> Option<State> {
         let mut s = s.clone();

@@ -19,10 +19,10 @@ mod wire;
 
 pub use game::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
 
-use crate::bench::Bench;
+use crate::core::bench::Bench;
+use crate::core::{Adviser, BotKind, GameDef};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
-use crate::games::{Adviser, BotKind, GameDef};
 
 impl GameDef for Holdem {
     const NAME: &'static str = "holdem";

@@ -410,7 +410,7 @@ fn write_phh_samples() {
 /// Duplicate cash hands of `bots` (with their defaults) at `seats` seats: each bot's bb/100 and
 /// the half-width of its 95% interval.
 fn duplicate(seats: usize, bots: &[&str], deals: u64) -> Vec<(f64, f64)> {
-    use crate::games::GameDef;
+    use crate::core::GameDef;
     let g = table(seats);
     let kinds = Holdem::bot_kinds();
     let factories: Vec<_> = bots
@@ -421,7 +421,7 @@ fn duplicate(seats: usize, bots: &[&str], deals: u64) -> Vec<(f64, f64)> {
             (kind.make)(&params, &g).unwrap()
         })
         .collect();
-    crate::games::duplicate::duplicate(&g, &factories, deals, 1)
+    crate::core::duplicate::duplicate(&g, &factories, deals, 1)
         .into_iter()
         .map(|(m, h)| (100.0 * m, 100.0 * h))
         .collect()

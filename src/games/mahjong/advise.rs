@@ -44,8 +44,8 @@ use serde_json::json;
 use super::fans::{score, Score, WinContext, WinningHand};
 use super::shanten::{effective_tiles, shanten};
 use super::tiles::{parse_tile, tile_name, Counts, Hand, Meld, Tile, KINDS};
+use crate::core::Advice;
 use crate::error::{Error, Result};
-use crate::games::Advice;
 
 #[derive(clap::Args, Debug, Default)]
 pub struct AdviseArgs {

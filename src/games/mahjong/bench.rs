@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use super::fans::{score, WinContext, WinningHand};
 use super::shanten::{shanten, shanten_standard, warm_up};
 use super::tiles::{Counts, Meld, MeldKind, Tile, KINDS};
-use crate::bench::{throughput, Bench, BenchOptions, Measure};
+use crate::core::bench::{throughput, Bench, BenchOptions, Measure};
 
 pub fn benches() -> Vec<Bench> {
     vec![

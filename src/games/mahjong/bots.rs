@@ -7,8 +7,8 @@ use rand::Rng;
 use super::engine::{Action, Mahjong, PhaseView, View};
 use super::shanten::{shanten, shanten_each, Around};
 use super::tiles::{kinds_in, Counts, Tile, KINDS};
+use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng};
-use crate::games::{factory, BotKind};
 
 pub static BOT_KINDS: &[BotKind<Mahjong>] = &[
     BotKind {

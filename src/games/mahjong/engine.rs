@@ -437,7 +437,7 @@ impl Mahjong {
 }
 
 impl Mahjong {
-    /// [`GameDef::redeal_hidden`](crate::games::GameDef::redeal_hidden): the other seats'
+    /// [`GameDef::redeal_hidden`](crate::core::GameDef::redeal_hidden): the other seats'
     /// concealed tiles (their hands, the tile just drawn, their concealed kongs) and the live wall,
     /// dealt anew from the tiles `seat` cannot see. Flowers stay where they are.
     pub fn redeal_hidden(&self, s: &State, seat: Seat, rng: &mut DealRng) -> Option<State> {

@@ -37,10 +37,10 @@ mod bench;
 
 pub use engine::Mahjong;
 
-use crate::bench::Bench;
+use crate::core::bench::Bench;
+use crate::core::{Adviser, BotKind, GameDef};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
-use crate::games::{Adviser, BotKind, GameDef};
 
 impl GameDef for Mahjong {
     const NAME: &'static str = "mahjong";

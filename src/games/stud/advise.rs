@@ -36,8 +36,8 @@ use super::engine::short_deck;
 use super::eval::value;
 use super::odds::{win_probability, Budget, Odds, Position};
 use crate::cards::{parse_cards, parse_cards_or_hidden, CardSet};
+use crate::core::Advice;
 use crate::error::{Error, Result};
-use crate::games::Advice;
 
 #[derive(clap::Args, Debug)]
 pub struct AdviseArgs {

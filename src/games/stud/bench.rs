@@ -7,8 +7,8 @@ use super::bots::expert::Thresholds;
 use super::engine::Stud;
 use super::eval::value;
 use super::odds::{win_probability, Budget, Position};
-use crate::bench::{throughput, Bench, BenchOptions, Measure};
 use crate::cards::{CardSet, Deck};
+use crate::core::bench::{throughput, Bench, BenchOptions, Measure};
 use crate::core::{play_game, GameSeeds, Params};
 
 pub fn benches() -> Vec<Bench> {
@@ -78,7 +78,7 @@ mod tests {
     #[test]
     #[ignore]
     fn stud_benches() {
-        let opts = crate::bench::BenchOptions { threads: 1, budget: std::time::Duration::from_secs(2) };
+        let opts = crate::core::bench::BenchOptions { threads: 1, budget: std::time::Duration::from_secs(2) };
         let filter = std::env::var("STUD_BENCH").unwrap_or_default();
         for bench in super::benches().into_iter().filter(|b| b.name.contains(&filter)) {
             for m in (bench.run)(&opts) {

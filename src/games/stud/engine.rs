@@ -377,7 +377,7 @@ impl Stud {
 }
 
 impl Stud {
-    /// [`GameDef::redeal_hidden`](crate::games::GameDef::redeal_hidden): the other seats' hole
+    /// [`GameDef::redeal_hidden`](crate::core::GameDef::redeal_hidden): the other seats' hole
     /// cards and every card still to come, dealt anew from the cards `seat` has not seen.
     pub fn redeal_hidden(&self, s: &State, seat: Seat, rng: &mut DealRng) -> Option<State> {
         let mut s = s.clone();

@@ -24,11 +24,11 @@ mod wire;
 
 pub use engine::{Action, State, Stud, View};
 
-use crate::bench::Bench;
 use crate::cards::CardSet;
+use crate::core::bench::Bench;
+use crate::core::{Adviser, BotKind, GameDef};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
-use crate::games::{Adviser, BotKind, GameDef};
 
 use engine::{short_deck, MAX_SEATS};
 

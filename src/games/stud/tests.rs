@@ -7,8 +7,8 @@ use rand::SeedableRng;
 use super::engine::{Action, State, Stud};
 use super::eval::value;
 use crate::cards::{parse_cards, Card, CardSet};
+use crate::core::GameDef;
 use crate::core::{Game, GameSeeds, Params, Seat};
-use crate::games::GameDef;
 
 fn table(seats: usize) -> Stud {
     Stud::new(seats, 1, 100, CardSet::FULL)
@@ -324,7 +324,7 @@ fn duplicate_margin(hero: &str, villain: &str, deals: u64) -> (f64, f64) {
         let kind = super::bots::KINDS.iter().find(|k| k.name == name).unwrap();
         (kind.make)(&Params::new(kind.params, &toml::Table::new(), name).unwrap(), &game).unwrap()
     };
-    crate::games::duplicate::duplicate(&game, &[make(hero), make(villain)], deals, 1)[0]
+    crate::core::duplicate::duplicate(&game, &[make(hero), make(villain)], deals, 1)[0]
 }
 
 /// The acceptance figures: expert against always-call and random, 20,000 hands each (10,000 deals

@@ -25,6 +25,7 @@
 //! or more are a Monte Carlo estimate with its standard error (seeded, so the output is repeatable).
 //! A win is beating every opponent outright; `--special-235` applies the 2-3-5 rule.
 
+use crate::core::roster::{bot_from_args, OwnKinds};
 use std::fmt::Write;
 
 use rand::SeedableRng;
@@ -32,8 +33,8 @@ use rand::SeedableRng;
 use serde_json::json;
 
 use crate::cards::{parse_cards, Card};
+use crate::core::Advice;
 use crate::error::{Error, Result};
-use crate::games::Advice;
 
 use super::bots::ev::{EvBot, EvConfig, Weighed};
 use super::eval::{describe, evaluate, Category};
@@ -223,8 +224,7 @@ fn situation(args: &AdviseArgs, game: &Zhajinhua, pot: i64) -> Result<Public> {
 
 /// What `ev` (or `--bot`) weighs in the situation given, and what it plays.
 fn follow_the_bot(args: &AdviseArgs, hand: [Card; 3]) -> Result<(String, serde_json::Value)> {
-    let arena = crate::games::Arena::standard();
-    let (kind, params) = crate::tournament::roster::bot_from_args(arena.find("zhajinhua")?, &args.bot, &args.params)?;
+    let (kind, params) = bot_from_args(&OwnKinds::<super::Zhajinhua>::new(), &args.bot, &args.params)?;
     if kind != "ev" && kind != "ev-adaptive" {
         return Err(Error::input(format!(
             "--bot: the adviser follows ev and its variants, not `{}` ({kind})",

@@ -2,9 +2,9 @@
 
 use std::hint::black_box;
 
-use crate::bench::{throughput, Bench, BenchOptions, Measure};
+use crate::core::bench::{throughput, Bench, BenchOptions, Measure};
+use crate::core::BotFactory;
 use crate::core::{play_game, GameSeeds, Params};
-use crate::games::BotFactory;
 
 use super::eval::all_hands;
 use super::winprob::heads_up;

@@ -6,10 +6,10 @@
 //! Duplicate mode: every deal is replayed once per seat with the tested bot rotated through the
 //! seats (the other seats hold the opponent bot), so each deal gives the tested bot every position.
 //! The sample unit is the deal (the mean over its rotations); the interval is the Student-t 95%
-//! interval over deals ([`crate::games::duplicate::duplicate`]).
+//! interval over deals ([`crate::core::duplicate::duplicate`]).
 
+use crate::core::BotFactory;
 use crate::core::{play_game, Bot, GameSeeds, Params};
-use crate::games::BotFactory;
 
 use super::Zhajinhua;
 
@@ -32,7 +32,7 @@ pub fn chips_per_hand(seats: usize, hero: &str, villain: &str, deals: u64, maste
     let game = Zhajinhua::with_seats(seats);
     let mut bots = vec![bot(&game, villain); seats];
     bots[0] = bot(&game, hero);
-    crate::games::duplicate::duplicate(&game, &bots, deals, master)[0]
+    crate::core::duplicate::duplicate(&game, &bots, deals, master)[0]
 }
 
 /// `cargo test --release -- --ignored --nocapture zhajinhua::measure::ev_against_the_baselines`

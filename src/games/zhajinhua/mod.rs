@@ -19,10 +19,10 @@ mod measure;
 
 pub use table::{Action, Event, Public, State, View, Zhajinhua};
 
-use crate::bench::Bench;
+use crate::core::bench::Bench;
+use crate::core::{Adviser, BotKind, GameDef};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
-use crate::games::{Adviser, BotKind, GameDef};
 
 use table::MAX_SEATS;
 
@@ -107,8 +107,8 @@ const ROSTER: &str = include_str!("../../../bots/zhajinhua.toml");
 
 #[cfg(test)]
 mod tests {
+    use crate::core::GameDef;
     use crate::core::Params;
-    use crate::games::GameDef;
 
     use super::Zhajinhua;
 

@@ -287,7 +287,7 @@ impl Zhajinhua {
 }
 
 impl Zhajinhua {
-    /// [`GameDef::redeal_hidden`](crate::games::GameDef::redeal_hidden): every hand `seat` has not
+    /// [`GameDef::redeal_hidden`](crate::core::GameDef::redeal_hidden): every hand `seat` has not
     /// looked at (the others', and its own while blind) dealt anew from the rest of the deck.
     pub fn redeal_hidden(&self, s: &State, seat: Seat, rng: &mut DealRng) -> Option<State> {
         let mut s = s.clone();

@@ -17,7 +17,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::error::Result;
-use crate::games::Arena;
+use crate::registry::Arena;
 
 pub use run::RunData;
 

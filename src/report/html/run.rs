@@ -3,12 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::config::{Overrides, RunConfig};
+use crate::core::schedule::Schedule;
 use crate::core::Status;
 use crate::error::{Error, Result};
-use crate::games::Arena;
+use crate::registry::Arena;
 use crate::report::{BotSummary, CiUnit, GameRow, GamesFile, Manifest, Records, RunTally, Tally, Verdicts};
-use crate::tournament::config::{Overrides, RunConfig};
-use crate::tournament::schedule::Schedule;
 
 /// Points kept per line: enough for a smooth plot, few enough for a small page.
 const MAX_POINTS: usize = 400;
@@ -42,11 +42,11 @@ impl RunData {
         let cfg = RunConfig::load(arena, &config_path, &Overrides::default())?;
         let schedule = cfg.schedule()?;
         let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
-        let table = arena.find(cfg.game)?.table(&cfg.table, cfg.seats, &cfg.bots, None)?;
+        let table = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?;
         let (columns, headline) = (table.columns(), table.headline());
         let manifest = Manifest::read(dir).ok();
         let records = manifest.as_ref().map_or(Records::Csv, |m| m.records);
-        let path = crate::tournament::execute::games_path(dir, records)?;
+        let path = records.path_in(dir)?;
         let file = GamesFile::read(&path, &names, cfg.seats, columns)?;
         if let Some(g) = file.games.iter().find(|g| g.pairing >= schedule.pairings.len()) {
             return Err(Error::input(format!("{}: no pairing {} in this run", dir.display(), g.pairing)));

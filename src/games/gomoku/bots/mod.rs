@@ -5,7 +5,7 @@ pub mod search;
 mod tally;
 pub mod weights;
 
-use crate::games::BotKind;
+use crate::core::BotKind;
 
 use super::Gomoku;
 

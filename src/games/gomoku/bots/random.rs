@@ -3,8 +3,8 @@
 
 use rand::Rng;
 
+use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng};
-use crate::games::{factory, BotKind};
 
 use super::super::{renju, Gomoku, Move, State};
 

@@ -16,9 +16,9 @@
 //!   only block on one is a loss.
 //! - Deterministic: the same position gets the same move (equal candidates: the first found).
 
+use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::error::{Error, Result};
-use crate::games::{factory, BotKind};
 
 use super::super::{Gomoku, Move, State};
 use super::tally::{Tally, Weights};

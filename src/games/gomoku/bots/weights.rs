@@ -6,9 +6,9 @@
 
 use rand::Rng;
 
+use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::error::{Error, Result};
-use crate::games::{factory, BotKind};
 
 use super::super::{Gomoku, Move, State};
 pub use super::tally::Weights;

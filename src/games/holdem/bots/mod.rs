@@ -3,7 +3,7 @@
 pub mod rr;
 mod simple;
 
-use crate::games::BotKind;
+use crate::core::BotKind;
 
 use super::Holdem;
 

@@ -5,9 +5,9 @@
 use rand::Rng;
 
 use crate::cards::Card;
+use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::error::{Error, Result};
-use crate::games::{factory, BotKind};
 
 use super::super::equity::{hand_strength, FastRng};
 use super::super::{Action, Chips, Holdem, View};

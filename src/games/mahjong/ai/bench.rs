@@ -14,7 +14,7 @@ use rand::SeedableRng;
 use super::expectimax::Expectimax;
 use super::pruned::{Config, Pruned};
 use super::Position;
-use crate::bench::{BenchOptions, Measure};
+use crate::core::bench::{BenchOptions, Measure};
 use crate::core::{Bot, BotRng, Game, GameSeeds};
 use crate::games::mahjong::bots::GreedyBot;
 use crate::games::mahjong::engine::{Action, Mahjong, PhaseView};

@@ -16,11 +16,11 @@
 //! taken when legal.
 
 use super::{after_claim, pack, self_drawn_fans, Memo, Position};
+use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::games::mahjong::engine::{Action, Mahjong, PhaseView, View};
 use crate::games::mahjong::shanten::{shanten, shanten_each};
 use crate::games::mahjong::tiles::{Counts, Meld, MeldKind, Tile, KINDS};
-use crate::games::{factory, BotKind};
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("depth", "2", "draw/discard cycles searched (capped by the draws left)").range(1.0, 4.0),

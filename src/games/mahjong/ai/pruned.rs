@@ -40,6 +40,7 @@ use super::opponents::{self, Model, ModelConfig};
 use super::shapes::{self, Paths};
 use super::turns::Distribution;
 use super::{after_claim, hand_fans, pack, KeySet, Position};
+use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::games::mahjong::bots::best_discard;
 use crate::games::mahjong::engine::{Action, Mahjong, PhaseView, View};
@@ -47,7 +48,6 @@ use crate::games::mahjong::shanten::{
     shanten, shanten_honors_knitted, shanten_seven_pairs, shanten_standard, shanten_thirteen_orphans, standard_distance,
 };
 use crate::games::mahjong::tiles::{is_honor, Counts, Meld, MeldKind, Tile, KINDS};
-use crate::games::{factory, BotKind};
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("w_pung", "25.0", "arrangement weight of a pung").range(0.0, 1000.0),

@@ -4,9 +4,9 @@
 
 use rand::Rng;
 
+use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::error::{Error, Result};
-use crate::games::{factory, BotKind};
 
 use super::super::engine::{Action, Stud, View, MAX_SEATS};
 use super::super::odds::{win_probability, Budget, Position};

@@ -3,7 +3,7 @@
 pub mod expert;
 mod simple;
 
-use crate::games::BotKind;
+use crate::core::BotKind;
 
 use super::Stud;
 

@@ -2,9 +2,9 @@
 
 use rand::Rng;
 
+use crate::core::{factory, BotFactory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::error::Result;
-use crate::games::{factory, BotFactory, BotKind};
 
 use super::super::eval::{strength, Category};
 use super::super::table::{Action, View, Zhajinhua};

@@ -26,9 +26,9 @@
 
 use std::sync::OnceLock;
 
+use crate::core::{factory, BotFactory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params, Seat};
 use crate::error::Result;
-use crate::games::{factory, BotFactory, BotKind};
 
 use super::super::eval::hand_index;
 use super::super::table::{Action, Public, View, Zhajinhua, MAX_SEATS};

@@ -7,7 +7,7 @@ pub mod ev;
 pub use baseline::{AlwaysCall, RandomBot, Threshold};
 pub use ev::{EvBot, EvConfig};
 
-use crate::games::BotKind;
+use crate::core::BotKind;
 
 use super::Zhajinhua;
 

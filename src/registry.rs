@@ -5,167 +5,36 @@
 //!
 //! ```no_run
 //! # use bot_arena::Arena;
-//! # fn my_gomoku_kind() -> bot_arena::games::BotKind<bot_arena::games::gomoku::Gomoku> { unimplemented!() }
+//! # fn my_gomoku_kind() -> bot_arena::core::BotKind<bot_arena::games::gomoku::Gomoku> { unimplemented!() }
 //! fn main() {
-//!     Arena::standard().bot(my_gomoku_kind()).main()
+//!     bot_arena::cli::main(Arena::standard().bot(my_gomoku_kind()))
 //! }
 //! ```
 //!
-//! The tournament sees a game only through [`GameEntry`] (name, options, bots) and [`Table`]
+//! The tournament sees a game only through [`GameEntry`] (name, options, bots) and [`Venue`]
 //! (play one game with a given seating): everything generic over `G: Game` stays behind those two
 //! object-safe traits, so the runner is not monomorphised per game and a game's hot loop is not
 //! behind a virtual call.
 
 use std::any::Any;
 use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
 use std::ops::RangeInclusive;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::bench::Bench;
+use crate::core::bench::Bench;
+use crate::core::conformance::Checked;
+use crate::core::roster::{self, BotCatalog};
 use crate::core::{
-    per_seat, play_game_into, Bot, DealRng, Entrant, Game, GameRecord, GameSeeds, Headline, Keep, Limits, ParamSpec,
-    Params, PerSeat, RunFolder, Seat, Seating, Wire,
+    per_seat, play_game_into, Adviser, Bot, BotChoice, BotFactory, BotKind, EngineBot, Entrant, GameDef, GameRecord,
+    GameSeeds, Headline, Keep, Limits, ParamSpec, Params, PerSeat, RunFolder, Seating,
 };
 use crate::error::{Error, Result};
-use crate::games::conformance::Checked;
+use crate::games::{gomoku, holdem, mahjong, stud, zhajinhua};
 
-/// Builds a fresh bot for each game (bots keep per-game state; parameters are parsed once).
-pub type BotFactory<G> = Arc<dyn Fn() -> Box<dyn Bot<G>> + Send + Sync>;
-
-/// Wraps a bot constructor as a factory: `factory(move || MyBot::new(cfg.clone()))`.
-pub fn factory<G: Game, B: Bot<G> + 'static>(make: impl Fn() -> B + Send + Sync + 'static) -> BotFactory<G> {
-    Arc::new(move || Box::new(make()) as Box<dyn Bot<G>>)
-}
-
-/// One kind of bot of a game, with its documented parameters.
-pub struct BotKind<G: Game> {
-    pub name: &'static str,
-    pub about: &'static str,
-    pub params: &'static [ParamSpec],
-    /// Checks the parameters against the table and returns the factory.
-    pub make: fn(&Params, &G) -> Result<BotFactory<G>>,
-}
-
-impl<G: Game> Clone for BotKind<G> {
-    fn clone(&self) -> Self {
-        BotKind { name: self.name, about: self.about, params: self.params, make: self.make }
-    }
-}
-
-/// An adviser's answer: the text a person reads, and the same figures as one JSON document
-/// (`arena advise GAME ... --json`). Both are written from the same values, so they agree.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Advice {
-    pub text: String,
-    pub json: serde_json::Value,
-}
-
-/// Answers an adviser's parsed arguments.
-type AdviseFn = dyn Fn(&clap::ArgMatches) -> Result<Advice> + Send + Sync;
-
-/// A game's command-line adviser (`arena advise GAME ...`): its arguments as a clap type and the
-/// function that answers them. Every adviser takes `--json`.
-pub struct Adviser {
-    about: &'static str,
-    args: fn(clap::Command) -> clap::Command,
-    run: Box<AdviseFn>,
-}
-
-impl Adviser {
-    /// An adviser whose arguments are the clap type `A`.
-    pub fn new<A: clap::Args + clap::FromArgMatches + 'static>(
-        about: &'static str,
-        run: fn(&A) -> Result<Advice>,
-    ) -> Adviser {
-        Adviser {
-            about,
-            args: A::augment_args,
-            run: Box::new(move |matches| {
-                let args = A::from_arg_matches(matches).map_err(|e| Error::input(e.to_string()))?;
-                run(&args)
-            }),
-        }
-    }
-
-    /// The `arena advise NAME` subcommand.
-    pub fn command(&self, name: &'static str) -> clap::Command {
-        let json = clap::Arg::new("json")
-            .long("json")
-            .action(clap::ArgAction::SetTrue)
-            .help("Print the answer as one JSON document (the same figures, unrounded)");
-        (self.args)(clap::Command::new(name).about(self.about)).arg(json)
-    }
-
-    /// Answers parsed arguments of [`Adviser::command`]: the text, or the JSON with `--json`.
-    pub fn run(&self, matches: &clap::ArgMatches) -> Result<String> {
-        let advice = (self.run)(matches)?;
-        Ok(match matches.get_flag("json") {
-            true => serde_json::to_string_pretty(&advice.json).expect("JSON values serialise"),
-            false => advice.text,
-        })
-    }
-}
-
-/// What a game tells the registry about itself, all in the game's own `mod.rs`. Its [`Wire`]
-/// encoding (in its own `wire.rs`) lets bots outside the process play it: every game gets the
-/// `external` bot kind, and `human` for a person at the terminal.
-pub trait GameDef: Wire {
-    const NAME: &'static str;
-    const ABOUT: &'static str;
-    /// Seat counts the game supports.
-    const SEATS: RangeInclusive<usize>;
-    /// Table options (`[table]` in a config).
-    const OPTIONS: &'static [ParamSpec];
-    /// Named variants of the bots, as the text of a roster file (`bots/<game>.toml`), built into
-    /// the binary; a `bots/<game>.toml` in the working folder adds to and overrides it.
-    const ROSTER: &'static str = "";
-    /// Builds the game from its checked options and the chosen seat count.
-    fn from_options(options: &Params, seats: usize) -> Result<Self>;
-    /// What a verdict on this table leads with (it may depend on the options: hold'em cash is
-    /// judged in bb/100, a sit-and-go by Elo).
-    fn headline(&self) -> Headline;
-    /// The game's own bot kinds.
-    fn bot_kinds() -> Vec<BotKind<Self>>;
-    /// `arena bench` measures of the game.
-    fn benches() -> Vec<Bench> {
-        Vec::new()
-    }
-    /// `arena advise NAME`, when the game has an adviser.
-    fn adviser() -> Option<Adviser> {
-        None
-    }
-    /// `state`, a game in progress, with every card or tile `seat` cannot see dealt anew from
-    /// those it cannot see (the other seats' hidden cards, the rest of the deck or wall); what
-    /// `seat` sees stays as it is. `None` when the game hides nothing. The conformance check
-    /// ([`super::conformance`]) asks that `seat`'s view of both states be the same: a view that
-    /// changes shows something it should not.
-    fn redeal_hidden(&self, state: &Self::State, seat: Seat, rng: &mut DealRng) -> Option<Self::State>;
-    /// The chips or tiles the rules only move about (chips behind and in the pot; tiles in hands,
-    /// sets, discards and the wall), counted: the conformance check asks that the count never
-    /// changes within a game. `None` when the game has nothing of the kind.
-    fn conserved(&self, state: &Self::State) -> Option<u64>;
-}
-
-/// A bot chosen for a table: its name in the run, a kind of the game and its checked parameters
-/// (its own and [`Limits::SPECS`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct BotChoice {
-    pub name: String,
-    pub kind: String,
-    pub params: Params,
-}
-
-impl BotChoice {
-    /// The parameter specs of a kind: its own, then the [`Limits::SPECS`] it does not declare.
-    pub fn specs(kind: &[ParamSpec]) -> Vec<ParamSpec> {
-        let general = Limits::SPECS.iter().filter(|g| kind.iter().all(|k| k.name != g.name));
-        kind.iter().chain(general).copied().collect()
-    }
-}
-
-/// A game with its options and bots fixed: plays one game for a seating.
-pub trait Table: Send + Sync {
+/// A venue: a game with its table options and bots fixed, where one game is played for a lineup.
+pub trait Venue: Send + Sync {
     fn seats(&self) -> usize;
     /// The game's own columns in games.csv.
     fn columns(&self) -> &'static [&'static str];
@@ -180,7 +49,7 @@ pub trait Table: Send + Sync {
         self.play_into(lineup, game, seeds, Keep { columns: true, history }, &mut record);
         record
     }
-    /// [`Table::play`] into a record whose buffers are reused, keeping what `keep` says.
+    /// [`Venue::play`] into a record whose buffers are reused, keeping what `keep` says.
     fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, keep: Keep, record: &mut GameRecord);
     /// What the programs behind the bots said they are (a Gomocup engine's ABOUT), by bot name.
     fn engines(&self) -> BTreeMap<String, String>;
@@ -191,6 +60,13 @@ pub struct BotListing {
     pub name: &'static str,
     pub about: &'static str,
     pub params: &'static [ParamSpec],
+}
+
+/// A game's engine protocol as the command line shows it ([`crate::core::Engine`]).
+pub struct EngineListing {
+    pub protocol: &'static str,
+    pub program_prefix: &'static str,
+    pub default_bot: &'static str,
 }
 
 /// A game as the tournament sees it.
@@ -206,22 +82,49 @@ pub trait GameEntry: Send + Sync {
     fn roster(&self) -> &'static str;
     fn benches(&self) -> Vec<Bench>;
     fn adviser(&self) -> Option<Adviser>;
+    /// The game's engine protocol (`arena brain NAME`), if it has one.
+    fn engine(&self) -> Option<EngineListing>;
+    /// Serves one engine session with `bot` (a kind or roster name, with `--param` overrides) on
+    /// `input` and `output` until the input ends; a manager that stops reading ends it quietly.
+    fn serve_engine(
+        &self,
+        bot: &str,
+        params: &[String],
+        seed: u64,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> Result<()>;
     /// A table with `bots` available to seat; `options` already checked against [`Self::options`].
     /// `run_dir`: the run folder, where bots may keep logs (`None`: nothing is written).
-    fn table(
+    fn venue(
         &self,
         options: &Params,
         seats: usize,
         bots: &[BotChoice],
         run_dir: Option<&Path>,
-    ) -> Result<Arc<dyn Table>>;
+    ) -> Result<Arc<dyn Venue>>;
     /// For [`Arena::bot`] and [`Arena::kinds`]: the concrete entry behind the trait.
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
-    /// Checks the game's contract ([`super::conformance`]) on `games` random games from `seed` at
+    /// Checks the game's contract ([`crate::core::conformance`]) on `games` random games from `seed` at
     /// every seat count, on the default table and on one table for each other choice of each
     /// option; the error names the table.
     fn conformance(&self, games: u64, seed: u64) -> std::result::Result<Checked, String>;
+}
+
+impl BotCatalog for dyn GameEntry + '_ {
+    fn game_name(&self) -> &'static str {
+        self.name()
+    }
+    fn roster_text(&self) -> &'static str {
+        self.roster()
+    }
+    fn kind_params(&self, kind: &str) -> Option<&'static [ParamSpec]> {
+        self.bot_params(kind)
+    }
+    fn kind_names(&self) -> Vec<&'static str> {
+        self.bots().iter().map(|b| b.name).collect()
+    }
 }
 
 /// A registered game: its [`GameDef`] and the bot kinds it has (its own, plus any added).
@@ -242,7 +145,7 @@ impl<G: GameDef> Registered<G> {
     }
 }
 
-struct Match<G: GameDef> {
+struct Seated<G: GameDef> {
     game: G,
     bots: Vec<BotFactory<G>>,
     entrants: Vec<Entrant>,
@@ -250,7 +153,7 @@ struct Match<G: GameDef> {
     run: Option<RunFolder>,
 }
 
-impl<G: GameDef> Table for Match<G> {
+impl<G: GameDef> Venue for Seated<G> {
     fn seats(&self) -> usize {
         self.game.seats()
     }
@@ -302,13 +205,40 @@ impl<G: GameDef> GameEntry for Registered<G> {
     fn adviser(&self) -> Option<Adviser> {
         G::adviser()
     }
-    fn table(
+    fn engine(&self) -> Option<EngineListing> {
+        G::engine().map(|e| EngineListing {
+            protocol: e.protocol,
+            program_prefix: e.program_prefix,
+            default_bot: e.default_bot,
+        })
+    }
+    fn serve_engine(
+        &self,
+        bot: &str,
+        params: &[String],
+        seed: u64,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> Result<()> {
+        let engine = G::engine().ok_or_else(|| Error::input(format!("{} has no engine protocol", G::NAME)))?;
+        let entry: &dyn GameEntry = self;
+        let (kind, params) = roster::bot_from_args(entry, bot, params)?;
+        let kind = self.kind(&kind).expect("the roster resolved a kind of this game").clone();
+        let bot = EngineBot { name: bot.to_string(), kind, params };
+        (engine.check)(&bot)?;
+        match (engine.serve)(bot, seed, input, output) {
+            // The manager is gone or has given up on the engine: the session is over, not failed.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other.map_err(|e| Error::input(format!("{}: {e}", engine.protocol))),
+        }
+    }
+    fn venue(
         &self,
         options: &Params,
         seats: usize,
         bots: &[BotChoice],
         run_dir: Option<&Path>,
-    ) -> Result<Arc<dyn Table>> {
+    ) -> Result<Arc<dyn Venue>> {
         let game = G::from_options(options, seats)?;
         let factories = bots
             .iter()
@@ -321,7 +251,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
             .collect::<Result<Vec<_>>>()?;
         let entrants =
             bots.iter().map(|b| Entrant { name: b.name.clone(), limits: Limits::from_params(&b.params) }).collect();
-        Ok(Arc::new(Match {
+        Ok(Arc::new(Seated {
             game,
             bots: factories,
             entrants,
@@ -342,7 +272,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
             for seats in G::SEATS {
                 let table = format!("{} at {seats} seats{label}", G::NAME);
                 let game = G::from_options(&options, seats).map_err(|e| format!("{table}: {e}"))?;
-                checked += super::conformance::check(&game, games, seed).map_err(|e| format!("{table}, {e}"))?;
+                checked += crate::core::conformance::check(&game, games, seed).map_err(|e| format!("{table}, {e}"))?;
             }
         }
         Ok(checked)
@@ -369,6 +299,18 @@ fn option_variants(specs: &[ParamSpec]) -> Vec<(String, toml::Table)> {
         }
     }
     variants
+}
+
+impl Arena {
+    /// The project's five games, in the order `arena list` shows them: the one place that lists them.
+    pub fn standard() -> Arena {
+        Arena::empty()
+            .game::<holdem::Holdem>()
+            .game::<stud::Stud>()
+            .game::<zhajinhua::Zhajinhua>()
+            .game::<gomoku::Gomoku>()
+            .game::<mahjong::Mahjong>()
+    }
 }
 
 /// Every game the command line knows, with their bot kinds: built once at start-up.
@@ -414,7 +356,7 @@ impl Arena {
     }
 
     /// The bot kinds of game `G` (its own and any added), for a command that seats one of them
-    /// itself rather than through a [`Table`] (`arena brain gomoku`); `None` when `G` is not here.
+    /// itself rather than through a [`Venue`] (`arena brain gomoku`); `None` when `G` is not here.
     pub fn kinds<G: GameDef>(&self) -> Option<&[BotKind<G>]> {
         let entry = self.games().find(|g| g.name() == G::NAME)?;
         entry.as_any().downcast_ref::<Registered<G>>().map(|r| r.kinds.as_slice())
@@ -431,15 +373,6 @@ impl Arena {
     /// Every game's benchmarks, in game order.
     pub fn benches(&self) -> Vec<Bench> {
         self.games().flat_map(|g| g.benches()).collect()
-    }
-
-    /// Runs the command line (`std::env::args`) with these games and exits with its code.
-    ///
-    /// SIGPIPE stays ignored (Rust's default): with its default action, a write to the pipe of a
-    /// bot that has exited or closed its input would end the whole tournament. The command line
-    /// ends quietly on a closed stdout by itself (cli/out.rs).
-    pub fn main(self) -> ! {
-        std::process::exit(crate::cli::main_with(&self))
     }
 }
 
@@ -466,7 +399,7 @@ mod tests {
                 })
                 .collect();
             for seats in game.seats() {
-                let table = game.table(&options, seats, &bots, None).unwrap_or_else(|e| panic!("{}: {e}", game.name()));
+                let table = game.venue(&options, seats, &bots, None).unwrap_or_else(|e| panic!("{}: {e}", game.name()));
                 assert_eq!(table.seats(), seats);
             }
         }

@@ -9,8 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::schedule::Schedule;
 use crate::error::{Error, Result};
-use crate::tournament::schedule::Schedule;
 
 /// Shard `index` of `count` (1-based: `1/4` to `4/4`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,14 +11,15 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::{Spanned, Table, Value};
 
+use crate::core::limits;
+use crate::core::roster::Roster;
+use crate::core::schedule::{self, Schedule, Shape};
+use crate::core::BotChoice;
 use crate::core::{Headline, Params};
-use crate::error::{shown, Error, Result};
-use crate::games::{Arena, BotChoice, GameEntry};
+use crate::error::{one_line, shown, Error, Result};
+use crate::registry::{Arena, GameEntry};
 use crate::stats::sprt::{SprtGiven, SprtKey, SprtPlace};
 use crate::stats::{Anchor, Sprt, SprtModel};
-use crate::tournament::limits;
-use crate::tournament::roster::Roster;
-use crate::tournament::schedule::{self, Schedule, Shape};
 
 /// The file as written.
 #[derive(Debug, Deserialize)]
@@ -317,9 +318,9 @@ impl RunConfig {
             (Some(t), _) => t.span(),
             (None, _) => file.game.span(),
         };
-        let headline = entry.table(&table, seats, &[], None).map_err(|e| src.error_at(&table_span(&e), e))?.headline();
+        let headline = entry.venue(&table, seats, &[], None).map_err(|e| src.error_at(&table_span(&e), e))?.headline();
         for (bot, value) in entries.iter().zip(file.bots.get_ref()) {
-            entry.table(&table, seats, std::slice::from_ref(bot), None).map_err(|e| src.error_at(&value.span(), e))?;
+            entry.venue(&table, seats, std::slice::from_ref(bot), None).map_err(|e| src.error_at(&value.span(), e))?;
         }
         let sprt = match &file.sprt {
             None => None,
@@ -398,11 +399,6 @@ impl RunConfig {
         out.push_str(&toml::to_string(&doc).expect("a config serialises"));
         out
     }
-}
-
-/// toml's messages may span lines ("invalid string\nexpected ..."): join them.
-pub fn one_line(msg: &str) -> String {
-    msg.split('\n').map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ")
 }
 
 /// A bot entry: `"name"` (roster entry or kind) or `{ name, kind, params }`.

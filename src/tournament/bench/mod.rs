@@ -7,16 +7,19 @@
 //! a thread of its own), and one run on two threads. The ratio says how much of two
 //! independent single-thread runs the parallel runner achieves (target: at least 95%).
 
+pub mod external;
+
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::bench::{Bench, BenchOptions, Measure};
+use crate::core::bench::{Bench, BenchOptions, Measure};
+use crate::core::schedule::Schedule;
+use crate::core::BotChoice;
 use crate::core::{GameRecord, Keep, Params};
-use crate::games::{Arena, BotChoice};
+use crate::registry::Arena;
 use crate::report::{Records, RunTally};
 use crate::tournament::progress::{Progress, ProgressMode};
 use crate::tournament::runner::{self, Flow, RunOptions};
-use crate::tournament::schedule::Schedule;
 
 pub fn benches() -> Vec<Bench> {
     vec![Bench { name: "runner.gomoku_scaling", run: scaling }, Bench { name: "runner.end_to_end", run: end_to_end }]
@@ -32,7 +35,7 @@ const END_TO_END: &[(&str, &str)] = &[
 ];
 
 /// Every game's games per second on one thread two ways: engine only (the run's own games,
-/// played by `Table::play_into` in a loop: dealing, the bots, the rules and the record's columns,
+/// played by `Venue::play_into` in a loop: dealing, the bots, the rules and the record's columns,
 /// nothing else) and end to end (`arena run` on one thread: the runner, the tallies, games.csv
 /// written to a temporary folder, the verdict files), and the second as a percentage of the
 /// first. The two alternate over [`ROUNDS`] rounds of a third of the budget each and the medians
@@ -44,20 +47,20 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
     for &(game, bots) in END_TO_END {
         let config = |games: u64| {
             let text = format!("game = \"{game}\"\ngames = {games}\nseed = 1\npaired = true\nbots = {bots}\n");
-            let source = crate::tournament::config::Source::command_line(&text);
-            let overrides = crate::tournament::config::Overrides { games: None, seed: None };
-            crate::tournament::config::RunConfig::parse(&arena, &source, game, &overrides).expect("bench config")
+            let source = crate::config::Source::command_line(&text);
+            let overrides = crate::config::Overrides { games: None, seed: None };
+            crate::config::RunConfig::parse(&arena, &source, game, &overrides).expect("bench config")
         };
         let cfg = config(1_000_000_000);
         let schedule = cfg.schedule().expect("bench schedule");
-        let table = arena.find(game).and_then(|e| e.table(&cfg.table, cfg.seats, &cfg.bots, None)).expect("table");
+        let table = arena.find(game).and_then(|e| e.venue(&cfg.table, cfg.seats, &cfg.bots, None)).expect("table");
         let (mut job, mut record) = (schedule.job(0), GameRecord::new());
         let mut i = 0;
         let dir = std::env::temp_dir().join(format!("arena-bench-{}-{game}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary folder");
         let (mut engine, mut whole, mut share) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..ROUNDS {
-            let rate = crate::bench::throughput(budget, 1, || {
+            let rate = crate::core::bench::throughput(budget, 1, || {
                 schedule.job_into(i, &mut job);
                 i += 1;
                 table.play_into(&job.lineup, job.game, &job.seeds, Keep::COLUMNS, &mut record);
@@ -121,7 +124,7 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
     let specs = entry.bot_params(bot).expect("bench bot exists");
     let params = Params::new(specs, &toml::Table::new(), bot).expect("defaults are valid");
     let choice = BotChoice { name: bot.to_string(), kind: bot.to_string(), params };
-    let table = entry.table(&options, 2, &[choice.clone(), choice], None).expect("bench table");
+    let table = entry.venue(&options, 2, &[choice.clone(), choice], None).expect("bench table");
     let schedule = Schedule::new(vec![vec![0, 1]], games, true, 1);
     let opts = RunOptions {
         threads,

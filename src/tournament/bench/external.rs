@@ -11,9 +11,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::bench::{Bench, BenchOptions, Measure};
+use crate::core::bench::{Bench, BenchOptions, Measure};
+use crate::core::BotChoice;
 use crate::core::{GameSeeds, Params, Status};
-use crate::games::{Arena, BotChoice};
+use crate::registry::Arena;
 
 pub fn benches() -> Vec<Bench> {
     vec![Bench { name: "external", run }]
@@ -33,7 +34,7 @@ fn measure(game: &str, command: &toml::Value, budget: Duration) -> [Measure; 2] 
     let given = toml::Table::from_iter([("command".to_string(), command.clone())]);
     let params = Params::new(&specs, &given, "the bench bot").expect("valid parameters");
     let bot = BotChoice { name: "protocol-bot".into(), kind: "external".into(), params };
-    let table = entry.table(&options, 2, &[bot], None).expect("a bench table");
+    let table = entry.venue(&options, 2, &[bot], None).expect("a bench table");
     let play = |g: u64| {
         let record = table.play(&[0, 0], g, &GameSeeds::derive(1, 0, g, 1), false);
         assert_eq!(record.status, Status::Ok, "the reference bot plays legal moves");

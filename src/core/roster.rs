@@ -13,10 +13,49 @@
 use serde::Deserialize;
 use toml::Table;
 
-use crate::core::Params;
-use crate::error::{shown, Error, Result};
-use crate::games::{BotChoice, GameEntry};
-use crate::tournament::limits;
+use crate::core::{limits, BotChoice, GameDef, ParamSpec, Params};
+use crate::error::{one_line, shown, Error, Result};
+
+/// What a roster is checked against: a game's name, its built-in roster text and its bot kinds.
+/// The registry's entries are catalogs (with every kind added to the game); so is a game alone
+/// ([`OwnKinds`]: its own kinds), for its adviser.
+pub trait BotCatalog {
+    fn game_name(&self) -> &'static str;
+    fn roster_text(&self) -> &'static str;
+    /// The parameter specs of a bot kind, if the game has it.
+    fn kind_params(&self, kind: &str) -> Option<&'static [ParamSpec]>;
+    fn kind_names(&self) -> Vec<&'static str>;
+}
+
+/// A game's own bot kinds and roster, as its [`GameDef`] declares them.
+pub struct OwnKinds<G>(std::marker::PhantomData<G>);
+
+impl<G: GameDef> OwnKinds<G> {
+    pub fn new() -> Self {
+        OwnKinds(std::marker::PhantomData)
+    }
+}
+
+impl<G: GameDef> Default for OwnKinds<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: GameDef> BotCatalog for OwnKinds<G> {
+    fn game_name(&self) -> &'static str {
+        G::NAME
+    }
+    fn roster_text(&self) -> &'static str {
+        G::ROSTER
+    }
+    fn kind_params(&self, kind: &str) -> Option<&'static [ParamSpec]> {
+        G::bot_kinds().iter().find(|k| k.name == kind).map(|k| k.params)
+    }
+    fn kind_names(&self) -> Vec<&'static str> {
+        G::bot_kinds().iter().map(|k| k.name).collect()
+    }
+}
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -56,9 +95,9 @@ pub struct Roster {
 impl Roster {
     /// The game's built-in roster, with `bots/<game>.toml` from the working folder on top when it
     /// exists: its entries are added, and replace built-in ones of the same name.
-    pub fn load(game: &dyn GameEntry) -> Result<Roster> {
-        let path = format!("bots/{}.toml", game.name());
-        let mut roster = Roster::parse(game.roster(), &format!("{path} (built in)"))?;
+    pub fn load(game: &(impl BotCatalog + ?Sized)) -> Result<Roster> {
+        let path = format!("bots/{}.toml", game.game_name());
+        let mut roster = Roster::parse(game.roster_text(), &format!("{path} (built in)"))?;
         let local = std::path::Path::new(&path);
         if local.exists() {
             roster.extend(Roster::parse(&limits::read_text(local)?, &path)?);
@@ -71,7 +110,7 @@ impl Roster {
     /// rather than when a run first names it: its kind (through the entries it builds on) is a bot
     /// kind of `game`, and its parameters are that kind's, of the right types and within range.
     /// An error names the entry's file and line (or the line of the entry that set the parameter).
-    pub fn check(&self, game: &dyn GameEntry) -> Result<()> {
+    pub fn check(&self, game: &(impl BotCatalog + ?Sized)) -> Result<()> {
         for (name, entry) in &self.entries {
             let at = |e: Error| Error::input(format!("{}: [{name}]: {e}", entry.place));
             // An entry named as its kind (`[weights] kind = "weights"`) sets that kind's defaults.
@@ -79,7 +118,7 @@ impl Roster {
                 self.lookup(game, &entry.kind).map_err(at)?;
             }
             let resolved = self.lookup(game, name).map_err(at)?;
-            let specs = game.bot_params(&resolved.kind).expect("lookup resolved a kind of this game");
+            let specs = game.kind_params(&resolved.kind).expect("lookup resolved a kind of this game");
             Params::new(&BotChoice::specs(specs), &resolved.params, &format!("bot `{name}`")).map_err(|e| {
                 let place = match &e {
                     Error::Param { key, .. } => resolved.place_of(key).unwrap_or(&entry.place),
@@ -104,7 +143,7 @@ impl Roster {
     pub fn parse(text: &str, path: &str) -> Result<Roster> {
         let table: Table = toml::from_str(text).map_err(|e| {
             let line = e.span().map(|s| 1 + text[..s.start].matches('\n').count()).unwrap_or(0);
-            Error::input(format!("{path}:{line}: {}", crate::tournament::config::one_line(e.message())))
+            Error::input(format!("{path}:{line}: {}", one_line(e.message())))
         })?;
         let mut entries = Vec::new();
         for (name, value) in table {
@@ -114,7 +153,7 @@ impl Roster {
                 .position(|l| l.trim() == format!("[{name}]") || l.trim_start().starts_with(&format!("{name} =")))
                 .map_or(String::new(), |i| format!(":{}", i + 1));
             let mut entry: RosterEntry = value.try_into().map_err(|e: toml::de::Error| {
-                Error::input(format!("{path}{line}: [{name}]: {}", crate::tournament::config::one_line(e.message())))
+                Error::input(format!("{path}{line}: [{name}]: {}", one_line(e.message())))
             })?;
             entry.place = format!("{path}{line}");
             entries.push((name, entry));
@@ -129,7 +168,7 @@ impl Roster {
 
     /// Resolves a roster name or a bot kind to its kind and the parameters the roster gives it.
     /// Roster entries may build on other entries (`kind = "rr-tight"`); a cycle is an error.
-    pub fn lookup(&self, game: &dyn GameEntry, name: &str) -> Result<Resolved> {
+    pub fn lookup(&self, game: &(impl BotCatalog + ?Sized), name: &str) -> Result<Resolved> {
         let mut resolved = Resolved { kind: name.to_string(), params: Table::new(), places: Vec::new() };
         let mut path = vec![name.to_string()];
         for _ in 0..=self.entries.len() {
@@ -154,18 +193,18 @@ impl Roster {
             resolved.kind = entry.kind.clone();
             path.push(entry.kind.clone());
         }
-        if game.bot_params(&resolved.kind).is_some() {
+        if game.kind_params(&resolved.kind).is_some() {
             return Ok(resolved);
         }
-        let mut known: Vec<String> = game.bots().iter().map(|b| b.name.to_string()).collect();
+        let mut known: Vec<String> = game.kind_names().iter().map(|k| k.to_string()).collect();
         known.extend(self.entries.iter().map(|(n, _)| n.clone()));
-        Err(Error::input(format!("unknown bot {} for {} (known: {})", shown(name), game.name(), known.join(", "))))
+        Err(Error::input(format!("unknown bot {} for {} (known: {})", shown(name), game.game_name(), known.join(", "))))
     }
 }
 
 /// A bot named on a command line (`--bot NAME`, a kind or a roster name) with `--param
 /// name=value` overrides (TOML values, else the text as a string): its kind and checked parameters.
-pub fn bot_from_args(game: &dyn GameEntry, bot: &str, overrides: &[String]) -> Result<(String, Params)> {
+pub fn bot_from_args(game: &(impl BotCatalog + ?Sized), bot: &str, overrides: &[String]) -> Result<(String, Params)> {
     limits::check_bot_name(bot)?;
     let resolved = Roster::load(game)?.lookup(game, bot)?;
     let mut params = resolved.params;
@@ -179,7 +218,7 @@ pub fn bot_from_args(game: &dyn GameEntry, bot: &str, overrides: &[String]) -> R
             .unwrap_or_else(|| toml::Value::String(value.to_string()));
         params.insert(name.trim().to_string(), value);
     }
-    let specs = game.bot_params(&resolved.kind).expect("the roster resolved a kind of this game");
+    let specs = game.kind_params(&resolved.kind).expect("the roster resolved a kind of this game");
     let params = Params::new(&BotChoice::specs(specs), &params, &format!("bot `{bot}`"))?;
     Ok((resolved.kind, params))
 }

@@ -3,7 +3,7 @@
 //! deal (the mean over its rotations) is the independent unit of the 95% interval.
 
 use crate::core::{play_game, Bot, GameSeeds, Status};
-use crate::games::{BotFactory, GameDef};
+use crate::core::{BotFactory, GameDef};
 use crate::stats::Welford;
 
 /// Each bot's mean payoff per game and the half-width of its 95% interval (Student t over deals),

@@ -1,0 +1,175 @@
+//! What a game declares about itself ([`GameDef`]): its name, seats, options, bot kinds, roster,
+//! benchmarks and adviser, all in the game's own `mod.rs`; and the bots a table is given
+//! ([`BotKind`], [`BotFactory`], [`BotChoice`]). The registry (`crate::registry`) erases these
+//! into the object-safe entries the tournament and the command line see.
+
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+use crate::core::bench::Bench;
+use crate::core::{Bot, DealRng, Game, Headline, Limits, ParamSpec, Params, Seat, Wire};
+use crate::error::{Error, Result};
+
+/// Builds a fresh bot for each game (bots keep per-game state; parameters are parsed once).
+pub type BotFactory<G> = Arc<dyn Fn() -> Box<dyn Bot<G>> + Send + Sync>;
+
+/// Wraps a bot constructor as a factory: `factory(move || MyBot::new(cfg.clone()))`.
+pub fn factory<G: Game, B: Bot<G> + 'static>(make: impl Fn() -> B + Send + Sync + 'static) -> BotFactory<G> {
+    Arc::new(move || Box::new(make()) as Box<dyn Bot<G>>)
+}
+
+/// One kind of bot of a game, with its documented parameters.
+pub struct BotKind<G: Game> {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub params: &'static [ParamSpec],
+    /// Checks the parameters against the table and returns the factory.
+    pub make: fn(&Params, &G) -> Result<BotFactory<G>>,
+}
+
+impl<G: Game> Clone for BotKind<G> {
+    fn clone(&self) -> Self {
+        BotKind { name: self.name, about: self.about, params: self.params, make: self.make }
+    }
+}
+
+/// An adviser's answer: the text a person reads, and the same figures as one JSON document
+/// (`arena advise GAME ... --json`). Both are written from the same values, so they agree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Advice {
+    pub text: String,
+    pub json: serde_json::Value,
+}
+
+/// Answers an adviser's parsed arguments.
+type AdviseFn = dyn Fn(&clap::ArgMatches) -> Result<Advice> + Send + Sync;
+
+/// A game's command-line adviser (`arena advise GAME ...`): its arguments as a clap type and the
+/// function that answers them. Every adviser takes `--json`.
+pub struct Adviser {
+    about: &'static str,
+    args: fn(clap::Command) -> clap::Command,
+    run: Box<AdviseFn>,
+}
+
+impl Adviser {
+    /// An adviser whose arguments are the clap type `A`.
+    pub fn new<A: clap::Args + clap::FromArgMatches + 'static>(
+        about: &'static str,
+        run: fn(&A) -> Result<Advice>,
+    ) -> Adviser {
+        Adviser {
+            about,
+            args: A::augment_args,
+            run: Box::new(move |matches| {
+                let args = A::from_arg_matches(matches).map_err(|e| Error::input(e.to_string()))?;
+                run(&args)
+            }),
+        }
+    }
+
+    /// The `arena advise NAME` subcommand.
+    pub fn command(&self, name: &'static str) -> clap::Command {
+        let json = clap::Arg::new("json")
+            .long("json")
+            .action(clap::ArgAction::SetTrue)
+            .help("Print the answer as one JSON document (the same figures, unrounded)");
+        (self.args)(clap::Command::new(name).about(self.about)).arg(json)
+    }
+
+    /// Answers parsed arguments of [`Adviser::command`]: the text, or the JSON with `--json`.
+    pub fn run(&self, matches: &clap::ArgMatches) -> Result<String> {
+        let advice = (self.run)(matches)?;
+        Ok(match matches.get_flag("json") {
+            true => serde_json::to_string_pretty(&advice.json).expect("JSON values serialise"),
+            false => advice.text,
+        })
+    }
+}
+
+/// A bot of a game ready to be seated by an engine protocol: the name it gives itself, its kind and
+/// its checked parameters.
+pub struct EngineBot<G: Game> {
+    pub name: String,
+    pub kind: BotKind<G>,
+    pub params: Params,
+}
+
+/// Serves an engine session: the bot, its seed, the manager's input and the output to it.
+pub type ServeFn<G> = fn(EngineBot<G>, u64, &mut dyn std::io::BufRead, &mut dyn std::io::Write) -> std::io::Result<()>;
+
+/// A game's engine protocol (`arena brain GAME`): one of its bots plays for a manager over stdin
+/// and stdout in the protocol of the game's community (gomoku: Gomocup's).
+pub struct Engine<G: Game> {
+    /// The protocol's name, for `--help` and errors.
+    pub protocol: &'static str,
+    /// The program names the community's managers run: under `<prefix>arena` the program is this
+    /// engine with `default_bot`, under `<prefix>arena-<bot>` with `<bot>` (Gomocup: `pbrain-`).
+    pub program_prefix: &'static str,
+    pub default_bot: &'static str,
+    /// Builds the bot once, so that a bad value is an error before a manager starts a game.
+    pub check: fn(&EngineBot<G>) -> Result<()>,
+    /// Serves one session with the bot and the seed of its random stream, until the input ends.
+    pub serve: ServeFn<G>,
+}
+
+/// What a game tells the registry about itself, all in the game's own `mod.rs`. Its [`Wire`]
+/// encoding (in its own `wire.rs`) lets bots outside the process play it: every game gets the
+/// `external` bot kind, and `human` for a person at the terminal.
+pub trait GameDef: Wire {
+    const NAME: &'static str;
+    const ABOUT: &'static str;
+    /// Seat counts the game supports.
+    const SEATS: RangeInclusive<usize>;
+    /// Table options (`[table]` in a config).
+    const OPTIONS: &'static [ParamSpec];
+    /// Named variants of the bots, as the text of a roster file (`bots/<game>.toml`), built into
+    /// the binary; a `bots/<game>.toml` in the working folder adds to and overrides it.
+    const ROSTER: &'static str = "";
+    /// Builds the game from its checked options and the chosen seat count.
+    fn from_options(options: &Params, seats: usize) -> Result<Self>;
+    /// What a verdict on this table leads with (it may depend on the options: hold'em cash is
+    /// judged in bb/100, a sit-and-go by Elo).
+    fn headline(&self) -> Headline;
+    /// The game's own bot kinds.
+    fn bot_kinds() -> Vec<BotKind<Self>>;
+    /// `arena bench` measures of the game.
+    fn benches() -> Vec<Bench> {
+        Vec::new()
+    }
+    /// `arena advise NAME`, when the game has an adviser.
+    fn adviser() -> Option<Adviser> {
+        None
+    }
+    /// `arena brain NAME`, when the game has an engine protocol.
+    fn engine() -> Option<Engine<Self>> {
+        None
+    }
+    /// `state`, a game in progress, with every card or tile `seat` cannot see dealt anew from
+    /// those it cannot see (the other seats' hidden cards, the rest of the deck or wall); what
+    /// `seat` sees stays as it is. `None` when the game hides nothing. The conformance check
+    /// ([`crate::core::conformance`]) asks that `seat`'s view of both states be the same: a view that
+    /// changes shows something it should not.
+    fn redeal_hidden(&self, state: &Self::State, seat: Seat, rng: &mut DealRng) -> Option<Self::State>;
+    /// The chips or tiles the rules only move about (chips behind and in the pot; tiles in hands,
+    /// sets, discards and the wall), counted: the conformance check asks that the count never
+    /// changes within a game. `None` when the game has nothing of the kind.
+    fn conserved(&self, state: &Self::State) -> Option<u64>;
+}
+
+/// A bot chosen for a table: its name in the run, a kind of the game and its checked parameters
+/// (its own and [`Limits::SPECS`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotChoice {
+    pub name: String,
+    pub kind: String,
+    pub params: Params,
+}
+
+impl BotChoice {
+    /// The parameter specs of a kind: its own, then the [`Limits::SPECS`] it does not declare.
+    pub fn specs(kind: &[ParamSpec]) -> Vec<ParamSpec> {
+        let general = Limits::SPECS.iter().filter(|g| kind.iter().all(|k| k.name != g.name));
+        kind.iter().chain(general).copied().collect()
+    }
+}
