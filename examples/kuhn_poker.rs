@@ -56,7 +56,7 @@
 //! # The conformance check
 //!
 //! `kuhn_poker conformance [GAMES [SEED]]` (defaults 1000 and 1) holds the game to the contract
-//! every registered game keeps (bot_arena::games::conformance: legal actions accepted and read
+//! every registered game keeps (bot_arena::core::conformance: legal actions accepted and read
 //! back from their text, refusals leaving the state as it was, the chips counted by `conserved`
 //! never changing, no view changing when the cards its seat cannot see are dealt anew, forfeits
 //! coming out worst, zero-sum payoffs, same seeds same record). It prints what it looked at and
@@ -66,9 +66,9 @@ use std::fmt::{self, Display};
 use std::ops::RangeInclusive;
 
 use bot_arena::core::wire::{show, words, List, Text, Texts};
+use bot_arena::core::{factory, BotKind, GameDef};
 use bot_arena::core::{Bot, BotRng, DealRng, Game, Headline, IllegalAction, Outcome, ParamSpec, Params, Seat, Wire};
 use bot_arena::error::Result;
-use bot_arena::games::{factory, BotKind, GameDef};
 use bot_arena::Arena;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -494,5 +494,5 @@ fn main() {
         let args: Vec<String> = std::env::args_os().skip(2).map(|a| a.to_string_lossy().into_owned()).collect();
         std::process::exit(conformance(&arena, &args));
     }
-    arena.main()
+    bot_arena::cli::main(arena)
 }
