@@ -42,6 +42,8 @@ pub trait Venue: Send + Sync {
     fn history_extension(&self) -> Option<&'static str>;
     /// What a verdict leads with ([`GameDef::headline`]).
     fn headline(&self) -> Headline;
+    /// What one game's payoff is counted in ([`GameDef::payoff_label`]).
+    fn payoff_label(&self) -> &'static str;
     /// Plays game `game` of a pairing; `lineup[seat]` is the index of the bot in that seat.
     /// `history`: also produce the game record in its community's format.
     fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord {
@@ -81,6 +83,14 @@ pub trait GameEntry: Send + Sync {
     /// The built-in roster text (`bots/<game>.toml`).
     fn roster(&self) -> &'static str;
     fn benches(&self) -> Vec<Bench>;
+    /// The `act` and `game_over` messages of the game's documented position
+    /// ([`GameDef::PROTOCOL_EXAMPLE`]), by name, as the host writes them.
+    fn protocol_examples(&self) -> Option<[(String, String); 2]>;
+    /// Reads `text` as an action of the game on its default table at its fewest seats, or says
+    /// why not (for the fuzz target of the protocol's answers: never a panic).
+    fn parse_action(&self, text: &str) -> std::result::Result<(), String>;
+    /// The bots `arena bench runner.end_to_end` seats ([`GameDef::BENCH_LINEUP`]).
+    fn bench_lineup(&self) -> &'static [&'static str];
     fn adviser(&self) -> Option<Adviser>;
     /// The game's engine protocol (`arena brain NAME`), if it has one.
     fn engine(&self) -> Option<EngineListing>;
@@ -166,6 +176,9 @@ impl<G: GameDef> Venue for Seated<G> {
     fn headline(&self) -> Headline {
         self.game.headline()
     }
+    fn payoff_label(&self) -> &'static str {
+        self.game.payoff_label()
+    }
     fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, keep: Keep, record: &mut GameRecord) {
         let mut bots: PerSeat<Box<dyn Bot<G>>> = per_seat(lineup.len(), |seat| (self.bots[lineup[seat]])());
         let entrants = per_seat(lineup.len(), |seat| &self.entrants[lineup[seat]]);
@@ -201,6 +214,17 @@ impl<G: GameDef> GameEntry for Registered<G> {
     }
     fn benches(&self) -> Vec<Bench> {
         G::benches()
+    }
+    fn bench_lineup(&self) -> &'static [&'static str] {
+        G::BENCH_LINEUP
+    }
+    fn parse_action(&self, text: &str) -> std::result::Result<(), String> {
+        let options = Params::new(G::OPTIONS, &toml::Table::new(), G::NAME).map_err(|e| e.to_string())?;
+        let game = G::from_options(&options, *G::SEATS.start()).map_err(|e| e.to_string())?;
+        game.parse_action(text).map(drop).map_err(|e| e.to_string())
+    }
+    fn protocol_examples(&self) -> Option<[(String, String); 2]> {
+        crate::external::examples::protocol_examples::<G>()
     }
     fn adviser(&self) -> Option<Adviser> {
         G::adviser()

@@ -375,7 +375,7 @@ fn reference_config(game: &str, restart: &str) -> String {
 #[test]
 fn external_results_are_byte_identical_on_any_thread_count() {
     let run = Run::new("determinism");
-    for game in ["holdem", "stud", "zhajinhua", "gomoku", "mahjong"] {
+    for game in bot_arena::Arena::standard().games().map(|g| g.name()) {
         let mut outputs = Vec::new();
         for (threads, restart) in [(1, "crash"), (2, "crash"), (2, "game")] {
             let out = format!("{game}-{threads}-{restart}");

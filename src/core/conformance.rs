@@ -16,7 +16,7 @@
 //! - no seat's view on the wire changes when the cards or tiles it cannot see are dealt anew
 //!   ([`GameDef::redeal_hidden`]), while some other seat's does (so the redeal changed something).
 //!
-//! At the end, payoffs sum to zero (every game in the registry is zero-sum) and places follow the
+//! At the end, payoffs sum to zero (in a game that says it is zero-sum, `GameDef::ZERO_SUM`) and places follow the
 //! payoffs; and the same seeds give the same record, twice over.
 
 use rand::seq::IndexedRandom;
@@ -149,7 +149,8 @@ fn play_one<G: GameDef>(
         }
 
         for loser in 0..game.seats() {
-            worst(&game.forfeit(&state, loser), loser, game.seats()).map_err(|e| at(format!("forfeit: {e}")))?;
+            worst(&game.forfeit(&state, loser), loser, game.seats(), G::ZERO_SUM)
+                .map_err(|e| at(format!("forfeit: {e}")))?;
         }
 
         for viewer in 0..game.seats() {
@@ -197,7 +198,7 @@ fn play_one<G: GameDef>(
         game.conserved(&state)
     );
     let outcome = game.outcome(&state);
-    zero_sum(&outcome, game.seats())?;
+    zero_sum(&outcome, game.seats(), G::ZERO_SUM)?;
     for (seat, &place) in outcome.place.iter().enumerate() {
         let better = outcome.payoff.iter().filter(|&&p| p > outcome.payoff[seat]).count() as u32;
         ensure!(place == 1 + better, "seat {seat} is placed {place} with payoffs {:?}", outcome.payoff);
@@ -219,8 +220,13 @@ fn view_text<G: GameDef>(game: &G, view: &G::View<'_>) -> String {
     serde_json::to_string(&game.view_json(view)).expect("a view serialises")
 }
 
-fn zero_sum(outcome: &Outcome, seats: usize) -> Result<(), String> {
+/// One payoff and place per seat, and the payoffs summing to zero when the game says it is
+/// zero-sum ([`GameDef::ZERO_SUM`]).
+fn zero_sum(outcome: &Outcome, seats: usize, zero: bool) -> Result<(), String> {
     ensure!(outcome.payoff.len() == seats && outcome.place.len() == seats, "{outcome:?} for {seats} seats");
+    if !zero {
+        return Ok(());
+    }
     let sum: f64 = outcome.payoff.iter().sum();
     let scale: f64 = outcome.payoff.iter().map(|p| p.abs()).sum::<f64>().max(1.0);
     let balanced = sum.abs() <= 1e-9 * scale;
@@ -228,9 +234,10 @@ fn zero_sum(outcome: &Outcome, seats: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// `loser` alone in last place with the lowest payoff, and the payoffs summing to zero.
-fn worst(outcome: &Outcome, loser: Seat, seats: usize) -> Result<(), String> {
-    zero_sum(outcome, seats)?;
+/// `loser` alone in last place with the lowest payoff, and the payoffs summing to zero (in a
+/// zero-sum game).
+fn worst(outcome: &Outcome, loser: Seat, seats: usize, zero: bool) -> Result<(), String> {
+    zero_sum(outcome, seats, zero)?;
     for other in (0..seats).filter(|&o| o != loser) {
         ensure!(
             outcome.place[other] < outcome.place[loser] && outcome.payoff[other] > outcome.payoff[loser],

@@ -113,6 +113,15 @@ pub struct Engine<G: Game> {
     pub serve: ServeFn<G>,
 }
 
+/// A position a game shows its protocol messages for (docs/protocol.md): the table options (TOML),
+/// the seats, and the actions played from the deal of seed 1.
+#[derive(Clone, Copy, Debug)]
+pub struct ProtocolExample {
+    pub options: &'static str,
+    pub seats: usize,
+    pub script: &'static [&'static str],
+}
+
 /// What a game tells the registry about itself, all in the game's own `mod.rs`. Its [`Wire`]
 /// encoding (in its own `wire.rs`) lets bots outside the process play it: every game gets the
 /// `external` bot kind, and `human` for a person at the terminal.
@@ -126,11 +135,24 @@ pub trait GameDef: Wire {
     /// Named variants of the bots, as the text of a roster file (`bots/<game>.toml`), built into
     /// the binary; a `bots/<game>.toml` in the working folder adds to and overrides it.
     const ROSTER: &'static str = "";
+    /// The two bots `arena bench runner.end_to_end` seats (cheap ones, so that what the harness
+    /// adds to a game shows); empty: the game is not benched end to end.
+    const BENCH_LINEUP: &'static [&'static str] = &[];
+    /// The position whose `act` and `game_over` messages docs/protocol.md shows (the test of the
+    /// document holds each to what the host writes); `None`: the document shows none.
+    const PROTOCOL_EXAMPLE: Option<ProtocolExample> = None;
+    /// Whether the payoffs of every game sum to zero (the conformance check holds the game to it).
+    const ZERO_SUM: bool = true;
     /// Builds the game from its checked options and the chosen seat count.
     fn from_options(options: &Params, seats: usize) -> Result<Self>;
     /// What a verdict on this table leads with (it may depend on the options: hold'em cash is
     /// judged in bb/100, a sit-and-go by Elo).
     fn headline(&self) -> Headline;
+    /// What one game's payoff is counted in, for the report's axes ("big blinds", "chips"); it
+    /// may depend on the options.
+    fn payoff_label(&self) -> &'static str {
+        "payoff units"
+    }
     /// The game's own bot kinds.
     fn bot_kinds() -> Vec<BotKind<Self>>;
     /// `arena bench` measures of the game.

@@ -17,7 +17,7 @@ pub mod schedule;
 pub mod seeds;
 pub mod wire;
 
-pub use def::{factory, Advice, Adviser, BotChoice, BotFactory, BotKind, Engine, EngineBot, GameDef};
+pub use def::{factory, Advice, Adviser, BotChoice, BotFactory, BotKind, Engine, EngineBot, GameDef, ProtocolExample};
 pub use game::{
     bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, RunFolder, Seat,
     MAX_REASON_CHARS,

@@ -3,57 +3,13 @@
 //! writes (the same fields in the same order; the document may indent freely). `cargo test --release -- --ignored print_protocol_examples --nocapture`
 //! prints them all, to paste into the document when an encoding changes.
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::core::wire::Texts;
-use crate::core::GameDef;
-use crate::core::{GameEnd, Outcome, Params, Status};
+use crate::core::{GameDef, Params};
+use crate::external::examples::{line, scripted};
 use crate::external::protocol::message;
-use crate::games::{gomoku::Gomoku, holdem::Holdem, mahjong::Mahjong, stud::Stud, zhajinhua::Zhajinhua};
-
-/// Game `G` at `seats` seats with the table options `options` (TOML), dealt from seed 1, after
-/// the actions of `script`.
-fn scripted<G: GameDef>(options: &str, seats: usize, script: &[&str]) -> (G, Params, G::State) {
-    let options = Params::new(G::OPTIONS, &toml::from_str(options).unwrap(), G::NAME).unwrap();
-    let game = G::from_options(&options, seats).unwrap();
-    let mut state = game.deal(&mut crate::core::GameSeeds::derive(1, 0, 0, 1).deal_rng());
-    for text in script {
-        let action = game.parse_action(text).unwrap();
-        game.apply(&mut state, &action).unwrap();
-    }
-    (game, options, state)
-}
-
-/// A message as the host writes it, without the newline.
-fn line(message: impl Serialize) -> String {
-    serde_json::to_string(&message).expect("messages serialise")
-}
-
-/// Plays on with the first of `check`, `call`, `win`, `pass` that is legal (else the first legal
-/// action) and returns the `game_over` message.
-fn played_out<G: GameDef>(game: &G, state: &mut G::State) -> String {
-    while let Some(seat) = game.to_act(state) {
-        let legal = game.legal_texts(&game.view(state, seat));
-        let pick = ["check", "call", "win", "pass"].iter().find(|p| legal.iter().any(|l| l == *p));
-        let text = pick.map_or(legal[0].clone(), |p| p.to_string());
-        game.apply(state, &game.parse_action(&text).unwrap()).unwrap();
-    }
-    let outcome: Outcome = game.outcome(state);
-    line(message::game_over(game, state, &GameEnd { outcome: &outcome, status: &Status::Ok }))
-}
-
-/// The `act` message of the seat to act after `script`, and the `game_over` of the game played on.
-fn act_and_end<G: GameDef>(options: &str, seats: usize, script: &[&str]) -> [(String, String); 2] {
-    let (game, _, mut state) = scripted::<G>(options, seats, script);
-    let seat = game.to_act(&state).unwrap();
-    let view = game.view(&state, seat);
-    let mut legal = Texts::default();
-    game.write_legal(&view, &mut legal);
-    let act = line(message::Act { view: game.view_json(&view), legal: &legal });
-    drop(view);
-    [(format!("{} act", G::NAME), act), (format!("{} game_over", G::NAME), played_out(&game, &mut state))]
-}
+use crate::games::{gomoku::Gomoku, holdem::Holdem};
 
 /// Every example of the document, by name.
 fn examples() -> Vec<(String, String)> {
@@ -74,11 +30,9 @@ fn examples() -> Vec<(String, String)> {
         ("hello".to_string(), line(message::hello("holdem", &options, 2, "mine", params.table()))),
         ("new_game".to_string(), line(new_game)),
     ];
-    all.extend(act_and_end::<Holdem>("", 2, &["call", "check"]));
-    all.extend(act_and_end::<Stud>("", 2, &["check"]));
-    all.extend(act_and_end::<Zhajinhua>("", 3, &["call", "look"]));
-    all.extend(act_and_end::<Gomoku>("size = 7", 2, &["3,3", "4,3"]));
-    all.extend(act_and_end::<Mahjong>("", 4, &[]));
+    // Every registered game's documented position: a game added to the registry with a
+    // `PROTOCOL_EXAMPLE` and no example in the document fails the test.
+    all.extend(arena.games().filter_map(|g| g.protocol_examples()).flatten());
     all
 }
 

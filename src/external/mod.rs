@@ -9,6 +9,7 @@
 
 #[cfg(test)]
 mod doc_examples;
+pub mod examples;
 pub mod process;
 pub mod protocol;
 pub mod reference;

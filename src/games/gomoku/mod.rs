@@ -14,7 +14,7 @@ pub use openings::Book;
 pub use renju::Foul;
 
 use crate::core::bench::{throughput, Bench, BenchOptions, Measure};
-use crate::core::{play_game, Bot, GameRecord, GameSeeds, Params};
+use crate::core::{play_game, Bot, GameRecord, GameSeeds, Params, ProtocolExample};
 use crate::core::{Adviser, BotFactory, BotKind, Engine, GameDef};
 use crate::core::{DealRng, Headline, ParamSpec, Seat};
 use crate::error::{Error, Result};
@@ -27,6 +27,9 @@ impl GameDef for Gomoku {
     const ABOUT: &'static str = "Five in a row on a square board (source: a 19x19 weight-based AI)";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
     const ROSTER: &'static str = include_str!("../../../bots/gomoku.toml");
+    const PROTOCOL_EXAMPLE: Option<ProtocolExample> =
+        Some(ProtocolExample { options: "size = 7", seats: 2, script: &["3,3", "4,3"] });
+    const BENCH_LINEUP: &'static [&'static str] = &["random-adjacent", "weights"];
     const OPTIONS: &'static [ParamSpec] = &[
         ParamSpec::new("size", "15", "board size (cells a side)").range(5.0, MAX_SIZE as f64),
         ParamSpec::new(
@@ -75,6 +78,9 @@ impl GameDef for Gomoku {
         Ok(game)
     }
 
+    fn payoff_label(&self) -> &'static str {
+        "+1 win, -1 loss"
+    }
     fn headline(&self) -> Headline {
         Headline::Elo
     }

@@ -20,7 +20,7 @@ mod wire;
 pub use game::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
 
 use crate::core::bench::Bench;
-use crate::core::{Adviser, BotKind, GameDef};
+use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 
@@ -30,6 +30,9 @@ impl GameDef for Holdem {
         "No-limit Texas hold'em, 2-10 seats, cash or sit-and-go (source: an RR-mapping poker AI)";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=10;
     const ROSTER: &'static str = include_str!("../../../bots/holdem.toml");
+    const PROTOCOL_EXAMPLE: Option<ProtocolExample> =
+        Some(ProtocolExample { options: "", seats: 2, script: &["call", "check"] });
+    const BENCH_LINEUP: &'static [&'static str] = &["always-call", "always-call"];
     const OPTIONS: &'static [ParamSpec] = &[
         ParamSpec::new("small_blind", "50", "small blind in chips (at most the big blind)").range(0.0, 1e6),
         ParamSpec::new("big_blind", "100", "big blind in chips (also the minimum bet)").range(1.0, 1e6),
@@ -69,6 +72,13 @@ impl GameDef for Holdem {
         game.blind_factor = p.f64("blind_factor");
         game.max_hands = p.i64("max_hands") as u32;
         Ok(game)
+    }
+
+    fn payoff_label(&self) -> &'static str {
+        match self.format {
+            Format::Cash => "big blinds",
+            Format::Sng => "place points, +1 first to -1 last",
+        }
     }
 
     fn headline(&self) -> Headline {

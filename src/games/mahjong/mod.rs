@@ -38,7 +38,7 @@ mod bench;
 pub use engine::Mahjong;
 
 use crate::core::bench::Bench;
-use crate::core::{Adviser, BotKind, GameDef};
+use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 
@@ -48,6 +48,8 @@ impl GameDef for Mahjong {
         "Chinese Official (MCR) mahjong, four seats, one hand or a 16-hand round (source: a mahjong AI patent)";
     const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
     const ROSTER: &'static str = include_str!("../../../bots/mahjong.toml");
+    const PROTOCOL_EXAMPLE: Option<ProtocolExample> = Some(ProtocolExample { options: "", seats: 4, script: &[] });
+    const BENCH_LINEUP: &'static [&'static str] = &["greedy", "random"];
     const OPTIONS: &'static [ParamSpec] = &[
         ParamSpec::new("min_fans", "8", "fans a win needs (flowers excluded); 0 = no minimum").range(0.0, 88.0),
         ParamSpec::new("flowers", "false", "8 flower tiles in the wall, 1 fan each"),
@@ -63,6 +65,9 @@ impl GameDef for Mahjong {
         Ok(Mahjong { min_fans: p.i64("min_fans") as u32, flowers: p.bool("flowers"), hands })
     }
 
+    fn payoff_label(&self) -> &'static str {
+        "points"
+    }
     fn headline(&self) -> Headline {
         let unit = if self.hands == 1 { "points a hand" } else { "points a round" };
         Headline::Payoff { unit, scale: 1.0 }

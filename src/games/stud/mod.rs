@@ -26,7 +26,7 @@ pub use engine::{Action, State, Stud, View};
 
 use crate::cards::CardSet;
 use crate::core::bench::Bench;
-use crate::core::{Adviser, BotKind, GameDef};
+use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 
@@ -38,6 +38,9 @@ impl GameDef for Stud {
         "Five-card stud (梭哈): one hole card, four face-up cards, no-limit up to the shortest stack (source: a rule-based expert system)";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=MAX_SEATS;
     const ROSTER: &'static str = include_str!("../../../bots/stud.toml");
+    const PROTOCOL_EXAMPLE: Option<ProtocolExample> =
+        Some(ProtocolExample { options: "", seats: 2, script: &["check"] });
+    const BENCH_LINEUP: &'static [&'static str] = &["always-call", "always-call"];
     const OPTIONS: &'static [ParamSpec] = &[
         ParamSpec::new("ante", "1", "chips every seat puts in before the deal").range(0.0, 1e6),
         ParamSpec::new("stack", "100", "chips every seat starts the hand with (more than the ante)").range(1.0, 1e8),
@@ -62,6 +65,9 @@ impl GameDef for Stud {
         Ok(Stud::new(seats, ante, stack, deck))
     }
 
+    fn payoff_label(&self) -> &'static str {
+        "chips"
+    }
     fn headline(&self) -> Headline {
         Headline::Payoff { unit: "chips a hand", scale: 1.0 }
     }

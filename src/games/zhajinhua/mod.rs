@@ -20,7 +20,7 @@ mod measure;
 pub use table::{Action, Event, Public, State, View, Zhajinhua};
 
 use crate::core::bench::Bench;
-use crate::core::{Adviser, BotKind, GameDef};
+use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 
@@ -32,6 +32,9 @@ impl GameDef for Zhajinhua {
         "Zhajinhua (炸金花), three-card poker: blind and seen seats, compare; 2-6 seats (source: an EV-based AI series)";
     const SEATS: std::ops::RangeInclusive<usize> = 2..=MAX_SEATS;
     const ROSTER: &'static str = include_str!("../../../bots/zhajinhua.toml");
+    const PROTOCOL_EXAMPLE: Option<ProtocolExample> =
+        Some(ProtocolExample { options: "", seats: 3, script: &["call", "look"] });
+    const BENCH_LINEUP: &'static [&'static str] = &["always-call", "always-call"];
     const OPTIONS: &'static [ParamSpec] = &[
         ParamSpec::new("ante", "1", "chips each seat puts in before the deal (less than the stack)").range(1.0, 1e6),
         ParamSpec::new("stack", "100", "chips each seat starts the hand with").range(2.0, 1e6),
@@ -76,6 +79,9 @@ impl GameDef for Zhajinhua {
         })
     }
 
+    fn payoff_label(&self) -> &'static str {
+        "chips"
+    }
     fn headline(&self) -> Headline {
         Headline::Payoff { unit: "chips a hand", scale: 1.0 }
     }

@@ -11,16 +11,9 @@ use super::run::RunData;
 use super::{escape, figure_of};
 use crate::error::Result;
 
-/// The unit of the game's payoff, for axis labels.
+/// The unit of the game's payoff, for axis labels: the game's own ([`crate::core::GameDef::payoff_label`]).
 pub fn payoff_unit(run: &RunData) -> String {
-    match run.cfg.game {
-        "holdem" if run.cfg.table.str("format") == "cash" => "big blinds".into(),
-        "holdem" => "place points, +1 first to -1 last".into(),
-        "stud" | "zhajinhua" => "chips".into(),
-        "mahjong" => "points".into(),
-        "gomoku" => "+1 win, -1 loss".into(),
-        _ => "payoff units".into(),
-    }
+    run.payoff_label.to_string()
 }
 
 /// The game's section, or nothing for a game without one.

@@ -23,6 +23,8 @@ pub struct RunData {
     pub names: Vec<String>,
     /// The game's own columns of games.csv.
     pub columns: &'static [&'static str],
+    /// What one game's payoff is counted in, for the axes.
+    pub payoff_label: &'static str,
     pub games: Vec<GameRow>,
     pub verdicts: Verdicts,
     /// Each bot's summary after every `step`-th deal: (games read so far, summaries).
@@ -43,7 +45,7 @@ impl RunData {
         let schedule = cfg.schedule()?;
         let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
         let table = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?;
-        let (columns, headline) = (table.columns(), table.headline());
+        let (columns, headline, payoff_label) = (table.columns(), table.headline(), table.payoff_label());
         let manifest = Manifest::read(dir).ok();
         let records = manifest.as_ref().map_or(Records::Csv, |m| m.records);
         let path = records.path_in(dir)?;
@@ -109,6 +111,7 @@ impl RunData {
             schedule,
             names,
             columns,
+            payoff_label,
             games: file.games,
             verdicts,
             running,

@@ -7,7 +7,8 @@
 //! - `external.<game>_round_trip_us`: the host's mean time per decision: encode the view and the
 //!   legal actions, write a line, the bot reads, picks and answers, read and parse the answer.
 //!
-//! Hold'em has small views; gomoku's list up to 225 legal moves.
+//! Every game of the arena is measured: hold'em has small views, gomoku's list up to 225 legal
+//! moves, mahjong's claims are asked of every seat.
 
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,8 @@ pub fn benches() -> Vec<Bench> {
 fn run(opts: &BenchOptions) -> Vec<Measure> {
     let exe = std::env::current_exe().expect("the path of this executable");
     let command = toml::Value::Array(vec![exe.display().to_string().into(), "protocol-bot".into()]);
-    ["holdem", "gomoku"].into_iter().flat_map(|game| measure(game, &command, opts.budget)).collect()
+    let games: Vec<&str> = Arena::standard().games().map(|g| g.name()).collect();
+    games.into_iter().flat_map(|game| measure(game, &command, opts.budget)).collect()
 }
 
 fn measure(game: &str, command: &toml::Value, budget: Duration) -> [Measure; 2] {

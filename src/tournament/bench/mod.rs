@@ -25,15 +25,6 @@ pub fn benches() -> Vec<Bench> {
     vec![Bench { name: "runner.gomoku_scaling", run: scaling }, Bench { name: "runner.end_to_end", run: end_to_end }]
 }
 
-/// Each game with cheap bots, so that what the harness adds shows: (game, its bots).
-const END_TO_END: &[(&str, &str)] = &[
-    ("holdem", r#"["always-call", "always-call"]"#),
-    ("stud", r#"["always-call", "always-call"]"#),
-    ("zhajinhua", r#"["always-call", "always-call"]"#),
-    ("gomoku", r#"["random-adjacent", "weights"]"#),
-    ("mahjong", r#"["greedy", "random"]"#),
-];
-
 /// Every game's games per second on one thread two ways: engine only (the run's own games,
 /// played by `Venue::play_into` in a loop: dealing, the bots, the rules and the record's columns,
 /// nothing else) and end to end (`arena run` on one thread: the runner, the tallies, games.csv
@@ -44,7 +35,11 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
     let arena = Arena::standard();
     let mut measures = Vec::new();
     let budget = opts.budget / ROUNDS as u32;
-    for &(game, bots) in END_TO_END {
+    // Each game with the cheap bots it names, so that what the harness adds shows.
+    let lineups: Vec<(&str, &[&str])> =
+        arena.games().filter(|g| !g.bench_lineup().is_empty()).map(|g| (g.name(), g.bench_lineup())).collect();
+    for (game, lineup) in lineups {
+        let bots = format!("{lineup:?}");
         let config = |games: u64| {
             let text = format!("game = \"{game}\"\ngames = {games}\nseed = 1\npaired = true\nbots = {bots}\n");
             let source = crate::config::Source::command_line(&text);
