@@ -26,7 +26,7 @@ use bot_arena::cards::Card;
 use bot_arena::games::holdem::equity::{exact_heads_up, monte_carlo, FastRng, Opponents};
 use bot_arena::games::holdem::eval::{eval7, HandValue};
 use bot_arena::games::mahjong::shanten::{shanten, shanten_seven_pairs, shanten_standard, shanten_thirteen_orphans};
-use bot_arena::games::mahjong::tiles::{Counts, KINDS};
+use bot_arena::games::mahjong::tiles::{Counts, TILE_KINDS};
 
 use rs_poker::core::Rankable;
 
@@ -199,11 +199,11 @@ fn monte_carlo_contest() {
 /// 1,000,000 random 14-tile hands, each from a freshly shuffled wall.
 fn shared_mahjong_hands() -> Vec<Counts> {
     let mut rng = ChaCha8Rng::seed_from_u64(19);
-    let mut wall: Vec<u8> = (0..KINDS as u8).flat_map(|t| [t; 4]).collect();
+    let mut wall: Vec<u8> = (0..TILE_KINDS as u8).flat_map(|t| [t; 4]).collect();
     (0..HANDS)
         .map(|_| {
             wall.shuffle(&mut rng);
-            let mut c = [0u8; KINDS];
+            let mut c = [0u8; TILE_KINDS];
             for &t in &wall[..14] {
                 c[t as usize] += 1;
             }

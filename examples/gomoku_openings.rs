@@ -19,14 +19,14 @@ use rayon::prelude::*;
 
 use bot_arena::core::BotFactory;
 use bot_arena::core::{play_game, Bot, GameSeeds, Params};
-use bot_arena::games::gomoku::{bots::KINDS, Book, Gomoku, Move, Rule};
+use bot_arena::games::gomoku::{bots::BOT_KINDS, Book, Gomoku, Move, Rule};
 
 /// The three bots: a kind and its parameters (as in bots/gomoku.toml).
 const BOTS: [(&str, &str); 3] =
     [("search", ""), ("search", "width = 12"), ("search", "own = [1, 2, 8, 32, 128]\nvalue = [0, 1, 8, 64, 512]")];
 
 fn factory(game: &Gomoku, kind: &str, params: &str) -> BotFactory<Gomoku> {
-    let kind = KINDS.iter().find(|k| k.name == kind).expect("a gomoku bot kind");
+    let kind = BOT_KINDS.iter().find(|k| k.name == kind).expect("a gomoku bot kind");
     let params = Params::new(kind.params, &toml::from_str(params).expect("TOML"), kind.name).expect("valid");
     (kind.make)(&params, game).expect("valid")
 }

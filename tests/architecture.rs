@@ -25,6 +25,11 @@ const LAYERS: &[&[&str]] = &[
     &["lib", "main"],
 ];
 
+/// Files of one game that import each other, known and left for now: hold'em's engine writes its
+/// hand history through phh.rs, which reads the engine's state (cut by moving the state's types to
+/// a file of their own). Every other pair of files in a game imports one way only.
+const KNOWN_CIRCLES: &[(&str, &str)] = &[("games::holdem::engine", "games::holdem::phh")];
+
 /// A module the rules are about: a top-level module of the crate, or one game (`games::holdem`,
 /// a folder or file of `src/games/`); the games' own `mod.rs` is `games`.
 fn unit_of(path: &[String], src: &Path) -> Option<String> {
@@ -45,7 +50,7 @@ fn layer_of(unit: &str) -> Option<usize> {
     LAYERS.iter().position(|layer| layer.contains(&name))
 }
 
-/// The module path of a source file: `src/games/holdem/game.rs` is `games::holdem::game`,
+/// The module path of a source file: `src/games/holdem/engine.rs` is `games::holdem::engine`,
 /// `src/core/mod.rs` is `core`, `src/lib.rs` is `lib`.
 fn module_of(file: &Path, src: &Path) -> Vec<String> {
     let relative = file.strip_prefix(src).unwrap().with_extension("");
@@ -262,6 +267,8 @@ fn violations(src: &Path) -> Vec<String> {
     sources(src, &mut files);
     files.sort();
     let tests = test_only_modules(&files, src);
+    let modules: Vec<Vec<String>> = files.iter().map(|f| module_of(f, src)).collect();
+    let mut file_edges: BTreeMap<(Vec<String>, Vec<String>), String> = BTreeMap::new();
     let mut broken = Vec::new();
     let mut edges: BTreeMap<(String, String), String> = BTreeMap::new();
     for file in &files {
@@ -281,6 +288,12 @@ fn violations(src: &Path) -> Vec<String> {
             let target = absolute(&module, &path, is_mod_rs);
             let Some(to) = unit_of(&target, src) else { continue };
             if to == unit {
+                // Within a game, between its files: the file the path lands in (the longest
+                // module a file holds), unless one contains the other (a folder's mod.rs).
+                let file_of = modules.iter().filter(|m| target.starts_with(m)).max_by_key(|m| m.len());
+                if let Some(other) = file_of.filter(|m| !m.starts_with(&module) && !module.starts_with(m)) {
+                    file_edges.entry((module.clone(), other.clone())).or_insert(format!("{shown}:{line}"));
+                }
                 continue;
             }
             let Some(to_layer) = layer_of(&to) else { continue };
@@ -307,6 +320,14 @@ fn violations(src: &Path) -> Vec<String> {
             }
         }
     }
+    for ((a, b), at) in &file_edges {
+        if a < b && unit_of(a, src).is_some_and(|u| u.starts_with("games::")) {
+            let known = KNOWN_CIRCLES.contains(&(a.join("::").as_str(), b.join("::").as_str()));
+            if let Some(back) = file_edges.get(&(b.clone(), a.clone())).filter(|_| !known) {
+                broken.push(format!("`{}` and `{}` import each other ({at} and {back})", a.join("::"), b.join("::")));
+            }
+        }
+    }
     broken
 }
 
@@ -323,6 +344,6 @@ fn the_reader_finds_paths_in_use_trees_and_code() {
         code_of("use crate::{a::{b, c::D}, e};\n// crate::x\nlet s = \"crate::y\";\nfn f() { super::z::w(); }\n");
     let paths: Vec<String> = paths_in(&code).into_iter().map(|(l, p)| format!("{l}:{}", p.join("::"))).collect();
     assert_eq!(paths, ["1:crate::a::b", "1:crate::a::c::D", "1:crate::e", "4:super::z::w"]);
-    let from: Vec<String> = ["games", "holdem", "game"].map(String::from).to_vec();
+    let from: Vec<String> = ["games", "holdem", "engine"].map(String::from).to_vec();
     assert_eq!(absolute(&from, &["super".into(), "super".into(), "cli".into()], false), ["games", "cli"]);
 }

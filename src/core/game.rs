@@ -78,7 +78,7 @@ impl std::fmt::Display for IllegalAction {
 ///
 /// All chance is fixed in [`Game::deal`]: the deck, the wall or the opening are drawn from the deal
 /// stream before anyone acts, so the same seed gives every seat the same cards whatever the bots do.
-/// That is what makes duplicate (seat-rotated) replays possible. Simultaneous choices (mahjong claims
+/// That is what makes paired (seat-rotated) replays possible. Simultaneous choices (mahjong claims
 /// on a discard) are asked seat by seat through [`Game::to_act`]; a view never shows another seat's
 /// pending answer.
 pub trait Game: Send + Sync + Sized + 'static {

@@ -5,10 +5,10 @@ pub mod bench;
 pub mod clock;
 pub mod conformance;
 mod def;
-#[cfg(test)]
-pub mod duplicate;
 mod game;
 pub mod limits;
+#[cfg(test)]
+pub mod paired;
 pub mod params;
 mod play;
 pub mod readable;

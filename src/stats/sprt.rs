@@ -317,7 +317,7 @@ pub const MAX_HYPOTHESIS: f64 = 200.0;
 
 /// The payoff model decides nothing before this many observations. Its variance is estimated from
 /// the data; on a handful of heavy-tailed payoffs (poker all-ins) that estimate can be far too
-/// small and the test stops wrongly. Resampling 10,000 real duplicate hold'em pairs (rr against
+/// small and the test stops wrongly. Resampling 10,000 real paired hold'em pairs (rr against
 /// rr-tight, centred; H1 = 5 big blinds a pair, α = β = 5%), 1,000 runs each: 10.5% false H1 with
 /// no minimum, 4.7% with 10, 4.5% with 30 (the false stops without a minimum come at the first
 /// pair or two, sitting exactly on H1 with no spread). tests/stats_honesty.rs checks α and β on a

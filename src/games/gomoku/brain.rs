@@ -515,7 +515,7 @@ mod tests {
     use crate::core::Game;
 
     fn bot(kind: &str) -> BrainBot {
-        let kind = super::super::bots::KINDS.iter().find(|k| k.name == kind).unwrap();
+        let kind = super::super::bots::BOT_KINDS.iter().find(|k| k.name == kind).unwrap();
         let params = crate::core::Params::new(kind.params, &toml::Table::new(), "test").unwrap();
         BrainBot { name: kind.name.to_string(), kind: kind.clone(), params }
     }

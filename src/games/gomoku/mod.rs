@@ -1,15 +1,16 @@
 //! Gomoku (五子棋): rules per docs/rules/gomoku.md.
 
 mod advise;
-mod board;
 pub mod bots;
 pub mod brain;
+mod engine;
+mod geometry;
 pub mod gomocup;
 pub mod openings;
 pub mod renju;
 mod wire;
 
-pub use board::{lines, makes_five, Gomoku, Move, Rule, State};
+pub use engine::{lines, makes_five, Gomoku, Move, Rule, State};
 pub use openings::Book;
 pub use renju::Foul;
 
@@ -87,7 +88,7 @@ impl GameDef for Gomoku {
 
     /// The built-in bots, and `gomocup`: any Gomocup engine.
     fn bot_kinds() -> Vec<BotKind<Gomoku>> {
-        let mut kinds = bots::KINDS.to_vec();
+        let mut kinds = bots::BOT_KINDS.to_vec();
         kinds.push(gomocup::KIND);
         kinds
     }
@@ -121,7 +122,7 @@ impl GameDef for Gomoku {
 
 /// A bot kind of gomoku with its default parameters.
 fn default_bot(kind: &str, game: &Gomoku) -> BotFactory<Gomoku> {
-    let kind = bots::KINDS.iter().find(|k| k.name == kind).expect("a gomoku bot kind");
+    let kind = bots::BOT_KINDS.iter().find(|k| k.name == kind).expect("a gomoku bot kind");
     let params = Params::new(kind.params, &toml::Table::new(), kind.name).expect("defaults are valid");
     (kind.make)(&params, game).expect("defaults are valid")
 }
@@ -191,7 +192,7 @@ mod strength {
 
     /// A bot of `kind` with `params` (TOML) on top of the defaults.
     fn bot_with(kind: &str, params: &str, game: &Gomoku) -> BotFactory<Gomoku> {
-        let kind = bots::KINDS.iter().find(|k| k.name == kind).expect("a gomoku bot kind");
+        let kind = bots::BOT_KINDS.iter().find(|k| k.name == kind).expect("a gomoku bot kind");
         let params = Params::new(kind.params, &toml::from_str(params).expect("TOML"), kind.name).expect("valid");
         (kind.make)(&params, game).expect("valid")
     }

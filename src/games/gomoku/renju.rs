@@ -13,7 +13,7 @@
 //! A move that makes exactly five wins even if it also makes one of these shapes. A line holding a
 //! four is not also counted as a three; a four and two threes (4-3-3) is still a double three.
 
-use super::board::DIRECTIONS;
+use super::geometry::DIRECTIONS;
 
 /// Why a black move is forbidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use crate::core::wire::{show, List, Texts};
 use crate::core::{Game, IllegalAction, Wire};
 
-use super::board::{Gomoku, Move, State};
+use super::engine::{Gomoku, Move, State};
 use super::MAX_SIZE;
 
 /// A cell as a character of a board row: `.` empty, `x` black (seat 0), `o` white (seat 1).

@@ -11,13 +11,13 @@
 pub mod advise;
 mod bench;
 pub mod bots;
+pub mod engine;
 pub mod equity;
 pub mod eval;
-pub mod game;
 pub mod phh;
 mod wire;
 
-pub use game::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
+pub use engine::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
 
 use crate::core::bench::Bench;
 use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
@@ -90,7 +90,7 @@ impl GameDef for Holdem {
     }
 
     fn bot_kinds() -> Vec<BotKind<Holdem>> {
-        bots::KINDS.to_vec()
+        bots::BOT_KINDS.to_vec()
     }
 
     fn benches() -> Vec<Bench> {

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 
-use super::game::{Chips, Event, State};
+use super::engine::{Chips, Event, State};
 use super::{Action, Format, Holdem};
 use crate::cards::{parse_cards, Card, CardSet};
 use crate::core::{DealRng, Game};
@@ -409,7 +409,7 @@ fn write_phh_samples() {
 
 /// Duplicate cash hands of `bots` (with their defaults) at `seats` seats: each bot's bb/100 and
 /// the half-width of its 95% interval.
-fn duplicate(seats: usize, bots: &[&str], deals: u64) -> Vec<(f64, f64)> {
+fn paired(seats: usize, bots: &[&str], deals: u64) -> Vec<(f64, f64)> {
     use crate::core::GameDef;
     let g = table(seats);
     let kinds = Holdem::bot_kinds();
@@ -421,25 +421,25 @@ fn duplicate(seats: usize, bots: &[&str], deals: u64) -> Vec<(f64, f64)> {
             (kind.make)(&params, &g).unwrap()
         })
         .collect();
-    crate::core::duplicate::duplicate(&g, &factories, deals, 1)
+    crate::core::paired::paired_means(&g, &factories, deals, 1)
         .into_iter()
         .map(|(m, h)| (100.0 * m, 100.0 * h))
         .collect()
 }
 
-/// The acceptance estimate: rr against always-call and random heads-up over 20,000 duplicate
+/// The acceptance estimate: rr against always-call and random heads-up over 20,000 paired
 /// hands each, and rr at a six-seat table with the simple bots:
 /// `cargo test --release -- --ignored --nocapture rr_beats_the_simple_bots`
 #[test]
 #[ignore]
 fn rr_beats_the_simple_bots() {
     for opponent in ["always-call", "random"] {
-        let r = duplicate(2, &["rr", opponent], 10_000);
-        println!("rr vs {opponent}: {:.1} ± {:.1} bb/100 (20,000 duplicate hands)", r[0].0, r[0].1);
+        let r = paired(2, &["rr", opponent], 10_000);
+        println!("rr vs {opponent}: {:.1} ± {:.1} bb/100 (20,000 paired hands)", r[0].0, r[0].1);
         assert!(r[0].0 - r[0].1 > 0.0, "rr must beat {opponent}");
     }
     let names = ["rr", "always-call", "always-raise", "all-in", "random", "rr"];
-    let r = duplicate(6, &names, 1_000);
+    let r = paired(6, &names, 1_000);
     for (name, (m, h)) in names.iter().zip(&r) {
         println!("6-max {name}: {m:.1} ± {h:.1} bb/100 (6,000 hands)");
     }
@@ -449,7 +449,7 @@ fn rr_beats_the_simple_bots() {
 /// wrapping, `from` itself last, for every table size, mask and seat.
 #[test]
 fn next_in_walks_round_the_table() {
-    for n in 2..=super::game::MAX_SEATS {
+    for n in 2..=super::engine::MAX_SEATS {
         let mut s = table(n).deal(&mut DealRng::seed_from_u64(1));
         s.n = n;
         for mask in 0..1u32 << n {

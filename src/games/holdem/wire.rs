@@ -6,7 +6,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use crate::core::wire::{number, show, texts, words, Bounds, List, Text, Texts};
 use crate::core::{IllegalAction, Seat, Wire};
 
-use super::game::{Action, Event, Holdem, State, View};
+use super::engine::{Action, Event, Holdem, State, View};
 
 impl Wire for Holdem {
     fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a {

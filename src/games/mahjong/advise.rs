@@ -43,7 +43,7 @@ use serde_json::json;
 
 use super::fans::{score, Score, WinContext, WinningHand};
 use super::shanten::{effective_tiles, shanten};
-use super::tiles::{parse_tile, tile_name, Counts, Hand, Meld, Tile, KINDS};
+use super::tiles::{parse_tile, tile_name, Counts, Hand, Meld, Tile, TILE_KINDS};
 use crate::core::Advice;
 use crate::error::{Error, Result};
 
@@ -157,7 +157,7 @@ fn effective_text(eff: &[(Tile, u8)]) -> String {
 fn advise_hand(text: &str, args: &AdviseArgs) -> Result<Advice> {
     let hand = Hand::parse(text)?;
     let ctx = context(args)?;
-    let mut visible = [0u8; KINDS];
+    let mut visible = [0u8; TILE_KINDS];
     if let Some(seen) = &args.seen {
         for tok in seen.split_whitespace() {
             visible[parse_tile(tok)? as usize] += 1;
@@ -211,7 +211,7 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<Advice> {
     // (shanten after, effective copies, discard, effective tiles)
     type Choice = (i8, u32, Tile, Vec<(Tile, u8)>);
     let mut options: Vec<Choice> = Vec::new();
-    for t in 0..KINDS {
+    for t in 0..TILE_KINDS {
         if standing[t] == 0 {
             continue;
         }

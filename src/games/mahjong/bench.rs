@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::fans::{score, WinContext, WinningHand};
 use super::shanten::{shanten, shanten_standard, warm_up};
-use super::tiles::{Counts, Meld, MeldKind, Tile, KINDS};
+use super::tiles::{Counts, Meld, MeldKind, Tile, TILE_KINDS};
 use crate::core::bench::{throughput, Bench, BenchOptions, Measure};
 
 pub fn benches() -> Vec<Bench> {
@@ -25,11 +25,11 @@ pub fn benches() -> Vec<Bench> {
 /// declared, the winning tile one of the standing tiles.
 pub fn random_winning_hand(rng: &mut ChaCha8Rng, max_melds: usize) -> (Vec<Meld>, Counts, Tile) {
     loop {
-        let mut used = [0u8; KINDS];
+        let mut used = [0u8; TILE_KINDS];
         let mut sets = Vec::new();
         let mut ok = true;
         for _ in 0..4 {
-            let t = rng.random_range(0..KINDS as u8);
+            let t = rng.random_range(0..TILE_KINDS as u8);
             let chow = t < 27 && t % 9 <= 6 && rng.random_bool(0.6);
             let meld =
                 if chow { Meld { kind: MeldKind::Chow, tile: t } } else { Meld { kind: MeldKind::Pung, tile: t } };
@@ -38,7 +38,7 @@ pub fn random_winning_hand(rng: &mut ChaCha8Rng, max_melds: usize) -> (Vec<Meld>
             }
             sets.push(meld);
         }
-        let pair = rng.random_range(0..KINDS as u8);
+        let pair = rng.random_range(0..TILE_KINDS as u8);
         used[pair as usize] += 2;
         if used.iter().any(|&c| c > 4) {
             ok = false;
@@ -48,7 +48,7 @@ pub fn random_winning_hand(rng: &mut ChaCha8Rng, max_melds: usize) -> (Vec<Meld>
         }
         let n_melds = rng.random_range(0..=max_melds);
         let mut melds = Vec::new();
-        let mut standing = [0u8; KINDS];
+        let mut standing = [0u8; TILE_KINDS];
         standing[pair as usize] += 2;
         for (i, s) in sets.iter().enumerate() {
             if i < n_melds {
@@ -63,7 +63,7 @@ pub fn random_winning_hand(rng: &mut ChaCha8Rng, max_melds: usize) -> (Vec<Meld>
                 }
             }
         }
-        let held: Vec<Tile> = (0..KINDS as u8).filter(|&t| standing[t as usize] > 0).collect();
+        let held: Vec<Tile> = (0..TILE_KINDS as u8).filter(|&t| standing[t as usize] > 0).collect();
         let win = *held.choose(rng).unwrap();
         standing[win as usize] -= 1;
         return (melds, standing, win);
@@ -100,11 +100,11 @@ fn fans_per_s(o: &BenchOptions) -> Vec<Measure> {
 /// Random 13- and 14-tile concealed hands from a shuffled wall.
 fn random_hands(n: usize) -> Vec<Counts> {
     let mut rng = ChaCha8Rng::seed_from_u64(2);
-    let mut wall: Vec<Tile> = (0..KINDS as u8).flat_map(|t| [t; 4]).collect();
+    let mut wall: Vec<Tile> = (0..TILE_KINDS as u8).flat_map(|t| [t; 4]).collect();
     (0..n)
         .map(|i| {
             wall.shuffle(&mut rng);
-            let mut c = [0u8; KINDS];
+            let mut c = [0u8; TILE_KINDS];
             for &t in &wall[..13 + i % 2] {
                 c[t as usize] += 1;
             }

@@ -6,26 +6,23 @@ use rand::Rng;
 
 use super::engine::{Action, Mahjong, PhaseView, View};
 use super::shanten::{shanten, shanten_each, Around};
-use super::tiles::{kinds_in, Counts, Tile, KINDS};
+use super::tiles::{kinds_in, Counts, Tile, TILE_KINDS};
 use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng};
 
-pub static BOT_KINDS: &[BotKind<Mahjong>] = &[
-    BotKind {
-        name: "random",
-        about: "any legal discard, uniformly; never claims except a win",
-        params: &[],
-        make: |_, _| Ok(factory(|| RandomBot)),
-    },
-    BotKind {
-        name: "greedy",
-        about: "discards to minimise shanten (ties: most effective tiles unseen); claims when it lowers shanten",
-        params: &[],
-        make: |_, _| Ok(factory(|| GreedyBot)),
-    },
-    super::ai::expectimax::KIND,
-    super::ai::pruned::KIND,
-];
+pub const RANDOM: BotKind<Mahjong> = BotKind {
+    name: "random",
+    about: "any legal discard, uniformly; never claims except a win",
+    params: &[],
+    make: |_, _| Ok(factory(|| RandomBot)),
+};
+
+pub const GREEDY: BotKind<Mahjong> = BotKind {
+    name: "greedy",
+    about: "discards to minimise shanten (ties: most effective tiles unseen); claims when it lowers shanten",
+    params: &[],
+    make: |_, _| Ok(factory(|| GreedyBot)),
+};
 
 pub struct RandomBot;
 
@@ -55,7 +52,7 @@ pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8)
     let around = Around::new(hand, declared);
     let shantens = around.each(false);
     let best = *shantens.iter().min().unwrap();
-    let ties = (0..KINDS).filter(|&t| shantens[t] == best).fold(0u64, |m, t| m | 1 << t);
+    let ties = (0..TILE_KINDS).filter(|&t| shantens[t] == best).fold(0u64, |m, t| m | 1 << t);
     let first = ties.trailing_zeros() as usize;
     if ties.count_ones() == 1 {
         return (first as Tile, best);
@@ -65,7 +62,7 @@ pub fn best_discard(hand: &Counts, declared: usize, seen: &Counts) -> (Tile, i8)
     // itself, i.e. 4 − hand − seen: the same for every tie). Kinds with none unseen add nothing,
     // so they are not looked at.
     let unseen = |k: usize| 4u32.saturating_sub(hand[k] as u32 + seen[k] as u32);
-    let candidates = (0..KINDS).filter(|&k| unseen(k) > 0).fold(0u64, |m, k| m | 1 << k);
+    let candidates = (0..TILE_KINDS).filter(|&k| unseen(k) > 0).fold(0u64, |m, k| m | 1 << k);
     // A draw that helps after some discard helps the whole hand too (a hand with more tiles is
     // never farther from complete), so only the draws that improve the whole hand are tried.
     let candidates = around.improving_draws(best, candidates);

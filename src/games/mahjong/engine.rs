@@ -17,7 +17,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 
 use super::fans::{score, WinContext, WinningHand};
 use super::shanten::is_winning_shape;
-use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, KINDS};
+use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, TILE_KINDS};
 use crate::core::wire::{write_int, Texts};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
 
@@ -99,7 +99,7 @@ pub struct State {
 }
 
 /// A flower in the wall (not a tile kind).
-const FLOWER: Tile = KINDS as Tile;
+const FLOWER: Tile = TILE_KINDS as Tile;
 
 /// The table options.
 #[derive(Clone, Debug)]
@@ -343,10 +343,10 @@ impl Mahjong {
         s.next = 0;
         s.end = s.wall.len();
         s.dealer = s.hand_no % SEATS;
-        s.hands = [[0; KINDS]; SEATS];
+        s.hands = [[0; TILE_KINDS]; SEATS];
         s.melds = Default::default();
         s.discards = Default::default();
-        s.seen = [0; KINDS];
+        s.seen = [0; TILE_KINDS];
         s.flowers = [0; SEATS];
         for k in 0..SEATS {
             let seat = next_seat(s.dealer, k);
@@ -443,15 +443,15 @@ impl Mahjong {
     pub fn redeal_hidden(&self, s: &State, seat: Seat, rng: &mut DealRng) -> Option<State> {
         let mut s = s.clone();
         let others: Vec<Seat> = (0..SEATS).filter(|&k| k != seat).collect();
-        let mut unseen: Counts = [0; KINDS];
+        let mut unseen: Counts = [0; TILE_KINDS];
         for &k in &others {
-            (0..KINDS).for_each(|t| unseen[t] += s.hands[k][t]);
+            (0..TILE_KINDS).for_each(|t| unseen[t] += s.hands[k][t]);
         }
         s.wall[s.next..s.end].iter().filter(|&&t| t != FLOWER).for_each(|&t| unseen[t as usize] += 1);
         // A concealed kong may become any kind of which all four tiles are unseen.
         for &k in &others {
             for meld in s.melds[k].iter_mut().filter(|m| m.kind == MeldKind::ConcealedKong) {
-                let free: Vec<Tile> = (0..KINDS as Tile).filter(|&t| unseen[t as usize] == 4).collect();
+                let free: Vec<Tile> = (0..TILE_KINDS as Tile).filter(|&t| unseen[t as usize] == 4).collect();
                 if let Some(&t) = free.choose(rng) {
                     unseen[t as usize] = 0;
                     unseen[meld.tile as usize] = 4;
@@ -459,12 +459,13 @@ impl Mahjong {
                 }
             }
         }
-        let mut pool: Vec<Tile> = (0..KINDS).flat_map(|t| std::iter::repeat_n(t as Tile, unseen[t] as usize)).collect();
+        let mut pool: Vec<Tile> =
+            (0..TILE_KINDS).flat_map(|t| std::iter::repeat_n(t as Tile, unseen[t] as usize)).collect();
         pool.shuffle(rng);
         let mut pool = pool.into_iter();
         for &k in &others {
             let held: u8 = s.hands[k].iter().sum();
-            s.hands[k] = [0; KINDS];
+            s.hands[k] = [0; TILE_KINDS];
             for _ in 0..held {
                 s.hands[k][pool.next()? as usize] += 1;
             }
@@ -475,7 +476,7 @@ impl Mahjong {
         }
         if let Phase::Turn { seat: k, drawn: Some(drawn), .. } = &mut s.phase {
             if *k != seat {
-                let held: Vec<Tile> = (0..KINDS as Tile).filter(|&t| s.hands[*k][t as usize] > 0).collect();
+                let held: Vec<Tile> = (0..TILE_KINDS as Tile).filter(|&t| s.hands[*k][t as usize] > 0).collect();
                 *drawn = *held.choose(rng)?;
             }
         }
@@ -506,7 +507,7 @@ impl Game for Mahjong {
     }
 
     fn deal(&self, rng: &mut DealRng) -> State {
-        let mut tiles: Vec<Tile> = (0..KINDS as u8).flat_map(|t| [t; 4]).collect();
+        let mut tiles: Vec<Tile> = (0..TILE_KINDS as u8).flat_map(|t| [t; 4]).collect();
         if self.flowers {
             tiles.extend([FLOWER; 8]);
         }
@@ -527,10 +528,10 @@ impl Game for Mahjong {
             deal_ins: [0; SEATS],
             end: 0,
             next: 0,
-            hands: [[0; KINDS]; SEATS],
+            hands: [[0; TILE_KINDS]; SEATS],
             melds: Default::default(),
             discards: Default::default(),
-            seen: [0; KINDS],
+            seen: [0; TILE_KINDS],
             phase: Phase::Over,
             winner: None,
             fans: 0,
@@ -723,11 +724,11 @@ mod tests {
 
     /// Every tile is in exactly one place, and every hand has a legal size.
     fn check_invariants(s: &State) {
-        let mut count = [0u32; KINDS + 1];
+        let mut count = [0u32; TILE_KINDS + 1];
         for t in &s.wall[s.next..s.end] {
             count[*t as usize] += 1;
         }
-        count[KINDS] += s.flowers.iter().map(|&f| f as u32).sum::<u32>();
+        count[TILE_KINDS] += s.flowers.iter().map(|&f| f as u32).sum::<u32>();
         for seat in 0..SEATS {
             for (c, &n) in count.iter_mut().zip(&s.hands[seat]) {
                 *c += n as u32;
@@ -746,7 +747,10 @@ mod tests {
             assert_eq!(size, if turn || over_winner { 14 } else { 13 }, "seat {seat} in {:?}", s.phase);
         }
         let flowers = if s.walls[0].len() == 144 { 8 } else { 0 };
-        assert!(count[..KINDS].iter().all(|&c| c == 4) && count[KINDS] == flowers, "tiles conserved: {count:?}");
+        assert!(
+            count[..TILE_KINDS].iter().all(|&c| c == 4) && count[TILE_KINDS] == flowers,
+            "tiles conserved: {count:?}"
+        );
     }
 
     fn play(game: &Mahjong, seed: u64, greedy: [bool; 4]) -> State {
@@ -760,7 +764,7 @@ mod tests {
             assert!(!v.legal.is_empty(), "the seat to act has an action");
             let a = if greedy[seat] { GreedyBot.act(game, &v, &mut rng) } else { RandomBot.act(game, &v, &mut rng) };
             // The direct legality check answers as the list does, for every action.
-            let tiles = 0..=KINDS as Tile;
+            let tiles = 0..=TILE_KINDS as Tile;
             let probes =
                 [Action::Win, Action::Pass, Action::Pung, Action::Kong].into_iter().chain(tiles.flat_map(|t| {
                     [Action::Discard(t), Action::ConcealedKong(t), Action::AddedKong(t), Action::Chow(t)]
@@ -841,7 +845,7 @@ mod tests {
         let seeds = GameSeeds::derive(1, 0, 0, 1);
         let mut s = game.deal(&mut seeds.deal_rng());
         // Seat 0 discards 5m; seat 1 can chow, seat 2 can pung, seat 3 can win.
-        s.hands = [[0; KINDS]; SEATS];
+        s.hands = [[0; TILE_KINDS]; SEATS];
         let set = |h: &mut Counts, tiles: &[Tile]| tiles.iter().for_each(|&t| h[t as usize] += 1);
         set(&mut s.hands[0], &[4, 9, 10, 11, 12, 13, 14, 15, 16, 17, 27, 27, 27, 28]);
         set(&mut s.hands[1], &[3, 5, 18, 19, 20, 21, 22, 23, 24, 25, 26, 29, 29]);

@@ -42,6 +42,10 @@ use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 
+/// The game's bot kinds: the baselines and the documents' AIs (listed here, so that the bots and
+/// the AI that builds on them do not import each other).
+pub static BOT_KINDS: &[BotKind<Mahjong>] = &[bots::RANDOM, bots::GREEDY, ai::expectimax::KIND, ai::pruned::KIND];
+
 impl GameDef for Mahjong {
     const NAME: &'static str = "mahjong";
     const ABOUT: &'static str =
@@ -74,7 +78,7 @@ impl GameDef for Mahjong {
     }
 
     fn bot_kinds() -> Vec<BotKind<Mahjong>> {
-        bots::BOT_KINDS.to_vec()
+        BOT_KINDS.to_vec()
     }
 
     fn benches() -> Vec<Bench> {

@@ -17,7 +17,7 @@
 //! are closed formulas. Declared sets lower the number of sets needed; the special shapes need a
 //! concealed hand (the knitted straight allows one declared set).
 
-use super::tiles::{kinds_in, Counts, Tile, KINDS};
+use super::tiles::{kinds_in, Counts, Tile, TILE_KINDS};
 
 /// The costs of one group (a suit or the honors) in byte lanes: lane `m` = tiles needed for `m`
 /// sets, lane `PAIR + m` = for `m` sets and the pair, every other lane [`INF`]. The gap of INF
@@ -307,7 +307,7 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 const fn lanes_of(mask: u64) -> [u64; 5] {
     let mut out = [0u64; 5];
     let mut k = 0;
-    while k < KINDS {
+    while k < TILE_KINDS {
         out[k / 8] |= (mask >> k & 1) << (8 * (k % 8));
         k += 1;
     }
@@ -414,7 +414,7 @@ const PATTERNS_HELD: [u32; 512] = {
 pub fn effective_tiles(counts: &Counts, declared: usize, visible: &Counts) -> (i8, Vec<(Tile, u8)>) {
     let base = shanten(counts, declared);
     let after = shanten_each(counts, declared, true);
-    let out = (0..KINDS)
+    let out = (0..TILE_KINDS)
         .filter(|&t| after[t] < base)
         .map(|t| (t as Tile, 4u8.saturating_sub(counts[t] + visible[t])))
         .collect();
@@ -424,11 +424,11 @@ pub fn effective_tiles(counts: &Counts, declared: usize, visible: &Counts) -> (i
 /// The shanten of the hand with one more tile of each kind (`add`) or one fewer (`!add`);
 /// `i8::MAX` where that is impossible. Same answers as calling [`shanten`] 34 times, but only the
 /// changed suit is looked up again and the special shapes are updated, not recounted.
-pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; KINDS] {
+pub fn shanten_each(counts: &Counts, declared: usize, add: bool) -> [i8; TILE_KINDS] {
     Around::new(counts, declared).each(add)
 }
 
-const ALL_KINDS: u64 = (1 << KINDS) - 1;
+const ALL_KINDS: u64 = (1 << TILE_KINDS) - 1;
 
 /// The kinds of each group (three suits, the honors).
 const GROUP_MASKS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
@@ -457,7 +457,7 @@ impl<'a> Around<'a> {
     }
 
     /// [`shanten_each`]: every entry exact.
-    pub fn each(&self, add: bool) -> [i8; KINDS] {
+    pub fn each(&self, add: bool) -> [i8; TILE_KINDS] {
         // `below = i8::MIN`: nothing is below it, so every entry is exact.
         each_with(&self.hand, add, ALL_KINDS, i8::MIN, &self.others, None)
     }
@@ -477,16 +477,16 @@ impl<'a> Around<'a> {
     /// minus `t`, without the superset). The discards share the work: a discard changes one
     /// group, so its group is looked up again and the other groups' combinations come from pairs
     /// combined once.
-    pub fn improving_after_discards(&self, discards: u64, below: i8, candidates: u64) -> [u64; KINDS] {
+    pub fn improving_after_discards(&self, discards: u64, below: i8, candidates: u64) -> [u64; TILE_KINDS] {
         let hand = &self.hand;
         let id = hand.split.ranked.id;
         // The looked-up group of each kind drawn to the hand: the same after any discard from
         // another group, so looked up once.
-        let mut plus: [&'static Group; KINDS] = [&GROUPS[IMPOSSIBLE as usize]; KINDS];
+        let mut plus: [&'static Group; TILE_KINDS] = [&GROUPS[IMPOSSIBLE as usize]; TILE_KINDS];
         for k in kinds_in(candidates).filter(|&k| hand.counts[k] < 4) {
             plus[k] = hand.split.with(k, true).1;
         }
-        let mut out = [0u64; KINDS];
+        let mut out = [0u64; TILE_KINDS];
         for t in kinds_in(discards) {
             let dg = group_rank(t).0;
             let s = hand.split.without(t);
@@ -520,7 +520,7 @@ impl<'a> Around<'a> {
 }
 
 /// The kinds within `mask` whose entry of `shantens` is below `below`.
-fn below_in(shantens: &[i8; KINDS], mask: u64, below: i8) -> u64 {
+fn below_in(shantens: &[i8; TILE_KINDS], mask: u64, below: i8) -> u64 {
     kinds_in(mask).filter(|&k| shantens[k] < below).fold(0, |m, k| m | 1 << k)
 }
 
@@ -666,8 +666,8 @@ fn each_with(
     candidates: u64,
     below: i8,
     others: &[Group; 4],
-    plus: Option<&[&'static Group; KINDS]>,
-) -> [i8; KINDS] {
+    plus: Option<&[&'static Group; TILE_KINDS]>,
+) -> [i8; TILE_KINDS] {
     let Hand { counts, declared, split, tally } = *hand;
     let reversed = others.map(|o| reverse(&o, 4 - declared));
     // The knitted straights' rests, prepared when first needed.
@@ -694,7 +694,7 @@ fn each_with(
         i8::MAX
     };
     let special_floor = if below > i8::MIN && special_floor >= below { i8::MAX } else { special_floor };
-    let mut out = [i8::MAX; KINDS];
+    let mut out = [i8::MAX; TILE_KINDS];
     for k in kinds_in(candidates) {
         let c = counts[k];
         if (add && c >= 4) || (!add && c == 0) {
@@ -903,7 +903,7 @@ pub fn standard_waits(counts: &Counts, candidates: u64) -> u64 {
 
 /// Plain recursive check (lowest tile first), used only for out-of-range counts.
 fn decomposes(c: &mut Counts, pair: bool) -> bool {
-    let Some(t) = (0..KINDS).find(|&t| c[t] > 0) else {
+    let Some(t) = (0..TILE_KINDS).find(|&t| c[t] > 0) else {
         return !pair;
     };
     if pair && c[t] >= 2 {
@@ -979,18 +979,25 @@ mod tests {
     /// with the hand, or a fresh set costing 3) and a pair, at most 4 copies of a kind.
     fn brute_standard(counts: &Counts, sets: usize) -> i8 {
         let mut blocks: Vec<[u8; 3]> = Vec::new();
-        for t in 0..KINDS {
+        for t in 0..TILE_KINDS {
             blocks.push([t as u8; 3]);
             if t < 27 && t % 9 <= 6 {
                 blocks.push([t as u8, t as u8 + 1, t as u8 + 2]);
             }
         }
         let useful: Vec<[u8; 3]> = blocks.into_iter().filter(|b| b.iter().any(|&t| counts[t as usize] > 0)).collect();
-        fn rec(useful: &[[u8; 3]], from: usize, left: usize, target: &mut [u8; KINDS], counts: &Counts, best: &mut u8) {
+        fn rec(
+            useful: &[[u8; 3]],
+            from: usize,
+            left: usize,
+            target: &mut [u8; TILE_KINDS],
+            counts: &Counts,
+            best: &mut u8,
+        ) {
             // Every remaining set may also be a fresh one (3 tiles), then the pair.
-            let used: u8 = (0..KINDS).map(|t| target[t].saturating_sub(counts[t])).sum();
+            let used: u8 = (0..TILE_KINDS).map(|t| target[t].saturating_sub(counts[t])).sum();
             let fresh = 3 * left as u8;
-            for p in 0..KINDS {
+            for p in 0..TILE_KINDS {
                 if target[p] + 2 <= 4 {
                     let need = (target[p] + 2).saturating_sub(counts[p]) - target[p].saturating_sub(counts[p]);
                     *best = (*best).min(used + fresh + need);
@@ -1013,7 +1020,7 @@ mod tests {
             }
         }
         let mut best = u8::MAX;
-        rec(&useful, 0, sets, &mut [0; KINDS], counts, &mut best);
+        rec(&useful, 0, sets, &mut [0; TILE_KINDS], counts, &mut best);
         best as i8 - 1
     }
 
@@ -1026,7 +1033,7 @@ mod tests {
     fn random_hand(rng: &mut ChaCha8Rng, n: usize, kinds: &[Tile]) -> Counts {
         let mut wall: Vec<Tile> = kinds.iter().flat_map(|&t| [t; 4]).collect();
         wall.shuffle(rng);
-        let mut c = [0u8; KINDS];
+        let mut c = [0u8; TILE_KINDS];
         for &t in &wall[..n] {
             c[t as usize] += 1;
         }
@@ -1101,18 +1108,18 @@ mod tests {
             let t = Tally::new(&c);
             let orphans = || ORPHANS.iter().map(|&k| k as usize);
             let want = Tally {
-                present: (0..KINDS).filter(|&k| c[k] > 0).fold(0u64, |m, k| m | 1 << k),
+                present: (0..TILE_KINDS).filter(|&k| c[k] > 0).fold(0u64, |m, k| m | 1 << k),
                 pairs: c.iter().map(|&x| (x / 2) as i32).sum(),
                 odd: c.iter().map(|&x| (x & 1) as i32).sum(),
                 orphans: kinds_held(&c, &mut orphans(), 1),
                 orphan_pairs: kinds_held(&c, &mut orphans(), 2),
-                honors: kinds_held(&c, &mut (27..KINDS), 1),
+                honors: kinds_held(&c, &mut (27..TILE_KINDS), 1),
             };
             assert_eq!(t, want, "{c:?}");
             let held: [u8; 6] =
                 std::array::from_fn(|k| KNITTED[k].iter().filter(|&&x| c[x as usize] > 0).count() as u8);
             assert_eq!(t.knitted_held(), held, "{c:?}");
-            let k = rng.random_range(0..KINDS);
+            let k = rng.random_range(0..TILE_KINDS);
             let mut d = c;
             d[k] = rng.random_range(0..=4);
             assert_eq!(t.with(k, c[k], d[k]), Tally::new(&d), "{c:?} {k} to {}", d[k]);
@@ -1122,7 +1129,7 @@ mod tests {
     #[test]
     fn standard_table_matches_brute_force() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let all: Vec<Tile> = (0..KINDS as u8).collect();
+        let all: Vec<Tile> = (0..TILE_KINDS as u8).collect();
         let one_suit: Vec<Tile> = (0..9).collect();
         let two_suits: Vec<Tile> = (0..18).collect();
         for i in 0..300 {
@@ -1156,7 +1163,7 @@ mod tests {
     #[test]
     fn effective_tiles_lower_shanten() {
         let (c, m) = counts("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C");
-        let (s, eff) = effective_tiles(&c, m, &[0; KINDS]);
+        let (s, eff) = effective_tiles(&c, m, &[0; TILE_KINDS]);
         assert_eq!(s, 0);
         let kinds: Vec<Tile> = eff.iter().map(|e| e.0).collect();
         assert_eq!(kinds, vec![27, 31]);
@@ -1166,7 +1173,7 @@ mod tests {
     #[test]
     fn all_shapes_is_the_minimum_of_each_shape() {
         let mut rng = ChaCha8Rng::seed_from_u64(10);
-        let kinds: Vec<Tile> = (0..KINDS as u8).collect();
+        let kinds: Vec<Tile> = (0..TILE_KINDS as u8).collect();
         for i in 0..2000 {
             let c = random_hand(&mut rng, 13 + i % 2, &kinds);
             let want = shanten_standard(&c, 0)
@@ -1181,14 +1188,14 @@ mod tests {
     #[test]
     fn shanten_each_agrees_with_one_by_one() {
         let mut rng = ChaCha8Rng::seed_from_u64(12);
-        let kinds: Vec<Tile> = (0..KINDS as u8).collect();
+        let kinds: Vec<Tile> = (0..TILE_KINDS as u8).collect();
         let few: Vec<Tile> = (0..9).chain(27..34).collect();
         for i in 0..600 {
             let declared = [0, 0, 1, 2][i % 4];
             let c = random_hand(&mut rng, 13 - 3 * declared + i / 300, [&few, &kinds, &near_knitted()][i % 3]);
             for add in [true, false] {
                 let each = shanten_each(&c, declared, add);
-                for t in 0..KINDS {
+                for t in 0..TILE_KINDS {
                     let mut d = c;
                     let want = if add && d[t] < 4 {
                         d[t] += 1;
@@ -1208,13 +1215,13 @@ mod tests {
     #[test]
     fn improving_after_discards_agrees_with_shanten_each() {
         let mut rng = ChaCha8Rng::seed_from_u64(14);
-        let kinds: Vec<Tile> = (0..KINDS as u8).collect();
+        let kinds: Vec<Tile> = (0..TILE_KINDS as u8).collect();
         let few: Vec<Tile> = (0..9).chain(27..34).collect();
         for i in 0..300 {
             let declared = [0, 0, 1, 2][i % 4];
             let hand = random_hand(&mut rng, 14 - 3 * declared, [&few, &kinds, &near_knitted()][i % 3]);
-            let discards = (0..KINDS).filter(|&t| hand[t] > 0).fold(0u64, |m, t| m | 1 << t);
-            let candidates = rng.random::<u64>() & ((1 << KINDS) - 1);
+            let discards = (0..TILE_KINDS).filter(|&t| hand[t] > 0).fold(0u64, |m, t| m | 1 << t);
+            let candidates = rng.random::<u64>() & ((1 << TILE_KINDS) - 1);
             for below in -1..5 {
                 let got = Around::new(&hand, declared).improving_after_discards(discards, below, candidates);
                 for t in kinds_in(discards) {
@@ -1222,7 +1229,7 @@ mod tests {
                     let mut c = hand;
                     c[t] -= 1;
                     let after = shanten_each(&c, declared, true);
-                    let want = (0..KINDS)
+                    let want = (0..TILE_KINDS)
                         .filter(|&k| candidates >> k & 1 == 1 && after[k] < below)
                         .fold(0u64, |m, k| m | 1 << k);
                     assert_eq!(mask, want, "{hand:?} - {t} below {below}");
@@ -1237,7 +1244,7 @@ mod tests {
     #[test]
     fn improving_draws_cover_the_draws_after_any_discard() {
         let mut rng = ChaCha8Rng::seed_from_u64(15);
-        let kinds: Vec<Tile> = (0..KINDS as u8).collect();
+        let kinds: Vec<Tile> = (0..TILE_KINDS as u8).collect();
         let few: Vec<Tile> = (0..9).chain(27..34).collect();
         let one_suit: Vec<Tile> = (9..18).collect();
         for i in 0..400 {
@@ -1246,14 +1253,14 @@ mod tests {
             let hand = random_hand(&mut rng, 14 - 3 * declared, pool);
             let around = Around::new(&hand, declared);
             let after = shanten_each(&hand, declared, true);
-            let discards = (0..KINDS).filter(|&t| hand[t] > 0).fold(0u64, |m, t| m | 1 << t);
+            let discards = (0..TILE_KINDS).filter(|&t| hand[t] > 0).fold(0u64, |m, t| m | 1 << t);
             for below in -1..5 {
                 let draws = around.improving_draws(below, ALL_KINDS);
                 for (k, &s) in after.iter().enumerate() {
                     let full = around.hand.split.ranked.n[group_rank(k).0] >= MAX_SUIT_TILES;
                     assert_eq!(draws >> k & 1 == 1, s < below || full, "{hand:?} + {k} below {below}");
                 }
-                let drawable = (0..KINDS).filter(|&k| hand[k] < 4).fold(0u64, |m, k| m | 1 << k);
+                let drawable = (0..TILE_KINDS).filter(|&k| hand[k] < 4).fold(0u64, |m, k| m | 1 << k);
                 for mask in around.improving_after_discards(discards, below, drawable) {
                     assert_eq!(mask & !draws, 0, "{hand:?} below {below}");
                 }
@@ -1264,7 +1271,7 @@ mod tests {
     #[test]
     fn winning_shape_is_shanten_minus_one() {
         let mut rng = ChaCha8Rng::seed_from_u64(13);
-        let kinds: Vec<Tile> = (0..KINDS as u8).collect();
+        let kinds: Vec<Tile> = (0..TILE_KINDS as u8).collect();
         let few: Vec<Tile> = (0..4).chain(27..34).collect();
         for i in 0..4000 {
             let c = random_hand(&mut rng, 14, if i % 2 == 0 { &few } else { &kinds });
@@ -1288,8 +1295,8 @@ mod tests {
         let kinds: Vec<Tile> = (0..9).chain(27..30).collect();
         for _ in 0..2000 {
             let c = random_hand(&mut rng, 13, &kinds);
-            let waits = standard_waits(&c, (1u64 << KINDS) - 1);
-            for t in 0..KINDS {
+            let waits = standard_waits(&c, (1u64 << TILE_KINDS) - 1);
+            for t in 0..TILE_KINDS {
                 let mut d = c;
                 d[t] += 1;
                 let mut e = d;

@@ -12,7 +12,7 @@ use crate::error::{shown, Error, Result};
 /// A tile kind, `0..34`: 0-8 = 1m-9m, 9-17 = 1s-9s, 18-26 = 1p-9p, 27-30 = E S W N, 31-33 = C F P.
 pub type Tile = u8;
 
-pub const KINDS: usize = 34;
+pub const TILE_KINDS: usize = 34;
 pub const EAST: Tile = 27;
 pub const RED: Tile = 31;
 
@@ -21,7 +21,7 @@ const SUIT_LETTERS: [char; 3] = ['m', 's', 'p'];
 const HONOR_LETTERS: [char; 7] = ['E', 'S', 'W', 'N', 'C', 'F', 'P'];
 
 /// Copies per kind (a hand, a wall, the seen tiles).
-pub type Counts = [u8; KINDS];
+pub type Counts = [u8; TILE_KINDS];
 
 /// The kinds in a mask of kinds (bit `k` for kind `k`), lowest first.
 pub fn kinds_in(mut mask: u64) -> impl Iterator<Item = usize> {
@@ -207,7 +207,7 @@ impl Hand {
     /// be a hand (3n+1 or 3n+2 tiles counting every set as 3; with `|`, exactly a winning size).
     pub fn parse(s: &str) -> Result<Hand> {
         let mut melds = Vec::new();
-        let mut concealed = [0u8; KINDS];
+        let mut concealed = [0u8; TILE_KINDS];
         let mut win_tile = None;
         let mut after_bar = false;
         let mut rest = s.trim();
@@ -258,7 +258,7 @@ impl Hand {
 
     /// Builds a hand from the vectors' JSON fields.
     pub fn from_parts(melds: Vec<Meld>, concealed: &[Tile], win_tile: Option<Tile>) -> Result<Hand> {
-        let mut c = [0u8; KINDS];
+        let mut c = [0u8; TILE_KINDS];
         for &t in concealed {
             if c[t as usize] == 4 {
                 return Err(Error::input(format!("more than 4 copies of {}", tile_name(t))));
@@ -275,7 +275,7 @@ impl Hand {
             return Err(Error::input("a hand has at most 4 declared sets"));
         }
         let all = self.all_tiles();
-        if let Some(t) = (0..KINDS).find(|&t| all[t] > 4) {
+        if let Some(t) = (0..TILE_KINDS).find(|&t| all[t] > 4) {
             return Err(Error::input(format!("{} copies of {} (at most 4)", all[t], tile_name(t as Tile))));
         }
         let size = self.standing_len() + 3 * self.melds.len();
@@ -293,7 +293,7 @@ impl fmt::Display for Hand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts: Vec<String> = self.melds.iter().map(|m| m.to_string()).collect();
         // Printed as the vectors write hands: characters, dots, bamboo, honors.
-        for t in (0..9).chain(18..27).chain(9..18).chain(27..KINDS) {
+        for t in (0..9).chain(18..27).chain(9..18).chain(27..TILE_KINDS) {
             for _ in 0..self.concealed[t] {
                 parts.push(tile_name(t as Tile));
             }
@@ -312,7 +312,7 @@ mod tests {
 
     #[test]
     fn every_tile_name_round_trips() {
-        for t in 0..KINDS as Tile {
+        for t in 0..TILE_KINDS as Tile {
             assert_eq!(parse_tile(&tile_name(t)).unwrap(), t);
         }
         assert_eq!(tile_name(0), "1m");

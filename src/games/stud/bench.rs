@@ -54,7 +54,7 @@ fn advice_last_street(opts: &BenchOptions) -> Vec<Measure> {
 /// Whole heads-up hands, expert (default parameters) against expert, fresh bots each hand.
 fn hands(opts: &BenchOptions) -> Vec<Measure> {
     let game = Stud::new(2, 1, 100, CardSet::FULL);
-    let kind = super::bots::KINDS.iter().find(|k| k.name == "expert").expect("expert");
+    let kind = super::bots::BOT_KINDS.iter().find(|k| k.name == "expert").expect("expert");
     let params = Params::new(kind.params, &toml::Table::new(), "expert").expect("defaults");
     let make = (kind.make)(&params, &game).expect("expert");
     let mut g = 0u64;
@@ -104,7 +104,7 @@ mod probe {
     #[ignore]
     fn stud_cpu_hands() {
         let game = Stud::new(2, 1, 100, CardSet::FULL);
-        let kind = crate::games::stud::bots::KINDS.iter().find(|k| k.name == "expert").expect("expert");
+        let kind = crate::games::stud::bots::BOT_KINDS.iter().find(|k| k.name == "expert").expect("expert");
         let params = Params::new(kind.params, &toml::Table::new(), "expert").expect("defaults");
         let make = (kind.make)(&params, &game).expect("expert");
         let c0 = cpu_s();

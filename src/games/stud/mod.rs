@@ -73,7 +73,7 @@ impl GameDef for Stud {
     }
 
     fn bot_kinds() -> Vec<BotKind<Stud>> {
-        bots::KINDS.to_vec()
+        bots::BOT_KINDS.to_vec()
     }
 
     fn benches() -> Vec<Bench> {

@@ -318,13 +318,13 @@ fn bots_play_whole_hands_in_every_seat_count() {
 
 /// Chips per hand won by `hero` against `villain` over `deals` deals, each played twice with the
 /// seats swapped: (mean, half-width of the 95% interval), the deal (both seatings) as the unit.
-fn duplicate_margin(hero: &str, villain: &str, deals: u64) -> (f64, f64) {
+fn paired_margin(hero: &str, villain: &str, deals: u64) -> (f64, f64) {
     let game = table(2);
     let make = |name: &str| {
-        let kind = super::bots::KINDS.iter().find(|k| k.name == name).unwrap();
+        let kind = super::bots::BOT_KINDS.iter().find(|k| k.name == name).unwrap();
         (kind.make)(&Params::new(kind.params, &toml::Table::new(), name).unwrap(), &game).unwrap()
     };
-    crate::core::duplicate::duplicate(&game, &[make(hero), make(villain)], deals, 1)[0]
+    crate::core::paired::paired_means(&game, &[make(hero), make(villain)], deals, 1)[0]
 }
 
 /// The acceptance figures: expert against always-call and random, 20,000 hands each (10,000 deals
@@ -333,7 +333,7 @@ fn duplicate_margin(hero: &str, villain: &str, deals: u64) -> (f64, f64) {
 #[ignore]
 fn expert_beats_the_baselines() {
     for villain in ["always-call", "random"] {
-        let (mean, half) = duplicate_margin("expert", villain, 10_000);
+        let (mean, half) = paired_margin("expert", villain, 10_000);
         println!("expert vs {villain}: {mean:+.3} chips/hand, 95% interval [{:+.3}, {:+.3}]", mean - half, mean + half);
         assert!(mean - half > 0.0, "expert does not beat {villain}");
     }
@@ -346,7 +346,7 @@ fn the_roster_and_the_config_name_real_bots_with_valid_parameters() {
     let game = table(2);
     for (name, variant) in &roster {
         let kind_name = variant["kind"].as_str().unwrap();
-        let kind = super::bots::KINDS.iter().find(|k| k.name == kind_name).unwrap();
+        let kind = super::bots::BOT_KINDS.iter().find(|k| k.name == kind_name).unwrap();
         let params = Params::new(kind.params, variant["params"].as_table().unwrap(), name).unwrap();
         assert!((kind.make)(&params, &game).is_ok(), "{name}");
     }
@@ -356,6 +356,6 @@ fn the_roster_and_the_config_name_real_bots_with_valid_parameters() {
     let options = Params::new(Stud::OPTIONS, config["table"].as_table().unwrap(), "stud").unwrap();
     assert!(Stud::from_options(&options, 2).is_ok());
     for bot in config["bots"].as_array().unwrap() {
-        assert!(super::bots::KINDS.iter().any(|k| Some(k.name) == bot.as_str()), "{bot}");
+        assert!(super::bots::BOT_KINDS.iter().any(|k| Some(k.name) == bot.as_str()), "{bot}");
     }
 }

@@ -37,8 +37,8 @@ use crate::core::Advice;
 use crate::error::{Error, Result};
 
 use super::bots::ev::{EvBot, EvConfig, Weighed};
+use super::engine::{Action, Public, View, Zhajinhua, MAX_SEATS};
 use super::eval::{describe, evaluate, Category};
-use super::table::{Action, Public, View, Zhajinhua, MAX_SEATS};
 use super::winprob::{beats_all_monte_carlo, beats_two_exact, heads_up, OPPONENT_HANDS};
 use crate::core::Wire;
 

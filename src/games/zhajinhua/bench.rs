@@ -31,7 +31,7 @@ fn winprob_us(o: &BenchOptions) -> Vec<Measure> {
 /// streams), on one thread.
 fn hands_per_s(o: &BenchOptions) -> Vec<Measure> {
     let game = Zhajinhua::with_seats(6);
-    let ev = super::bots::KINDS.iter().find(|k| k.name == "ev").expect("ev bot");
+    let ev = super::bots::BOT_KINDS.iter().find(|k| k.name == "ev").expect("ev bot");
     let params = Params::new(ev.params, &toml::Table::new(), "bench").expect("defaults");
     let make: BotFactory<Zhajinhua> = (ev.make)(&params, &game).expect("ev bot");
     let mut i = 0u64;

@@ -6,7 +6,7 @@
 //! Duplicate mode: every deal is replayed once per seat with the tested bot rotated through the
 //! seats (the other seats hold the opponent bot), so each deal gives the tested bot every position.
 //! The sample unit is the deal (the mean over its rotations); the interval is the Student-t 95%
-//! interval over deals ([`crate::core::duplicate::duplicate`]).
+//! interval over deals ([`crate::core::paired::paired_means`]).
 
 use crate::core::BotFactory;
 use crate::core::{play_game, Bot, GameSeeds, Params};
@@ -22,7 +22,7 @@ fn bot(game: &Zhajinhua, name: &str) -> BotFactory<Zhajinhua> {
         }
         None => (name, toml::Table::new()),
     };
-    let k = super::bots::KINDS.iter().find(|k| k.name == kind).expect("known bot");
+    let k = super::bots::BOT_KINDS.iter().find(|k| k.name == kind).expect("known bot");
     (k.make)(&Params::new(k.params, &params, name).unwrap(), game).unwrap()
 }
 
@@ -32,7 +32,7 @@ pub fn chips_per_hand(seats: usize, hero: &str, villain: &str, deals: u64, maste
     let game = Zhajinhua::with_seats(seats);
     let mut bots = vec![bot(&game, villain); seats];
     bots[0] = bot(&game, hero);
-    crate::core::duplicate::duplicate(&game, &bots, deals, master)[0]
+    crate::core::paired::paired_means(&game, &bots, deals, master)[0]
 }
 
 /// `cargo test --release -- --ignored --nocapture zhajinhua::measure::ev_against_the_baselines`

@@ -9,22 +9,22 @@
 pub mod advise;
 mod bench;
 pub mod bots;
+pub mod engine;
 pub mod eval;
-pub mod table;
 pub mod winprob;
 mod wire;
 
 #[cfg(test)]
 mod measure;
 
-pub use table::{Action, Event, Public, State, View, Zhajinhua};
+pub use engine::{Action, Event, Public, State, View, Zhajinhua};
 
 use crate::core::bench::Bench;
 use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 
-use table::MAX_SEATS;
+use engine::MAX_SEATS;
 
 impl GameDef for Zhajinhua {
     const NAME: &'static str = "zhajinhua";
@@ -87,7 +87,7 @@ impl GameDef for Zhajinhua {
     }
 
     fn bot_kinds() -> Vec<BotKind<Zhajinhua>> {
-        bots::KINDS.to_vec()
+        bots::BOT_KINDS.to_vec()
     }
 
     fn benches() -> Vec<Bench> {
@@ -123,7 +123,7 @@ mod tests {
         let roster: toml::Table = toml::from_str(super::ROSTER).unwrap();
         for (name, v) in &roster {
             let kind = v["kind"].as_str().unwrap();
-            let k = super::bots::KINDS.iter().find(|k| k.name == kind).unwrap_or_else(|| panic!("{name}: {kind}"));
+            let k = super::bots::BOT_KINDS.iter().find(|k| k.name == kind).unwrap_or_else(|| panic!("{name}: {kind}"));
             let params = v.get("params").and_then(|p| p.as_table()).cloned().unwrap_or_default();
             Params::new(k.params, &params, name).unwrap();
         }
@@ -140,7 +140,7 @@ mod tests {
             Zhajinhua::from_options(&options, c["seats"].as_integer().unwrap() as usize).unwrap();
             for b in c["bots"].as_array().unwrap() {
                 let name = b.as_str().unwrap();
-                assert!(roster.contains_key(name) || super::bots::KINDS.iter().any(|k| k.name == name), "{name}");
+                assert!(roster.contains_key(name) || super::bots::BOT_KINDS.iter().any(|k| k.name == name), "{name}");
             }
         }
     }

@@ -9,8 +9,8 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use crate::core::wire::{number, show, texts, words, List, Text, Texts};
 use crate::core::{Seat, Wire};
 
+use super::engine::{Action, Event, Public, State, View, Zhajinhua};
 use super::eval::Category;
-use super::table::{Action, Event, Public, State, View, Zhajinhua};
 
 impl Wire for Zhajinhua {
     fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a {

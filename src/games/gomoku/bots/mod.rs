@@ -9,4 +9,4 @@ use crate::core::BotKind;
 
 use super::Gomoku;
 
-pub static KINDS: &[BotKind<Gomoku>] = &[random::KIND, random::ADJACENT_KIND, weights::KIND, search::KIND];
+pub static BOT_KINDS: &[BotKind<Gomoku>] = &[random::KIND, random::ADJACENT_KIND, weights::KIND, search::KIND];

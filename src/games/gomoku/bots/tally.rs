@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use super::super::board::{lines, makes_five};
+use super::super::engine::{lines, makes_five};
 use super::super::{renju, Rule, State};
 
 /// The lines of one board size and, for every cell, the lines through it (flat arrays).

@@ -9,7 +9,7 @@ use super::Holdem;
 
 pub use rr::{RrBot, RrConfig};
 
-pub static KINDS: &[BotKind<Holdem>] =
+pub static BOT_KINDS: &[BotKind<Holdem>] =
     &[rr::KIND, simple::ALWAYS_CALL, simple::ALWAYS_RAISE, simple::ALL_IN, simple::RANDOM];
 
 /// An always-call bot (for benches and tests).

@@ -20,7 +20,7 @@ use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::games::mahjong::engine::{Action, Mahjong, PhaseView, View};
 use crate::games::mahjong::shanten::{shanten, shanten_each};
-use crate::games::mahjong::tiles::{Counts, Meld, MeldKind, Tile, KINDS};
+use crate::games::mahjong::tiles::{Counts, Meld, MeldKind, Tile, TILE_KINDS};
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("depth", "2", "draw/discard cycles searched (capped by the draws left)").range(1.0, 4.0),
@@ -104,7 +104,7 @@ impl Search<'_> {
         }
         let after = shanten_each(h, self.declared(), true);
         let (mut sum, mut total) = (0.0, 0u32);
-        for k in 0..KINDS {
+        for k in 0..TILE_KINDS {
             let n = self.copies_left(h, k);
             if n == 0 {
                 continue;
@@ -139,7 +139,7 @@ impl Search<'_> {
     /// A 3n+2 hand choosing its discard, `d ≥ 1` draws to go after it: (value, best tile).
     pub fn discard_node(&mut self, h: &mut Counts, d: u32) -> (f64, Tile) {
         let mut best = (f64::NEG_INFINITY, 0);
-        for t in 0..KINDS {
+        for t in 0..TILE_KINDS {
             if h[t] == 0 {
                 continue;
             }

@@ -22,7 +22,7 @@ use rand::SeedableRng;
 use super::pruned::{Config, Pruned};
 use super::Position;
 use crate::core::BotRng;
-use crate::games::mahjong::tiles::{tile_name, Counts, Meld, Tile, KINDS};
+use crate::games::mahjong::tiles::{tile_name, Counts, Meld, Tile, TILE_KINDS};
 
 fn tiles_text(ts: &[Tile]) -> String {
     if ts.is_empty() {
@@ -53,7 +53,7 @@ pub fn explain(hand: &Counts, melds: &[Meld], seen: &Counts, wall_left: usize, s
     let n: u32 = p.unseen().iter().map(|&x| x as u32).sum();
     writeln!(out, "pruned search (draws left {}, {n} tiles unseen, {} paths):", p.draws_left(), a.paths).unwrap();
     if let Some(m) = bot.model() {
-        let mut held: Vec<usize> = (0..KINDS).filter(|&k| m.held[k] >= 0.05).collect();
+        let mut held: Vec<usize> = (0..TILE_KINDS).filter(|&k| m.held[k] >= 0.05).collect();
         held.sort_by(|&x, &y| m.held[y].total_cmp(&m.held[x]).then(x.cmp(&y)));
         let list: Vec<String> =
             held.iter().take(8).map(|&k| format!("{} {:.2}", tile_name(k as Tile), m.held[k])).collect();
@@ -77,7 +77,7 @@ pub fn explain(hand: &Counts, melds: &[Meld], seen: &Counts, wall_left: usize, s
             .collect();
         writeln!(out, "    {:<40} {:>4} {:>3}", blocks.join(" "), arr.weight, arr.shanten).unwrap();
     }
-    let mut order: Vec<usize> = (0..KINDS).filter(|&k| hand[k] > 0).collect();
+    let mut order: Vec<usize> = (0..TILE_KINDS).filter(|&k| hand[k] > 0).collect();
     order.sort_by(|&x, &y| a.discard_value[y].total_cmp(&a.discard_value[x]).then(x.cmp(&y)));
     let list: Vec<String> =
         order.iter().map(|&k| format!("{} {:.3}", tile_name(k as Tile), a.discard_value[k])).collect();

@@ -18,7 +18,7 @@
 //!   min(1, bias × p_other): P(≥ c) for c = 1, 2 (a path never needs three copies of a kind).
 
 use super::opponents::Model;
-use crate::games::mahjong::tiles::{Counts, KINDS};
+use crate::games::mahjong::tiles::{Counts, TILE_KINDS};
 
 /// What a needed tile completes, which decides whether another seat's discard can supply it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -76,8 +76,8 @@ pub struct TileOdds {
     /// Basic: P(≥ c) by c = 1, 2 and the copies left 0..=4 (indexed by `unseen`).
     basic: Option<([[f64; 5]; 3], Counts)>,
     /// Modeled, per kind: P(0), P(1) own draws; per role: P(0), P(1) claims.
-    own: [(f64, f64); KINDS],
-    claims: [[(f64, f64); KINDS]; 3],
+    own: [(f64, f64); TILE_KINDS],
+    claims: [[(f64, f64); TILE_KINDS]; 3],
 }
 
 /// The patent's constants for the modeled chances.
@@ -99,18 +99,19 @@ impl TileOdds {
                 table[c as usize][k as usize] = p_at_least(c, n, k, draws as u32);
             }
         }
-        TileOdds { basic: Some((table, *unseen)), own: [(1.0, 0.0); KINDS], claims: [[(1.0, 0.0); KINDS]; 3] }
+        TileOdds { basic: Some((table, *unseen)), own: [(1.0, 0.0); TILE_KINDS], claims: [[(1.0, 0.0); TILE_KINDS]; 3] }
     }
 
     /// Own draws and claims with the opponent model.
     pub fn modeled(unseen: &Counts, draws: usize, model: &Model, cfg: &OddsConfig) -> TileOdds {
-        let left: [f64; KINDS] = std::array::from_fn(|k| (unseen[k] as f64 - cfg.accuracy * model.held[k]).max(0.0));
+        let left: [f64; TILE_KINDS] =
+            std::array::from_fn(|k| (unseen[k] as f64 - cfg.accuracy * model.held[k]).max(0.0));
         let pool: f64 = left.iter().sum();
         let d = draws as u32;
         let own = std::array::from_fn(|k| none_and_one(left[k], pool, d));
-        let mut claims = [[(1.0, 0.0); KINDS]; 3];
+        let mut claims = [[(1.0, 0.0); TILE_KINDS]; 3];
         if pool > 0.0 {
-            for k in 0..KINDS {
+            for k in 0..TILE_KINDS {
                 let per_turn = left[k] / pool;
                 let gives_up = |o: usize| 1.0 - model.wants[o][k];
                 let pair = (0..3).map(gives_up).sum::<f64>() / 3.0;
@@ -188,15 +189,20 @@ mod tests {
     /// are the basic ones; claims only add, a pair's tile more than a partial set's.
     #[test]
     fn modeled_odds_reduce_to_basic_and_claims_add() {
-        let mut unseen = [3u8; KINDS];
+        let mut unseen = [3u8; TILE_KINDS];
         unseen[5] = 1;
         unseen[6] = 0;
-        let model = Model { held: [0.0; KINDS], wants: [[0.0; KINDS]; 3], danger: [0.0; KINDS], ready: [0.0; 3] };
+        let model = Model {
+            held: [0.0; TILE_KINDS],
+            wants: [[0.0; TILE_KINDS]; 3],
+            danger: [0.0; TILE_KINDS],
+            ready: [0.0; 3],
+        };
         let basic = TileOdds::basic(&unseen, 12);
         let none = OddsConfig { accuracy: 0.8, bias_partial: 0.0, bias_pair: 0.0 };
         let flat = TileOdds::modeled(&unseen, 12, &model, &none);
         let biased = TileOdds::modeled(&unseen, 12, &model, &OddsConfig { bias_partial: 1.0, bias_pair: 5.0, ..none });
-        for k in 0..KINDS {
+        for k in 0..TILE_KINDS {
             for c in 1..=2 {
                 for role in [Role::Other, Role::Partial, Role::Pair] {
                     assert!((basic.p(k, c, role) - flat.p(k, c, role)).abs() < 1e-9);

@@ -30,7 +30,7 @@ use rand::Rng;
 use super::turns::{turn_of, Distribution};
 use super::Position;
 use crate::core::BotRng;
-use crate::games::mahjong::tiles::{kinds_in, Counts, Tile, KINDS};
+use crate::games::mahjong::tiles::{kinds_in, Counts, Tile, TILE_KINDS};
 
 /// The model's constants (every one a parameter of `pruned`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,11 +48,11 @@ pub struct ModelConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     /// g_i: copies of each kind predicted in the other seats' sets and partial sets.
-    pub held: [f64; KINDS],
+    pub held: [f64; TILE_KINDS],
     /// Per opponent: the share of samples in which the kind is an effective tile of its partial sets.
-    pub wants: [[f64; KINDS]; 3],
+    pub wants: [[f64; TILE_KINDS]; 3],
     /// The discard danger table.
-    pub danger: [f64; KINDS],
+    pub danger: [f64; TILE_KINDS],
     /// Per opponent: the share of samples in which it is ready.
     pub ready: [f64; 3],
 }
@@ -114,7 +114,7 @@ const fn combos<const N: usize>(partial: bool) -> [Combo; N] {
     let mut out = [Combo::Pair(0); N];
     let mut i = 0;
     let mut t = 0u8;
-    while t < KINDS as u8 {
+    while t < TILE_KINDS as u8 {
         out[i] = if partial { Combo::Pair(t) } else { Combo::Pung(t) };
         i += 1;
         t += 1;
@@ -260,7 +260,8 @@ fn block_counts(shanten: usize, declared: usize, rng: &mut BotRng) -> (usize, us
 pub fn sample(p: &Position, cfg: &ModelConfig, dist: &Distribution, rng: &mut BotRng) -> Model {
     let unseen = p.unseen();
     let turn = turn_of(p.wall_left);
-    let mut m = Model { held: [0.0; KINDS], wants: [[0.0; KINDS]; 3], danger: [0.0; KINDS], ready: [0.0; 3] };
+    let mut m =
+        Model { held: [0.0; TILE_KINDS], wants: [[0.0; TILE_KINDS]; 3], danger: [0.0; TILE_KINDS], ready: [0.0; 3] };
     let seats: [usize; 3] = std::array::from_fn(|i| (p.seat + 1 + i) % 4);
     let discarded: [u64; 3] = seats.map(|s| p.discards[s].iter().fold(0u64, |m, &t| m | 1 << t));
     let w = 1.0 / cfg.samples.max(1) as f64;
@@ -289,7 +290,7 @@ pub fn sample(p: &Position, cfg: &ModelConfig, dist: &Distribution, rng: &mut Bo
                     None => break,
                 }
             }
-            for k in 0..KINDS {
+            for k in 0..TILE_KINDS {
                 m.held[k] += (before[k] - pool[k]) as f64 * w;
             }
             let weight = cfg.danger_decay.powi(shanten as i32);
@@ -335,7 +336,9 @@ mod tests {
                 assert!(!list[i + 1..].contains(a), "{a:?} twice");
                 let (tiles, n) = a.tiles();
                 // Every tile is a kind, and a run stays in its suit.
-                assert!(tiles[..n].iter().all(|&t| (t as usize) < KINDS && t / 9 == tiles[0] / 9 || t == tiles[0]));
+                assert!(tiles[..n]
+                    .iter()
+                    .all(|&t| (t as usize) < TILE_KINDS && t / 9 == tiles[0] / 9 || t == tiles[0]));
             }
         }
     }
@@ -349,7 +352,7 @@ mod tests {
             alloc_central_chow: 1000.0,
             danger_decay: 0.5,
         };
-        let mut pool = [4u8; KINDS];
+        let mut pool = [4u8; TILE_KINDS];
         // 5m: 4 copies → ⌊4/3⌋ = 1, chows through it possible, not an edge tile.
         assert_eq!(cfg.degree(Combo::Pung(4), &pool, 0), 1.0);
         // 1m: an edge tile.

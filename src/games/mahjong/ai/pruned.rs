@@ -2,7 +2,7 @@
 //! model behind `opponent_model`.
 //!
 //! The opponent model and the special shapes are off by default because they measured weaker:
-//! in `configs/mahjong-pruned-variants.toml` (2,000 duplicate games) `pruned-patent` (both on)
+//! in `configs/mahjong-pruned-variants.toml` (2,000 paired games) `pruned-patent` (both on)
 //! scores 2.65 points a hand less than `pruned` [0.71, 4.60] (the README's mahjong section).
 //! `pruned-patent` is the document's bot in full.
 //!
@@ -38,7 +38,7 @@
 use super::odds::{OddsConfig, Role, TileOdds};
 use super::opponents::{self, Model, ModelConfig};
 use super::shapes::{self, Paths};
-use super::turns::Distribution;
+use super::turns::{self, Distribution};
 use super::{after_claim, hand_fans, pack, KeySet, Position};
 use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
@@ -47,7 +47,7 @@ use crate::games::mahjong::engine::{Action, Mahjong, PhaseView, View};
 use crate::games::mahjong::shanten::{
     shanten, shanten_honors_knitted, shanten_seven_pairs, shanten_standard, shanten_thirteen_orphans, standard_distance,
 };
-use crate::games::mahjong::tiles::{is_honor, Counts, Meld, MeldKind, Tile, KINDS};
+use crate::games::mahjong::tiles::{is_honor, Counts, Meld, MeldKind, Tile, TILE_KINDS};
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("w_pung", "25.0", "arrangement weight of a pung").range(0.0, 1000.0),
@@ -274,7 +274,7 @@ pub struct PathInfo {
 #[derive(Clone, Debug)]
 pub struct Analysis {
     /// Sum of E over the paths discarding each kind.
-    pub discard_value: [f64; KINDS],
+    pub discard_value: [f64; TILE_KINDS],
     /// The best single path value.
     pub best_path: f64,
     /// The highest P(win) of any path.
@@ -377,7 +377,7 @@ impl Pruned {
     }
 
     fn enumerate(&mut self, c: &mut Counts, from: usize, a: &mut Arrangement, declared: usize, limit: i8) {
-        let Some(t) = (from..KINDS).find(|&k| c[k] > 0) else {
+        let Some(t) = (from..TILE_KINDS).find(|&k| c[k] > 0) else {
             a.shanten = arrangement_shanten(a, declared);
             if a.shanten <= limit {
                 self.keep(*a);
@@ -429,8 +429,8 @@ impl Pruned {
     /// Steps 1-6 for a hand of 3n+2 (discard values) or 3n+1 (best path only) standing tiles.
     pub fn analyse(&mut self, h: &Counts, t: &Table) -> Analysis {
         self.done.clear();
-        let mut out = Analysis { discard_value: [0.0; KINDS], best_path: 0.0, best_p: 0.0, paths: 0 };
-        let standard = Direction { fixed: [0; KINDS], needs: Needs::default(), sets: t.melds.len() };
+        let mut out = Analysis { discard_value: [0.0; TILE_KINDS], best_path: 0.0, best_p: 0.0, paths: 0 };
+        let standard = Direction { fixed: [0; TILE_KINDS], needs: Needs::default(), sets: t.melds.len() };
         self.arrange(h, t.melds.len());
         let kept = std::mem::take(&mut self.kept);
         for a in &kept {
@@ -482,7 +482,7 @@ impl Pruned {
             let standard = std::mem::take(&mut self.kept);
             for (k, held) in shapes::knitted_straights(h) {
                 let mut rest = *h;
-                let mut dir = Direction { fixed: [0; KINDS], needs: Needs::default(), sets: declared + 3 };
+                let mut dir = Direction { fixed: [0; TILE_KINDS], needs: Needs::default(), sets: declared + 3 };
                 for &x in k {
                     if rest[x as usize] > 0 {
                         rest[x as usize] -= 1;
@@ -635,8 +635,8 @@ impl Pruned {
         if needs.len == 0 || (standing % 3 == 2 && useless.iter().all(|&x| x == 0)) {
             return;
         }
-        let mut need_count = [0u8; KINDS];
-        let mut need_role = [Role::Other; KINDS];
+        let mut need_count = [0u8; TILE_KINDS];
+        let mut need_role = [Role::Other; TILE_KINDS];
         for (&x, &role) in needs.tiles[..needs.len].iter().zip(&needs.roles[..needs.len]) {
             need_count[x as usize] += 1;
             need_role[x as usize] = need_role[x as usize].max(role);
@@ -646,7 +646,7 @@ impl Pruned {
             return;
         }
         let mut p = 1.0;
-        for k in 0..KINDS {
+        for k in 0..TILE_KINDS {
             if need_count[k] > 0 {
                 p *= t.odds.p(k, need_count[k], need_role[k]);
             }
@@ -662,14 +662,14 @@ impl Pruned {
         out.paths += 1;
         out.best_path = out.best_path.max(e);
         out.best_p = out.best_p.max(p);
-        for k in 0..KINDS {
+        for k in 0..TILE_KINDS {
             if useless[k] > 0 {
                 out.discard_value[k] += e;
             }
         }
         if let Some(rec) = &mut self.explain {
             let list = |c: &Counts| -> Vec<Tile> {
-                (0..KINDS).flat_map(|k| std::iter::repeat_n(k as Tile, c[k] as usize)).collect()
+                (0..TILE_KINDS).flat_map(|k| std::iter::repeat_n(k as Tile, c[k] as usize)).collect()
             };
             rec.push(PathInfo { needs: list(&need_count), discards: list(useless), p_win: p, score, value: e });
         }
@@ -694,7 +694,7 @@ impl Pruned {
             return (self.safest(p, &a), 0.0, true);
         }
         let mut best = (0usize, 0.0f64);
-        for k in 0..KINDS {
+        for k in 0..TILE_KINDS {
             if p.hand[k] > 0 && a.discard_value[k] > best.1 {
                 best = (k, a.discard_value[k]);
             }
@@ -705,7 +705,7 @@ impl Pruned {
         // Among discards worth nearly as much as the best, the least dangerous.
         if let (Some(m), true) = (&self.model, self.cfg.safety_margin > 0.0) {
             let floor = best.1 * (1.0 - self.cfg.safety_margin);
-            for k in 0..KINDS {
+            for k in 0..TILE_KINDS {
                 if p.hand[k] > 0 && a.discard_value[k] >= floor && m.danger[k] < m.danger[best.0] {
                     best = (k, a.discard_value[k]);
                 }
@@ -751,7 +751,7 @@ impl Pruned {
         };
         let modeled = |t: usize| self.model.as_ref().map_or(0.0, |m| m.danger[t]);
         let mut best = (usize::MAX, (f64::INFINITY, f64::INFINITY), f64::NEG_INFINITY);
-        for t in 0..KINDS {
+        for t in 0..TILE_KINDS {
             if p.hand[t] == 0 {
                 continue;
             }
@@ -905,4 +905,32 @@ impl Bot<Mahjong> for Pruned {
     fn act(&mut self, game: &Mahjong, v: &View<'_>, rng: &mut BotRng) -> Action {
         super::act(v, |p| self.decide(p, v.phase, &v.legal, game.min_fans, rng))
     }
+}
+/// Plays `hands` hands of four `pruned` bots (no opponent model) (8-fan minimum) and counts, after every
+/// discard, the discarder's shanten by turn and declared sets: the measurement behind
+/// [`turns::Distribution`] (here, beside the bot it plays, so that the distribution does not
+/// import the bot that draws from it).
+pub fn measure_turns(hands: u64, seed: u64) -> turns::Counts {
+    use crate::core::Game;
+    let game = Mahjong::new(8);
+    let basic = Config { opponent_model: false, shapes: false, ..Config::default() };
+    let mut counts = [[[0u32; turns::SHANTENS]; turns::DECLARED]; turns::TURNS];
+    for h in 0..hands {
+        let seeds = crate::core::GameSeeds::derive(seed, 0, h, 1);
+        let mut s = game.deal(&mut seeds.deal_rng());
+        let mut bots: Vec<Pruned> = (0..4).map(|_| Pruned::new(basic)).collect();
+        let mut rngs: Vec<BotRng> = (0..4).map(|k| seeds.bot_rng(k)).collect();
+        while let Some(seat) = game.to_act(&s) {
+            let v = game.view(&s, seat);
+            let turn = turns::turn_of(v.wall_left);
+            let a = bots[seat].act(&game, &v, &mut rngs[seat]);
+            game.apply(&mut s, &a).expect("pruned plays legal actions");
+            if let Action::Discard(_) = a {
+                let declared = s.melds[seat].len();
+                let sh = shanten(&s.hands[seat], declared).clamp(0, turns::SHANTENS as i8 - 1) as usize;
+                counts[turn][declared][sh] += 1;
+            }
+        }
+    }
+    counts
 }

@@ -10,7 +10,7 @@
 
 use super::odds::{Role, TileOdds};
 use crate::games::mahjong::shanten::KNITTED;
-use crate::games::mahjong::tiles::{Counts, Tile, KINDS};
+use crate::games::mahjong::tiles::{Counts, Tile, TILE_KINDS};
 
 /// A path's needed tiles (at most 14).
 pub type Needs = Vec<(Tile, Role)>;
@@ -33,10 +33,10 @@ impl<F: FnMut(&Counts, &Needs)> Paths<'_, F> {
     /// to pair first, get their second copy.
     pub fn seven_pairs(&mut self) {
         let h = self.hand;
-        let mut keep = [0u8; KINDS];
+        let mut keep = [0u8; TILE_KINDS];
         let mut pairs = 0;
         let mut singles: Vec<usize> = Vec::new();
-        for k in 0..KINDS {
+        for k in 0..TILE_KINDS {
             keep[k] = h[k] / 2 * 2;
             pairs += h[k] / 2;
             if h[k] % 2 == 1 {
@@ -94,7 +94,7 @@ impl<F: FnMut(&Counts, &Needs)> Paths<'_, F> {
             if i >= self.max_paths {
                 break;
             }
-            let mut keep = [0u8; KINDS];
+            let mut keep = [0u8; TILE_KINDS];
             let mut needs = Needs::new();
             for &o in &ORPHANS {
                 let want = if o == pair { 2 } else { 1 };
@@ -113,7 +113,7 @@ impl<F: FnMut(&Counts, &Needs)> Paths<'_, F> {
     /// left out that needs the fewest tiles.
     pub fn honours_and_knitted(&mut self) {
         let h = self.hand;
-        let allowed = |k: &[Tile; 9]| -> Vec<Tile> { k.iter().copied().chain(27..KINDS as Tile).collect() };
+        let allowed = |k: &[Tile; 9]| -> Vec<Tile> { k.iter().copied().chain(27..TILE_KINDS as Tile).collect() };
         let held = |a: &[Tile]| a.iter().filter(|&&t| h[t as usize] > 0).count();
         let best = KNITTED.iter().map(|k| held(&allowed(k))).max().unwrap_or(0);
         let mut budget = self.max_paths;
@@ -132,7 +132,7 @@ impl<F: FnMut(&Counts, &Needs)> Paths<'_, F> {
                         continue;
                     }
                     budget -= 1;
-                    let mut keep = [0u8; KINDS];
+                    let mut keep = [0u8; TILE_KINDS];
                     let mut needs = Needs::new();
                     for &t in a.iter().filter(|t| !out.contains(t)) {
                         if h[t as usize] > 0 {
@@ -172,7 +172,7 @@ mod tests {
     /// Every path keeps tiles of the hand and ends with the shape's tile count.
     fn check(paths: &[(Counts, Needs)], h: &Counts) {
         for (keep, needs) in paths {
-            assert!((0..KINDS).all(|k| keep[k] <= h[k]));
+            assert!((0..TILE_KINDS).all(|k| keep[k] <= h[k]));
             let n: usize = keep.iter().map(|&c| c as usize).sum::<usize>() + needs.len();
             assert_eq!(n, 14);
         }

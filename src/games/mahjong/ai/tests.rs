@@ -11,7 +11,7 @@ use crate::core::{Bot, BotRng, Game, GameSeeds};
 use crate::games::mahjong::bots::{GreedyBot, RandomBot};
 use crate::games::mahjong::engine::Mahjong;
 use crate::games::mahjong::shanten::{shanten, shanten_standard};
-use crate::games::mahjong::tiles::{Counts, Hand, Meld, Tile, KINDS};
+use crate::games::mahjong::tiles::{Counts, Hand, Meld, Tile, TILE_KINDS};
 
 fn hand(s: &str) -> (Counts, Vec<Meld>) {
     let h = Hand::parse(s).unwrap();
@@ -71,7 +71,7 @@ fn bots_play_legal_hands_that_finish() {
 fn brute_draw(h: &Counts, melds: &[Meld], seen: &Counts, d: u32, cfg: &expectimax::Config) -> f64 {
     let est = |s: i8| cfg.ready_value * cfg.decay.powi(s.max(0) as i32);
     let (mut sum, mut total) = (0.0, 0.0);
-    for k in 0..KINDS {
+    for k in 0..TILE_KINDS {
         let n = 4u32.saturating_sub(seen[k] as u32 + h[k] as u32);
         if n == 0 {
             continue;
@@ -97,7 +97,7 @@ fn brute_draw(h: &Counts, melds: &[Meld], seen: &Counts, d: u32, cfg: &expectima
 
 fn brute_discard(h: &Counts, melds: &[Meld], seen: &Counts, d: u32, cfg: &expectimax::Config) -> f64 {
     let mut best = f64::NEG_INFINITY;
-    for t in 0..KINDS {
+    for t in 0..TILE_KINDS {
         if h[t] > 0 {
             let mut g = *h;
             g[t] -= 1;
@@ -122,14 +122,14 @@ fn expectimax_matches_brute_force_on_a_small_tree() {
     for text in cases {
         let (h, melds) = hand(text);
         // Everything seen except a random handful of kinds: a tree brute force can walk.
-        let mut kinds: Vec<usize> = (0..KINDS).collect();
+        let mut kinds: Vec<usize> = (0..TILE_KINDS).collect();
         kinds.shuffle(&mut rng);
-        let mut seen = [0u8; KINDS];
-        for &k in &kinds[..KINDS - 9] {
+        let mut seen = [0u8; TILE_KINDS];
+        for &k in &kinds[..TILE_KINDS - 9] {
             seen[k] = 4 - h[k];
         }
         let mut memo = Memo::default();
-        for t in 0..KINDS {
+        for t in 0..TILE_KINDS {
             if h[t] == 0 {
                 continue;
             }
@@ -148,7 +148,7 @@ fn expectimax_matches_brute_force_on_a_small_tree() {
 fn expectimax_keeps_a_qualifying_wait() {
     // 123m 456m 789m (Pure Straight, 16) + 1p1p + 5s7s + P: discarding P leaves a 6s wait.
     let (h, melds) = hand("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 5s 7s P");
-    let p = position(h, melds, [0; KINDS], 60);
+    let p = position(h, melds, [0; TILE_KINDS], 60);
     let (t, v) = Expectimax::new(Default::default()).choose_discard(&p, 8);
     assert_eq!(t, 33, "discard P");
     assert!(v > 0.0);
@@ -160,11 +160,11 @@ fn expectimax_keeps_a_qualifying_wait() {
 fn arrangements_reach_the_standard_shanten() {
     let cfg = pruned::Config { shanten_slack: 0, keep: 32, ..pruned::Config::default() };
     let mut rng = ChaCha8Rng::seed_from_u64(9);
-    let mut wall: Vec<Tile> = (0..KINDS as u8).flat_map(|t| [t; 4]).collect();
+    let mut wall: Vec<Tile> = (0..TILE_KINDS as u8).flat_map(|t| [t; 4]).collect();
     let mut bot = Pruned::new(cfg);
     for i in 0..300 {
         wall.shuffle(&mut rng);
-        let mut h = [0u8; KINDS];
+        let mut h = [0u8; TILE_KINDS];
         for &t in &wall[..13 + i % 2] {
             h[t as usize] += 1;
         }
@@ -187,7 +187,7 @@ fn rng() -> BotRng {
 #[test]
 fn pruned_discards_the_odd_tile_of_a_ready_hand() {
     let (h, melds) = hand("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 5s 7s P");
-    let p = position(h, melds, [0; KINDS], 60);
+    let p = position(h, melds, [0; TILE_KINDS], 60);
     let mut bot = Pruned::new(pruned::Config::default());
     bot.record_paths();
     let (t, v, folded) = bot.choose_discard(&p, 8, &mut rng());
@@ -208,7 +208,7 @@ fn pruned_discards_the_odd_tile_of_a_ready_hand() {
 #[test]
 fn pruned_without_the_model_folds_to_a_safe_tile() {
     let (h, melds) = hand("1m 1m 5m 9m 2p 8p 3s 7s 9s E E S W C");
-    let mut p = position(h, melds, [0; KINDS], 60);
+    let mut p = position(h, melds, [0; TILE_KINDS], 60);
     p.declared = [0, 3, 0, 0];
     p.discards[1] = vec![25];
     let (t, _, folded) = Pruned::new(pruned::Config::default()).choose_discard(&p, 8, &mut rng());
@@ -239,7 +239,7 @@ fn advise_explain_shows_the_chosen_discard_and_its_paths() {
 #[test]
 #[ignore]
 fn regenerate_shanten_by_turn() {
-    let counts = turns::measure(turns::MEASURED_HANDS, 1);
+    let counts = pruned::measure_turns(turns::MEASURED_HANDS, 1);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/games/mahjong/ai/shanten_by_turn.csv");
     std::fs::write(path, turns::to_csv(&counts)).unwrap();
     let total: u32 = counts.iter().flatten().flatten().sum();
@@ -258,7 +258,7 @@ fn shanten_by_turn_data_is_well_formed() {
     // Nobody is ready on the first turn more often than two shanten away; the shanten falls.
     let d = turns::Distribution::measured();
     assert!(d.p(0, 0, 0) < d.p(0, 0, 2) && d.p(15, 0, 0) > d.p(1, 0, 0));
-    assert_eq!(turns::measure(3, 5), turns::measure(3, 5));
+    assert_eq!(pruned::measure_turns(3, 5), pruned::measure_turns(3, 5));
 }
 
 /// Document 004's figure 2: the arrangements of [2, 3, 4, 4, 5] (here 2m..5m, as the last set and
@@ -267,7 +267,7 @@ fn shanten_by_turn_data_is_well_formed() {
 /// first, as the patent says.
 #[test]
 fn patent_example_arrangements_of_23445() {
-    let mut h = [0u8; KINDS];
+    let mut h = [0u8; TILE_KINDS];
     for t in [1, 2, 3, 3, 4] {
         h[t] += 1;
     }
@@ -302,7 +302,7 @@ fn patent_example_arrangements_of_23445() {
 #[test]
 fn patent_example_keeps_the_pure_straight_wait() {
     let (h, melds) = hand("1m 2m 3m 4m 5m 6m 6m 7m 9m 1p 1p 5s 5s 5s");
-    let p = position(h, melds, [0; KINDS], 60);
+    let p = position(h, melds, [0; TILE_KINDS], 60);
     for cfg in [pruned::Config::default(), pruned::Config::patent()] {
         let mut bot = Pruned::new(cfg);
         bot.record_paths();

@@ -15,13 +15,9 @@
 
 use std::sync::OnceLock;
 
+use crate::core::BotRng;
+
 use rand::Rng;
-
-use crate::core::{Bot, BotRng, Game, GameSeeds};
-use crate::games::mahjong::engine::{Action, Mahjong};
-use crate::games::mahjong::shanten::shanten;
-
-use super::pruned::{Config, Pruned};
 
 /// Hands played by the committed measurement.
 pub const MEASURED_HANDS: u64 = 4000;
@@ -124,30 +120,4 @@ pub fn to_csv(counts: &Counts) -> String {
         }
     }
     out
-}
-
-/// Plays `hands` hands of four `pruned` bots (no opponent model) (8-fan minimum) and counts, after every
-/// discard, the discarder's shanten by turn and declared sets.
-pub fn measure(hands: u64, seed: u64) -> Counts {
-    let game = Mahjong::new(8);
-    let basic = Config { opponent_model: false, shapes: false, ..Config::default() };
-    let mut counts = [[[0u32; SHANTENS]; DECLARED]; TURNS];
-    for h in 0..hands {
-        let seeds = GameSeeds::derive(seed, 0, h, 1);
-        let mut s = game.deal(&mut seeds.deal_rng());
-        let mut bots: Vec<Pruned> = (0..4).map(|_| Pruned::new(basic)).collect();
-        let mut rngs: Vec<BotRng> = (0..4).map(|k| seeds.bot_rng(k)).collect();
-        while let Some(seat) = game.to_act(&s) {
-            let v = game.view(&s, seat);
-            let turn = turn_of(v.wall_left);
-            let a = bots[seat].act(&game, &v, &mut rngs[seat]);
-            game.apply(&mut s, &a).expect("pruned plays legal actions");
-            if let Action::Discard(_) = a {
-                let declared = s.melds[seat].len();
-                let sh = shanten(&s.hands[seat], declared).clamp(0, SHANTENS as i8 - 1) as usize;
-                counts[turn][declared][sh] += 1;
-            }
-        }
-    }
-    counts
 }

@@ -15,7 +15,7 @@ mod regular;
 mod sets;
 mod special;
 
-use super::tiles::{Counts, Meld, MeldKind, Tile, KINDS};
+use super::tiles::{Counts, Meld, MeldKind, Tile, TILE_KINDS};
 
 /// Every fan, in the reference's order (its output order; `pymahjonggb` lists its extra fan last).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -313,7 +313,7 @@ pub fn score(hand: &WinningHand, ctx: &WinContext) -> Option<Score> {
     if hand.melds.len() > 4 {
         return None;
     }
-    let mut fixed = [0u8; KINDS];
+    let mut fixed = [0u8; TILE_KINDS];
     for m in hand.melds {
         for t in m.tiles() {
             fixed[t as usize] += 1;
@@ -325,7 +325,7 @@ pub fn score(hand: &WinningHand, ctx: &WinContext) -> Option<Score> {
     if n + 3 * hand.melds.len() != 14 {
         return None;
     }
-    let present = (0..KINDS).fold(0u64, |m, t| m | (((fixed[t] | standing[t]) > 0) as u64) << t);
+    let present = (0..TILE_KINDS).fold(0u64, |m, t| m | (((fixed[t] | standing[t]) > 0) as u64) << t);
     let w = hand.win_tile as usize;
     // The reference's corrections of the flags.
     let mut last_tile = ctx.fourth_tile && standing[w] == 1;
@@ -615,13 +615,13 @@ fn is_unique_wait(standing: &Counts, n: usize, win: Tile) -> bool {
     c[win as usize] -= 1;
     let mut waits = 0;
     if n == 13 {
-        let odd = (0..KINDS).fold(0u64, |m, t| m | ((c[t] & 1) as u64) << t);
+        let odd = (0..TILE_KINDS).fold(0u64, |m, t| m | ((c[t] & 1) as u64) << t);
         if odd.count_ones() == 1 {
             waits |= odd;
         }
     }
     // Only kinds next to a held tile (or equal to one) can complete a standard hand.
-    let held = (0..KINDS).fold(0u64, |m, t| m | ((c[t] > 0) as u64) << t);
+    let held = (0..TILE_KINDS).fold(0u64, |m, t| m | ((c[t] > 0) as u64) << t);
     let mut near = held & HONORS;
     for s in 0..3 {
         let m = (held >> (9 * s)) & 0x1FF;

@@ -5,7 +5,7 @@ use super::{
     adjust_by_rank_range, adjust_by_suits, adjust_by_tile_hog, adjust_by_tile_traits, adjust_by_win_flags,
     adjust_by_wind, final_adjust, is_unique_wait, Fan, FanTable, Prepared,
 };
-use crate::games::mahjong::tiles::{Counts, MeldKind, Tile, KINDS};
+use crate::games::mahjong::tiles::{Counts, MeldKind, Tile, TILE_KINDS};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -46,7 +46,7 @@ struct Splits {
 
 /// All splits of the standing tiles into `need` sets and a pair, lowest tile first.
 fn split_all(c: &mut Counts, start: usize, work: &mut Split, idx: usize, pair: bool, out: &mut Splits) {
-    let Some(t) = (start..KINDS).find(|&t| c[t] > 0) else {
+    let Some(t) = (start..TILE_KINDS).find(|&t| c[t] > 0) else {
         if idx == 4 && pair && out.len < MAX_SPLITS {
             out.list[out.len] = *work;
             out.len += 1;

@@ -7,7 +7,7 @@ use super::{
     adjust_by_wind, final_adjust, is_unique_wait, Fan, FanTable, Prepared, HONORS,
 };
 use crate::games::mahjong::shanten::KNITTED;
-use crate::games::mahjong::tiles::{MeldKind, Tile, KINDS};
+use crate::games::mahjong::tiles::{MeldKind, Tile, TILE_KINDS};
 
 const ORPHANS_MASK: u64 = super::mask_of(&[0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]);
 
@@ -84,7 +84,7 @@ pub(super) fn knitted_straight(p: &Prepared, t: &mut FanTable) -> bool {
     let mut pair = None;
     let mut ways = 0;
     if let Some(m) = p.melds.first() {
-        if let Some(pt) = (0..KINDS).find(|&x| rest[x] == 2) {
+        if let Some(pt) = (0..TILE_KINDS).find(|&x| rest[x] == 2) {
             let chow = m.kind == MeldKind::Chow;
             let tile = if chow { m.tile + 1 } else { m.tile };
             let kong = matches!(m.kind, MeldKind::Kong | MeldKind::ConcealedKong);
@@ -93,10 +93,10 @@ pub(super) fn knitted_straight(p: &Prepared, t: &mut FanTable) -> bool {
             ways = 1;
         }
     } else {
-        for pt in (0..KINDS).filter(|&x| rest[x] >= 2) {
+        for pt in (0..TILE_KINDS).filter(|&x| rest[x] >= 2) {
             let mut r = rest;
             r[pt] -= 2;
-            let Some(s) = (0..KINDS).find(|&x| r[x] > 0) else {
+            let Some(s) = (0..TILE_KINDS).find(|&x| r[x] > 0) else {
                 continue;
             };
             if r[s] == 3 {

@@ -7,4 +7,4 @@ use crate::core::BotKind;
 
 use super::Stud;
 
-pub static KINDS: &[BotKind<Stud>] = &[expert::KIND, simple::ALWAYS_CALL, simple::RANDOM];
+pub static BOT_KINDS: &[BotKind<Stud>] = &[expert::KIND, simple::ALWAYS_CALL, simple::RANDOM];

@@ -6,8 +6,8 @@ use crate::core::{factory, BotFactory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::error::Result;
 
+use super::super::engine::{Action, View, Zhajinhua};
 use super::super::eval::{strength, Category};
-use super::super::table::{Action, View, Zhajinhua};
 
 pub const ALWAYS_CALL: BotKind<Zhajinhua> = BotKind {
     name: "always-call",

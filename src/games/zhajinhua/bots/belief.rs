@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use crate::core::Seat;
 
-use super::super::table::Event;
+use super::super::engine::Event;
 use super::super::winprob::equity_table;
 
 pub const BINS: usize = 20;

@@ -30,8 +30,8 @@ use crate::core::{factory, BotFactory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params, Seat};
 use crate::error::Result;
 
+use super::super::engine::{Action, Public, View, Zhajinhua, MAX_SEATS};
 use super::super::eval::hand_index;
-use super::super::table::{Action, Public, View, Zhajinhua, MAX_SEATS};
 use super::super::winprob::{equity_table, heads_up};
 use super::belief::{Belief, Likelihoods};
 

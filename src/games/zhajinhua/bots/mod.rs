@@ -11,7 +11,7 @@ use crate::core::BotKind;
 
 use super::Zhajinhua;
 
-pub static KINDS: &[BotKind<Zhajinhua>] =
+pub static BOT_KINDS: &[BotKind<Zhajinhua>] =
     &[ev::EV, ev::EV_ADAPTIVE, baseline::ALWAYS_CALL, baseline::RANDOM, baseline::THRESHOLD];
 
 #[cfg(test)]
@@ -23,7 +23,7 @@ mod tests {
     fn every_kind_builds_from_its_defaults_and_plays_legally() {
         for seats in [2, 3, 6] {
             let game = Zhajinhua::with_seats(seats);
-            let factories: Vec<_> = KINDS
+            let factories: Vec<_> = BOT_KINDS
                 .iter()
                 .map(|k| (k.make)(&Params::new(k.params, &toml::Table::new(), k.name).unwrap(), &game).unwrap())
                 .collect();

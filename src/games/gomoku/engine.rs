@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use rand::Rng;
 
+use super::geometry::DIRECTIONS;
 use super::openings::Book;
 use super::renju::{self, Foul};
 use crate::core::wire::{write_int, Texts};
@@ -107,8 +108,6 @@ impl State {
         self.moves.last().copied()
     }
 }
-
-pub(super) const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// The "win combinations": every 5 consecutive cells in a row, column or diagonal, as row-major
 /// cell indices. There are 2·n·(n−4) + 2·(n−4)² of them (572 on 15×15, 1020 on 19×19).

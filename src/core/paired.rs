@@ -1,4 +1,4 @@
-//! For the games' measuring tests: duplicate matches, the one harness they share. Every deal is
+//! For the games' measuring tests: paired matches (duplicate deals), the one harness they share. Every deal is
 //! played once per rotation of the bots through the seats, so luck of the cards cancels; the
 //! deal (the mean over its rotations) is the independent unit of the 95% interval.
 
@@ -10,7 +10,7 @@ use crate::stats::Welford;
 /// `bots[b]` starting in seat `b` (`b % seats` with more seats than bots: the bots repeat round the
 /// table). Deal `d`, rotation `r` is game `d * seats + r` of `master`, the deal shared by its
 /// rotations; bot `b` sits in seat `(b + r) % seats`.
-pub fn duplicate<G: GameDef>(game: &G, bots: &[BotFactory<G>], deals: u64, master: u64) -> Vec<(f64, f64)> {
+pub fn paired_means<G: GameDef>(game: &G, bots: &[BotFactory<G>], deals: u64, master: u64) -> Vec<(f64, f64)> {
     let (seats, n) = (game.seats(), bots.len());
     let mut per_deal = vec![Welford::default(); n];
     for d in 0..deals {
