@@ -39,8 +39,8 @@ use crate::registry::Arena;
 use crate::report::{BotSummary, MatchRow};
 use crate::stats::sprt::SprtPlace;
 use crate::stats::SprtDecision;
-use crate::tournament::execute::execute;
 use crate::tournament::folder::{self, FolderLock};
+use crate::tournament::run::execute;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -339,7 +339,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
             None => folder::prepare(&dir, true)?,
         };
         let started = Instant::now();
-        let report = execute(arena, cfg, &opts, &dir, lock, None)?;
+        let report = execute(arena, cfg, cfg.schedule()?, &opts, &dir, lock, None)?;
         let judged = e.bot.clone().unwrap_or_else(|| cfg.bots[0].name.clone());
         let checks = judge(e, base, &report.verdicts.bots, &report.verdicts.matches, &judged)?;
         let verdict = Verdict {

@@ -17,9 +17,10 @@ use crate::error::{Error, Result};
 use crate::registry::Arena;
 use crate::report::GameRow;
 use crate::report::{config_hash, Manifest, RunTally};
-use crate::tournament::execute::{begin, feed, names, open_table, read_share, Known, Output, Run, RunReport, Start};
 use crate::tournament::folder::{FolderLock, HISTORY};
 use crate::tournament::progress::thousands;
+use crate::tournament::resume::{feed, read_share};
+use crate::tournament::run::{begin, names, open_table, Known, Output, Run, RunReport, Start};
 use crate::tournament::runner::{Plan, RunOptions};
 
 /// Refuses shards of another config than `expected` (a config hash), or, without one, than most

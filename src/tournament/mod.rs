@@ -4,9 +4,10 @@
 //! one run), [`progress`] (what a run shows on stderr while it plays), [`status`], [`bench`].
 
 pub mod bench;
-pub mod execute;
 pub mod folder;
 pub mod merge;
 pub mod progress;
+pub mod resume;
+pub mod run;
 pub mod runner;
 pub mod status;
