@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod folder;
+pub mod gate;
 pub mod merge;
 pub mod progress;
 pub mod resume;
