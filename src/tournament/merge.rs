@@ -118,10 +118,10 @@ impl Shards {
             )));
         }
         read.sort_by_key(|s| s.shard.index);
-        let config_path = read[0].dir.join("config.toml");
+        let config_path = read[0].dir.join(crate::report::CONFIG);
         let config = read_text(&config_path)?;
         for s in &read {
-            let text = read_text(&s.dir.join("config.toml"))?;
+            let text = read_text(&s.dir.join(crate::report::CONFIG))?;
             if config_hash(&text) != s.manifest.config_hash {
                 return Err(Error::input(format!(
                     "{}: config.toml no longer matches the shard's manifest; refusing to merge",

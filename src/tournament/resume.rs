@@ -135,7 +135,7 @@ fn extend(arena: &Arena, dir: &Path, cfg: &RunConfig, manifest: &mut Manifest, g
         )));
     }
     let overrides = Overrides { games: Some(i64::try_from(games).unwrap_or(i64::MAX)), seed: None };
-    let longer = RunConfig::load(arena, &dir.join("config.toml"), &overrides)?;
+    let longer = RunConfig::load(arena, &dir.join(CONFIG), &overrides)?;
     if longer.schedule()?.games < cfg.schedule()?.games {
         return Err(Error::input(format!(
             "{}: the run has {} games per pairing; --games {games} would drop some (a run can only be extended)",
@@ -149,7 +149,7 @@ fn extend(arena: &Arena, dir: &Path, cfg: &RunConfig, manifest: &mut Manifest, g
     // The manifest first: killed between the two writes, the folder is refused with a clear
     // message rather than resumed as the shorter run.
     manifest.write(dir)?;
-    write_atomic(&dir.join("config.toml"), config.as_bytes())?;
+    write_atomic(&dir.join(CONFIG), config.as_bytes())?;
     Ok(longer)
 }
 

@@ -334,7 +334,7 @@ impl Run<'_> {
                 RunStatus::Complete
             };
             if timed {
-                TimeTally::write_csv(&times, &names(cfg), &dir.join("timing.csv"))?;
+                TimeTally::write_csv(&times, &names(cfg), &dir.join(TimeTally::FILE))?;
             }
             let engine_errors = tally.engine_errors();
             let verdicts = tally.finish(cfg.sprt.as_ref(), cfg.anchor, headline);
