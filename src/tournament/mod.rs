@@ -1,6 +1,6 @@
 //! Running: from a checked config ([`crate::config`]) and its plan ([`crate::core::schedule`]) to
-//! a finished run folder: [`runner`] (parallel, ordered, interruptible), [`execute`] (a run, its
-//! resumption, SPRT stopping), [`folder`] (the run folder and its lock), [`merge`] (shards into
+//! a finished run folder: [`runner`] (parallel, ordered, interruptible), [`run`] (a new run, and playing any run
+//! into its folder, SPRT stopping), [`resume`] (resume and --games), [`gate`] (a gate file loaded and judged), [`folder`] (the run folder and its lock), [`merge`] (shards into
 //! one run), [`progress`] (what a run shows on stderr while it plays), [`status`], [`bench`].
 
 pub mod bench;
