@@ -1,25 +1,6 @@
-//! `arena gate GATE.toml`: named expectations about bot strength, each a match (a run config with
-//! its games and seed pinned in the gate file, so CI is never flaky) and criteria. One line per
-//! expectation; exit 0 when all pass, 1 when any fails, 2 on bad input.
-//!
-//! ```toml
-//! [[expect]]
-//! name = "weights beats random"
-//! config = "gate/gomoku-weights-random.toml"   # relative to the gate file
-//! games = 200                                  # pins the config's games and seed
-//! seed = 11
-//! bot = "weights"                              # the bot judged (default: the config's first)
-//! win_rate_lo = 0.95        # its Wilson 95% lower bound of the win rate is at least this
-//! payoff_lo = 0.0           # its mean payoff's 95% lower bound is at least this
-//! elo_lo = 100.0            # the lower end of its Elo 95% interval against the other bot (two bots)
-//! payoff_diff_lo = 0.0      # the lower end of its payoff per game minus the other bot's (two bots;
-//!                           # at a table with copies, the bots' pooled payoffs), 95% over deals
-//! sprt = { elo0 = 0, elo1 = 50, model = "logistic" }   # the SPRT accepts H1 (two bots); the
-//!                           # run stops when it decides, and the other criteria see those games;
-//!                           # payoff0/payoff1 instead of elo0/elo1: the payoff test, its
-//!                           # bounds in the unit of the game's verdict (hold'em cash: bb/100)
-//! baseline = "../results/baselines/gomoku.csv"  # a stored summary.csv: the bot's score is at
-//! tolerance = 0.02                              # least the baseline's minus this
+//! `arena gate GATE.toml`: named expectations about bot strength (the file's schema, its loading
+//! and judging: [`crate::tournament::gate`]). One line per expectation; exit 0 when all pass, 1
+//! when any fails, 2 on bad input.
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -27,20 +8,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
-use serde::Deserialize;
-use toml::Spanned;
 
 use crate::cli::out::{note, say};
 use crate::cli::{json, EXIT_FAIL, EXIT_OK};
-use crate::config::{Overrides, RunConfig, SprtFile};
-use crate::error::one_line;
 use crate::error::{Error, Result};
 use crate::registry::Arena;
-use crate::report::{BotSummary, MatchRow};
-use crate::stats::sprt::SprtPlace;
-use crate::stats::SprtDecision;
-use crate::tournament::execute::execute;
 use crate::tournament::folder::{self, FolderLock};
+use crate::tournament::gate::{judge, load, slug, Check};
+use crate::tournament::run::execute;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -69,53 +44,6 @@ pub struct GateArgs {
     /// Also write report.html (plots and tables) into each expectation's run folder.
     #[arg(long)]
     report: bool,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GateFile {
-    expect: Vec<Expectation>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Expectation {
-    name: String,
-    config: PathBuf,
-    games: Option<i64>,
-    seed: Option<u64>,
-    bot: Option<String>,
-    win_rate_lo: Option<f64>,
-    payoff_lo: Option<f64>,
-    elo_lo: Option<f64>,
-    payoff_diff_lo: Option<f64>,
-    sprt: Option<Spanned<SprtFile>>,
-    baseline: Option<PathBuf>,
-    #[serde(default)]
-    tolerance: f64,
-}
-
-/// One criterion's verdict: whether it passed, the figures that decided it and how the terminal
-/// says it.
-struct Check {
-    /// The gate file's key: `win_rate_lo`, `payoff_lo`, `elo_lo`, `payoff_diff_lo`, `sprt`,
-    /// `baseline`.
-    criterion: &'static str,
-    /// The figure judged (the LLR for `sprt`) and the bound it had to reach (the SPRT's upper).
-    value: f64,
-    bound: f64,
-    pass: bool,
-    text: String,
-}
-
-fn at_least(criterion: &'static str, what: &str, value: f64, bound: f64) -> Check {
-    Check {
-        criterion,
-        value,
-        bound,
-        pass: value >= bound,
-        text: format!("{what} {value:.4} {} {bound}", if value >= bound { ">=" } else { "<" }),
-    }
 }
 
 /// One expectation's verdict, as the terminal, JSON and JUnit show it.
@@ -165,150 +93,8 @@ impl Verdict {
     }
 }
 
-/// The score of `bot` in a stored summary.csv.
-fn baseline_score(path: &Path, bot: &str) -> Result<f64> {
-    let bad = |what: String| Error::input(format!("{}: {what}", path.display()));
-    let mut reader = csv::Reader::from_path(path).map_err(|e| bad(e.to_string()))?;
-    let headers = reader.headers().map_err(|e| bad(e.to_string()))?.clone();
-    let column = |name: &str| headers.iter().position(|h| h == name).ok_or_else(|| bad(format!("no `{name}` column")));
-    let (bot_col, score_col) = (column("bot")?, column("score")?);
-    for row in reader.records() {
-        let row = row.map_err(|e| bad(e.to_string()))?;
-        if row.get(bot_col) == Some(bot) {
-            return row
-                .get(score_col)
-                .and_then(|s| s.parse().ok())
-                .ok_or_else(|| bad(format!("bad score for `{bot}`")));
-        }
-    }
-    Err(bad(format!("no row for bot `{bot}`")))
-}
-
-fn slug(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
-}
-
-/// Loads everything first, so a bad file fails before any game is played.
-fn load(arena: &Arena, args: &GateArgs) -> Result<Vec<(Expectation, RunConfig)>> {
-    let text = crate::core::limits::read_text(&args.gate)?;
-    let shown = args.gate.display();
-    let file: GateFile = toml::from_str(&text).map_err(|e| {
-        let line = e.span().map(|s| 1 + text[..s.start].matches('\n').count()).unwrap_or(0);
-        Error::input(format!("{shown}:{line}: {}", one_line(e.message())))
-    })?;
-    let base = args.gate.parent().unwrap_or(Path::new("."));
-    let mut out = Vec::new();
-    for e in file.expect {
-        let overrides = Overrides { games: e.games, seed: e.seed };
-        let mut cfg = RunConfig::load(arena, &base.join(&e.config), &overrides)?;
-        let ctx = |msg: String| Error::input(format!("{shown}: expectation `{}`: {msg}", e.name));
-        if let Some(bot) = &e.bot {
-            if !cfg.bots.iter().any(|b| &b.name == bot) {
-                return Err(ctx(format!("its config has no bot `{bot}`")));
-            }
-        }
-        let two_bots = cfg.bots.len() == 2;
-        if (e.elo_lo.is_some() || e.payoff_diff_lo.is_some() || e.sprt.is_some()) && !two_bots {
-            return Err(ctx("elo_lo, payoff_diff_lo and sprt need a config with exactly two distinct bots".into()));
-        }
-        if let Some(s) = &e.sprt {
-            if e.bot.as_ref().is_some_and(|b| *b != cfg.bots[0].name) {
-                return Err(ctx(
-                    "sprt tests the config's first bot against the second: list the judged bot first".into()
-                ));
-            }
-            let place = SprtPlace { payoff: Some(cfg.headline.payoff_unit()), seats: cfg.seats, flags: false };
-            let sprt = s.get_ref().resolve(place, s.span()).map_err(|(at, err)| {
-                let line = 1 + text[..at.start.min(text.len())].matches('\n').count();
-                Error::input(format!("{shown}:{line}: expectation `{}`: {err}", e.name))
-            })?;
-            cfg.sprt = Some(sprt);
-        }
-        let bounds = [
-            ("win_rate_lo", e.win_rate_lo, 0.0, 1.0),
-            ("payoff_lo", e.payoff_lo, f64::MIN, f64::MAX),
-            ("elo_lo", e.elo_lo, f64::MIN, f64::MAX),
-            ("tolerance", Some(e.tolerance), 0.0, f64::MAX),
-        ];
-        for (key, value, lo, hi) in bounds {
-            if let Some(v) = value.filter(|v| !(v.is_finite() && (lo..=hi).contains(v))) {
-                let range = if hi == 1.0 {
-                    " in 0..=1"
-                } else if lo == 0.0 {
-                    " and not negative"
-                } else {
-                    ""
-                };
-                return Err(ctx(format!("{key} must be a finite number{range}, not {v}")));
-            }
-        }
-        let judged = e.bot.clone().unwrap_or_else(|| cfg.bots[0].name.clone());
-        if let Some(path) = &e.baseline {
-            baseline_score(&base.join(path), &judged).map_err(|err| ctx(err.to_string()))?;
-        }
-        let criteria = [
-            e.win_rate_lo.is_some(),
-            e.payoff_lo.is_some(),
-            e.elo_lo.is_some(),
-            e.payoff_diff_lo.is_some(),
-            e.sprt.is_some(),
-            e.baseline.is_some(),
-        ];
-        if !criteria.contains(&true) {
-            return Err(ctx("no criterion (win_rate_lo, payoff_lo, elo_lo, payoff_diff_lo, sprt, baseline)".into()));
-        }
-        out.push((e, cfg));
-    }
-    Ok(out)
-}
-
-fn judge(e: &Expectation, base: &Path, bots: &[BotSummary], matches: &[MatchRow], judged: &str) -> Result<Vec<Check>> {
-    let me = bots.iter().find(|b| b.bot == judged).expect("judged bot is in the run");
-    let mut checks = Vec::new();
-    if let Some(x) = e.win_rate_lo {
-        checks.push(at_least("win_rate_lo", &format!("{judged} win rate lower bound"), me.win_rate_lo, x));
-    }
-    if let Some(x) = e.payoff_lo {
-        checks.push(at_least("payoff_lo", &format!("{judged} payoff lower bound"), me.payoff.lo, x));
-    }
-    // Two-bot criteria read the match row from the judged bot's side.
-    let row = matches.first();
-    let sign = if row.map(|r| r.bot_a == judged).unwrap_or(true) { 1.0 } else { -1.0 };
-    if let (Some(x), Some(r)) = (e.elo_lo, row) {
-        // The Elo interval is asymmetric: use its real lower end (from the judged side).
-        let interval = r.elo.elo_interval();
-        let lo = if sign > 0.0 { interval.lo } else { -interval.hi };
-        checks.push(at_least("elo_lo", &format!("{judged} Elo lower bound"), lo, x));
-    }
-    if let (Some(x), Some(r)) = (e.payoff_diff_lo, row) {
-        let d = &r.payoff_diff;
-        let lo = if sign > 0.0 { d.lo } else { -d.hi };
-        checks.push(at_least("payoff_diff_lo", &format!("{judged} payoff difference lower bound"), lo, x));
-    }
-    if let (Some(_), Some(r)) = (&e.sprt, row) {
-        let s = r.sprt.as_ref().expect("the run had the SPRT");
-        checks.push(Check {
-            criterion: "sprt",
-            value: s.llr,
-            bound: s.sprt.bounds().1,
-            pass: s.decision == SprtDecision::AcceptH1,
-            text: format!("SPRT {}: LLR {:.3} after {} games: {}", s.sprt.describe(), s.llr, r.games, s.decision),
-        });
-    }
-    if let Some(path) = &e.baseline {
-        let stored = baseline_score(&base.join(path), judged)?;
-        checks.push(at_least(
-            "baseline",
-            &format!("{judged} score (baseline {stored:.4} - {})", e.tolerance),
-            me.score,
-            stored - e.tolerance,
-        ));
-    }
-    Ok(checks)
-}
-
 pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
-    let expectations = load(arena, args)?;
+    let expectations = load(arena, &args.gate)?;
     if args.check {
         say!("{}: {} expectations, all valid", args.gate.display(), expectations.len());
         return Ok(EXIT_OK);
@@ -339,8 +125,8 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
             None => folder::prepare(&dir, true)?,
         };
         let started = Instant::now();
-        let report = execute(arena, cfg, &opts, &dir, lock, None)?;
-        let judged = e.bot.clone().unwrap_or_else(|| cfg.bots[0].name.clone());
+        let report = execute(arena, cfg, cfg.schedule()?, &opts, &dir, lock, None)?;
+        let judged = e.judged(cfg);
         let checks = judge(e, base, &report.verdicts.bots, &report.verdicts.matches, &judged)?;
         let verdict = Verdict {
             name: e.name.clone(),

@@ -13,9 +13,9 @@ use crate::config::{Overrides, RunConfig, Source};
 use crate::error::{Error, Result};
 use crate::registry::Arena;
 use crate::report::{BotSummary, Records};
-use crate::tournament::execute::execute;
 use crate::tournament::folder;
 use crate::tournament::progress::ProgressMode;
+use crate::tournament::run::execute;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -111,7 +111,7 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
         records: Records::Csv,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
     };
-    let report = execute(arena, &cfg, &opts, &out, lock, None)?;
+    let report = execute(arena, &cfg, cfg.schedule()?, &opts, &out, lock, None)?;
     if report.end.played > 1 {
         say!("\n{}", BotSummary::table(&report.verdicts.bots).trim_end());
     }

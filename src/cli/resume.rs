@@ -7,8 +7,8 @@ use crate::cli::{run, signals, EXIT_OK};
 use crate::error::Result;
 use crate::registry::Arena;
 use crate::report::{Manifest, Records};
-use crate::tournament::execute::Resumption;
 use crate::tournament::folder::FolderLock;
+use crate::tournament::resume::Resumption;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -61,8 +61,7 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
     // Every refusal before the header: a refused resume prints its one line only.
     let resumption = Resumption::open(arena, &args.dir, lock, &opts, args.games)?;
     if !args.quiet {
-        let cfg = &resumption.cfg;
-        let header = run::header(cfg, &cfg.schedule()?, manifest.shard);
+        let header = run::header(&resumption.cfg, resumption.schedule(), manifest.shard);
         if args.json {
             note!("{header}");
         } else {

@@ -12,9 +12,10 @@ use crate::error::{Error, Result};
 use crate::registry::Arena;
 use crate::report::{config_hash, Manifest, MANIFEST};
 use crate::report::{BotSummary, CiUnit, Records};
-use crate::tournament::execute::{check_history, execute, Resumption, RunReport};
 use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::progress::ProgressMode;
+use crate::tournament::resume::Resumption;
+use crate::tournament::run::{check_history, execute, RunReport};
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -194,7 +195,7 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         }
         let resumption = Resumption::open(arena, &out, lock, &opts, None)?;
         if !args.quiet {
-            tell(&header(&cfg, &schedule, shard));
+            tell(&header(&cfg, resumption.schedule(), shard));
         }
         let (cfg, report) = resumption.play()?;
         return Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json));
@@ -206,7 +207,7 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     if !args.quiet {
         tell(&header(&cfg, &schedule, shard));
     }
-    let report = execute(arena, &cfg, &opts, &out, lock, shard)?;
+    let report = execute(arena, &cfg, schedule, &opts, &out, lock, shard)?;
     if args.report {
         super::report::write_for(arena, &out)?;
     }

@@ -15,6 +15,9 @@ use crate::report::Records;
 
 /// The manifest's file name in a run folder.
 pub const MANIFEST: &str = "run.json";
+/// The run's resolved config in its folder (written by the run, read back by resume, merge,
+/// the report and `arena stats`).
+pub const CONFIG: &str = "config.toml";
 
 /// The git commit the tool was built from (`unknown` outside a git checkout).
 pub const COMMIT: &str = match option_env!("ARENA_GIT_COMMIT") {

@@ -15,7 +15,9 @@ mod table;
 mod timing;
 
 pub use games::{count_games, GameRow, GamesFile, GamesWriter, Records, RowFormat, Tail, GAME_COLUMNS};
-pub use manifest::{config_hash, now, write_atomic, write_csv_atomic, Manifest, RunStatus, MANIFEST, TEMP_SUFFIX};
+pub use manifest::{
+    config_hash, now, write_atomic, write_csv_atomic, Manifest, RunStatus, CONFIG, MANIFEST, TEMP_SUFFIX,
+};
 pub use matches::{MatchRow, SprtResult};
 pub use ratings::{RatingRow, RatingTable};
 pub use run::{RunTally, Verdicts};

@@ -120,14 +120,19 @@ impl RunTally {
 }
 
 impl Verdicts {
+    /// The files [`Verdicts::write`] writes (summary.csv, match.csv, ratings.csv): named here
+    /// alone, so the run folder's list of what `--force` may remove is made from the same names.
+    pub const FILES: [&'static str; 3] = ["summary.csv", "match.csv", "ratings.csv"];
+
     /// Writes summary.csv, and match.csv and ratings.csv when there are rows, into `dir`.
     pub fn write(&self, dir: &Path) -> Result<()> {
-        BotSummary::write_csv(&self.bots, &dir.join("summary.csv"))?;
+        let [summary, matches, ratings] = Verdicts::FILES;
+        BotSummary::write_csv(&self.bots, &dir.join(summary))?;
         if !self.matches.is_empty() {
-            MatchRow::write_csv(&self.matches, &dir.join("match.csv"))?;
+            MatchRow::write_csv(&self.matches, &dir.join(matches))?;
         }
         if let Some(r) = &self.ratings {
-            r.write_csv(&dir.join("ratings.csv"))?;
+            r.write_csv(&dir.join(ratings))?;
         }
         Ok(())
     }

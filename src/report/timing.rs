@@ -49,6 +49,9 @@ fn bucket_value(b: usize) -> f64 {
 }
 
 impl TimeTally {
+    /// The file of a run's decision times in its folder.
+    pub const FILE: &'static str = "timing.csv";
+
     pub fn add(&mut self, took: Duration) {
         let ns = took.as_secs().saturating_mul(1_000_000_000).saturating_add(took.subsec_nanos().into());
         self.moves += 1;

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::report::html::REPORT;
-use crate::report::{Records, MANIFEST, TEMP_SUFFIX};
+use crate::report::{Records, TimeTally, Verdicts, MANIFEST, TEMP_SUFFIX};
 
 /// The lock file's name in a run folder.
 pub const LOCK: &str = "arena.lock";
@@ -34,11 +34,17 @@ pub const HISTORY: &str = "history";
 /// The folder of outside bots' stderr logs.
 pub const LOGS: &str = "logs";
 /// The run's resolved config.
-pub const CONFIG: &str = "config.toml";
+pub use crate::report::CONFIG;
 
-/// The files a run writes in its folder, beside its games file(s): `--force` removes these (and
-/// their temporary files) and nothing else.
-const FILES: &[&str] = &[MANIFEST, CONFIG, "summary.csv", "match.csv", "ratings.csv", "timing.csv", REPORT, LOCK];
+/// The files a run writes in its folder: `--force` removes these (and their temporary files) and
+/// nothing else. Made of the names their writers use (the manifest's, the config's, the verdicts'
+/// [`Verdicts::FILES`], timing.csv's, the report's, the lock's and every [`Records`] kind's games
+/// file), not written out again here, so a file renamed or added by its writer is what `--force`
+/// knows.
+fn run_files() -> impl Iterator<Item = &'static str> {
+    let own = [MANIFEST, CONFIG, TimeTally::FILE, REPORT, LOCK];
+    own.into_iter().chain(Verdicts::FILES).chain(Records::ALL.iter().filter_map(|r| r.file()))
+}
 /// The folders a run writes (of plain files only).
 const DIRS: &[&str] = &[HISTORY, LOGS];
 
@@ -54,8 +60,7 @@ fn written_by_a_run(path: &Path) -> bool {
         return DIRS.contains(&name.as_ref())
             && path.read_dir().is_ok_and(|d| d.flatten().all(|e| e.file_type().is_ok_and(|t| t.is_file())));
     }
-    let games_file = Records::ALL.iter().filter_map(|r| r.file()).any(|f| f == base);
-    path.symlink_metadata().is_ok_and(|m| m.is_file()) && (FILES.contains(&base) || games_file)
+    path.symlink_metadata().is_ok_and(|m| m.is_file()) && run_files().any(|f| f == base)
 }
 
 /// Who holds a run folder: written into the lock file by its holder.
@@ -357,7 +362,9 @@ mod tests {
     #[test]
     fn force_clears_only_what_a_run_writes() {
         let dir = tempfile::tempdir().unwrap();
-        for file in ["run.json", "games.csv.gz", "report.html", "summary.csv.tmp"] {
+        for file in
+            ["run.json", "games.csv.gz", "report.html", "summary.csv.tmp", "ratings.csv", "timing.csv", "config.toml"]
+        {
             std::fs::write(dir.path().join(file), "x").unwrap();
         }
         assert!(prepare(dir.path(), false).unwrap_err().to_string().contains("already holds a run"));

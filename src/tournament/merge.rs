@@ -17,9 +17,10 @@ use crate::error::{Error, Result};
 use crate::registry::Arena;
 use crate::report::GameRow;
 use crate::report::{config_hash, Manifest, RunTally};
-use crate::tournament::execute::{begin, feed, names, open_table, read_share, Known, Output, Run, RunReport, Start};
 use crate::tournament::folder::{FolderLock, HISTORY};
 use crate::tournament::progress::thousands;
+use crate::tournament::resume::{feed, read_share};
+use crate::tournament::run::{begin, names, open_table, Known, Output, Run, RunReport, Start};
 use crate::tournament::runner::{Plan, RunOptions};
 
 /// Refuses shards of another config than `expected` (a config hash), or, without one, than most
@@ -117,10 +118,10 @@ impl Shards {
             )));
         }
         read.sort_by_key(|s| s.shard.index);
-        let config_path = read[0].dir.join("config.toml");
+        let config_path = read[0].dir.join(crate::report::CONFIG);
         let config = read_text(&config_path)?;
         for s in &read {
-            let text = read_text(&s.dir.join("config.toml"))?;
+            let text = read_text(&s.dir.join(crate::report::CONFIG))?;
             if config_hash(&text) != s.manifest.config_hash {
                 return Err(Error::input(format!(
                     "{}: config.toml no longer matches the shard's manifest; refusing to merge",

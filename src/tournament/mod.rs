@@ -1,12 +1,14 @@
 //! Running: from a checked config ([`crate::config`]) and its plan ([`crate::core::schedule`]) to
-//! a finished run folder: [`runner`] (parallel, ordered, interruptible), [`execute`] (a run, its
-//! resumption, SPRT stopping), [`folder`] (the run folder and its lock), [`merge`] (shards into
+//! a finished run folder: [`runner`] (parallel, ordered, interruptible), [`run`] (a new run, and playing any run
+//! into its folder, SPRT stopping), [`resume`] (resume and --games), [`gate`] (a gate file loaded and judged), [`folder`] (the run folder and its lock), [`merge`] (shards into
 //! one run), [`progress`] (what a run shows on stderr while it plays), [`status`], [`bench`].
 
 pub mod bench;
-pub mod execute;
 pub mod folder;
+pub mod gate;
 pub mod merge;
 pub mod progress;
+pub mod resume;
+pub mod run;
 pub mod runner;
 pub mod status;

@@ -39,7 +39,7 @@ impl RunData {
     /// Reads `dir` (config.toml, games.csv, run.json when there is one) and replays its games,
     /// in file order, through the tallies the run uses.
     pub fn read(arena: &Arena, dir: &Path) -> Result<RunData> {
-        let config_path = dir.join("config.toml");
+        let config_path = dir.join(crate::report::CONFIG);
         let config_text = std::fs::read_to_string(&config_path).map_err(|e| Error::bad_path(&config_path, e))?;
         let cfg = RunConfig::load(arena, &config_path, &Overrides::default())?;
         let schedule = cfg.schedule()?;

@@ -73,9 +73,10 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
                 flush_every: crate::tournament::runner::FLUSH_EVERY,
             };
             let start = Instant::now();
-            crate::tournament::execute::execute(
+            crate::tournament::run::execute(
                 &arena,
                 &cfg,
+                cfg.schedule().expect("bench schedule"),
                 &run_opts,
                 &dir,
                 crate::tournament::folder::prepare(&dir, true).expect("a bench folder"),
