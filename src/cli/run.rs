@@ -10,8 +10,9 @@ use crate::config::{Overrides, RunConfig, Source};
 use crate::core::schedule::{Schedule, Shard};
 use crate::error::{Error, Result};
 use crate::registry::Arena;
+use crate::report::export::Export;
 use crate::report::{config_hash, Manifest, MANIFEST};
-use crate::report::{BotSummary, CiUnit, Records};
+use crate::report::{BotSummary, CiUnit, Records, Verdicts};
 use crate::tournament::execute::{check_history, execute, Resumption, RunReport};
 use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::progress::ProgressMode;
@@ -74,6 +75,10 @@ pub struct RunArgs {
     /// Also write report.html (plots and tables) into the output folder at the end.
     #[arg(long)]
     report: bool,
+    /// Also write the run's tables (summary, match, ratings) to FILE in FORMAT: csv, json, jsonl
+    /// (JSON lines: one row an object a line, led by its table's name) or html. Repeatable.
+    #[arg(long, value_name = "FORMAT:FILE")]
+    export: Vec<Export>,
     /// Seconds between writes of finished games to the disk (0: after every game): a run killed
     /// outright (SIGKILL, out of memory, a lost node) loses at most this much finished play.
     #[arg(long, default_value = "5", value_name = "SECONDS", value_parser = parse_seconds)]
@@ -162,6 +167,12 @@ pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule, shard: Option<Shard>)
     )
 }
 
+/// Writes each `--export` of the run's tables.
+fn export(exports: &[Export], verdicts: &Verdicts) -> Result<()> {
+    let tables = verdicts.tables();
+    exports.iter().try_for_each(|e| e.write(&tables))
+}
+
 pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     let cfg = args.config(arena)?;
     let schedule = cfg.schedule()?;
@@ -197,6 +208,7 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
             tell(&header(&cfg, &schedule, shard));
         }
         let (cfg, report) = resumption.play()?;
+        export(&args.export, &report.verdicts)?;
         return Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json));
     }
     folder::ready(&lock, &out, args.force)?;
@@ -210,6 +222,7 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     if args.report {
         super::report::write_for(arena, &out)?;
     }
+    export(&args.export, &report.verdicts)?;
     Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json))
 }
 

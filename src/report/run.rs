@@ -120,6 +120,14 @@ impl RunTally {
 }
 
 impl Verdicts {
+    /// The run's tables as summary.csv, match.csv and ratings.csv hold them (ratings only with
+    /// three or more bots), for `--export`.
+    pub fn tables(&self) -> Vec<crate::report::export::Rows> {
+        let mut tables = vec![BotSummary::rows(&self.bots), MatchRow::rows(&self.matches)];
+        tables.extend(self.ratings.as_ref().map(RatingTable::rows));
+        tables
+    }
+
     /// Writes summary.csv, and match.csv and ratings.csv when there are rows, into `dir`.
     pub fn write(&self, dir: &Path) -> Result<()> {
         BotSummary::write_csv(&self.bots, &dir.join("summary.csv"))?;
