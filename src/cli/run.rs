@@ -10,7 +10,7 @@ use crate::config::{Overrides, RunConfig, Source};
 use crate::core::schedule::{Schedule, Shard};
 use crate::error::{Error, Result};
 use crate::registry::Arena;
-use crate::report::export::Export;
+use crate::report::export::{Export, ExportFormat};
 use crate::report::{config_hash, Manifest, MANIFEST};
 use crate::report::{BotSummary, CiUnit, Records, Verdicts};
 use crate::tournament::execute::{check_history, execute, Resumption, RunReport};
@@ -174,6 +174,12 @@ fn export(exports: &[Export], verdicts: &Verdicts) -> Result<()> {
 }
 
 pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
+    // Refused before anything is played: JUnit holds a gate's verdicts, not a run's tables.
+    if args.export.iter().any(|e| e.format == ExportFormat::JUnit) {
+        return Err(Error::input(
+            "--export junit: JUnit holds a gate's verdicts (`arena gate GATE.toml --junit FILE`)",
+        ));
+    }
     let cfg = args.config(arena)?;
     let schedule = cfg.schedule()?;
     // With --json, stdout holds the document alone and the text goes to stderr.
