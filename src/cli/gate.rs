@@ -8,11 +8,13 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
+use serde::Serialize;
 
 use crate::cli::out::{note, say};
 use crate::cli::{json, EXIT_FAIL, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::registry::Arena;
+use crate::report::export::{Exporter, Figure, JUnit, Rows};
 use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::gate::{judge, load, slug, Check};
 use crate::tournament::run::execute;
@@ -46,6 +48,29 @@ pub struct GateArgs {
     report: bool,
 }
 
+/// An expectation's verdict as one row of the gate's results: a `--json` document's
+/// `expectations` and a JUnit test case (see [`JUnit`]).
+#[derive(Default, Serialize)]
+struct GateResult {
+    name: String,
+    pass: bool,
+    games: u64,
+    seconds: f64,
+    results: String,
+    line: String,
+    checks: Vec<CheckResult>,
+}
+
+/// One criterion of a [`GateResult`].
+#[derive(Default, Serialize)]
+struct CheckResult {
+    criterion: &'static str,
+    value: Figure,
+    bound: Figure,
+    pass: bool,
+    text: String,
+}
+
 /// One expectation's verdict, as the terminal, JSON and JUnit show it.
 struct Verdict {
     name: String,
@@ -67,29 +92,28 @@ impl Verdict {
         format!("{mark} {} ({} games): {}", self.name, self.games, figures.join("; "))
     }
 
-    fn json(&self) -> serde_json::Value {
-        let checks: Vec<serde_json::Value> = self
+    /// The verdict as `--json` and the JUnit export show it.
+    fn result(&self) -> GateResult {
+        let checks = self
             .checks
             .iter()
-            .map(|c| {
-                serde_json::json!({
-                    "criterion": c.criterion,
-                    "value": json::num(c.value),
-                    "bound": json::num(c.bound),
-                    "pass": c.pass,
-                    "text": c.text,
-                })
+            .map(|c| CheckResult {
+                criterion: c.criterion,
+                value: Figure(c.value),
+                bound: Figure(c.bound),
+                pass: c.pass,
+                text: c.text.clone(),
             })
             .collect();
-        serde_json::json!({
-            "name": self.name,
-            "pass": self.pass(),
-            "games": self.games,
-            "seconds": self.seconds,
-            "results": self.dir.display().to_string(),
-            "line": self.line(),
-            "checks": checks,
-        })
+        GateResult {
+            name: self.name.clone(),
+            pass: self.pass(),
+            games: self.games,
+            seconds: self.seconds,
+            results: self.dir.display().to_string(),
+            line: self.line(),
+            checks,
+        }
     }
 }
 
@@ -146,13 +170,14 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     let passed = verdicts.iter().filter(|v| v.pass()).count();
     let total = verdicts.len();
     let summary = format!("{passed} of {total} expectations passed");
+    let results = Rows::of(&args.gate.display().to_string(), &verdicts.iter().map(Verdict::result).collect::<Vec<_>>());
     if args.json {
         note!("{summary}");
         json::print(&serde_json::json!({
             "gate": args.gate.display().to_string(),
             "passed": passed,
             "failed": total - passed,
-            "expectations": verdicts.iter().map(Verdict::json).collect::<Vec<_>>(),
+            "expectations": results.values(),
         }));
     } else {
         say!("{summary}");
@@ -161,81 +186,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         verdicts.iter().try_for_each(|v| super::report::write_for(arena, &v.dir))?;
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, junit(&args.gate, &verdicts)).map_err(|e| Error::io(path, e))?;
+        std::fs::write(path, JUnit.serialize(&[results])?).map_err(|e| Error::io(path, e))?;
     }
     Ok(if passed == total { EXIT_OK } else { EXIT_FAIL })
-}
-
-/// The verdicts as JUnit XML: one test suite (the gate file), one test case per expectation with
-/// the terminal's line as its output; a failure carries that line and, in its body, every
-/// criterion's figures.
-fn junit(gate: &Path, verdicts: &[Verdict]) -> String {
-    let failures = verdicts.iter().filter(|v| !v.pass()).count();
-    let seconds: f64 = verdicts.iter().map(|v| v.seconds).sum();
-    let suite = xml_escape(&gate.display().to_string());
-    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    xml.push_str(&format!(
-        "<testsuites name=\"arena gate\" tests=\"{}\" failures=\"{failures}\" time=\"{seconds:.3}\">\n",
-        verdicts.len()
-    ));
-    xml.push_str(&format!(
-        "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\" time=\"{seconds:.3}\">\n",
-        verdicts.len()
-    ));
-    for v in verdicts {
-        let head = format!(
-            "    <testcase name=\"{}\" classname=\"{suite}\" time=\"{:.3}\">\n",
-            xml_escape(&v.name),
-            v.seconds
-        );
-        xml.push_str(&head);
-        if !v.pass() {
-            let body: Vec<String> = v
-                .checks
-                .iter()
-                .map(|c| format!("{} {}: {}", if c.pass { "pass" } else { "FAIL" }, c.criterion, c.text))
-                .collect();
-            xml.push_str(&format!(
-                "      <failure message=\"{}\" type=\"expectation\">{}</failure>\n",
-                xml_escape(&v.line()),
-                xml_escape(&body.join("\n"))
-            ));
-        }
-        // Every case, passed or not, carries the terminal's line: what was judged and by which
-        // figures (an SPRT's model and the unit of its bounds among them).
-        xml.push_str(&format!("      <system-out>{}</system-out>\n    </testcase>\n", xml_escape(&v.line())));
-    }
-    xml.push_str("  </testsuite>\n</testsuites>\n");
-    xml
-}
-
-/// Text as XML character data or an attribute value: the five markup characters escaped, and
-/// the control characters XML 1.0 does not allow replaced (a name may hold anything).
-fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\t' | '\r' => out.push_str(&format!("&#{};", c as u32)),
-            c if c.is_control() => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn markup_and_control_characters_are_escaped() {
-        assert_eq!(xml_escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
-        assert_eq!(xml_escape("x\u{1}y\nz"), "x\u{fffd}y&#10;z");
-    }
 }

@@ -10,8 +10,9 @@ use crate::config::{Overrides, RunConfig, Source};
 use crate::core::schedule::{Schedule, Shard};
 use crate::error::{Error, Result};
 use crate::registry::Arena;
+use crate::report::export::{Export, ExportFormat};
 use crate::report::{config_hash, Manifest, MANIFEST};
-use crate::report::{BotSummary, CiUnit, Records};
+use crate::report::{BotSummary, CiUnit, Records, Verdicts};
 use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::resume::Resumption;
@@ -75,6 +76,10 @@ pub struct RunArgs {
     /// Also write report.html (plots and tables) into the output folder at the end.
     #[arg(long)]
     report: bool,
+    /// Also write the run's tables (summary, match, ratings) to FILE in FORMAT: csv, json, jsonl
+    /// (JSON lines: one row an object a line, led by its table's name) or html. Repeatable.
+    #[arg(long, value_name = "FORMAT:FILE")]
+    export: Vec<Export>,
     /// Seconds between writes of finished games to the disk (0: after every game): a run killed
     /// outright (SIGKILL, out of memory, a lost node) loses at most this much finished play.
     #[arg(long, default_value = "5", value_name = "SECONDS", value_parser = parse_seconds)]
@@ -163,7 +168,19 @@ pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule, shard: Option<Shard>)
     )
 }
 
+/// Writes each `--export` of the run's tables.
+fn export(exports: &[Export], verdicts: &Verdicts) -> Result<()> {
+    let tables = verdicts.tables();
+    exports.iter().try_for_each(|e| e.write(&tables))
+}
+
 pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
+    // Refused before anything is played: JUnit holds a gate's verdicts, not a run's tables.
+    if args.export.iter().any(|e| e.format == ExportFormat::JUnit) {
+        return Err(Error::input(
+            "--export junit: JUnit holds a gate's verdicts (`arena gate GATE.toml --junit FILE`)",
+        ));
+    }
     let cfg = args.config(arena)?;
     let schedule = cfg.schedule()?;
     // With --json, stdout holds the document alone and the text goes to stderr.
@@ -198,6 +215,7 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
             tell(&header(&cfg, resumption.schedule(), shard));
         }
         let (cfg, report) = resumption.play()?;
+        export(&args.export, &report.verdicts)?;
         return Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json));
     }
     folder::ready(&lock, &out, args.force)?;
@@ -211,6 +229,7 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     if args.report {
         super::report::write_for(arena, &out)?;
     }
+    export(&args.export, &report.verdicts)?;
     Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json))
 }
 

@@ -103,7 +103,7 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
         let rows: Vec<serde_json::Value> = rows
             .iter()
             .map(|row| {
-                let mut value = json::match_row(row);
+                let mut value = serde_json::to_value(row.row()).expect("a row serialises");
                 if let (Some(s), serde_json::Value::Object(fields)) = (&sprt, &mut value) {
                     if let serde_json::Value::Object(columns) = sprt_json(s, row.llr(s)) {
                         fields.extend(columns);

@@ -14,7 +14,10 @@ use std::path::Path;
 
 use crate::core::Headline;
 use crate::error::Result;
-use crate::report::{num, write_csv_atomic};
+use serde::Serialize;
+
+use crate::report::export::{Csv, Exporter, Figure, Rows};
+use crate::report::write_atomic;
 use crate::stats::calc::Counts;
 use crate::stats::{EloEstimate, MeanCi, Pentanomial, Sprt, SprtDecision, SprtModel, Trinomial, Welford};
 
@@ -51,38 +54,57 @@ pub struct MatchRow {
     pub sprt: Option<SprtResult>,
 }
 
-pub const MATCH_COLUMNS: &[&str] = &[
-    "pairing",
-    "bot_a",
-    "bot_b",
-    "games",
-    "deals",
-    "wins",
-    "draws",
-    "losses",
-    "ll",
-    "ld",
-    "wl_dd",
-    "wd",
-    "ww",
-    "score",
-    "elo",
-    "elo_err",
-    "nelo",
-    "nelo_err",
-    "los",
-    "payoff_a",
-    "payoff_a_lo",
-    "payoff_a_hi",
-    "payoff_b",
-    "payoff_b_lo",
-    "payoff_b_hi",
-    "mean_payoff_diff",
-    "payoff_diff_lo",
-    "payoff_diff_hi",
-    "variance_ratio",
-];
-pub const SPRT_COLUMNS: &[&str] = &["h0", "h1", "alpha", "beta", "model", "unit", "llr", "lower", "upper", "decision"];
+/// One row of match.csv as written: the columns are its fields, in order, the SPRT's last and
+/// only when the run had one (the `--json` documents hold the same rows).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct MatchCsvRow {
+    pub pairing: usize,
+    pub bot_a: String,
+    pub bot_b: String,
+    pub games: u64,
+    pub deals: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub ll: u64,
+    pub ld: u64,
+    pub wl_dd: u64,
+    pub wd: u64,
+    pub ww: u64,
+    pub score: Figure,
+    pub elo: Figure,
+    pub elo_err: Figure,
+    pub nelo: Figure,
+    pub nelo_err: Figure,
+    pub los: Figure,
+    pub payoff_a: Figure,
+    pub payoff_a_lo: Figure,
+    pub payoff_a_hi: Figure,
+    pub payoff_b: Figure,
+    pub payoff_b_lo: Figure,
+    pub payoff_b_hi: Figure,
+    pub mean_payoff_diff: Figure,
+    pub payoff_diff_lo: Figure,
+    pub payoff_diff_hi: Figure,
+    pub variance_ratio: Figure,
+    #[serde(flatten)]
+    pub sprt: Option<SprtColumns>,
+}
+
+/// The SPRT's columns of a match.csv row.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SprtColumns {
+    pub h0: Figure,
+    pub h1: Figure,
+    pub alpha: Figure,
+    pub beta: Figure,
+    pub model: String,
+    pub unit: String,
+    pub llr: Figure,
+    pub lower: Figure,
+    pub upper: Figure,
+    pub decision: String,
+}
 
 impl MatchRow {
     /// The win/draw/loss counts the Elo figures and count SPRTs use: pairs or games.
@@ -113,44 +135,64 @@ impl MatchRow {
         }
     }
 
-    fn fields(&self) -> Vec<String> {
-        let mut f = vec![
-            self.pairing.to_string(),
-            self.bot_a.clone(),
-            self.bot_b.clone(),
-            self.games.to_string(),
-            self.deals.to_string(),
-            self.tri.wins.to_string(),
-            self.tri.draws.to_string(),
-            self.tri.losses.to_string(),
-        ];
-        f.extend(self.penta.0.iter().map(u64::to_string));
-        let e = &self.elo;
-        f.extend([e.score, e.elo, e.elo_err, e.nelo, e.nelo_err, e.los].map(num));
-        for m in [&self.payoff_a, &self.payoff_b, &self.payoff_diff] {
-            f.extend([m.mean, m.lo, m.hi].map(num));
-        }
-        f.push(num(self.variance_ratio));
-        if let Some(s) = &self.sprt {
+    pub fn row(&self) -> MatchCsvRow {
+        let (e, [ll, ld, wl_dd, wd, ww]) = (&self.elo, self.penta.0);
+        let sprt = self.sprt.as_ref().map(|s| {
             let (lower, upper) = s.sprt.bounds();
-            f.extend([num(s.sprt.h0), num(s.sprt.h1), num(s.sprt.alpha), num(s.sprt.beta)]);
-            f.push(s.sprt.model.to_string());
-            f.push(s.sprt.unit.to_string());
-            f.extend([num(s.llr), num(lower), num(upper)]);
-            f.push(s.decision.to_string());
+            SprtColumns {
+                h0: Figure(s.sprt.h0),
+                h1: Figure(s.sprt.h1),
+                alpha: Figure(s.sprt.alpha),
+                beta: Figure(s.sprt.beta),
+                model: s.sprt.model.to_string(),
+                unit: s.sprt.unit.to_string(),
+                llr: Figure(s.llr),
+                lower: Figure(lower),
+                upper: Figure(upper),
+                decision: s.decision.to_string(),
+            }
+        });
+        MatchCsvRow {
+            pairing: self.pairing,
+            bot_a: self.bot_a.clone(),
+            bot_b: self.bot_b.clone(),
+            games: self.games,
+            deals: self.deals,
+            wins: self.tri.wins,
+            draws: self.tri.draws,
+            losses: self.tri.losses,
+            ll,
+            ld,
+            wl_dd,
+            wd,
+            ww,
+            score: Figure(e.score),
+            elo: Figure(e.elo),
+            elo_err: Figure(e.elo_err),
+            nelo: Figure(e.nelo),
+            nelo_err: Figure(e.nelo_err),
+            los: Figure(e.los),
+            payoff_a: Figure(self.payoff_a.mean),
+            payoff_a_lo: Figure(self.payoff_a.lo),
+            payoff_a_hi: Figure(self.payoff_a.hi),
+            payoff_b: Figure(self.payoff_b.mean),
+            payoff_b_lo: Figure(self.payoff_b.lo),
+            payoff_b_hi: Figure(self.payoff_b.hi),
+            mean_payoff_diff: Figure(self.payoff_diff.mean),
+            payoff_diff_lo: Figure(self.payoff_diff.lo),
+            payoff_diff_hi: Figure(self.payoff_diff.hi),
+            variance_ratio: Figure(self.variance_ratio),
+            sprt,
         }
-        f
+    }
+
+    /// The table of match.csv.
+    pub fn rows(rows: &[MatchRow]) -> Rows {
+        Rows::of("match", &rows.iter().map(MatchRow::row).collect::<Vec<_>>())
     }
 
     pub fn write_csv(rows: &[MatchRow], path: &Path) -> Result<()> {
-        let mut header: Vec<&str> = MATCH_COLUMNS.to_vec();
-        if rows.iter().any(|r| r.sprt.is_some()) {
-            header.extend(SPRT_COLUMNS);
-        }
-        write_csv_atomic(path, |w| {
-            w.write_record(&header)?;
-            rows.iter().try_for_each(|row| w.write_record(row.fields()))
-        })
+        write_atomic(path, &Csv.serialize(&[MatchRow::rows(rows)])?)
     }
 
     /// The verdict for the terminal, led by what the game is about: the payoff difference for

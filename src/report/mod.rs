@@ -4,6 +4,7 @@
 //! times per bot) and `run.json` (the [`Manifest`]: whether the run is whole). [`RunTally`] takes the records in game order and comes
 //! to the [`Verdicts`]; [`GamesFile`] reads games.csv back.
 
+pub mod export;
 mod games;
 pub mod html;
 mod manifest;
@@ -18,12 +19,12 @@ pub use games::{count_games, GameRow, GamesFile, GamesWriter, Records, RowFormat
 pub use manifest::{
     config_hash, now, write_atomic, write_csv_atomic, Manifest, RunStatus, CONFIG, MANIFEST, TEMP_SUFFIX,
 };
-pub use matches::{MatchRow, SprtResult};
-pub use ratings::{RatingRow, RatingTable};
+pub use matches::{MatchCsvRow, MatchRow, SprtColumns, SprtResult};
+pub use ratings::{RatingCsvRow, RatingRow, RatingTable};
 pub use run::{RunTally, Verdicts};
-pub use summary::{BotSummary, CiUnit, Tally};
+pub use summary::{BotSummary, CiUnit, SummaryRow, Tally};
 pub use table::TableTally;
-pub use timing::TimeTally;
+pub use timing::{TimeTally, TimingRow};
 
 /// Formats a derived statistic for CSV: fixed six decimals (stable across platforms), `inf`
 /// and `-inf` for infinities, empty for undefined.

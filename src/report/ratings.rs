@@ -6,7 +6,10 @@ use std::path::Path;
 
 use crate::core::Headline;
 use crate::error::Result;
-use crate::report::{num, write_csv_atomic};
+use serde::Serialize;
+
+use crate::report::export::{Csv, Exporter, Figure, Rows};
+use crate::report::write_atomic;
 use crate::stats::{Anchor, Rating, RatingList};
 
 /// One bot of the list.
@@ -34,8 +37,22 @@ pub struct RatingTable {
     pub deals: u64,
 }
 
-pub const RATING_COLUMNS: &[&str] =
-    &["rank", "bot", "games", "score", "elo", "elo_lo", "elo_hi", "payoff", "payoff_lo", "payoff_hi", "anchor"];
+/// One row of ratings.csv as written: the columns are its fields, in order (the `--json`
+/// documents hold the same rows).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RatingCsvRow {
+    pub rank: usize,
+    pub bot: String,
+    pub games: u64,
+    pub score: Figure,
+    pub elo: Figure,
+    pub elo_lo: Figure,
+    pub elo_hi: Figure,
+    pub payoff: Figure,
+    pub payoff_lo: Figure,
+    pub payoff_hi: Figure,
+    pub anchor: String,
+}
 
 impl RatingTable {
     /// The list from the two fits; `record[bot]` is its (points, games) against the others.
@@ -67,17 +84,30 @@ impl RatingTable {
         RatingTable { rows, anchor, headline, deals: elo.clusters }
     }
 
+    /// The table of ratings.csv.
+    pub fn rows(&self) -> Rows {
+        let rows: Vec<RatingCsvRow> = self
+            .rows
+            .iter()
+            .map(|r| RatingCsvRow {
+                rank: r.rank,
+                bot: r.bot.clone(),
+                games: r.games,
+                score: Figure(r.score),
+                elo: Figure(r.elo.value),
+                elo_lo: Figure(r.elo.lo),
+                elo_hi: Figure(r.elo.hi),
+                payoff: Figure(r.payoff.value),
+                payoff_lo: Figure(r.payoff.lo),
+                payoff_hi: Figure(r.payoff.hi),
+                anchor: self.anchor.clone(),
+            })
+            .collect();
+        Rows::of("ratings", &rows)
+    }
+
     pub fn write_csv(&self, path: &Path) -> Result<()> {
-        write_csv_atomic(path, |w| {
-            w.write_record(RATING_COLUMNS)?;
-            for r in &self.rows {
-                let mut f = vec![r.rank.to_string(), r.bot.clone(), r.games.to_string(), num(r.score)];
-                f.extend([r.elo.value, r.elo.lo, r.elo.hi, r.payoff.value, r.payoff.lo, r.payoff.hi].map(num));
-                f.push(self.anchor.clone());
-                w.write_record(&f)?;
-            }
-            Ok(())
-        })
+        write_atomic(path, &Csv.serialize(&[self.rows()])?)
     }
 
     /// The list for the terminal, the game's headline figure first.

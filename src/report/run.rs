@@ -124,6 +124,14 @@ impl Verdicts {
     /// alone, so the run folder's list of what `--force` may remove is made from the same names.
     pub const FILES: [&'static str; 3] = ["summary.csv", "match.csv", "ratings.csv"];
 
+    /// The run's tables as summary.csv, match.csv and ratings.csv hold them (ratings only with
+    /// three or more bots), for `--export`.
+    pub fn tables(&self) -> Vec<crate::report::export::Rows> {
+        let mut tables = vec![BotSummary::rows(&self.bots), MatchRow::rows(&self.matches)];
+        tables.extend(self.ratings.as_ref().map(RatingTable::rows));
+        tables
+    }
+
     /// Writes summary.csv, and match.csv and ratings.csv when there are rows, into `dir`.
     pub fn write(&self, dir: &Path) -> Result<()> {
         let [summary, matches, ratings] = Verdicts::FILES;

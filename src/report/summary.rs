@@ -10,7 +10,10 @@ use std::path::Path;
 use crate::core::schedule::Schedule;
 use crate::core::{FaultKind, GameRecord, Status};
 use crate::error::Result;
-use crate::report::{num, write_csv_atomic};
+use serde::Serialize;
+
+use crate::report::export::{Csv, Exporter, Figure, Rows};
+use crate::report::write_atomic;
 use crate::stats::{wilson, ClusteredMean, MeanCi, Z95};
 
 /// What summary.csv's intervals count as independent observations.
@@ -78,22 +81,25 @@ pub struct BotSummary {
     pub ci_unit: CiUnit,
 }
 
-pub const SUMMARY_COLUMNS: &[&str] = &[
-    "bot",
-    "games",
-    "wins",
-    "draws",
-    "losses",
-    "forfeits",
-    "score",
-    "win_rate",
-    "win_rate_lo",
-    "win_rate_hi",
-    "mean_payoff",
-    "payoff_lo",
-    "payoff_hi",
-    "ci_unit",
-];
+/// One row of summary.csv, as written: the columns are its fields, in order (the `--json`
+/// documents hold the same rows).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SummaryRow {
+    pub bot: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub forfeits: u64,
+    pub score: Figure,
+    pub win_rate: Figure,
+    pub win_rate_lo: Figure,
+    pub win_rate_hi: Figure,
+    pub mean_payoff: Figure,
+    pub payoff_lo: Figure,
+    pub payoff_hi: Figure,
+    pub ci_unit: &'static str,
+}
 
 impl Tally {
     /// Adds every seat of `record`; `lineup[seat]` is the bot index.
@@ -160,30 +166,32 @@ impl Tally {
 }
 
 impl BotSummary {
-    fn fields(&self) -> Vec<String> {
-        vec![
-            self.bot.clone(),
-            self.games.to_string(),
-            self.wins.to_string(),
-            self.draws.to_string(),
-            self.losses.to_string(),
-            self.forfeits.to_string(),
-            num(self.score),
-            num(self.win_rate),
-            num(self.win_rate_lo),
-            num(self.win_rate_hi),
-            num(self.payoff.mean),
-            num(self.payoff.lo),
-            num(self.payoff.hi),
-            self.ci_unit.as_str().to_string(),
-        ]
+    pub fn row(&self) -> SummaryRow {
+        SummaryRow {
+            bot: self.bot.clone(),
+            games: self.games,
+            wins: self.wins,
+            draws: self.draws,
+            losses: self.losses,
+            forfeits: self.forfeits,
+            score: Figure(self.score),
+            win_rate: Figure(self.win_rate),
+            win_rate_lo: Figure(self.win_rate_lo),
+            win_rate_hi: Figure(self.win_rate_hi),
+            mean_payoff: Figure(self.payoff.mean),
+            payoff_lo: Figure(self.payoff.lo),
+            payoff_hi: Figure(self.payoff.hi),
+            ci_unit: self.ci_unit.as_str(),
+        }
+    }
+
+    /// The table of summary.csv.
+    pub fn rows(rows: &[BotSummary]) -> Rows {
+        Rows::of("summary", &rows.iter().map(BotSummary::row).collect::<Vec<_>>())
     }
 
     pub fn write_csv(rows: &[BotSummary], path: &Path) -> Result<()> {
-        write_csv_atomic(path, |w| {
-            w.write_record(SUMMARY_COLUMNS)?;
-            rows.iter().try_for_each(|row| w.write_record(row.fields()))
-        })
+        write_atomic(path, &Csv.serialize(&[BotSummary::rows(rows)])?)
     }
 
     /// One line per bot that forfeited, by kind (as fastchess counts time losses and crashes):

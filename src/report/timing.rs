@@ -5,9 +5,22 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::error::Result;
-use crate::report::{num, write_csv_atomic};
+use serde::Serialize;
 
-pub const TIMING_COLUMNS: &[&str] = &["bot", "moves", "mean_ms", "median_ms", "p99_ms", "max_ms"];
+use crate::report::export::{Csv, Exporter, Figure, Rows};
+use crate::report::write_atomic;
+
+/// One row of timing.csv as written: the columns are its fields, in order; times in
+/// milliseconds.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TimingRow {
+    pub bot: String,
+    pub moves: u64,
+    pub mean_ms: Figure,
+    pub median_ms: Figure,
+    pub p99_ms: Figure,
+    pub max_ms: Figure,
+}
 
 /// Sub-buckets per power of two: quantiles are within 1/64 (1.6%) of the true value.
 const SUB: u32 = 32;
@@ -99,25 +112,27 @@ impl TimeTally {
         self.max_ns as f64
     }
 
-    fn fields(&self, bot: &str) -> Vec<String> {
-        let ms = |ns: f64| num(ns / 1e6);
+    fn row(&self, bot: &str) -> TimingRow {
+        let ms = |ns: f64| Figure(ns / 1e6);
         let mean = if self.moves == 0 { f64::NAN } else { self.total_ns as f64 / self.moves as f64 };
-        vec![
-            bot.to_string(),
-            self.moves.to_string(),
-            ms(mean),
-            ms(self.quantile_ns(0.5)),
-            ms(self.quantile_ns(0.99)),
-            ms(if self.moves == 0 { f64::NAN } else { self.max_ns as f64 }),
-        ]
+        TimingRow {
+            bot: bot.to_string(),
+            moves: self.moves,
+            mean_ms: ms(mean),
+            median_ms: ms(self.quantile_ns(0.5)),
+            p99_ms: ms(self.quantile_ns(0.99)),
+            max_ms: ms(if self.moves == 0 { f64::NAN } else { self.max_ns as f64 }),
+        }
     }
 
-    /// Writes timing.csv: one row per bot, in the config's order.
+    /// The table of timing.csv: one row per bot, in the config's order.
+    pub fn rows(tallies: &[TimeTally], names: &[String]) -> Rows {
+        Rows::of("timing", &tallies.iter().zip(names).map(|(t, name)| t.row(name)).collect::<Vec<_>>())
+    }
+
+    /// Writes timing.csv.
     pub fn write_csv(tallies: &[TimeTally], names: &[String], path: &Path) -> Result<()> {
-        write_csv_atomic(path, |w| {
-            w.write_record(TIMING_COLUMNS)?;
-            tallies.iter().zip(names).try_for_each(|(tally, name)| w.write_record(tally.fields(name)))
-        })
+        write_atomic(path, &Csv.serialize(&[TimeTally::rows(tallies, names)])?)
     }
 }
 
@@ -167,7 +182,9 @@ mod tests {
             }
             let mut merged = TimeTally::default();
             parts.iter().for_each(|p| merged.merge(p));
-            prop_assert_eq!(merged.fields("bot"), one.fields("bot"));
+            // As written (a bot without moves has NaN figures, which equal nothing).
+            let written = |t: &TimeTally| serde_json::to_value(t.row("bot")).unwrap();
+            prop_assert_eq!(written(&merged), written(&one));
             prop_assert_eq!(merged.moves, times.len() as u64);
         }
     }

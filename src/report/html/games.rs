@@ -4,12 +4,12 @@
 //! showdown rates.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
+use super::figure_of;
 use super::plot;
 use super::run::RunData;
-use super::{escape, figure_of};
 use crate::error::Result;
+use crate::report::export::html_table as table;
 
 /// The unit of the game's payoff, for axis labels: the game's own ([`crate::core::GameDef::payoff_label`]).
 pub fn payoff_unit(run: &RunData) -> String {
@@ -50,27 +50,6 @@ fn rate(part: f64, whole: f64) -> String {
     } else {
         "-".into()
     }
-}
-
-/// A table with a header row and rows of cells (the first cell left-aligned, escaped).
-fn table(title: &str, head: &[&str], rows: Vec<Vec<String>>, note: &str) -> String {
-    let mut out = format!("<h3>{}</h3>\n<table>\n<tr>", escape(title));
-    for (i, h) in head.iter().enumerate() {
-        let _ = write!(out, "<th{}>{}</th>", if i == 0 { " class=\"l\"" } else { "" }, escape(h));
-    }
-    out.push_str("</tr>\n");
-    for row in rows {
-        out.push_str("<tr>");
-        for (i, cell) in row.iter().enumerate() {
-            let _ = write!(out, "<td{}>{}</td>", if i == 0 { " class=\"l\"" } else { "" }, escape(cell));
-        }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</table>\n");
-    if !note.is_empty() {
-        let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(note));
-    }
-    out
 }
 
 /// Gomoku: wins as black and as white, how games ended, and their lengths.

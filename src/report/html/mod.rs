@@ -32,20 +32,10 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding
 th{background:#eee}td.l,th.l{text-align:left}pre{background:#f4f4f4;padding:.5em;overflow-x:auto;font-size:.85em}\
 p.note{color:#444;font-size:.9em;max-width:720px}svg{display:block;max-width:100%;height:auto}";
 
-/// Escapes text for HTML (element content and quoted attribute values).
+/// Escapes text for HTML (element content and quoted attribute values): the one markup
+/// escaper, in its HTML form.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::report::export::escape(text, crate::report::export::Markup::Html)
 }
 
 /// A titled plot with an optional note under it.
