@@ -12,7 +12,7 @@ use bot_arena::core::{GameSeeds, Params};
 use bot_arena::games::BotChoice;
 use bot_arena::Arena;
 
-mod common;
+use crate::common;
 
 const WAIT: Duration = Duration::from_secs(30);
 

@@ -4,9 +4,7 @@
 
 use std::process::Output;
 
-mod common;
-
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// Runs `arena ARGS` in `dir`.

@@ -7,13 +7,11 @@
 //! The jobs run the arena binary of this build, so the folders must be on a filesystem the nodes
 //! share with this machine (a one-node cluster shares /tmp).
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::write;
+use crate::common::{self, write};
 use tempfile::TempDir;
 
 /// A round robin of three hold'em bots: three tables, paired.

@@ -11,9 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// A bot for hold'em in sh that answers `call`, or misbehaves as `$1` says, on every `act`.
@@ -57,7 +55,7 @@ impl Run {
     fn new(test: &str) -> Run {
         let dir = TempDir::new().unwrap();
         write(dir.path(), "bot.sh", SH_BOT);
-        Run { dir, mark: format!("{test}-{}", std::process::id()) }
+        Run { dir, mark: format!("{}::{test}-{}", module_path!(), std::process::id()) }
     }
 
     fn path(&self, name: &str) -> PathBuf {

@@ -9,9 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-mod common;
-
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// A Gomocup engine in bash that plays the first empty cell (rows from the top), or misbehaves
@@ -93,7 +91,7 @@ impl Bench {
     fn new(test: &str) -> Bench {
         let dir = TempDir::new().unwrap();
         write(dir.path(), "pbrain-fake.sh", FAKE);
-        Bench { dir, mark: format!("{test}-{}", std::process::id()) }
+        Bench { dir, mark: format!("{}::{test}-{}", module_path!(), std::process::id()) }
     }
 
     fn path(&self, name: &str) -> PathBuf {

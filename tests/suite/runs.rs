@@ -1,13 +1,11 @@
 //! Runs that survive: run.json, resume after SIGKILL, SIGTERM and Ctrl-C (byte-identical to the
 //! run never interrupted, SPRT runs included), `--force` and `arena stats --run` on partial folders.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// A gomoku run of about half a second on two threads: paired, so resume must keep whole pairs.

@@ -5,13 +5,11 @@
 //! a config into another config's folder, stale and unfinished shards at the merge. All on the
 //! real binary: locks, kills and disks are faults of the process.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// Mahjong on one thread: runs for minutes (a few thousand games a second), to be caught while it

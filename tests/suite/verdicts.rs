@@ -3,9 +3,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-mod common;
-
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// random-adjacent is far stronger than random on a small board.

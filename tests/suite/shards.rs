@@ -2,12 +2,10 @@
 //! one machine, in every game, for 1, 2, 3 and 7 shards; the bad sets of shards refused with one
 //! line), SPRT runs over shards, and `arena resume --games N`.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// The files whose bytes a merge must reproduce.
