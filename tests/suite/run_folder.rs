@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{arena, write};
+use crate::common::{arena, manifest, write};
 use tempfile::TempDir;
 
 /// Mahjong on one thread: runs for minutes (a few thousand games a second), to be caught while it
@@ -65,10 +65,6 @@ fn kill(child: &mut Background, signal: &str) {
 fn run(args: &[&str]) -> (Option<i32>, String) {
     let output = arena().args(args).output().unwrap();
     (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
-}
-
-fn manifest(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
 }
 
 /// Whole games in a games.csv of two-seat games (a cut last row is not one).

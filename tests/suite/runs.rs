@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{arena, write};
+use crate::common::{arena, manifest, write};
 use tempfile::TempDir;
 
 /// A gomoku run of about half a second on two threads: paired, so resume must keep whole pairs.
@@ -29,10 +29,6 @@ fn assert_same_files(reference: &Path, other: &Path, what: &str) {
         let (a, b) = (std::fs::read(reference.join(name)).ok(), std::fs::read(other.join(name)).ok());
         assert!(a == b, "{what}: {name} differs from the run never interrupted");
     }
-}
-
-fn manifest(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
 }
 
 /// Starts a run, sends `signal` after `wait`, waits for the process and returns its exit code.
