@@ -324,7 +324,7 @@ impl SmallDisk {
             .ok()?
             .success();
         if !mounted {
-            eprintln!("skipped: cannot mount a tmpfs here (run the tests as root: `sudo cargo test --release --test run_folder`)");
+            eprintln!("skipped: cannot mount a tmpfs here (run the tests as root: `sudo cargo test --release --test suite run_folder::`)");
             return None;
         }
         Some(SmallDisk { dir })

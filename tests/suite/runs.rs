@@ -118,7 +118,7 @@ fn an_sprt_run_resumed_stops_at_the_same_game() {
 }
 
 /// The acceptance test at full strength: 20 moments for SIGTERM and for the SPRT run.
-/// `cargo test --release --test runs -- --ignored`
+/// `cargo test --release --test suite runs:: -- --ignored`
 #[test]
 #[ignore]
 fn twenty_moments_for_sigterm_and_for_an_sprt_run() {
