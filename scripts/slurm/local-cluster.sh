@@ -1,6 +1,6 @@
 #!/bin/sh
 # A one-node Slurm cluster on this machine, to try scripts/slurm/arena.sbatch (and to run
-# tests/slurm.rs) without a real cluster. Debian or Ubuntu, as root; no systemd needed: munged,
+# tests/suite/slurm.rs) without a real cluster. Debian or Ubuntu, as root; no systemd needed: munged,
 # slurmctld and slurmd are started as plain daemons, from a slurm.conf generated for this
 # machine's cores and memory.
 #

@@ -3,10 +3,10 @@
 //! protocol, the conformance check, and what game theory says the first seat is worth: -1/18
 //! chip a hand at any equilibrium.
 //!
-//! `cargo test` builds the examples before it runs any test; `cargo test --test kuhn_poker` alone
+//! `cargo test` builds the examples before it runs any test; `cargo test --test suite kuhn_poker::` alone
 //! does not, so build the example first (`cargo build --release --example kuhn_poker` for a
 //! `--release` test). The coverage check over 20 seeds is ignored by default:
-//! `cargo test --release --test kuhn_poker -- --ignored`.
+//! `cargo test --release --test suite kuhn_poker:: -- --ignored`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -34,7 +34,7 @@ fn example() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let profile = exe.parent().and_then(Path::parent).expect("the test runs from target/<profile>/deps");
     let bin = profile.join("examples").join("kuhn_poker");
-    let build = "`cargo test` builds it, `cargo test --test kuhn_poker` does not: run \
+    let build = "`cargo test` builds it, `cargo test --test suite kuhn_poker::` does not: run \
                  `cargo build --release --example kuhn_poker` (without --release for a debug test) first";
     let built = std::fs::metadata(&bin)
         .and_then(|m| m.modified())
@@ -213,7 +213,7 @@ fn the_config_runs_and_the_first_seat_is_worth_minus_one_eighteenth() {
     let (folder, printed) = run_config(dir.path(), &[]);
 
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let marker = "<!-- the output of examples/kuhn_poker.toml's run, checked by tests/kuhn_poker.rs -->\n```\n";
+    let marker = "<!-- the output of examples/kuhn_poker.toml's run, checked by tests/suite/kuhn_poker.rs -->\n```\n";
     let start = readme.find(marker).expect("the README shows the Kuhn poker run") + marker.len();
     let shown = &readme[start..start + readme[start..].find("```").unwrap()];
     assert_eq!(printed.trim_end(), shown.trim_end(), "the README's Kuhn poker run is not what the run prints");
@@ -298,7 +298,7 @@ fn the_game_keeps_the_registry_contract() {
 /// hands each, it must miss at most 4 times (a correct game and tally miss more often with
 /// probability 0.003: binomial, 20 tries at 0.05) and never reach 0.
 #[test]
-#[ignore = "20 runs of 200,000 hands: cargo test --release --test kuhn_poker -- --ignored"]
+#[ignore = "20 runs of 200,000 hands: cargo test --release --test suite kuhn_poker:: -- --ignored"]
 fn the_interval_covers_the_value_nineteen_times_in_twenty() {
     let dir = tempfile::tempdir().unwrap();
     let config = repo().join("examples/kuhn_poker.toml");

@@ -9,7 +9,7 @@
 //! `configs/`, `openings/` and `target/`, so their results folders are fresh.
 //!
 //! The examples that play long tournaments take about 20 minutes in all on two cores; they are ignored in the
-//! default run: `cargo test --release --test readme -- --include-ignored`.
+//! default run: `cargo test --release --test suite readme:: -- --include-ignored`.
 
 use std::path::Path;
 use std::process::Command;

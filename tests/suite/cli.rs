@@ -3,9 +3,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
-
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 const SMALL: &str = r#"

@@ -7,11 +7,9 @@
 #![cfg(target_os = "linux")]
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-mod common;
-
-use common::{arena, write};
+use crate::common::{arena, mark, statuses, survivors, write, MARK};
 use tempfile::TempDir;
 
 /// A Gomocup engine in bash that plays the first empty cell (rows from the top), or misbehaves
@@ -81,8 +79,6 @@ while IFS= read -r line; do
 done
 "#;
 
-const MARK: &str = "ARENA_TEST_MARK";
-
 /// A folder with the fake engine, and runs whose processes carry a mark in their environment.
 struct Bench {
     dir: TempDir,
@@ -93,7 +89,7 @@ impl Bench {
     fn new(test: &str) -> Bench {
         let dir = TempDir::new().unwrap();
         write(dir.path(), "pbrain-fake.sh", FAKE);
-        Bench { dir, mark: format!("{test}-{}", std::process::id()) }
+        Bench { dir, mark: mark(module_path!(), test) }
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -126,37 +122,8 @@ impl Bench {
 
     /// Processes of this test's runs still alive after `grace`.
     fn survivors(&self, grace: Duration) -> Vec<u32> {
-        let until = Instant::now() + grace;
-        loop {
-            let alive = marked(&format!("{MARK}={}", self.mark));
-            if alive.is_empty() || Instant::now() > until {
-                return alive;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        survivors(&self.mark, grace)
     }
-}
-
-/// Live processes (zombies aside) whose environment holds `entry`.
-fn marked(entry: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for proc_entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = proc_entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(environ) = std::fs::read(proc_entry.path().join("environ")) else { continue };
-        let zombie = std::fs::read_to_string(proc_entry.path().join("stat"))
-            .map(|stat| stat.rsplit_once(") ").is_none_or(|(_, rest)| rest.starts_with('Z')))
-            .unwrap_or(true);
-        if !zombie && environ.split(|&b| b == 0).any(|e| e == entry.as_bytes()) {
-            found.push(pid);
-        }
-    }
-    found
-}
-
-/// The `status` column of `bot`'s rows in a games.csv.
-fn statuses(games_csv: &str, bot: &str) -> Vec<String> {
-    let mut reader = csv::Reader::from_reader(games_csv.as_bytes());
-    reader.records().map(|r| r.unwrap()).filter(|r| &r[4] == bot).map(|r| r[8].to_string()).collect()
 }
 
 /// A config of `games` paired games of `fake` against `weights` on a `table`.

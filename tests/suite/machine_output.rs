@@ -6,9 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Output;
 
-mod common;
-
-use common::{arena, write};
+use crate::common::{arena, write};
 use serde_json::Value;
 use tempfile::TempDir;
 

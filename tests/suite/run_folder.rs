@@ -5,13 +5,11 @@
 //! a config into another config's folder, stale and unfinished shards at the merge. All on the
 //! real binary: locks, kills and disks are faults of the process.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{arena, write};
+use crate::common::{arena, manifest, write};
 use tempfile::TempDir;
 
 /// Mahjong on one thread: runs for minutes (a few thousand games a second), to be caught while it
@@ -67,10 +65,6 @@ fn kill(child: &mut Background, signal: &str) {
 fn run(args: &[&str]) -> (Option<i32>, String) {
     let output = arena().args(args).output().unwrap();
     (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
-}
-
-fn manifest(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
 }
 
 /// Whole games in a games.csv of two-seat games (a cut last row is not one).
@@ -330,7 +324,7 @@ impl SmallDisk {
             .ok()?
             .success();
         if !mounted {
-            eprintln!("skipped: cannot mount a tmpfs here (run the tests as root: `sudo cargo test --release --test run_folder`)");
+            eprintln!("skipped: cannot mount a tmpfs here (run the tests as root: `sudo cargo test --release --test suite run_folder::`)");
             return None;
         }
         Some(SmallDisk { dir })

@@ -2,14 +2,12 @@
 //! keeps no games writes the same verdicts; compressed runs resume after a kill and merge from
 //! shards to the run never interrupted; a run without games refuses what needs them.
 
-mod common;
-
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// A paired gomoku run of a few tenths of a second.

@@ -3,9 +3,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-mod common;
-
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// random-adjacent is far stronger than random on a small board.
@@ -86,7 +84,7 @@ fn stats_from_a_run_folder_matches_match_csv() {
 
 #[test]
 fn stats_reproduces_the_reference_llr() {
-    // Row B of the reference table in tests/stats_vectors.rs.
+    // Row B of the reference table in tests/suite/stats_vectors.rs.
     let output =
         arena().args(["stats", "--penta", "365,16618,36229,16974,390", "--elo0", "0", "--elo1", "2"]).output().unwrap();
     assert!(output.status.success());

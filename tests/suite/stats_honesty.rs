@@ -2,7 +2,7 @@
 //! truth 95% of the time, and does the SPRT keep its error rates?
 //!
 //! Each test prints its measured rate; see them with
-//! `cargo test --release --test stats_honesty -- --nocapture --test-threads 1`.
+//! `cargo test --release --test suite stats_honesty:: -- --nocapture --test-threads 1`.
 //!
 //! Tolerances: a coverage rate over M = 2000 matches has a sampling standard deviation of
 //! √(0.95·0.05/2000) = 0.49%, so the 95% ± 2% is about four standard deviations. An SPRT error

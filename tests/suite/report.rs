@@ -7,9 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod common;
-
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// Gomoku, a small paired round robin of three.

@@ -12,7 +12,7 @@
 //! `ulimit -v`:
 //!
 //! ```sh
-//! CAMPAIGN_CASES=30000 CAMPAIGN_SEED=2026 cargo test --release --test fuzz_inputs -- --ignored --nocapture
+//! CAMPAIGN_CASES=30000 CAMPAIGN_SEED=2026 cargo test --release --test suite fuzz_inputs::campaign -- --ignored --nocapture
 //! ```
 
 use std::io::Write as _;

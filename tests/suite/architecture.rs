@@ -279,7 +279,9 @@ fn violations(src: &Path) -> Vec<String> {
         let Some(unit) = unit_of(&module, src) else { continue };
         let shown = file.strip_prefix(src.parent().unwrap()).unwrap().display().to_string();
         let Some(layer) = layer_of(&unit) else {
-            broken.push(format!("{shown}: module `{unit}` is in no layer (add it to LAYERS in tests/architecture.rs)"));
+            broken.push(format!(
+                "{shown}: module `{unit}` is in no layer (add it to LAYERS in tests/suite/architecture.rs)"
+            ));
             continue;
         };
         let text = std::fs::read_to_string(file).unwrap();

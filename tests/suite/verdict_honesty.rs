@@ -4,7 +4,7 @@
 //! difference keep its error rates?
 //!
 //! Each test prints its measured rates; see them with
-//! `cargo test --release --test verdict_honesty -- --nocapture --test-threads 1`.
+//! `cargo test --release --test suite verdict_honesty:: -- --nocapture --test-threads 1`.
 //!
 //! Tolerances: a coverage rate over M = 2000 runs has a sampling standard deviation of
 //! √(0.95·0.05/2000) = 0.49%, so 95 ± 1.5% is three standard deviations. An SPRT error rate over R

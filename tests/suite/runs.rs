@@ -1,13 +1,11 @@
 //! Runs that survive: run.json, resume after SIGKILL, SIGTERM and Ctrl-C (byte-identical to the
 //! run never interrupted, SPRT runs included), `--force` and `arena stats --run` on partial folders.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{arena, write};
+use crate::common::{arena, manifest, write};
 use tempfile::TempDir;
 
 /// A gomoku run of about half a second on two threads: paired, so resume must keep whole pairs.
@@ -31,10 +29,6 @@ fn assert_same_files(reference: &Path, other: &Path, what: &str) {
         let (a, b) = (std::fs::read(reference.join(name)).ok(), std::fs::read(other.join(name)).ok());
         assert!(a == b, "{what}: {name} differs from the run never interrupted");
     }
-}
-
-fn manifest(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
 }
 
 /// Starts a run, sends `signal` after `wait`, waits for the process and returns its exit code.
@@ -124,7 +118,7 @@ fn an_sprt_run_resumed_stops_at_the_same_game() {
 }
 
 /// The acceptance test at full strength: 20 moments for SIGTERM and for the SPRT run.
-/// `cargo test --release --test runs -- --ignored`
+/// `cargo test --release --test suite runs:: -- --ignored`
 #[test]
 #[ignore]
 fn twenty_moments_for_sigterm_and_for_an_sprt_run() {

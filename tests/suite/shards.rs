@@ -2,12 +2,10 @@
 //! one machine, in every game, for 1, 2, 3 and 7 shards; the bad sets of shards refused with one
 //! line), SPRT runs over shards, and `arena resume --games N`.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{arena, write};
+use crate::common::{arena, manifest, write};
 use tempfile::TempDir;
 
 /// The files whose bytes a merge must reproduce.
@@ -61,10 +59,6 @@ fn assert_same_files(reference: &Path, other: &Path, what: &str) {
         let (a, b) = (std::fs::read(reference.join(name)).ok(), std::fs::read(other.join(name)).ok());
         assert!(a == b, "{what}: {name} differs from the run on one machine");
     }
-}
-
-fn manifest(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
 }
 
 fn set_manifest(dir: &Path, key: &str, value: serde_json::Value) {

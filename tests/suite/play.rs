@@ -6,9 +6,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Output, Stdio};
 
-mod common;
-
-use common::{arena, write};
+use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// Runs `arena ARGS` in `dir` with `script` on stdin.

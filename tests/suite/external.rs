@@ -11,9 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-
-use common::{arena, write};
+use crate::common::{arena, mark, marked, statuses, survivors, write, MARK};
 use tempfile::TempDir;
 
 /// A bot for hold'em in sh that answers `call`, or misbehaves as `$1` says, on every `act`.
@@ -44,8 +42,6 @@ while IFS= read -r line; do
 done
 "#;
 
-const MARK: &str = "ARENA_TEST_MARK";
-
 /// A run of the `arena` binary whose processes (and their children) carry `mark` in their
 /// environment.
 struct Run {
@@ -57,7 +53,7 @@ impl Run {
     fn new(test: &str) -> Run {
         let dir = TempDir::new().unwrap();
         write(dir.path(), "bot.sh", SH_BOT);
-        Run { dir, mark: format!("{test}-{}", std::process::id()) }
+        Run { dir, mark: mark(module_path!(), test) }
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -95,37 +91,8 @@ impl Run {
     /// Processes of this run still alive (zombies do not count: they hold nothing), after
     /// giving them `grace` to go.
     fn survivors(&self, grace: Duration) -> Vec<u32> {
-        let until = Instant::now() + grace;
-        loop {
-            let alive = marked(&format!("{MARK}={}", self.mark));
-            if alive.is_empty() || Instant::now() > until {
-                return alive;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        survivors(&self.mark, grace)
     }
-}
-
-/// Live processes whose environment holds `entry`.
-fn marked(entry: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for proc_entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = proc_entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(environ) = std::fs::read(proc_entry.path().join("environ")) else { continue };
-        let zombie = std::fs::read_to_string(proc_entry.path().join("stat"))
-            .map(|stat| stat.rsplit_once(") ").is_none_or(|(_, rest)| rest.starts_with('Z')))
-            .unwrap_or(true);
-        if !zombie && environ.split(|&b| b == 0).any(|e| e == entry.as_bytes()) {
-            found.push(pid);
-        }
-    }
-    found
-}
-
-/// The `status` column of every row of `bot` in a games.csv.
-fn statuses(games_csv: &str, bot: &str) -> Vec<String> {
-    let mut reader = csv::Reader::from_reader(games_csv.as_bytes());
-    reader.records().map(|r| r.unwrap()).filter(|r| &r[4] == bot).map(|r| r[8].to_string()).collect()
 }
 
 /// Plays 6 hands of `mode` against always-call and checks every one of its hands is forfeited

@@ -3,17 +3,15 @@
 //!
 //! Skipped (with a message) when `sbatch` is not on PATH or no Slurm controller answers. On one
 //! machine, as root: `scripts/slurm/local-cluster.sh start`, then
-//! `cargo test --release --test slurm -- --nocapture`, then `scripts/slurm/local-cluster.sh stop`.
+//! `cargo test --release --test suite slurm:: -- --nocapture`, then `scripts/slurm/local-cluster.sh stop`.
 //! The jobs run the arena binary of this build, so the folders must be on a filesystem the nodes
 //! share with this machine (a one-node cluster shares /tmp).
-
-mod common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::write;
+use crate::common::{self, write};
 use tempfile::TempDir;
 
 /// A round robin of three hold'em bots: three tables, paired.

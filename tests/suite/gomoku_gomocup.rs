@@ -12,7 +12,7 @@ use bot_arena::core::BotChoice;
 use bot_arena::core::{GameSeeds, Params};
 use bot_arena::Arena;
 
-mod common;
+use crate::common;
 
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -262,7 +262,7 @@ fn a_thousand_games_each_rule(size: usize) {
     }
 }
 
-/// `cargo test --release --test gomoku_gomocup -- --ignored --nocapture` (both sizes), or one
+/// `cargo test --release --test suite gomoku_gomocup:: -- --ignored --nocapture` (both sizes), or one
 /// size: `... -- --ignored --nocapture a_thousand_games_through_the_protocol_20x20`.
 #[test]
 #[ignore]

@@ -1,0 +1,70 @@
+//! Helpers shared by the end-to-end tests.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use assert_cmd::cargo::CommandCargoExt;
+
+/// The `arena` binary built for this test run.
+pub fn arena() -> Command {
+    Command::cargo_bin("arena").unwrap()
+}
+
+/// Writes `text` to `dir/name` and returns the path.
+pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The run folder's manifest, `run.json`.
+pub fn manifest(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
+}
+
+/// The `status` column of every row of `bot` in a games.csv.
+pub fn statuses(games_csv: &str, bot: &str) -> Vec<String> {
+    let mut reader = csv::Reader::from_reader(games_csv.as_bytes());
+    reader.records().map(|r| r.unwrap()).filter(|r| &r[4] == bot).map(|r| r[8].to_string()).collect()
+}
+
+/// The environment variable that marks the processes of one test's runs: every bot inherits it.
+pub const MARK: &str = "ARENA_TEST_MARK";
+
+/// A mark for `test` in `module` (`module_path!()`), unique to it in the whole test binary and
+/// among test binaries running at once (it holds the process id): the tests of every module run
+/// in one process, in parallel, and each counts only the processes that carry its own mark.
+pub fn mark(module: &str, test: &str) -> String {
+    format!("{module}::{test}-{}", std::process::id())
+}
+
+/// Live processes whose environment holds `entry` (`MARK=mark`). Zombies do not count: they
+/// hold nothing.
+#[cfg(target_os = "linux")]
+pub fn marked(entry: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for proc_entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = proc_entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(environ) = std::fs::read(proc_entry.path().join("environ")) else { continue };
+        let zombie = std::fs::read_to_string(proc_entry.path().join("stat"))
+            .map(|stat| stat.rsplit_once(") ").is_none_or(|(_, rest)| rest.starts_with('Z')))
+            .unwrap_or(true);
+        if !zombie && environ.split(|&b| b == 0).any(|e| e == entry.as_bytes()) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Processes carrying `mark` still alive after giving them `grace` to go.
+#[cfg(target_os = "linux")]
+pub fn survivors(mark: &str, grace: std::time::Duration) -> Vec<u32> {
+    let until = std::time::Instant::now() + grace;
+    loop {
+        let alive = marked(&format!("{MARK}={mark}"));
+        if alive.is_empty() || std::time::Instant::now() > until {
+            return alive;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,38 @@
+//! The end-to-end and library tests, one test binary: each file here was once a test crate of its
+//! own under tests/, and each linked the whole library (with the release profile's LTO) into a
+//! binary of its own. One binary builds in a fraction of the time; its tests run in parallel with
+//! one another (`cargo test --release --test suite MODULE::` runs one file's tests).
+//!
+//! Every test is written to share the process: its files in a temporary folder of its own, its
+//! child processes found by a mark of its own (never by name or count), no environment variable
+//! or current folder changed. tests/allocations.rs stays a crate of its own: it installs a
+//! counting global allocator.
+
+mod common;
+
+mod architecture;
+mod cli;
+mod configs;
+mod conformance;
+mod engine_errors;
+mod external;
+mod fuzz_inputs;
+mod gomocup_kind;
+mod gomoku_gomocup;
+mod hardening;
+mod kuhn_poker;
+mod machine_output;
+mod play;
+mod ratings_reference;
+mod readme;
+mod records;
+mod report;
+mod run_folder;
+mod runs;
+mod shards;
+mod slurm;
+mod startup;
+mod stats_honesty;
+mod stats_vectors;
+mod verdict_honesty;
+mod verdicts;
