@@ -349,3 +349,20 @@ fn the_reader_finds_paths_in_use_trees_and_code() {
     let from: Vec<String> = ["games", "holdem", "engine"].map(String::from).to_vec();
     assert_eq!(absolute(&from, &["super".into(), "super".into(), "cli".into()], false), ["games", "cli"]);
 }
+
+/// ARCHITECTURE.md's map names every file of `src/` (by its file name, in its folder's entry), so
+/// a new file cannot go undescribed.
+#[test]
+fn the_architecture_page_names_every_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let map = &page[page.find("## Files").expect("a Files section")..];
+    let mut files = Vec::new();
+    sources(&root.join("src"), &mut files);
+    let missing: Vec<String> = files
+        .iter()
+        .filter(|f| !map.contains(f.file_name().unwrap().to_str().unwrap()))
+        .map(|f| f.strip_prefix(root).unwrap().display().to_string())
+        .collect();
+    assert!(missing.is_empty(), "ARCHITECTURE.md does not name: {}", missing.join(", "));
+}
