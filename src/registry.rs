@@ -27,8 +27,8 @@ use crate::core::bench::Bench;
 use crate::core::conformance::Checked;
 use crate::core::roster::{self, BotCatalog};
 use crate::core::{
-    per_seat, play_game_into, Adviser, Bot, BotChoice, BotFactory, BotKind, EngineBot, Entrant, GameDef, GameRecord,
-    GameSeeds, Headline, Keep, Limits, ParamSpec, Params, PerSeat, RunFolder, Seating,
+    per_seat, play_game_into, Adviser, Bot, BotChoice, BotFactory, BotKind, EngineBot, EngineNames, Entrant, GameDef,
+    GameRecord, GameSeeds, Headline, Keep, Limits, ParamSpec, Params, PerSeat, RunFolder, Seating,
 };
 use crate::error::{Error, Result};
 use crate::games::{gomoku, holdem, mahjong, stud, zhajinhua};
@@ -64,13 +64,6 @@ pub struct BotListing {
     pub params: &'static [ParamSpec],
 }
 
-/// A game's engine protocol as the command line shows it ([`crate::core::Engine`]).
-pub struct EngineListing {
-    pub protocol: &'static str,
-    pub program_prefix: &'static str,
-    pub default_bot: &'static str,
-}
-
 /// A game as the tournament sees it.
 pub trait GameEntry: Send + Sync {
     fn name(&self) -> &'static str;
@@ -93,7 +86,7 @@ pub trait GameEntry: Send + Sync {
     fn bench_lineup(&self) -> &'static [&'static str];
     fn adviser(&self) -> Option<Adviser>;
     /// The game's engine protocol (`arena brain NAME`), if it has one.
-    fn engine(&self) -> Option<EngineListing>;
+    fn engine(&self) -> Option<EngineNames>;
     /// Serves one engine session with `bot` (a kind or roster name, with `--param` overrides) on
     /// `input` and `output` until the input ends; a manager that stops reading ends it quietly.
     fn serve_engine(
@@ -229,12 +222,8 @@ impl<G: GameDef> GameEntry for Registered<G> {
     fn adviser(&self) -> Option<Adviser> {
         G::adviser()
     }
-    fn engine(&self) -> Option<EngineListing> {
-        G::engine().map(|e| EngineListing {
-            protocol: e.protocol,
-            program_prefix: e.program_prefix,
-            default_bot: e.default_bot,
-        })
+    fn engine(&self) -> Option<EngineNames> {
+        G::engine().map(|e| e.names)
     }
     fn serve_engine(
         &self,
@@ -253,7 +242,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
         match (engine.serve)(bot, seed, input, output) {
             // The manager is gone or has given up on the engine: the session is over, not failed.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-            other => other.map_err(|e| Error::input(format!("{}: {e}", engine.protocol))),
+            other => other.map_err(|e| Error::input(format!("{}: {e}", engine.names.protocol))),
         }
     }
     fn venue(

@@ -98,15 +98,21 @@ pub struct EngineBot<G: Game> {
 /// Serves an engine session: the bot, its seed, the manager's input and the output to it.
 pub type ServeFn<G> = fn(EngineBot<G>, u64, &mut dyn std::io::BufRead, &mut dyn std::io::Write) -> std::io::Result<()>;
 
-/// A game's engine protocol (`arena brain GAME`): one of its bots plays for a manager over stdin
-/// and stdout in the protocol of the game's community (gomoku: Gomocup's).
-pub struct Engine<G: Game> {
+/// What the command line shows of an engine protocol, whatever the game.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineNames {
     /// The protocol's name, for `--help` and errors.
     pub protocol: &'static str,
     /// The program names the community's managers run: under `<prefix>arena` the program is this
     /// engine with `default_bot`, under `<prefix>arena-<bot>` with `<bot>` (Gomocup: `pbrain-`).
     pub program_prefix: &'static str,
     pub default_bot: &'static str,
+}
+
+/// A game's engine protocol (`arena brain GAME`): one of its bots plays for a manager over stdin
+/// and stdout in the protocol of the game's community (gomoku: Gomocup's).
+pub struct Engine<G: Game> {
+    pub names: EngineNames,
     /// Builds the bot once, so that a bad value is an error before a manager starts a game.
     pub check: fn(&EngineBot<G>) -> Result<()>,
     /// Serves one session with the bot and the seed of its random stream, until the input ends.

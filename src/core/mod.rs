@@ -17,7 +17,9 @@ pub mod schedule;
 pub mod seeds;
 pub mod wire;
 
-pub use def::{factory, Advice, Adviser, BotChoice, BotFactory, BotKind, Engine, EngineBot, GameDef, ProtocolExample};
+pub use def::{
+    factory, Advice, Adviser, BotChoice, BotFactory, BotKind, Engine, EngineBot, EngineNames, GameDef, ProtocolExample,
+};
 pub use game::{
     bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, RunFolder, Seat,
     MAX_REASON_CHARS,

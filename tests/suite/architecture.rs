@@ -72,8 +72,7 @@ fn code_of(text: &str) -> String {
         if let Some(name) = test_module_at(rest) {
             // An inline `mod tests { ... }` runs to the end of the file in this code base; a
             // `mod tests;` declaration names a file that `test_only_files` leaves out.
-            let declared = rest.find(';').is_some_and(|semi| rest.find('{').is_none_or(|brace| semi < brace));
-            if declared || name.is_empty() {
+            if declared_apart(rest) || name.is_empty() {
                 i += rest.find(';').map_or(rest.len(), |e| e + 1);
                 continue;
             }
@@ -111,6 +110,12 @@ fn test_module_at(s: &str) -> Option<&str> {
     Some(&after[..after.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(after.len())])
 }
 
+/// Whether the module at the start of `rest` is declared in a file of its own (`mod x;`, ending
+/// at `;` before any `{`) rather than inline.
+fn declared_apart(rest: &str) -> bool {
+    rest.find(';').is_some_and(|semi| rest.find('{').is_none_or(|brace| semi < brace))
+}
+
 /// The modules declared `#[cfg(test)] mod x;` in a file of their own: test code, which may use
 /// any layer (a game's measuring tests play it against the registry's bots).
 fn test_only_modules(files: &[PathBuf], src: &Path) -> Vec<Vec<String>> {
@@ -120,9 +125,7 @@ fn test_only_modules(files: &[PathBuf], src: &Path) -> Vec<Vec<String>> {
         for (at, _) in text.match_indices("#[cfg(test)]") {
             let rest = &text[at..];
             let Some(name) = test_module_at(rest) else { continue };
-            // A declaration ends at `;` before any `{`.
-            let declared = rest.find(';').is_some_and(|semi| rest.find('{').is_none_or(|brace| semi < brace));
-            if declared {
+            if declared_apart(rest) {
                 found.push([module_of(file, src), vec![name.to_string()]].concat());
             }
         }
@@ -228,7 +231,7 @@ fn use_tree(s: &str) -> (Vec<Vec<String>>, usize) {
 }
 
 /// `path` as seen from the module `from`, made absolute (without `crate`).
-fn absolute(from: &[String], path: &[String], is_mod_rs: bool) -> Vec<String> {
+fn absolute(from: &[String], path: &[String]) -> Vec<String> {
     let mut base: Vec<String> = from.to_vec();
     let mut rest = path;
     match path.first().map(String::as_str) {
@@ -238,7 +241,6 @@ fn absolute(from: &[String], path: &[String], is_mod_rs: bool) -> Vec<String> {
         }
         Some("super") => {
             // In `a/b.rs` (module a::b), `super` is `a`; in `a/b/mod.rs` (module a::b) too.
-            let _ = is_mod_rs;
             while rest.first().is_some_and(|s| s == "super") {
                 base.pop();
                 rest = &rest[1..];
@@ -285,9 +287,8 @@ fn violations(src: &Path) -> Vec<String> {
             continue;
         };
         let text = std::fs::read_to_string(file).unwrap();
-        let is_mod_rs = file.file_name().is_some_and(|n| n == "mod.rs");
         for (line, path) in paths_in(&code_of(&text)) {
-            let target = absolute(&module, &path, is_mod_rs);
+            let target = absolute(&module, &path);
             let Some(to) = unit_of(&target, src) else { continue };
             if to == unit {
                 // Within a game, between its files: the file the path lands in (the longest
@@ -347,7 +348,7 @@ fn the_reader_finds_paths_in_use_trees_and_code() {
     let paths: Vec<String> = paths_in(&code).into_iter().map(|(l, p)| format!("{l}:{}", p.join("::"))).collect();
     assert_eq!(paths, ["1:crate::a::b", "1:crate::a::c::D", "1:crate::e", "4:super::z::w"]);
     let from: Vec<String> = ["games", "holdem", "engine"].map(String::from).to_vec();
-    assert_eq!(absolute(&from, &["super".into(), "super".into(), "cli".into()], false), ["games", "cli"]);
+    assert_eq!(absolute(&from, &["super".into(), "super".into(), "cli".into()]), ["games", "cli"]);
 }
 
 /// ARCHITECTURE.md's map names every file of `src/` (by its file name, in its folder's entry), so

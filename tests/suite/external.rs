@@ -449,3 +449,18 @@ fn python_examples_play_100_games_cleanly_and_reproducibly() {
 fn python_examples_play_1000_games_cleanly_and_reproducibly() {
     python_examples(1000);
 }
+
+/// `arena bench external` measures the protocol's cost for every registered game, at each game's
+/// own seat count (it once seated two for mahjong, which needs four, and panicked).
+#[test]
+fn the_protocol_bench_measures_every_game() {
+    let output = arena().args(["bench", "external", "--seconds", "0.05"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{:?} {}", output.status, String::from_utf8_lossy(&output.stderr));
+    for game in bot_arena::Arena::standard().games().map(|g| g.name()) {
+        let line = format!("external.{game}_moves_per_s ");
+        let moves = stdout.lines().find_map(|l| l.strip_prefix(&line)).unwrap_or_else(|| panic!("{game}: {stdout}"));
+        let per_s: f64 = moves.split_whitespace().next().unwrap().parse().unwrap();
+        assert!(per_s > 0.0, "{game}: {stdout}");
+    }
+}

@@ -40,7 +40,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use rand::{Rng, SeedableRng};
 
 use super::{Book, Gomoku, Move, Rule, State};
-use crate::core::{Bot, BotFactory, BotRng, Engine, EngineBot};
+use crate::core::{Bot, BotFactory, BotRng, Engine, EngineBot, EngineNames};
 
 /// The balanced 15×15 freestyle openings shipped with the project (three stones each), which
 /// SWAP2BOARD draws from when asked to open.
@@ -55,9 +55,7 @@ pub type BrainBot = EngineBot<Gomoku>;
 /// Gomocup's engine protocol, as the registry offers it (`arena brain gomoku`).
 pub fn engine() -> Engine<Gomoku> {
     Engine {
-        protocol: "Gomocup",
-        program_prefix: "pbrain-",
-        default_bot: "search",
+        names: EngineNames { protocol: "Gomocup", program_prefix: "pbrain-", default_bot: "search" },
         // On the standard board, so that a bad value is an error before the manager starts a game.
         check: |bot| (bot.kind.make)(&bot.params, &Gomoku::new(15, Rule::Freestyle, 0)).map(drop),
         serve: |bot, seed, input, output| Brain::new(bot, seed).serve(input, output),

@@ -11,11 +11,6 @@ use super::run::RunData;
 use crate::error::Result;
 use crate::report::export::html_table as table;
 
-/// The unit of the game's payoff, for axis labels: the game's own ([`crate::core::GameDef::payoff_label`]).
-pub fn payoff_unit(run: &RunData) -> String {
-    run.payoff_label.to_string()
-}
-
 /// The game's section, or nothing for a game without one.
 pub fn section(run: &RunData) -> Result<String> {
     match run.cfg.game {

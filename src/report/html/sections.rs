@@ -66,11 +66,11 @@ fn header(run: &RunData) -> String {
 
 /// The per-bot table: summary.csv's figures.
 fn bot_table(run: &RunData) -> String {
-    let unit = games::payoff_unit(run);
+    let unit = run.payoff_label;
     let mut out = format!(
         "<h3>Bots</h3>\n<table>\n<tr><th class=\"l\">bot</th><th>games</th><th>wins</th><th>draws</th><th>losses</th>\
          <th>forfeits</th><th>score</th><th>win rate [95%]</th><th>payoff per game, {} [95%]</th></tr>\n",
-        escape(&unit)
+        escape(unit)
     );
     for b in &run.verdicts.bots {
         let _ = writeln!(
@@ -113,7 +113,7 @@ fn forests(run: &RunData) -> Result<String> {
         .iter()
         .map(|b| Estimate { label: b.bot.clone(), mean: b.win_rate, lo: b.win_rate_lo, hi: b.win_rate_hi })
         .collect();
-    let unit = games::payoff_unit(run);
+    let unit = run.payoff_label;
     let even = 1.0 / run.cfg.seats as f64;
     Ok(figure(
         "Mean payoff per game, 95% intervals",
@@ -147,7 +147,7 @@ fn differences(run: &RunData) -> Result<String> {
         "A's payoff per game minus B's where they shared a table, over deals; an interval clear of zero separates them.{}",
         if more > 0 { format!(" {more} more pairs are in match.csv.") } else { String::new() }
     );
-    let unit = games::payoff_unit(run);
+    let unit = run.payoff_label;
     Ok(figure(
         "Payoff difference between bots, 95% intervals",
         &plot::forest(&shown, &format!("payoff difference per game ({unit})"), 0.0)?,
@@ -175,7 +175,7 @@ fn running(run: &RunData) -> Result<String> {
             Line { label: name.clone(), points, band }
         })
         .collect();
-    let unit = games::payoff_unit(run);
+    let unit = run.payoff_label;
     let zero = [Level { label: "zero".into(), y: 0.0 }];
     Ok(figure(
         "Running mean payoff, 95% band",
@@ -232,7 +232,7 @@ fn distribution(run: &RunData) -> Result<String> {
         }
         return Ok(out);
     }
-    let unit = games::payoff_unit(run);
+    let unit = run.payoff_label;
     let mut out = String::new();
     for (name, deals) in run.names.iter().zip(&run.deal_payoffs).take(6) {
         if deals.is_empty() {

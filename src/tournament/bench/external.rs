@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::core::bench::{Bench, BenchOptions, Measure};
 use crate::core::BotChoice;
 use crate::core::{GameSeeds, Params, Status};
-use crate::registry::Arena;
+use crate::registry::{Arena, GameEntry};
 
 pub fn benches() -> Vec<Bench> {
     vec![Bench { name: "external", run }]
@@ -24,21 +24,23 @@ pub fn benches() -> Vec<Bench> {
 fn run(opts: &BenchOptions) -> Vec<Measure> {
     let exe = std::env::current_exe().expect("the path of this executable");
     let command = toml::Value::Array(vec![exe.display().to_string().into(), "protocol-bot".into()]);
-    let games: Vec<&str> = Arena::standard().games().map(|g| g.name()).collect();
-    games.into_iter().flat_map(|game| measure(game, &command, opts.budget)).collect()
+    let arena = Arena::standard();
+    arena.games().flat_map(|entry| measure(entry, &command, opts.budget)).collect()
 }
 
-fn measure(game: &str, command: &toml::Value, budget: Duration) -> [Measure; 2] {
-    let arena = Arena::standard();
-    let entry = arena.find(game).expect("a standard game");
+fn measure(entry: &dyn GameEntry, command: &toml::Value, budget: Duration) -> [Measure; 2] {
+    let game = entry.name();
     let options = Params::new(entry.options(), &toml::Table::new(), game).expect("defaults are valid");
     let specs = BotChoice::specs(entry.bot_params("external").expect("every game has the external kind"));
     let given = toml::Table::from_iter([("command".to_string(), command.clone())]);
     let params = Params::new(&specs, &given, "the bench bot").expect("valid parameters");
     let bot = BotChoice { name: "protocol-bot".into(), kind: "external".into(), params };
-    let table = entry.venue(&options, 2, &[bot], None).expect("a bench table");
+    // Every seat the reference bot, at the game's fewest seats (mahjong's four).
+    let seats = *entry.seats().start();
+    let table = entry.venue(&options, seats, &[bot], None).expect("a bench table");
+    let lineup = vec![0; seats];
     let play = |g: u64| {
-        let record = table.play(&[0, 0], g, &GameSeeds::derive(1, 0, g, 1), false);
+        let record = table.play(&lineup, g, &GameSeeds::derive(1, 0, g, 1), false);
         assert_eq!(record.status, Status::Ok, "the reference bot plays legal moves");
         record
     };
