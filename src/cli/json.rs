@@ -5,7 +5,6 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::cli::out::say;
 use crate::report::export::Figure;
 use crate::report::{BotSummary, MatchRow, RatingTable, Verdicts};
 
@@ -27,11 +26,6 @@ pub fn verdicts(v: &Verdicts) -> Map<String, Value> {
     out.insert("matches".into(), MatchRow::rows(&v.matches).values().into());
     out.insert("ratings".into(), v.ratings.as_ref().map_or(Value::Null, ratings));
     out
-}
-
-/// Prints `doc` on stdout, pretty, as the one thing there.
-pub fn print(doc: &Value) {
-    say!("{}", serde_json::to_string_pretty(doc).expect("a JSON value prints"));
 }
 
 #[cfg(test)]

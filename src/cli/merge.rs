@@ -2,13 +2,14 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::cli::out::say;
+use crate::cli::out::{say, Printer};
 use crate::cli::{run, signals};
 use crate::config::{Overrides, RunConfig};
 use crate::error::Result;
 use crate::registry::Arena;
 use crate::report::{config_hash, Records};
 use crate::tournament::folder::{self, FolderLock};
+use crate::tournament::launch::header;
 use crate::tournament::merge::Shards;
 use crate::tournament::runner::RunOptions;
 
@@ -53,7 +54,7 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
     let merge = shards.read(arena)?;
     folder::ready(&lock, &out, args.force)?;
     if !args.quiet {
-        say!("{}", run::header(cfg, &cfg.schedule()?, None));
+        say!("{}", header(cfg, &cfg.schedule()?, None));
     }
     let opts = RunOptions {
         threads: 1,
@@ -64,5 +65,5 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
         flush_every: crate::tournament::runner::FLUSH_EVERY,
     };
     let report = merge.write(arena, &out, lock, &opts)?;
-    Ok(run::show(cfg, &report, &opts, &out, args.quiet, false))
+    Ok(run::show(cfg, &report, &opts, &out, args.quiet, &Printer::new(false)))
 }

@@ -81,3 +81,32 @@ macro_rules! note {
 }
 
 pub(crate) use {note, say};
+
+/// Where a command's output goes. Its lines go to stdout; with `--json`, stdout holds one JSON
+/// document alone (for machines) and the lines go to stderr (for the person watching).
+#[derive(Clone, Copy, Debug)]
+pub struct Printer {
+    json: bool,
+}
+
+impl Printer {
+    pub fn new(json: bool) -> Printer {
+        Printer { json }
+    }
+
+    /// A line (or lines) of the command's text.
+    pub fn line(&self, text: impl std::fmt::Display) {
+        if self.json {
+            note!("{text}");
+        } else {
+            say!("{text}");
+        }
+    }
+
+    /// The command's result for machines: printed, pretty, only with `--json`.
+    pub fn document(&self, doc: &impl serde::Serialize) {
+        if self.json {
+            say!("{}", serde_json::to_string_pretty(doc).expect("a JSON document prints"));
+        }
+    }
+}

@@ -2,13 +2,12 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::out::{note, say};
-use crate::cli::{run, signals, EXIT_OK};
+use crate::cli::out::Printer;
+use crate::cli::{run, signals};
 use crate::error::Result;
 use crate::registry::Arena;
-use crate::report::{Manifest, Records};
-use crate::tournament::folder::FolderLock;
-use crate::tournament::resume::Resumption;
+use crate::report::Records;
+use crate::tournament::launch::Launch;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -42,13 +41,6 @@ pub struct ResumeArgs {
 }
 
 pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
-    // Before anything is read: a run still being written is refused, naming its process.
-    let lock = FolderLock::acquire(&args.dir)?;
-    let manifest = Manifest::read(&args.dir)?;
-    if manifest.status.is_whole() && args.games.is_none() {
-        say!("{}", nothing_to_resume(&args.dir, &manifest));
-        return Ok(EXIT_OK);
-    }
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
         progress: run::progress_mode(args.quiet, args.progress_every),
@@ -59,26 +51,7 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
         flush_every: std::time::Duration::from_secs_f64(args.flush_every),
     };
     // Every refusal before the header: a refused resume prints its one line only.
-    let resumption = Resumption::open(arena, &args.dir, lock, &opts, args.games)?;
-    if !args.quiet {
-        let header = run::header(&resumption.cfg, resumption.schedule(), manifest.shard);
-        if args.json {
-            note!("{header}");
-        } else {
-            say!("{header}");
-        }
-    }
-    let (cfg, report) = resumption.play()?;
-    Ok(run::show(&cfg, &report, &opts, &args.dir, args.quiet, args.json))
-}
-
-/// What `resume` says of a run that has ended with nothing left to play.
-pub(crate) fn nothing_to_resume(dir: &std::path::Path, manifest: &Manifest) -> String {
-    format!(
-        "{}: {} ({} of {} games); nothing to resume",
-        dir.display(),
-        manifest.status.as_str(),
-        manifest.games_played,
-        manifest.games_planned
-    )
+    let launch = Launch::resume(arena, &args.dir, opts.clone(), args.games)?;
+    let (code, _) = run::finish(launch, &Printer::new(args.json), &opts, args.quiet, |_| Ok(()))?;
+    Ok(code)
 }

@@ -4,19 +4,19 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::out::{note, say};
+use serde::Serialize;
+
+use crate::cli::out::{note, Printer};
 use crate::cli::{json, signals, EXIT_ENGINE_ERRORS, EXIT_OK};
 use crate::config::{Overrides, RunConfig, Source};
-use crate::core::schedule::{Schedule, Shard};
+use crate::core::schedule::Shard;
 use crate::error::{Error, Result};
 use crate::registry::Arena;
 use crate::report::export::{Export, ExportFormat};
-use crate::report::{config_hash, Manifest, MANIFEST};
-use crate::report::{BotSummary, CiUnit, Records, Verdicts};
-use crate::tournament::folder::{self, FolderLock};
+use crate::report::{BotSummary, Records, Verdicts};
+use crate::tournament::launch::{nothing_to_resume, Existing, Finished, Launch};
 use crate::tournament::progress::ProgressMode;
-use crate::tournament::resume::Resumption;
-use crate::tournament::run::{check_history, execute, RunReport};
+use crate::tournament::run::RunReport;
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
@@ -142,32 +142,6 @@ impl RunArgs {
     }
 }
 
-/// The run's first line, printed before any game is played: what will be played, how its
-/// intervals count and its SPRT (an SPRT run plays at most the scheduled games; a shard plays its
-/// share and never stops early, its SPRT is the merged run's).
-pub(crate) fn header(cfg: &RunConfig, schedule: &Schedule, shard: Option<Shard>) -> String {
-    let pairings = schedule.pairings.len();
-    let games = shard.map_or(schedule.total(), |s| s.games(schedule));
-    format!(
-        "{}{}: {}{} games of {} ({}{}, seed {}){}{}{}",
-        cfg.name,
-        shard.map(|s| format!(" shard {s}")).unwrap_or_default(),
-        if cfg.sprt.is_some() && shard.is_none() { "at most " } else { "" },
-        games,
-        cfg.game,
-        cfg.shape.name(),
-        if pairings == 1 { String::new() } else { format!(", {pairings} pairings") },
-        cfg.seed,
-        if cfg.paired { ", paired" } else { "" },
-        if CiUnit::of(schedule) == CiUnit::Deal { "; 95% intervals over deals" } else { "" },
-        match (&cfg.sprt, shard) {
-            (Some(sprt), None) => format!("; SPRT {}", sprt.describe()),
-            (Some(sprt), Some(_)) => format!("; SPRT {} over the merged shards", sprt.describe()),
-            (None, _) => String::new(),
-        }
-    )
-}
-
 /// Writes each `--export` of the run's tables.
 fn export(exports: &[Export], verdicts: &Verdicts) -> Result<()> {
     let tables = verdicts.tables();
@@ -182,19 +156,12 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         ));
     }
     let cfg = args.config(arena)?;
-    let schedule = cfg.schedule()?;
-    // With --json, stdout holds the document alone and the text goes to stderr.
-    let tell = |line: &str| if args.json { note!("{line}") } else { say!("{line}") };
     let shard = args.shard.as_deref().map(|spec| Shard::parse(spec, &|name| std::env::var(name).ok())).transpose()?;
     let folder = match shard {
         Some(s) => format!("{}-shard-{}-of-{}", cfg.name, s.index, s.count),
         None => cfg.name.clone(),
     };
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(folder));
-    // Every refusal before anything is printed: a refused command prints its one line only.
-    if args.hand_history {
-        check_history(arena, &cfg)?;
-    }
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
         progress: progress_mode(args.quiet, args.progress_every),
@@ -203,77 +170,106 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         records: args.records,
         flush_every: Duration::from_secs_f64(args.flush_every),
     };
-    let lock = FolderLock::create(&out)?;
-    if args.resume && out.join(MANIFEST).exists() {
-        let manifest = check_same_run(&cfg, shard, &out)?;
-        if manifest.status.is_whole() {
-            tell(&super::resume::nothing_to_resume(&out, &manifest));
-            return Ok(EXIT_OK);
+    let existing = match (args.force, args.resume) {
+        (true, _) => Existing::Replace,
+        (false, true) => Existing::Continue,
+        (false, false) => Existing::Refuse,
+    };
+    // Every refusal before anything is printed: a refused command prints its one line only.
+    let launch = Launch::new_run(arena, cfg, shard, &out, existing, opts.clone())?;
+    let printer = Printer::new(args.json);
+    if let (Launch::New(_), Some(cfg)) = (&launch, launch.config()) {
+        if cfg.bots.len() == 1 && cfg.seats > 1 && !args.quiet {
+            note!("note: one bot, so it plays itself in all {} seats", cfg.seats);
         }
-        let resumption = Resumption::open(arena, &out, lock, &opts, None)?;
-        if !args.quiet {
-            tell(&header(&cfg, resumption.schedule(), shard));
+    }
+    finish(launch, &printer, &opts, args.quiet, |out| {
+        if args.report {
+            super::report::write_for(arena, out)?;
         }
-        let (cfg, report) = resumption.play()?;
-        export(&args.export, &report.verdicts)?;
-        return Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json));
-    }
-    folder::ready(&lock, &out, args.force)?;
-    if cfg.bots.len() == 1 && cfg.seats > 1 && !args.quiet {
-        note!("note: one bot, so it plays itself in all {} seats", cfg.seats);
-    }
-    if !args.quiet {
-        tell(&header(&cfg, &schedule, shard));
-    }
-    let report = execute(arena, &cfg, schedule, &opts, &out, lock, shard)?;
-    if args.report {
-        super::report::write_for(arena, &out)?;
-    }
-    export(&args.export, &report.verdicts)?;
-    Ok(show(&cfg, &report, &opts, &out, args.quiet, args.json))
+        Ok(())
+    })
+    .and_then(|(code, verdicts)| {
+        if let Some(verdicts) = verdicts {
+            export(&args.export, &verdicts)?;
+        }
+        Ok(code)
+    })
 }
 
-/// `arena run --resume` into a folder that holds a run: it must be this config's, and this shard.
-fn check_same_run(cfg: &RunConfig, shard: Option<Shard>, dir: &Path) -> Result<Manifest> {
-    let manifest = Manifest::read(dir)?;
-    let hash = config_hash(&cfg.to_toml());
-    if manifest.config_hash != hash {
-        return Err(Error::input(format!(
-            "{} holds a run of another config (hash {}, this config's is {hash}); --force replaces it, --out chooses another folder",
-            dir.display(),
-            manifest.config_hash
-        )));
+/// Shows a launch's header, plays it, runs `then` on its folder and shows what it came to;
+/// returns the exit code and the run's verdicts (none when nothing was left to play).
+pub(crate) fn finish(
+    launch: Launch<'_>,
+    printer: &Printer,
+    opts: &RunOptions,
+    quiet: bool,
+    then: impl FnOnce(&Path) -> Result<()>,
+) -> Result<(i32, Option<Verdicts>)> {
+    if let (false, Some(header)) = (quiet, launch.header()) {
+        printer.line(header);
     }
-    if manifest.shard != shard {
-        let named = |s: Option<Shard>| s.map_or("the whole run".to_string(), |s| format!("shard {s}"));
-        return Err(Error::input(format!(
-            "{} holds {} of this config, not {}; --out chooses another folder",
-            dir.display(),
-            named(manifest.shard),
-            named(shard)
-        )));
+    match launch.play()? {
+        Finished::Ended { dir, manifest } => {
+            printer.line(nothing_to_resume(&dir, &manifest));
+            printer.document(&serde_json::json!({
+                "results": dir.display().to_string(),
+                "status": manifest.status.as_str(),
+                "games_played": manifest.games_played,
+                "games_planned": manifest.games_planned,
+                "ended": "nothing to resume",
+            }));
+            Ok((EXIT_OK, None))
+        }
+        Finished::Played { cfg, report, dir } => {
+            then(&dir)?;
+            let code = show(&cfg, &report, opts, &dir, quiet, printer);
+            Ok((code, Some(report.verdicts)))
+        }
     }
-    Ok(manifest)
 }
 
-/// Prints what a run came to (with `quiet`, only where its files are; with `json`, the text goes
-/// to stderr and one JSON document to stdout); returns the exit code.
-pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: &Path, quiet: bool, json: bool) -> i32 {
+/// What a run came to, as `--json` prints it: the run, how it ended, and its verdicts (the rows
+/// of summary.csv, match.csv and ratings.csv).
+#[derive(Serialize)]
+struct RunDocument {
+    name: String,
+    game: &'static str,
+    seed: u64,
+    schedule: &'static str,
+    paired: bool,
+    games_scheduled: u64,
+    games_played: u64,
+    ended: &'static str,
+    engine_errors: u64,
+    results: String,
+    #[serde(flatten)]
+    verdicts: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Prints what a run came to (with `quiet`, only where its files are); returns the exit code.
+pub(crate) fn show(
+    cfg: &RunConfig,
+    report: &RunReport,
+    opts: &RunOptions,
+    out: &Path,
+    quiet: bool,
+    printer: &Printer,
+) -> i32 {
     let (end, schedule) = (&report.end, &report.schedule);
-    let tell = |line: &str| if json { note!("{line}") } else { say!("{line}") };
     if !quiet {
-        tell(BotSummary::table(&report.verdicts.bots).trim_end());
+        printer.line(BotSummary::table(&report.verdicts.bots).trim_end());
         let forfeits = BotSummary::forfeit_lines(&report.verdicts.bots);
         if !forfeits.is_empty() {
-            tell(forfeits.trim_end());
+            printer.line(forfeits.trim_end());
         }
         let verdicts = report.verdicts.describe();
         if !verdicts.is_empty() {
-            tell(verdicts.trim_end());
+            printer.line(verdicts.trim_end());
         }
     }
     if end.stopped_by_sink {
-        tell(&format!("SPRT decided after {} of {} games", end.played, report.planned));
+        printer.line(format!("SPRT decided after {} of {} games", end.played, report.planned));
     }
     if end.interrupted {
         note!(
@@ -289,29 +285,27 @@ pub(crate) fn show(cfg: &RunConfig, report: &RunReport, opts: &RunOptions, out: 
             report.engine_errors
         );
     }
-    tell(&format!("results: {}", out.display()));
-    if json {
-        let mut doc = serde_json::Map::new();
-        doc.insert("name".into(), cfg.name.clone().into());
-        doc.insert("game".into(), cfg.game.into());
-        doc.insert("seed".into(), cfg.seed.into());
-        doc.insert("schedule".into(), cfg.shape.name().into());
-        doc.insert("paired".into(), cfg.paired.into());
-        doc.insert("games_scheduled".into(), schedule.total().into());
-        doc.insert("games_played".into(), end.played.into());
-        let ended = if end.interrupted {
-            "interrupted"
-        } else if end.stopped_by_sink {
-            "sprt"
-        } else {
-            "complete"
-        };
-        doc.insert("ended".into(), ended.into());
-        doc.insert("engine_errors".into(), report.engine_errors.into());
-        doc.insert("results".into(), out.display().to_string().into());
-        doc.extend(json::verdicts(&report.verdicts));
-        json::print(&serde_json::Value::Object(doc));
-    }
+    printer.line(format!("results: {}", out.display()));
+    let ended = if end.interrupted {
+        "interrupted"
+    } else if end.stopped_by_sink {
+        "sprt"
+    } else {
+        "complete"
+    };
+    printer.document(&RunDocument {
+        name: cfg.name.clone(),
+        game: cfg.game,
+        seed: cfg.seed,
+        schedule: cfg.shape.name(),
+        paired: cfg.paired,
+        games_scheduled: schedule.total(),
+        games_played: end.played,
+        ended,
+        engine_errors: report.engine_errors,
+        results: out.display().to_string(),
+        verdicts: json::verdicts(&report.verdicts),
+    });
     match (end.interrupted, report.engine_errors) {
         (true, _) => signals::exit_code(&opts.stop),
         (false, 0) => EXIT_OK,

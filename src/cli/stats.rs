@@ -2,7 +2,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::cli::out::{note, say};
+use crate::cli::out::Printer;
 use crate::cli::{json, EXIT_OK};
 use crate::config::{Overrides, RunConfig};
 use crate::core::Headline;
@@ -77,12 +77,12 @@ fn counts_json(args: &StatsArgs) -> Result<serde_json::Value> {
 }
 
 pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
+    let printer = Printer::new(args.json);
     let Some(dir) = &args.run else {
-        if args.json {
-            json::print(&counts_json(&args.calc)?);
-        } else {
-            say!("{}", calc::run(&args.calc)?.trim_end());
-        }
+        // Both are made before either prints: a refusal is one line and nothing else.
+        let (text, doc) = (calc::run(&args.calc)?, counts_json(&args.calc)?);
+        printer.line(text.trim_end());
+        printer.document(&doc);
         return Ok(EXIT_OK);
     };
     let (cfg, rows, wholeness) = matches_of_run(arena, dir)?;
@@ -92,31 +92,22 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
     }
     let place = SprtPlace { payoff: Some(cfg.headline.payoff_unit()), seats: cfg.seats, flags: true };
     let sprt = calc::parse_sprt(&args.calc, place)?;
-    // How whole the folder is comes first, so a partial run is never read as a whole one; with
-    // --json, stdout holds the document alone.
-    if args.json {
-        note!("{wholeness}");
-    } else {
-        say!("{wholeness}");
-    }
-    if args.json {
-        let rows: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|row| {
-                let mut value = serde_json::to_value(row.row()).expect("a row serialises");
-                if let (Some(s), serde_json::Value::Object(fields)) = (&sprt, &mut value) {
-                    if let serde_json::Value::Object(columns) = sprt_json(s, row.llr(s)) {
-                        fields.extend(columns);
-                    }
+    // How whole the folder is comes first, so a partial run is never read as a whole one.
+    printer.line(&wholeness);
+    let matches: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|row| {
+            let mut value = serde_json::to_value(row.row()).expect("a row serialises");
+            if let (Some(s), serde_json::Value::Object(fields)) = (&sprt, &mut value) {
+                if let serde_json::Value::Object(columns) = sprt_json(s, row.llr(s)) {
+                    fields.extend(columns);
                 }
-                value
-            })
-            .collect();
-        json::print(&serde_json::json!({ "run": dir.display().to_string(), "matches": rows }));
-        return Ok(EXIT_OK);
-    }
+            }
+            value
+        })
+        .collect();
     for row in rows {
-        say!("{} vs {}", row.bot_a, row.bot_b);
+        printer.line(format!("{} vs {}", row.bot_a, row.bot_b));
         let llr = sprt.map(|s| (s, row.llr(&s)));
         let head = match row.counts() {
             Counts::Tri(t) if t.games() != row.games => format!(
@@ -130,7 +121,7 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
             ),
             counts => calc::report(&counts, None).lines().next().unwrap_or_default().to_string(),
         };
-        say!("{}", calc::report_estimate(head, &row.elo, llr.as_ref()).trim_end());
+        printer.line(calc::report_estimate(head, &row.elo, llr.as_ref()).trim_end());
         // The payoff difference as the run's verdict shows it: in the game's unit (bb/100 for
         // hold'em cash, the unit payoff bounds are given in), else a game.
         let d = &row.payoff_diff;
@@ -142,8 +133,9 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
         };
         // No variance (every deal the same difference): the ratio is undefined, as `arena run` says.
         let ratio = if row.variance_ratio.is_nan() { "n/a".to_string() } else { format!("{:.2}", row.variance_ratio) };
-        say!("payoff    difference {difference}, over {} deals, variance ratio {ratio}\n", row.deals);
+        printer.line(format!("payoff    difference {difference}, over {} deals, variance ratio {ratio}\n", row.deals));
     }
+    printer.document(&serde_json::json!({ "run": dir.display().to_string(), "matches": matches }));
     Ok(EXIT_OK)
 }
 

@@ -2,7 +2,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::out::say;
+use crate::cli::out::Printer;
 use crate::cli::EXIT_OK;
 use crate::error::Result;
 use crate::tournament::status;
@@ -25,17 +25,14 @@ pub struct StatusArgs {
 pub fn status(args: &StatusArgs) -> Result<i32> {
     let folders: Vec<status::FolderStatus> = args.dirs.iter().map(|d| status::folder(d)).collect();
     let all = status::overall(&folders);
-    if args.json {
-        let doc = serde_json::json!({ "folders": folders, "all": all });
-        crate::cli::json::print(&doc);
-        return Ok(EXIT_OK);
-    }
+    let printer = Printer::new(args.json);
     let now = status::now();
     for f in &folders {
-        say!("{}", f.line(now));
+        printer.line(f.line(now));
     }
     if folders.len() > 1 {
-        say!("{}", all.line());
+        printer.line(all.line());
     }
+    printer.document(&serde_json::json!({ "folders": folders, "all": all }));
     Ok(EXIT_OK)
 }

@@ -22,18 +22,24 @@
 //! baseline = "../results/baselines/gomoku.csv"  # a stored summary.csv: the bot's score is at
 //! tolerance = 0.02                              # least the baseline's minus this
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::config::{Overrides, RunConfig, SprtFile};
 use crate::error::one_line;
 use crate::error::{Error, Result};
 use crate::registry::Arena;
+use crate::report::export::Figure;
 use crate::report::{BotSummary, MatchRow};
 use crate::stats::sprt::SprtPlace;
 use crate::stats::SprtDecision;
+use crate::tournament::folder::{self, FolderLock};
+use crate::tournament::run::execute;
+use crate::tournament::runner::RunOptions;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -239,4 +245,118 @@ pub fn judge(
         ));
     }
     Ok(checks)
+}
+
+/// Plays each expectation of the gate file `gate` (loaded by [`load`]) into its folder under
+/// `out` and judges it; `shown` sees each verdict as it comes. Every folder is made ready before
+/// the first game: a folder that cannot be used refuses the gate with its one line, not after
+/// some verdicts.
+pub fn play(
+    arena: &Arena,
+    gate: &Path,
+    expectations: &[(Expectation, RunConfig)],
+    out: &Path,
+    opts: &RunOptions,
+    mut shown: impl FnMut(&Verdict),
+) -> Result<Vec<Verdict>> {
+    let base = gate.parent().unwrap_or(Path::new("."));
+    let dirs: Vec<PathBuf> = expectations.iter().map(|(e, _)| out.join(slug(&e.name))).collect();
+    let mut locks = BTreeMap::<PathBuf, FolderLock>::new();
+    for dir in &dirs {
+        if !locks.contains_key(dir) {
+            locks.insert(dir.clone(), folder::prepare(dir, true)?);
+        }
+    }
+    let mut verdicts = Vec::new();
+    for ((e, cfg), dir) in expectations.iter().zip(dirs) {
+        // Two expectations of one name share a folder: the second finds it as the first left it.
+        let lock = match locks.remove(&dir) {
+            Some(lock) => lock,
+            None => folder::prepare(&dir, true)?,
+        };
+        let started = Instant::now();
+        let report = execute(arena, cfg, cfg.schedule()?, opts, &dir, lock, None)?;
+        let judged = e.judged(cfg);
+        let checks = judge(e, base, &report.verdicts.bots, &report.verdicts.matches, &judged)?;
+        let verdict = Verdict {
+            name: e.name.clone(),
+            games: report.end.played,
+            seconds: started.elapsed().as_secs_f64(),
+            dir,
+            checks,
+        };
+        shown(&verdict);
+        verdicts.push(verdict);
+    }
+    Ok(verdicts)
+}
+
+/// An expectation's verdict as one row of the gate's results: a `--json` document's
+/// `expectations` and a JUnit test case (see [`crate::report::export::JUnit`]).
+#[derive(Default, Serialize)]
+pub struct GateResult {
+    name: String,
+    pass: bool,
+    games: u64,
+    seconds: f64,
+    results: String,
+    line: String,
+    checks: Vec<CheckResult>,
+}
+
+/// One criterion of a [`GateResult`].
+#[derive(Default, Serialize)]
+pub struct CheckResult {
+    criterion: &'static str,
+    value: Figure,
+    bound: Figure,
+    pass: bool,
+    text: String,
+}
+
+/// One expectation's verdict, as the terminal, JSON and JUnit show it.
+pub struct Verdict {
+    pub name: String,
+    pub games: u64,
+    pub seconds: f64,
+    /// The expectation's run folder.
+    pub dir: PathBuf,
+    pub checks: Vec<Check>,
+}
+
+impl Verdict {
+    pub fn pass(&self) -> bool {
+        self.checks.iter().all(|c| c.pass)
+    }
+
+    /// The terminal's line: `PASS name (200 games): figures; figures`.
+    pub fn line(&self) -> String {
+        let figures: Vec<&str> = self.checks.iter().map(|c| c.text.as_str()).collect();
+        let mark = if self.pass() { "PASS" } else { "FAIL" };
+        format!("{mark} {} ({} games): {}", self.name, self.games, figures.join("; "))
+    }
+
+    /// The verdict as `--json` and the JUnit export show it.
+    pub fn result(&self) -> GateResult {
+        let checks = self
+            .checks
+            .iter()
+            .map(|c| CheckResult {
+                criterion: c.criterion,
+                value: Figure(c.value),
+                bound: Figure(c.bound),
+                pass: c.pass,
+                text: c.text.clone(),
+            })
+            .collect();
+        GateResult {
+            name: self.name.clone(),
+            pass: self.pass(),
+            games: self.games,
+            seconds: self.seconds,
+            results: self.dir.display().to_string(),
+            line: self.line(),
+            checks,
+        }
+    }
 }

@@ -108,6 +108,11 @@ impl<'a> Resumption<'a> {
         &self.schedule
     }
 
+    /// The run folder.
+    pub fn dir(&self) -> &Path {
+        self.dir
+    }
+
     /// Plays the rest of the run; also returns its config.
     pub fn play(self) -> Result<(RunConfig, RunReport)> {
         let Resumption { cfg, dir, mut lock, opts, mut manifest, table, schedule, tally, start, known, plan, output } =

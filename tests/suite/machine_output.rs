@@ -502,3 +502,32 @@ fn gomoku_adviser_answers_in_json_with_the_texts_figures() {
     assert_eq!(json["wins_at"], serde_json::json!(["4,4"]));
     assert_eq!(line_after(&text, "black makes five at"), "4,4");
 }
+
+/// With `--json`, every command that takes it leaves stdout one JSON document and its text on
+/// stderr, whatever the run came to: a run, its resume when nothing is left (which printed its
+/// text on stdout before the one printer), its extension, its status and its statistics.
+#[test]
+fn every_json_flag_leaves_stdout_one_document() {
+    let dir = TempDir::new().unwrap();
+    let config = write(dir.path(), "rr.toml", ROUND_ROBIN);
+    let out = dir.path().join("rr");
+    let folder = out.to_str().unwrap();
+    let commands: [&[&str]; 6] = [
+        &["run", "--games", "4", "--out", folder, config.to_str().unwrap()],
+        &["resume", folder],
+        &["resume", folder, "--games", "6"],
+        &["status", folder],
+        &["stats", "--run", folder],
+        &["stats", "--tri", "1,2,3", "--elo0", "0", "--elo1", "5"],
+    ];
+    for args in commands {
+        let output = ok(arena().args(args).arg("--json").output().unwrap());
+        let doc = json_of(&output);
+        assert!(doc.is_object(), "{args:?}: {doc}");
+        let text = String::from_utf8_lossy(&output.stderr);
+        assert!(!text.trim().is_empty(), "{args:?}: the text goes to stderr");
+    }
+    let whole = json_of(&ok(arena().args(["resume", folder, "--json"]).output().unwrap()));
+    assert_eq!(whole["ended"], "nothing to resume");
+    assert_eq!(whole["games_played"], 18);
+}
