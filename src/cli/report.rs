@@ -6,11 +6,13 @@ use crate::cli::out::{note, say};
 use crate::cli::EXIT_OK;
 use crate::error::{Error, Result};
 use crate::registry::Arena;
+use crate::report::export::Export;
 use crate::report::html::{self, REPORT};
+use crate::report::write_atomic;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena report results/gomoku\n  arena report results/gomoku results/gomoku-renju --out compare.html"
+    after_help = "Examples:\n  arena report results/gomoku\n  arena report results/gomoku results/gomoku-renju --out compare.html\n  arena report results/gomoku --export jsonl:gomoku.jsonl"
 )]
 pub struct ReportArgs {
     /// Run folders (each with config.toml and games.csv); several are shown side by side.
@@ -19,6 +21,10 @@ pub struct ReportArgs {
     /// Where to write the page (default: report.html in the one folder given; needed with several).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Also write the run's tables (summary, match, ratings, as the page computes them from
+    /// games.csv) to FILE in FORMAT: csv, json, jsonl or html. Repeatable; one run folder only.
+    #[arg(long, value_name = "FORMAT:FILE")]
+    export: Vec<Export>,
 }
 
 /// `arena report DIR...`: writes the page and prints where it is.
@@ -29,8 +35,18 @@ pub fn report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
         (None, _) => return Err(Error::input("several run folders: say where the page goes with --out FILE")),
     };
     let dirs: Vec<&Path> = args.dirs.iter().map(PathBuf::as_path).collect();
-    html::write(arena, &dirs, &out)?;
+    let exports = match dirs.as_slice() {
+        [_] => args.export.as_slice(),
+        _ if args.export.is_empty() => &[],
+        _ => return Err(Error::input("--export writes one run's tables: give one run folder")),
+    };
+    super::run::check_exports(exports)?;
+    let runs = html::read(arena, &dirs)?;
+    write_atomic(&out, html::page(&runs)?.as_bytes())?;
     say!("report: {}", out.display());
+    for run in &runs {
+        super::run::export(exports, &run.verdicts)?;
+    }
     Ok(EXIT_OK)
 }
 

@@ -142,19 +142,25 @@ impl RunArgs {
     }
 }
 
+/// Refuses, before anything is played or written, an export that cannot hold a run's tables.
+pub(crate) fn check_exports(exports: &[Export]) -> Result<()> {
+    // JUnit holds a gate's verdicts, not a run's tables.
+    match exports.iter().any(|e| e.format == ExportFormat::JUnit) {
+        true => {
+            Err(Error::input("--export junit: JUnit holds a gate's verdicts (`arena gate GATE.toml --junit FILE`)"))
+        }
+        false => Ok(()),
+    }
+}
+
 /// Writes each `--export` of the run's tables.
-fn export(exports: &[Export], verdicts: &Verdicts) -> Result<()> {
+pub(crate) fn export(exports: &[Export], verdicts: &Verdicts) -> Result<()> {
     let tables = verdicts.tables();
     exports.iter().try_for_each(|e| e.write(&tables))
 }
 
 pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
-    // Refused before anything is played: JUnit holds a gate's verdicts, not a run's tables.
-    if args.export.iter().any(|e| e.format == ExportFormat::JUnit) {
-        return Err(Error::input(
-            "--export junit: JUnit holds a gate's verdicts (`arena gate GATE.toml --junit FILE`)",
-        ));
-    }
+    check_exports(&args.export)?;
     let cfg = args.config(arena)?;
     let shard = args.shard.as_deref().map(|spec| Shard::parse(spec, &|name| std::env::var(name).ok())).transpose()?;
     let folder = match shard {

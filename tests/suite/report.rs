@@ -248,3 +248,48 @@ fn reports_render_in_headless_chromium() {
         eprintln!("{name}: {}", shot.display());
     }
 }
+
+/// `arena report DIR --export` writes the tables the run itself exported (the page recomputes
+/// them from games.csv with the run's own tallies), for a round robin with ratings and an SPRT
+/// run that stopped early; JUnit and several folders are refused with one line and exit 2.
+#[test]
+fn report_exports_the_tables_the_run_exported() {
+    let dir = TempDir::new().unwrap();
+    for (name, text) in [("gomoku", GOMOKU), ("holdem", HOLDEM_SPRT)] {
+        let config = write(dir.path(), &format!("{name}.toml"), text);
+        let out = dir.path().join(name);
+        let (ran, read) =
+            (dir.path().join(format!("{name}-run.jsonl")), dir.path().join(format!("{name}-report.jsonl")));
+        let run = arena()
+            .args(["run", "-q", "--out"])
+            .arg(&out)
+            .arg(&config)
+            .arg("--export")
+            .arg(format!("jsonl:{}", ran.display()))
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let report =
+            arena().arg("report").arg(&out).arg("--export").arg(format!("jsonl:{}", read.display())).output().unwrap();
+        assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
+        let (ran, read) = (std::fs::read_to_string(ran).unwrap(), std::fs::read_to_string(read).unwrap());
+        assert!(ran.lines().any(|l| l.starts_with(r#"{"table":"match""#)), "{ran}");
+        assert_eq!(ran, read, "{name}");
+    }
+    let out = dir.path().join("gomoku");
+    for (args, refusal) in [
+        (vec!["--export", "junit:x.xml"], "JUnit holds a gate's verdicts"),
+        (vec!["--out", "both.html", "--export", "csv:x.csv"], "give one run folder"),
+    ] {
+        let mut command = arena();
+        command.arg("report").arg(&out);
+        if args[0] == "--out" {
+            command.arg(&out);
+        }
+        let refused = command.args(&args).current_dir(dir.path()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(refusal) && stderr.lines().count() == 1, "{stderr}");
+        assert!(!dir.path().join("x.csv").exists() && !dir.path().join("x.xml").exists());
+    }
+}

@@ -46,7 +46,16 @@ fn figure_of(title: &str, svg: &str, note: &str) -> String {
 
 /// The page for the run folders `dirs`, side by side.
 pub fn render(arena: &Arena, dirs: &[&Path]) -> Result<String> {
-    let runs: Vec<RunData> = dirs.iter().map(|d| RunData::read(arena, d)).collect::<Result<_>>()?;
+    page(&read(arena, dirs)?)
+}
+
+/// The run folders `dirs`, each read and tallied.
+pub fn read(arena: &Arena, dirs: &[&Path]) -> Result<Vec<RunData>> {
+    dirs.iter().map(|d| RunData::read(arena, d)).collect()
+}
+
+/// The page for `runs`, side by side.
+pub fn page(runs: &[RunData]) -> Result<String> {
     let title = runs.iter().map(|r| r.cfg.name.as_str()).collect::<Vec<_>>().join(" | ");
     let mut page = String::new();
     let _ = write!(
@@ -56,7 +65,7 @@ pub fn render(arena: &Arena, dirs: &[&Path]) -> Result<String> {
         escape(&title),
         escape(&title)
     );
-    for run in &runs {
+    for run in runs {
         page.push_str("<section class=\"run\">\n");
         page.push_str(&sections::run(run)?);
         page.push_str("</section>\n");
