@@ -92,3 +92,89 @@ fn a_job_array_of_shards_and_its_merge_give_the_run_of_one_machine() {
         assert!(a == b, "{name} merged from the Slurm shards differs from the run on one machine");
     }
 }
+
+/// Slow enough that a task can be killed while it plays (a few seconds a shard).
+const SLOW_CONFIG: &str =
+    "game = \"holdem\"\ngames = 200000\npaired = true\nbots = [\"rr\", \"random\", \"always-call\"]\n";
+
+/// Whether Slurm job (or array) `id` has tasks left in the queue.
+fn queued(id: &str) -> bool {
+    let out = Command::new("squeue").args(["-h", "-j", id]).output().unwrap();
+    out.status.success() && !String::from_utf8_lossy(&out.stdout).trim().is_empty()
+}
+
+/// Waits until `done` or [`LIMIT`]; panics naming `what` on the limit.
+fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+    let started = Instant::now();
+    while !done() {
+        assert!(started.elapsed() < LIMIT, "waited over {LIMIT:?} for {what}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The recovery a cluster user needs: one task of the array cancelled and another SIGKILLed
+/// mid-run (so the merge, which waits for every task to succeed, is cancelled), then
+/// `arena.sbatch finish` submits the two unfinished shards again (the killed one resumes from
+/// what it saved) and the merge: byte for byte the run of one machine. Jobs carry the run's name.
+#[test]
+fn a_run_whose_tasks_were_cancelled_and_killed_is_finished_by_one_command() {
+    if !answers("sbatch", &["--version"]) || !answers("scontrol", &["ping"]) || !answers("sinfo", &["-h"]) {
+        eprintln!("skipped: no Slurm cluster (scripts/slurm/local-cluster.sh start)");
+        return;
+    }
+    let arena = Path::new(env!("CARGO_BIN_EXE_arena"));
+    let dir = TempDir::new().unwrap();
+    let config = write(dir.path(), "slow.toml", SLOW_CONFIG);
+    let local = dir.path().join("local");
+    let ran = common::arena().args(["run", "--quiet", "--out"]).arg(&local).arg(&config).output().unwrap();
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/slurm/arena.sbatch");
+    let merged = dir.path().join("killed");
+    let submit = |args: &[&str], wait: bool| {
+        let output = Command::new(&script)
+            .args(args)
+            .arg(&config)
+            .arg("4")
+            .arg(&merged)
+            .env("ARENA", arena)
+            .env("ARENA_SBATCH_WAIT", if wait { "1" } else { "0" })
+            .env("ARENA_THROTTLE", "2")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+        (output.status.success(), printed)
+    };
+    let (submitted, printed) = submit(&[], false);
+    assert!(submitted, "{printed}");
+    let array = printed.split_whitespace().nth(3).expect("shards: job array ID").to_string();
+    let merge = printed.lines().last().unwrap().trim().to_string();
+    let names = Command::new("squeue").args(["-h", "-o", "%j", "-j"]).arg(format!("{array},{merge}")).output().unwrap();
+    let names = String::from_utf8_lossy(&names.stdout).into_owned();
+    assert!(names.contains("arena-killed-shards") && names.contains("arena-killed-merge"), "{names}");
+
+    // Shard 4 is cancelled (pending or running); shard 1 is SIGKILLed once it has played.
+    assert!(Command::new("scancel").arg(format!("{array}_3")).status().unwrap().success());
+    let first = merged.with_file_name("killed-shard-1-of-4");
+    let pattern = format!("--out {}", first.display());
+    wait_for("shard 1 to write games", || std::fs::metadata(first.join("games.csv")).is_ok_and(|m| m.len() > 100_000));
+    assert!(Command::new("pkill").args(["-KILL", "-f", "--", &pattern]).status().unwrap().success());
+    wait_for("the array and the cancelled merge to leave the queue", || !queued(&array) && !queued(&merge));
+    assert!(!merged.join("run.json").exists(), "the merge did not run");
+    let log: String = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&format!("slurm-arena-killed-shards-{array}_0")))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    assert!(log.contains("shard 1 of 4"), "the killed task's log keeps its lines: {log}");
+
+    let (finished, printed) = submit(&["finish"], true);
+    assert!(finished, "{printed}");
+    assert!(printed.contains("(tasks 0,3)"), "only the unfinished shards run again: {printed}");
+    for name in COMPARED {
+        let (a, b) = (std::fs::read(local.join(name)).unwrap(), std::fs::read(merged.join(name)).unwrap());
+        assert!(a == b, "{name} merged after the recovery differs from the run on one machine");
+    }
+}
