@@ -7,6 +7,7 @@ use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use crate::core::bench::Bench;
+use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{Bot, DealRng, Game, Headline, Limits, ParamSpec, Params, Seat, Wire};
 use crate::error::{Error, Result};
 
@@ -158,6 +159,12 @@ pub trait GameDef: Wire {
     /// may depend on the options.
     fn payoff_label(&self) -> &'static str {
         "payoff units"
+    }
+    /// The game's own section of report.html (in its own `report.rs`), from a run's games and
+    /// its bots' names; empty (the default): the game has none.
+    fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {
+        let _ = (games, names);
+        Vec::new()
     }
     /// The game's own bot kinds.
     fn bot_kinds() -> Vec<BotKind<Self>>;
