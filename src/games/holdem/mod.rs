@@ -16,6 +16,7 @@ pub mod equity;
 pub mod eval;
 pub mod phh;
 mod report;
+mod state;
 mod wire;
 
 pub use engine::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
