@@ -52,7 +52,7 @@ impl Advice {
 }
 
 /// An answer already erased is its own text and JSON: the advisers not yet given a type of their
-/// own build one side by side (holdem, gomoku, mahjong).
+/// own build one side by side (holdem, mahjong).
 impl std::fmt::Display for Advice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text)
