@@ -51,8 +51,8 @@ impl Advice {
     }
 }
 
-/// An answer already erased is its own text and JSON: the advisers not yet given a type of their
-/// own build one side by side (holdem, mahjong).
+/// An answer already erased is its own text and JSON: the adviser not yet given a type of its
+/// own builds one side by side (mahjong).
 impl std::fmt::Display for Advice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text)
