@@ -26,6 +26,7 @@ use std::sync::Arc;
 use crate::core::bench::Bench;
 use crate::core::conformance::Checked;
 use crate::core::roster::{self, BotCatalog};
+use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{
     per_seat, play_game_into, Adviser, Bot, BotChoice, BotFactory, BotKind, EngineBot, EngineNames, Entrant, GameDef,
     GameRecord, GameSeeds, Headline, Keep, Limits, ParamSpec, Params, PerSeat, RunFolder, Seating,
@@ -44,6 +45,8 @@ pub trait Venue: Send + Sync {
     fn headline(&self) -> Headline;
     /// What one game's payoff is counted in ([`GameDef::payoff_label`]).
     fn payoff_label(&self) -> &'static str;
+    /// The game's own section of report.html ([`GameDef::report`]); empty when it has none.
+    fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock>;
     /// Plays game `game` of a pairing; `lineup[seat]` is the index of the bot in that seat.
     /// `history`: also produce the game record in its community's format.
     fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord {
@@ -171,6 +174,9 @@ impl<G: GameDef> Venue for Seated<G> {
     }
     fn payoff_label(&self) -> &'static str {
         self.game.payoff_label()
+    }
+    fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {
+        self.game.report(games, names)
     }
     fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, keep: Keep, record: &mut GameRecord) {
         let mut bots: PerSeat<Box<dyn Bot<G>>> = per_seat(lineup.len(), |seat| (self.bots[lineup[seat]])());

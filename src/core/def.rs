@@ -7,6 +7,7 @@ use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use crate::core::bench::Bench;
+use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{Bot, DealRng, Game, Headline, Limits, ParamSpec, Params, Seat, Wire};
 use crate::error::{Error, Result};
 
@@ -33,12 +34,35 @@ impl<G: Game> Clone for BotKind<G> {
     }
 }
 
-/// An adviser's answer: the text a person reads, and the same figures as one JSON document
-/// (`arena advise GAME ... --json`). Both are written from the same values, so they agree.
+/// An adviser's answer erased: the text a person reads, and the same figures as one JSON document
+/// (`arena advise GAME ... --json`). Both come from one value of the adviser's own type (its
+/// `Display` and its `Serialize`), so they agree.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Advice {
     pub text: String,
     pub json: serde_json::Value,
+}
+
+impl Advice {
+    /// The text and the JSON of one answer.
+    pub fn of<T: serde::Serialize + std::fmt::Display>(answer: &T) -> Advice {
+        let json = serde_json::to_value(answer).expect("an adviser's answer serialises");
+        Advice { text: answer.to_string(), json }
+    }
+}
+
+/// An answer already erased is its own text and JSON: the adviser not yet given a type of its
+/// own builds one side by side (mahjong).
+impl std::fmt::Display for Advice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl serde::Serialize for Advice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        self.json.serialize(serializer)
+    }
 }
 
 /// Answers an adviser's parsed arguments.
@@ -53,17 +77,19 @@ pub struct Adviser {
 }
 
 impl Adviser {
-    /// An adviser whose arguments are the clap type `A`.
-    pub fn new<A: clap::Args + clap::FromArgMatches + 'static>(
-        about: &'static str,
-        run: fn(&A) -> Result<Advice>,
-    ) -> Adviser {
+    /// An adviser whose arguments are the clap type `A` and whose answer, of type `T`, is printed
+    /// as its `Display` text or, with `--json`, as its `Serialize` form.
+    pub fn new<A, T>(about: &'static str, run: fn(&A) -> Result<T>) -> Adviser
+    where
+        A: clap::Args + clap::FromArgMatches + 'static,
+        T: serde::Serialize + std::fmt::Display + 'static,
+    {
         Adviser {
             about,
             args: A::augment_args,
             run: Box::new(move |matches| {
                 let args = A::from_arg_matches(matches).map_err(|e| Error::input(e.to_string()))?;
-                run(&args)
+                run(&args).map(|answer| Advice::of(&answer))
             }),
         }
     }
@@ -158,6 +184,12 @@ pub trait GameDef: Wire {
     /// may depend on the options.
     fn payoff_label(&self) -> &'static str {
         "payoff units"
+    }
+    /// The game's own section of report.html (in its own `report.rs`), from a run's games and
+    /// its bots' names; empty (the default): the game has none.
+    fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {
+        let _ = (games, names);
+        Vec::new()
     }
     /// The game's own bot kinds.
     fn bot_kinds() -> Vec<BotKind<Self>>;

@@ -14,6 +14,7 @@ mod play;
 pub mod readable;
 pub mod roster;
 pub mod schedule;
+pub mod section;
 pub mod seeds;
 pub mod wire;
 

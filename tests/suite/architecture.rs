@@ -25,11 +25,6 @@ const LAYERS: &[&[&str]] = &[
     &["lib", "main"],
 ];
 
-/// Files of one game that import each other, known and left for now: hold'em's engine writes its
-/// hand history through phh.rs, which reads the engine's state (cut by moving the state's types to
-/// a file of their own). Every other pair of files in a game imports one way only.
-const KNOWN_CIRCLES: &[(&str, &str)] = &[("games::holdem::engine", "games::holdem::phh")];
-
 /// A module the rules are about: a top-level module of the crate, or one game (`games::holdem`,
 /// a folder or file of `src/games/`); the games' own `mod.rs` is `games`.
 fn unit_of(path: &[String], src: &Path) -> Option<String> {
@@ -325,8 +320,7 @@ fn violations(src: &Path) -> Vec<String> {
     }
     for ((a, b), at) in &file_edges {
         if a < b && unit_of(a, src).is_some_and(|u| u.starts_with("games::")) {
-            let known = KNOWN_CIRCLES.contains(&(a.join("::").as_str(), b.join("::").as_str()));
-            if let Some(back) = file_edges.get(&(b.clone(), a.clone())).filter(|_| !known) {
+            if let Some(back) = file_edges.get(&(b.clone(), a.clone())) {
                 broken.push(format!("`{}` and `{}` import each other ({at} and {back})", a.join("::"), b.join("::")));
             }
         }

@@ -12,10 +12,9 @@
 //! it, grouped by the stones in them: each group's count times its weight.
 
 use crate::core::roster::{bot_from_args, OwnKinds};
-use serde_json::{json, Value};
 
+use crate::core::GameDef;
 use crate::core::Wire;
-use crate::core::{Advice, GameDef};
 use crate::error::{Error, Result};
 
 use super::bots::weights::{self, best_cells, cell_scores, lines_through, CellScore, Weights};
@@ -89,7 +88,153 @@ fn line_text(size: usize, line: &[u16; 5]) -> String {
     format!("{}-{}", cell_text(size, line[0] as usize), cell_text(size, line[4] as usize))
 }
 
-pub fn run(a: &AdviseArgs) -> Result<Advice> {
+/// What `arena advise gomoku` prints: the text (`Display`), or the JSON with `--json`
+/// (`Serialize`, in this order).
+#[derive(Debug, serde::Serialize)]
+pub struct Answer {
+    game: &'static str,
+    size: usize,
+    rule: &'static str,
+    moves: Vec<String>,
+    to_move: &'static str,
+    bot: String,
+    kind: String,
+    own: [i32; 5],
+    opp: [i32; 5],
+    best_attack: Option<i32>,
+    best_defence: Option<i32>,
+    /// The score the bot plays by; none when every cell is forbidden.
+    plays: Option<&'static str>,
+    /// The cells the bot plays (one of, at random).
+    bot_cells: Vec<String>,
+    /// The `--top` cells shown, best first.
+    cells: Vec<CellAnswer>,
+    wins_at: Vec<String>,
+    explain: Option<Explained>,
+    /// The board as text.
+    #[serde(skip)]
+    picture: String,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct CellAnswer {
+    cell: String,
+    attack: i32,
+    defence: i32,
+    /// Whether the bot plays it (or ties for it).
+    bot: bool,
+}
+
+/// The top cell's two scores, line by line.
+#[derive(Debug, serde::Serialize)]
+struct Explained {
+    cell: String,
+    attack: Score,
+    defence: Score,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct Score {
+    score: i32,
+    /// The side whose stones count.
+    side: &'static str,
+    /// One group a number of stones, most first.
+    terms: Vec<Term>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct Term {
+    stones: usize,
+    lines: Vec<String>,
+    weight: i32,
+    points: i32,
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let me = usize::from(self.to_move == SIDES[1]);
+        f.write_str(&self.picture)?;
+        let last = self.moves.last().map_or(String::new(), |m| format!(", after {m}"));
+        writeln!(f, "{} ({}) to move: move {}{last}", self.to_move, ["x", "o"][me], self.moves.len() + 1)?;
+        let name = if self.bot == self.kind { self.kind.clone() } else { format!("{} ({})", self.bot, self.kind) };
+        writeln!(f, "bot {name}: own {:?}, opp {:?}", self.own, self.opp)?;
+        match (self.best_attack, self.best_defence) {
+            (Some(attack), Some(defence)) => {
+                let (higher, what) = if self.plays == Some("defence") { (">", "defence") } else { ("<=", "attack") };
+                writeln!(
+                    f,
+                    "best attack {attack}, best defence {defence} ({defence} {higher} {attack}): the bot plays the best {what}, ties by the other score"
+                )?
+            }
+            _ => writeln!(f, "every empty cell is forbidden to black: the bot's move loses")?,
+        }
+        writeln!(f, "{:>6}  {:>7}  {:>7}", "cell", "attack", "defence")?;
+        let ties = self.bot_cells.len();
+        for c in &self.cells {
+            let mark = match (c.bot, ties) {
+                (false, _) => "",
+                (true, 1) => "  <- the bot plays this",
+                (true, _) => "  <- tied best",
+            };
+            writeln!(f, "{:>6}  {:>7}  {:>7}{mark}", c.cell, c.attack, c.defence)?;
+        }
+        if ties > 1 {
+            let shown = self.cells.len();
+            let beyond = if ties > shown { format!(" ({shown} shown)") } else { String::new() };
+            writeln!(f, "the bot plays one of the {ties} tied best cells{beyond}, at random")?;
+        }
+        if !self.wins_at.is_empty() {
+            write!(f, "{} makes five at {}", self.to_move, self.wins_at.join(" "))?;
+            f.write_str(if self.bot_cells.iter().any(|c| self.wins_at.contains(c)) {
+                "\n"
+            } else {
+                ": the bot passes it up (document 002's bot blocks when the best defence is higher)\n"
+            })?;
+        }
+        match &self.explain {
+            Some(explained) => write!(f, "{explained}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::fmt::Display for Explained {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (me, them) = (self.attack.side, self.defence.side);
+        write!(
+            f,
+            "explain:\n  attack of a cell = Σ own[{me}'s stones in the line] over the lines of five through it without a {them} stone\n  \
+             defence of a cell = Σ opp[{them}'s stones in the line] over the lines of five through it without a {me} stone\n"
+        )?;
+        let cell = &self.cell;
+        for (score, weight, part, other) in
+            [("attack", "own", &self.attack, them), ("defence", "opp", &self.defence, me)]
+        {
+            let count: usize = part.terms.iter().map(|t| t.lines.len()).sum();
+            let total = part.score;
+            writeln!(f, "  {score} of {cell} = {total}, over the {count} lines through it without a {other} stone:")?;
+            for t in &part.terms {
+                let (stones, each, points) = (t.stones, t.weight, t.points);
+                let plural = if t.lines.len() == 1 { "line " } else { "lines" };
+                write!(
+                    f,
+                    "    {stones} {} stone{} {:>2} {plural} x {weight}[{stones}] {each} = {points}",
+                    part.side,
+                    if stones == 1 { " " } else { "s" },
+                    t.lines.len()
+                )?;
+                if stones >= 2 {
+                    writeln!(f, ": {}", t.lines.join(" "))?;
+                } else {
+                    writeln!(f)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn run(a: &AdviseArgs) -> Result<Answer> {
     let game = table(a)?;
     let s = position(&game, &a.moves)?;
     if a.top == 0 {
@@ -114,115 +259,60 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
         .filter(|&c| makes_five(&s.board, n, c % n, c / n, 1 + me as u8, game.rule))
         .collect();
     wins.sort_unstable();
-
-    let mut out = super::wire::picture(&s);
-    let last = s.last().map_or(String::new(), |m| format!(", after {},{}", m.x, m.y));
-    out += &format!("{} ({}) to move: move {}{last}\n", SIDES[me], ["x", "o"][me], s.moves.len() + 1);
-    let name = if a.bot == kind { kind.clone() } else { format!("{} ({kind})", a.bot) };
-    out += &format!("bot {name}: own {:?}, opp {:?}\n", &w.own[..5], &w.opp[..5]);
-    match (best_attack, best_defence) {
-        (Some(attack), Some(defence)) => {
-            let (higher, what) = if blocks { (">", "defence") } else { ("<=", "attack") };
-            out += &format!(
-                "best attack {attack}, best defence {defence} ({defence} {higher} {attack}): the bot plays the best {what}, ties by the other score\n"
-            );
-        }
-        _ => out += "every empty cell is forbidden to black: the bot's move loses\n",
-    }
-    out += &format!("{:>6}  {:>7}  {:>7}\n", "cell", "attack", "defence");
     let shown = &cells[..a.top.min(cells.len())];
-    for c in shown {
-        let mark = match (ties.contains(&c.cell), ties.len()) {
-            (false, _) => "",
-            (true, 1) => "  <- the bot plays this",
-            (true, _) => "  <- tied best",
-        };
-        out += &format!("{:>6}  {:>7}  {:>7}{mark}\n", cell_text(n, c.cell), c.attack, c.defence);
-    }
-    if ties.len() > 1 {
-        let beyond = if ties.len() > shown.len() { format!(" ({} shown)", shown.len()) } else { String::new() };
-        out += &format!("the bot plays one of the {} tied best cells{beyond}, at random\n", ties.len());
-    }
-    if !wins.is_empty() {
-        let listed: Vec<String> = wins.iter().map(|&c| cell_text(n, c)).collect();
-        out += &format!("{} makes five at {}", SIDES[me], listed.join(" "));
-        out += if ties.iter().any(|c| wins.contains(c)) {
-            "\n"
-        } else {
-            ": the bot passes it up (document 002's bot blocks when the best defence is higher)\n"
-        };
-    }
-
-    let mut explained = Value::Null;
-    if let (true, Some(top)) = (a.explain, shown.first()) {
-        let (text, json) = explain(&s, top, w);
-        out += &text;
-        explained = json;
-    }
-
-    let cell_json = |c: &CellScore| {
-        json!({
-            "cell": cell_text(n, c.cell), "attack": c.attack, "defence": c.defence, "bot": ties.contains(&c.cell),
-        })
+    let cell_answer = |c: &CellScore| CellAnswer {
+        cell: cell_text(n, c.cell),
+        attack: c.attack,
+        defence: c.defence,
+        bot: ties.contains(&c.cell),
     };
-    let json = json!({
-        "game": "gomoku",
-        "size": n,
-        "rule": game.rule.name(),
-        "moves": s.moves.iter().map(|m| format!("{},{}", m.x, m.y)).collect::<Vec<_>>(),
-        "to_move": SIDES[me],
-        "bot": a.bot,
-        "kind": kind,
-        "own": &w.own[..5],
-        "opp": &w.opp[..5],
-        "best_attack": best_attack,
-        "best_defence": best_defence,
-        "plays": best_attack.map(|_| if blocks { "defence" } else { "attack" }),
-        "bot_cells": ties.iter().map(|&c| cell_text(n, c)).collect::<Vec<_>>(),
-        "cells": shown.iter().map(cell_json).collect::<Vec<_>>(),
-        "wins_at": wins.iter().map(|&c| cell_text(n, c)).collect::<Vec<_>>(),
-        "explain": explained,
-    });
-    Ok(Advice { text: out, json })
+    let explain = match (a.explain, shown.first()) {
+        (true, Some(top)) => Some(explain(&s, top, w)),
+        _ => None,
+    };
+    Ok(Answer {
+        game: "gomoku",
+        size: n,
+        rule: game.rule.name(),
+        moves: s.moves.iter().map(|m| format!("{},{}", m.x, m.y)).collect(),
+        to_move: SIDES[me],
+        bot: a.bot.clone(),
+        kind,
+        own: w.own[..5].try_into().expect("six weights"),
+        opp: w.opp[..5].try_into().expect("six weights"),
+        best_attack,
+        best_defence,
+        plays: best_attack.map(|_| if blocks { "defence" } else { "attack" }),
+        bot_cells: ties.iter().map(|&c| cell_text(n, c)).collect(),
+        cells: shown.iter().map(cell_answer).collect(),
+        wins_at: wins.iter().map(|&c| cell_text(n, c)).collect(),
+        explain,
+        picture: super::wire::picture(&s),
+    })
 }
 
-/// How the scores are formed: their definitions, then `top`'s two scores line by line: the lines
-/// through the cell each side can still win, grouped by the side's stones in them, each group
-/// worth its count times its weight (lines with two stones or more named by their end cells).
-fn explain(s: &State, top: &CellScore, w: Weights) -> (String, Value) {
+/// How the scores are formed: `top`'s two scores line by line: the lines through the cell each
+/// side can still win, grouped by the side's stones in them, each group worth its count times its
+/// weight (lines with two stones or more named by their end cells).
+fn explain(s: &State, top: &CellScore, w: Weights) -> Explained {
     let n = s.size;
-    let (me, them) = (SIDES[s.to_move()], SIDES[1 - s.to_move()]);
-    let cell = cell_text(n, top.cell);
-    let mut out = format!(
-        "explain:\n  attack of a cell = Σ own[{me}'s stones in the line] over the lines of five through it without a {them} stone\n  \
-         defence of a cell = Σ opp[{them}'s stones in the line] over the lines of five through it without a {me} stone\n"
-    );
-    let mut json = json!({ "cell": cell });
-    let parts = [("attack", "own", me, top.attack, &w.own), ("defence", "opp", them, top.defence, &w.opp)];
-    for (side, (score, weight, name, total, table)) in [s.to_move(), 1 - s.to_move()].into_iter().zip(parts) {
-        let groups = lines_through(s, top.cell, side);
-        let count: usize = groups.iter().map(|(_, lines)| lines.len()).sum();
-        out += &format!(
-            "  {score} of {cell} = {total}, over the {count} lines through it without a {} stone:\n",
-            SIDES[1 - side]
-        );
-        let mut terms = Vec::new();
-        for (stones, lines) in &groups {
-            let each = table[*stones];
-            let points = lines.len() as i32 * each;
-            let named: Vec<String> = lines.iter().map(|l| line_text(n, l)).collect();
-            let plural = if lines.len() == 1 { "line " } else { "lines" };
-            out += &format!(
-                "    {stones} {name} stone{} {:>2} {plural} x {weight}[{stones}] {each} = {points}",
-                if *stones == 1 { " " } else { "s" },
-                lines.len()
-            );
-            out += &if *stones >= 2 { format!(": {}\n", named.join(" ")) } else { "\n".into() };
-            terms.push(json!({ "stones": stones, "lines": named, "weight": each, "points": points }));
-        }
-        json[score] = json!({ "score": total, "side": name, "terms": terms });
+    let score = |side: usize, total: i32, table: &[i32; 6]| Score {
+        score: total,
+        side: SIDES[side],
+        terms: lines_through(s, top.cell, side)
+            .into_iter()
+            .map(|(stones, lines)| {
+                let weight = table[stones];
+                let points = lines.len() as i32 * weight;
+                Term { stones, lines: lines.iter().map(|l| line_text(n, l)).collect(), weight, points }
+            })
+            .collect(),
+    };
+    Explained {
+        cell: cell_text(n, top.cell),
+        attack: score(s.to_move(), top.attack, &w.own),
+        defence: score(1 - s.to_move(), top.defence, &w.opp),
     }
-    (out, json)
 }
 
 #[cfg(test)]
@@ -230,8 +320,10 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+    use crate::core::Advice;
     use crate::core::{Bot, BotRng, Game};
     use crate::games::gomoku::bots::weights::WeightsBot;
+    use serde_json::json;
 
     fn args(moves: &str) -> AdviseArgs {
         AdviseArgs {
@@ -274,7 +366,7 @@ mod tests {
     fn agrees(a: &AdviseArgs) -> Advice {
         let game = table(a).unwrap();
         let s = position(&game, &a.moves).unwrap();
-        let advice = run(a).unwrap();
+        let advice = Advice::of(&run(a).unwrap());
         let plays = bot_plays(&game, &s, bot_weights(a).unwrap().1);
         let cells = marked(&advice);
         assert!(plays.iter().all(|p| cells.contains(p)), "bot plays {plays:?}, marked {cells:?}\n{}", advice.text);

@@ -8,6 +8,7 @@ mod geometry;
 pub mod gomocup;
 pub mod openings;
 pub mod renju;
+mod report;
 mod wire;
 
 pub use engine::{lines, makes_five, Gomoku, Move, Rule, State};
@@ -15,6 +16,7 @@ pub use openings::Book;
 pub use renju::Foul;
 
 use crate::core::bench::{throughput, Bench, BenchOptions, Measure};
+use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{play_game, Bot, GameRecord, GameSeeds, Params, ProtocolExample};
 use crate::core::{Adviser, BotFactory, BotKind, Engine, GameDef};
 use crate::core::{DealRng, Headline, ParamSpec, Seat};
@@ -84,6 +86,10 @@ impl GameDef for Gomoku {
     }
     fn headline(&self) -> Headline {
         Headline::Elo
+    }
+
+    fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {
+        report::section(games, names)
     }
 
     /// The built-in bots, and `gomocup`: any Gomocup engine.

@@ -20,10 +20,8 @@
 //! HS, pot odds, RR, the table's row and chip protection.
 
 use crate::core::roster::{bot_from_args, OwnKinds};
-use serde_json::json;
 
 use crate::cards::{parse_cards, Card};
-use crate::core::Advice;
 use crate::error::{Error, Result};
 
 use super::bots::rr::{RrConfig, Situation};
@@ -78,7 +76,161 @@ fn two(s: &str, what: &str) -> Result<[Card; 2]> {
     parse_cards(s)?.try_into().map_err(|_| Error::input(format!("{what}: expected exactly two cards, got `{s}`")))
 }
 
-pub fn run(a: &AdviseArgs) -> Result<Advice> {
+/// What `arena advise holdem` prints: the text (`Display`), or the JSON with `--json`
+/// (`Serialize`, in this order).
+#[derive(Debug, serde::Serialize)]
+pub struct Answer {
+    game: &'static str,
+    hole: String,
+    board: String,
+    against: Against,
+    equity: f64,
+    win: f64,
+    tie: f64,
+    hand_now: &'static str,
+    /// The largest call, as a multiple of the pot, that the equity pays for (none with a sure win).
+    max_call_pot_multiple: Option<f64>,
+    /// With `--pot` and `--to-call`.
+    rate_of_return: Option<RateOfReturn>,
+    /// With `--stack` too: what the rr bot does.
+    bot: Option<BotAnswer>,
+    /// `--explain`'s lines, text only.
+    #[serde(skip)]
+    explain: Option<String>,
+}
+
+/// Whom the equity is against, and how it was counted.
+#[derive(Debug, serde::Serialize)]
+#[serde(untagged)]
+enum Against {
+    Hand { hand: String, method: &'static str, boards: u64 },
+    Random { random_hands: usize, method: &'static str, trials: u64, seed: u64 },
+}
+
+#[derive(Debug, serde::Serialize)]
+struct RateOfReturn {
+    pot: u64,
+    to_call: u64,
+    pot_odds: f64,
+    /// None when there is nothing to call.
+    rr: Option<f64>,
+    /// The source's table for that RR, in percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    percent: Option<Percent<u32>>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct Percent<T> {
+    fold: T,
+    call: T,
+    raise: T,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct BotAnswer {
+    bot: String,
+    kind: String,
+    hs: f64,
+    opponents: usize,
+    trials: u64,
+    stack: u64,
+    pot: u64,
+    to_call: u64,
+    amount: u64,
+    big_blind: u64,
+    pot_odds: f64,
+    rr: f64,
+    /// The table's row, from 1.
+    row: usize,
+    probabilities: Percent<f64>,
+    chip_protection: bool,
+    action: String,
+    #[serde(skip)]
+    row_bounds: String,
+    #[serde(skip)]
+    protect_bb: f64,
+    #[serde(skip)]
+    protect_hs: f64,
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (hole, board) = (&self.hole, &self.board);
+        match &self.against {
+            Against::Hand { hand, boards, .. } => {
+                writeln!(f, "hole {hole}, board {board}, against {hand}: exact over {boards} boards")?
+            }
+            Against::Random { random_hands, trials, seed, .. } => writeln!(
+                f,
+                "hole {hole}, board {board}, against {random_hands} random hand(s): Monte Carlo, {trials} trials, seed {seed}"
+            )?,
+        }
+        writeln!(
+            f,
+            "equity {:.4} % (win {:.4} %, tie {:.4} %)",
+            100.0 * self.equity,
+            100.0 * self.win,
+            100.0 * self.tie
+        )?;
+        writeln!(f, "hand now: {}", self.hand_now)?;
+        writeln!(
+            f,
+            "pot odds: calling breaks even when to_call / (to_call + pot) = {:.4}, i.e. a call of up to {:.2} × the pot",
+            self.equity,
+            self.max_call_pot_multiple.unwrap_or(f64::INFINITY)
+        )?;
+        match &self.rate_of_return {
+            Some(RateOfReturn { pot_odds, rr: Some(rr), percent: Some(p), .. }) => writeln!(
+                f,
+                "pot odds {pot_odds:.4}, RR = equity / pot odds = {rr:.3}: the source's table says fold {} %, call {} %, raise {} %",
+                p.fold, p.call, p.raise
+            )?,
+            Some(_) => writeln!(f, "nothing to call: checking is free")?,
+            None => {}
+        }
+        if let Some(bot) = &self.bot {
+            write!(f, "{bot}")?;
+        }
+        f.write_str(self.explain.as_deref().unwrap_or(""))
+    }
+}
+
+impl std::fmt::Display for BotAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (amount, pot, hs) = (self.amount, self.pot, self.hs);
+        writeln!(
+            f,
+            "{} ({}): HS {hs:.3} against {} opponent(s) ({} trials), pot odds {amount} / ({amount} + {pot}) = {:.4}, RR = {:.3}",
+            self.bot, self.kind, self.opponents, self.trials, self.pot_odds, self.rr
+        )?;
+        let p = &self.probabilities;
+        writeln!(
+            f,
+            "table row {} ({}): fold {:.0} %, call {:.0} %, raise {:.0} %",
+            self.row,
+            self.row_bounds,
+            100.0 * p.fold,
+            100.0 * p.call,
+            100.0 * p.raise
+        )?;
+        let left = self.stack - self.to_call;
+        let short = (left as f64) < self.protect_bb * self.big_blind as f64;
+        let weak = hs < self.protect_hs;
+        writeln!(
+            f,
+            "chip protection: stack after calling {left} {} {} x big blind {} and HS {hs:.3} {} {}: {}",
+            if short { "<" } else { ">=" },
+            self.protect_bb,
+            self.big_blind,
+            if weak { "<" } else { ">=" },
+            self.protect_hs,
+            if self.chip_protection { "applies" } else { "does not apply" }
+        )?;
+        writeln!(f, "the bot: {}", self.action)
+    }
+}
+
+pub fn run(a: &AdviseArgs) -> Result<Answer> {
     let hole = two(&a.hole, "--hole")?;
     let board = parse_cards(&a.board)?;
     if ![0, 3, 4, 5].contains(&board.len()) {
@@ -106,35 +258,17 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
             cs.iter().map(|c| c.to_string()).collect()
         }
     };
-    let mut out = String::new();
     let (e, against) = match vs {
         Some(v) => {
             let e = exact_heads_up(hole, v, &board);
-            out += &format!(
-                "hole {}, board {}, against {}: exact over {} boards\n",
-                cards(&hole),
-                cards(&board),
-                cards(&v),
-                e.samples
-            );
-            (e, json!({ "hand": cards(&v), "method": "exact", "boards": e.samples }))
+            (e, Against::Hand { hand: cards(&v), method: "exact", boards: e.samples })
         }
         None => {
             let e = monte_carlo(hole, &board, Opponents::Random(a.opponents), a.trials, &mut FastRng::new(a.seed));
-            out += &format!(
-                "hole {}, board {}, against {} random hand(s): Monte Carlo, {} trials, seed {}\n",
-                cards(&hole),
-                cards(&board),
-                a.opponents,
-                a.trials,
-                a.seed
-            );
-            let how =
-                json!({ "random_hands": a.opponents, "method": "monte-carlo", "trials": a.trials, "seed": a.seed });
-            (e, how)
+            let (random_hands, trials, seed) = (a.opponents, a.trials, a.seed);
+            (e, Against::Random { random_hands, method: "monte-carlo", trials, seed })
         }
     };
-    out += &format!("equity {:.4} % (win {:.4} %, tie {:.4} %)\n", 100.0 * e.equity, 100.0 * e.win, 100.0 * e.tie);
     let now = if board.len() >= 3 {
         category(eval(&seen[..2 + board.len()])).name()
     } else if hole[0].rank() == hole[1].rank() {
@@ -142,60 +276,42 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
     } else {
         "high card"
     };
-    out += &format!("hand now: {now}\n");
-    // The largest call, as a multiple of the pot, that the equity pays for (none with a sure win).
-    let max_call = (e.equity < 1.0).then(|| e.equity / (1.0 - e.equity));
-    out += &format!(
-        "pot odds: calling breaks even when to_call / (to_call + pot) = {:.4}, i.e. a call of up to {:.2} × the pot\n",
-        e.equity,
-        max_call.unwrap_or(f64::INFINITY)
-    );
-    let mut rr_json = serde_json::Value::Null;
-    if let (Some(pot), Some(call)) = (a.pot, a.to_call) {
-        if call == 0 {
-            out += "nothing to call: checking is free\n";
-            rr_json = json!({ "pot": pot, "to_call": 0, "pot_odds": 0.0, "rr": null });
-        } else {
+    let rate_of_return = match (a.pot, a.to_call) {
+        (Some(pot), Some(0)) => Some(RateOfReturn { pot, to_call: 0, pot_odds: 0.0, rr: None, percent: None }),
+        (Some(pot), Some(call)) => {
             let odds = call as f64 / (call + pot) as f64;
             let rr = e.equity / odds;
             // The source's rate-of-return table is the rr bot's default one.
             let table = RrConfig::default_config();
-            let [f, c, r] = table.percents(table.row(rr));
-            out += &format!(
-                "pot odds {odds:.4}, RR = equity / pot odds = {rr:.3}: the source's table says fold {f} %, call {c} %, raise {r} %\n"
-            );
-            rr_json = json!({
-                "pot": pot, "to_call": call, "pot_odds": odds, "rr": rr,
-                "percent": { "fold": f, "call": c, "raise": r },
-            });
+            let [fold, call_, raise] = table.percents(table.row(rr));
+            let percent = Some(Percent { fold, call: call_, raise });
+            Some(RateOfReturn { pot, to_call: call, pot_odds: odds, rr: Some(rr), percent })
         }
-    }
-    let mut bot_json = serde_json::Value::Null;
-    if let Some(stack) = a.stack {
-        let (Some(pot), Some(to_call)) = (a.pot, a.to_call) else {
-            return Err(Error::input("--stack needs --pot and --to-call (the situation the bot sees)"));
-        };
-        let (text, json) = follow_the_bot(a, &hole, &board, stack, pot, to_call)?;
-        out += &text;
-        bot_json = json;
-    }
-    if a.explain {
-        out += &explain(a, vs.is_some(), e.equity);
-    }
-    let json = json!({
-        "game": "holdem",
-        "hole": cards(&hole),
-        "board": cards(&board),
-        "against": against,
-        "equity": e.equity,
-        "win": e.win,
-        "tie": e.tie,
-        "hand_now": now,
-        "max_call_pot_multiple": max_call,
-        "rate_of_return": rr_json,
-        "bot": bot_json,
-    });
-    Ok(Advice { text: out, json })
+        _ => None,
+    };
+    let bot = match a.stack {
+        Some(stack) => {
+            let (Some(pot), Some(to_call)) = (a.pot, a.to_call) else {
+                return Err(Error::input("--stack needs --pot and --to-call (the situation the bot sees)"));
+            };
+            Some(follow_the_bot(a, &hole, &board, stack, pot, to_call)?)
+        }
+        None => None,
+    };
+    Ok(Answer {
+        game: "holdem",
+        hole: cards(&hole),
+        board: cards(&board),
+        against,
+        equity: e.equity,
+        win: e.win,
+        tie: e.tie,
+        hand_now: now,
+        max_call_pot_multiple: (e.equity < 1.0).then(|| e.equity / (1.0 - e.equity)),
+        rate_of_return,
+        bot,
+        explain: a.explain.then(|| explain(a, vs.is_some(), e.equity)),
+    })
 }
 
 /// How the figures are formed, for `--explain`.
@@ -240,7 +356,7 @@ fn follow_the_bot(
     stack: u64,
     pot: u64,
     to_call: u64,
-) -> Result<(String, serde_json::Value)> {
+) -> Result<BotAnswer> {
     let (kind, params) = bot_from_args(&OwnKinds::<super::Holdem>::new(), &a.bot, &a.params)?;
     if kind != "rr" {
         return Err(Error::input(format!("--bot: the adviser follows rr and its variants, not `{}` ({kind})", a.bot)));
@@ -269,30 +385,8 @@ fn follow_the_bot(
     };
     let d = cfg.decide(&situation);
     let raise = 1.0 - d.fold - d.call;
-    let mut out = format!(
-        "{} ({kind}): HS {hs:.3} against {} opponent(s) ({} trials), pot odds {amount} / ({amount} + {pot}) = {:.4}, RR = {:.3}\n",
-        a.bot, a.opponents, a.trials, d.pot_odds, d.rr
-    );
-    out += &format!(
-        "table row {} ({}): fold {:.0} %, call {:.0} %, raise {:.0} %\n",
-        d.row + 1,
-        cfg.row_bounds(d.row),
-        100.0 * d.fold,
-        100.0 * d.call,
-        100.0 * raise
-    );
     let left = stack - to_call;
-    let short = (left as f64) < cfg.protect_bb * a.big_blind as f64;
-    let weak = hs < cfg.protect_hs;
-    debug_assert_eq!(short && weak, d.protected);
-    let protect = format!(
-        "stack after calling {left} {} {} x big blind {} and HS {hs:.3} {} {}",
-        if short { "<" } else { ">=" },
-        cfg.protect_bb,
-        a.big_blind,
-        if weak { "<" } else { ">=" },
-        cfg.protect_hs
-    );
+    debug_assert_eq!((left as f64) < cfg.protect_bb * a.big_blind as f64 && hs < cfg.protect_hs, d.protected);
     let action = match (d.protected, to_call) {
         (true, 0) => "check (chip protection)".to_string(),
         (true, _) => "fold (chip protection)".to_string(),
@@ -300,22 +394,38 @@ fn follow_the_bot(
             format!("fold {:.0} %, call {:.0} %, raise {:.0} %", 100.0 * d.fold, 100.0 * d.call, 100.0 * raise)
         }
     };
-    out += &format!("chip protection: {protect}: {}\n", if d.protected { "applies" } else { "does not apply" });
-    out += &format!("the bot: {action}\n");
-    let json = json!({
-        "bot": a.bot, "kind": kind, "hs": hs, "opponents": a.opponents, "trials": a.trials,
-        "stack": stack, "pot": pot, "to_call": to_call, "amount": amount, "big_blind": a.big_blind,
-        "pot_odds": d.pot_odds, "rr": d.rr, "row": d.row + 1,
-        "probabilities": { "fold": d.fold, "call": d.call, "raise": raise },
-        "chip_protection": d.protected,
-        "action": action,
-    });
-    Ok((out, json))
+    Ok(BotAnswer {
+        bot: a.bot.clone(),
+        kind,
+        hs,
+        opponents: a.opponents,
+        trials: a.trials,
+        stack,
+        pot,
+        to_call,
+        amount,
+        big_blind: a.big_blind,
+        pot_odds: d.pot_odds,
+        rr: d.rr,
+        row: d.row + 1,
+        probabilities: Percent { fold: d.fold, call: d.call, raise },
+        chip_protection: d.protected,
+        action,
+        row_bounds: cfg.row_bounds(d.row),
+        protect_bb: cfg.protect_bb,
+        protect_hs: cfg.protect_hs,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Advice;
+
+    /// The answer as the command line erases it: its text and its JSON.
+    fn answer(args: &AdviseArgs) -> Result<Advice> {
+        run(args).map(|a| Advice::of(&a))
+    }
 
     fn args(hole: &str) -> AdviseArgs {
         AdviseArgs {
@@ -339,7 +449,7 @@ mod tests {
     fn exact_against_a_known_hand() {
         let mut a = args("AhAs");
         a.vs = Some("KdKc".into());
-        let out = run(&a).unwrap().text;
+        let out = answer(&a).unwrap().text;
         assert!(out.contains("equity 81.2555 % (win 81.0646 %, tie 0.3818 %)"), "{out}");
         assert!(out.contains("hand now: one pair"), "{out}");
     }
@@ -354,7 +464,7 @@ mod tests {
         a.opponents = 2;
         a.trials = 200_000;
         (a.pot, a.to_call, a.stack) = (Some(500), Some(100), Some(100));
-        let advice = run(&a).unwrap();
+        let advice = answer(&a).unwrap();
         let bot = &advice.json["bot"];
         let hs = bot["hs"].as_f64().unwrap();
         assert!((0.26..0.30).contains(&hs), "{hs}");
@@ -364,16 +474,16 @@ mod tests {
         assert!(advice.text.ends_with("the bot: fold (chip protection)\n"), "{}", advice.text);
         // With chips to spare the same hand plays the table's row.
         a.stack = Some(5000);
-        let advice = run(&a).unwrap();
+        let advice = answer(&a).unwrap();
         assert_eq!(advice.json["bot"]["chip_protection"], false);
         assert!(advice.text.ends_with("the bot: fold 0 %, call 30 %, raise 70 %\n"), "{}", advice.text);
         // A roster variant and a parameter: rr-tight, with protection up to 50 big blinds.
         (a.bot, a.params) = ("rr-tight".into(), vec!["protect_bb=50".into()]);
-        let advice = run(&a).unwrap();
+        let advice = answer(&a).unwrap();
         assert_eq!(advice.json["bot"]["chip_protection"], true, "{}", advice.text);
         for (bot, params) in [("always-call", vec![]), ("rr", vec!["protect_bb=x".to_string()]), ("nope", vec![])] {
             (a.bot, a.params) = (bot.into(), params);
-            assert!(run(&a).is_err(), "{bot}");
+            assert!(answer(&a).is_err(), "{bot}");
         }
     }
 
@@ -383,15 +493,15 @@ mod tests {
         a.board = "Qh 7h 2c".into();
         a.pot = Some(500);
         a.to_call = Some(100);
-        let out = run(&a).unwrap().text;
+        let out = answer(&a).unwrap().text;
         assert!(out.contains("RR = "), "{out}");
         assert!(out.contains("hand now: high card"), "{out}");
-        assert!(run(&args("Ah")).is_err());
+        assert!(answer(&args("Ah")).is_err());
         let mut dup = args("AhKh");
         dup.board = "Ah 7h 2c".into();
-        assert!(run(&dup).is_err());
+        assert!(answer(&dup).is_err());
         let mut short = args("AhKh");
         short.board = "7h 2c".into();
-        assert!(run(&short).is_err());
+        assert!(answer(&short).is_err());
     }
 }

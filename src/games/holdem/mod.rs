@@ -15,11 +15,14 @@ pub mod engine;
 pub mod equity;
 pub mod eval;
 pub mod phh;
+mod report;
+mod state;
 mod wire;
 
 pub use engine::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
 
 use crate::core::bench::Bench;
+use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
@@ -87,6 +90,10 @@ impl GameDef for Holdem {
             // A sit-and-go pays by place: who wins is the question.
             Format::Sng => Headline::Elo,
         }
+    }
+
+    fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {
+        report::section(self, games, names)
     }
 
     fn bot_kinds() -> Vec<BotKind<Holdem>> {

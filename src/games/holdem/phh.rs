@@ -15,7 +15,7 @@
 
 use std::fmt::Write;
 
-use super::engine::{Action, Event, Format, HandRecord, Holdem, State};
+use super::state::{Action, Event, Format, HandRecord, Holdem, State};
 
 pub fn write(game: &Holdem, s: &State) -> String {
     match game.format {

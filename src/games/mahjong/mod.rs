@@ -29,6 +29,7 @@ pub mod ai;
 pub mod bots;
 pub mod engine;
 pub mod fans;
+mod report;
 pub mod shanten;
 pub mod tiles;
 mod wire;
@@ -38,6 +39,7 @@ mod bench;
 pub use engine::Mahjong;
 
 use crate::core::bench::Bench;
+use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
@@ -75,6 +77,10 @@ impl GameDef for Mahjong {
     fn headline(&self) -> Headline {
         let unit = if self.hands == 1 { "points a hand" } else { "points a round" };
         Headline::Payoff { unit, scale: 1.0 }
+    }
+
+    fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {
+        report::section(games, names)
     }
 
     fn bot_kinds() -> Vec<BotKind<Mahjong>> {

@@ -36,7 +36,6 @@ use super::engine::short_deck;
 use super::eval::value;
 use super::odds::{win_probability, Budget, Odds, Position};
 use crate::cards::{parse_cards, parse_cards_or_hidden, CardSet};
-use crate::core::Advice;
 use crate::error::{Error, Result};
 
 #[derive(clap::Args, Debug)]
@@ -157,24 +156,45 @@ pub fn advise(args: &AdviseArgs) -> Result<Report> {
     Ok(Report { category: value(mine).category(), cards: me.len(), odds, advice: thresholds.advice(odds.win) })
 }
 
-/// What `arena advise stud` prints: the report as text, and as JSON with `--json`.
-pub fn run(args: &AdviseArgs) -> Result<Advice> {
-    let report = advise(args)?;
-    let json = serde_json::json!({
-        "game": "stud",
-        "category": report.category.to_string(),
-        "cards": report.cards,
-        "win": report.odds.win,
-        "method": if report.odds.exact { "exact" } else { "monte-carlo" },
-        "outcomes": report.odds.outcomes,
-        "advice": report.advice.text(),
-        "thresholds": { "bet_above": args.bet_above, "fold_below": args.fold_below },
-    });
-    let mut text = report.to_string();
-    if args.explain {
-        text += &explain(args, &report);
+/// What `arena advise stud` prints: the report as text (`Display`), and as JSON with `--json`
+/// (`Serialize`, in this order).
+#[derive(serde::Serialize)]
+pub struct Answer {
+    game: &'static str,
+    category: String,
+    cards: usize,
+    win: f64,
+    method: &'static str,
+    outcomes: u64,
+    advice: &'static str,
+    thresholds: Thresholds,
+    #[serde(skip)]
+    report: Report,
+    /// `--explain`'s lines, text only.
+    #[serde(skip)]
+    explain: Option<String>,
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.report, self.explain.as_deref().unwrap_or(""))
     }
-    Ok(Advice { text, json })
+}
+
+pub fn run(args: &AdviseArgs) -> Result<Answer> {
+    let report = advise(args)?;
+    Ok(Answer {
+        game: "stud",
+        category: report.category.to_string(),
+        cards: report.cards,
+        win: report.odds.win,
+        method: if report.odds.exact { "exact" } else { "monte-carlo" },
+        outcomes: report.odds.outcomes,
+        advice: report.advice.text(),
+        thresholds: Thresholds { bet_above: args.bet_above, fold_below: args.fold_below },
+        explain: args.explain.then(|| explain(args, &report)),
+        report,
+    })
 }
 
 /// How the win probability is counted and the rule that turns it into the advice.
@@ -228,7 +248,7 @@ mod tests {
             }
         }
         let cli = Cli::try_parse_from(words).map_err(|e| Error::input(e.to_string()))?;
-        run(&cli.args).map(|advice| advice.text)
+        run(&cli.args).map(|answer| answer.to_string())
     }
 
     #[test]

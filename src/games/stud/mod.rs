@@ -18,6 +18,7 @@ pub mod bots;
 pub mod engine;
 pub mod eval;
 pub mod odds;
+mod report;
 #[cfg(test)]
 mod tests;
 mod wire;
@@ -26,6 +27,7 @@ pub use engine::{Action, State, Stud, View};
 
 use crate::cards::CardSet;
 use crate::core::bench::Bench;
+use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
@@ -70,6 +72,10 @@ impl GameDef for Stud {
     }
     fn headline(&self) -> Headline {
         Headline::Payoff { unit: "chips a hand", scale: 1.0 }
+    }
+
+    fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {
+        report::section(games, names)
     }
 
     fn bot_kinds() -> Vec<BotKind<Stud>> {

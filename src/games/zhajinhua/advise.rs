@@ -26,19 +26,15 @@
 //! A win is beating every opponent outright; `--special-235` applies the 2-3-5 rule.
 
 use crate::core::roster::{bot_from_args, OwnKinds};
-use std::fmt::Write;
 
 use rand::SeedableRng;
 
-use serde_json::json;
-
 use crate::cards::{parse_cards, Card};
-use crate::core::Advice;
 use crate::error::{Error, Result};
 
 use super::bots::ev::{EvBot, EvConfig, Weighed};
 use super::engine::{Action, Public, View, Zhajinhua, MAX_SEATS};
-use super::eval::{describe, evaluate, Category};
+use super::eval::{describe, evaluate, Category, Strength};
 use super::winprob::{beats_all_monte_carlo, beats_two_exact, heads_up, OPPONENT_HANDS};
 use crate::core::Wire;
 
@@ -89,7 +85,93 @@ pub struct AdviseArgs {
     pub explain: bool,
 }
 
-pub fn run(args: &AdviseArgs) -> Result<Advice> {
+/// What `arena advise zhajinhua` prints: the text (`Display`), or the JSON with `--json`
+/// (`Serialize`, in this order).
+#[derive(serde::Serialize)]
+pub struct Answer {
+    game: &'static str,
+    hand: String,
+    category: &'static str,
+    category_zh: &'static str,
+    describe: String,
+    strength: Strength,
+    opponents: usize,
+    special_235: bool,
+    win: Win,
+    /// With `--pot`: what the bot weighs and plays.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bot: Option<BotAnswer>,
+    #[serde(skip)]
+    explain: bool,
+}
+
+/// The win probability and how it was counted.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum Win {
+    /// One opponent: every hand it may hold.
+    HeadsUp {
+        p: f64,
+        tie: f64,
+        method: &'static str,
+        hands: u32,
+    },
+    /// Two opponents: every pair of hands.
+    Two {
+        p: f64,
+        method: &'static str,
+    },
+    MonteCarlo {
+        p: f64,
+        std_error: f64,
+        method: &'static str,
+        deals: u32,
+        seed: u64,
+    },
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let value = self.strength;
+        writeln!(f, "hand:      {}", self.hand)?;
+        writeln!(f, "category:  {} ({}), {}", self.category, self.category_zh, self.describe)?;
+        writeln!(
+            f,
+            "strength:  {value} ({value:#06x}: category {}, ranks {:x} {:x} {:x}; ranks 0-c = 2-A)",
+            value >> 12,
+            value >> 8 & 15,
+            value >> 4 & 15,
+            value & 15
+        )?;
+        let k = self.opponents;
+        match self.win {
+            Win::HeadsUp { p, tie, hands, .. } => writeln!(
+                f,
+                "win:       {:.2}% against 1 random hand (tie {:.2}%, exact over all {hands} hands)",
+                100.0 * p,
+                100.0 * tie
+            )?,
+            Win::Two { p, .. } => {
+                writeln!(f, "win:       {:.2}% against 2 random hands (exact over all pairs of hands)", 100.0 * p)?
+            }
+            Win::MonteCarlo { p, std_error, deals, .. } => writeln!(
+                f,
+                "win:       {:.2}% against {k} random hands (Monte Carlo, {deals} deals, standard error {:.2}%)",
+                100.0 * p,
+                100.0 * std_error
+            )?,
+        }
+        if self.explain {
+            f.write_str(&explain_hand(k))?;
+        }
+        match &self.bot {
+            Some(bot) => write!(f, "{bot}"),
+            None => Ok(()),
+        }
+    }
+}
+
+pub fn run(args: &AdviseArgs) -> Result<Answer> {
     let cards = parse_cards(&args.hand)?;
     let hand: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| {
         Error::input(format!("a zhajinhua hand has 3 cards, `{}` has {}", args.hand, c.len()))
@@ -102,68 +184,32 @@ pub fn run(args: &AdviseArgs) -> Result<Advice> {
     }
     let value = evaluate(hand);
     let cat = Category::of(value);
-    let mut out = String::new();
-    let _ = writeln!(out, "hand:      {} {} {}", hand[0], hand[1], hand[2]);
-    let _ = writeln!(out, "category:  {} ({}), {}", cat.name(), cat.name_zh(), describe(value));
-    let _ = writeln!(
-        out,
-        "strength:  {value} ({value:#06x}: category {}, ranks {:x} {:x} {:x}; ranks 0-c = 2-A)",
-        value >> 12,
-        value >> 8 & 15,
-        value >> 4 & 15,
-        value & 15
-    );
-    let (win, win_json) = match args.opponents {
+    let win = match args.opponents {
         1 => {
             let odds = heads_up(hand, args.special_235);
-            let text = format!(
-                "{:.2}% against 1 random hand (tie {:.2}%, exact over all {OPPONENT_HANDS} hands)",
-                100.0 * odds.win(),
-                100.0 * odds.tie()
-            );
-            (text, json!({ "p": odds.win(), "tie": odds.tie(), "method": "exact", "hands": OPPONENT_HANDS }))
+            Win::HeadsUp { p: odds.win(), tie: odds.tie(), method: "exact", hands: OPPONENT_HANDS }
         }
-        2 => {
-            let p = beats_two_exact(hand, args.special_235);
-            (
-                format!("{:.2}% against 2 random hands (exact over all pairs of hands)", 100.0 * p),
-                json!({ "p": p, "method": "exact" }),
-            )
-        }
+        2 => Win::Two { p: beats_two_exact(hand, args.special_235), method: "exact" },
         k => {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
             let e = beats_all_monte_carlo(hand, k, args.samples, args.special_235, &mut rng);
-            let text = format!(
-                "{:.2}% against {k} random hands (Monte Carlo, {} deals, standard error {:.2}%)",
-                100.0 * e.p,
-                args.samples,
-                100.0 * e.std_error
-            );
-            let how = json!({ "p": e.p, "std_error": e.std_error, "method": "monte-carlo", "deals": args.samples, "seed": args.seed });
-            (text, how)
+            let (deals, seed) = (args.samples, args.seed);
+            Win::MonteCarlo { p: e.p, std_error: e.std_error, method: "monte-carlo", deals, seed }
         }
     };
-    let _ = writeln!(out, "win:       {win}");
-    if args.explain {
-        out += &explain_hand(args.opponents);
-    }
-    let mut json = json!({
-        "game": "zhajinhua",
-        "hand": format!("{} {} {}", hand[0], hand[1], hand[2]),
-        "category": cat.name(),
-        "category_zh": cat.name_zh(),
-        "describe": describe(value),
-        "strength": value,
-        "opponents": args.opponents,
-        "special_235": args.special_235,
-        "win": win_json,
-    });
-    if args.pot.is_some() {
-        let (text, bot) = follow_the_bot(args, hand)?;
-        out += &text;
-        json["bot"] = bot;
-    }
-    Ok(Advice { text: out, json })
+    Ok(Answer {
+        game: "zhajinhua",
+        hand: format!("{} {} {}", hand[0], hand[1], hand[2]),
+        category: cat.name(),
+        category_zh: cat.name_zh(),
+        describe: describe(value),
+        strength: value,
+        opponents: args.opponents,
+        special_235: args.special_235,
+        win,
+        bot: args.pot.map(|_| follow_the_bot(args, hand)).transpose()?,
+        explain: args.explain,
+    })
 }
 
 /// How the win probability is counted, for `--explain`.
@@ -223,7 +269,63 @@ fn situation(args: &AdviseArgs, game: &Zhajinhua, pot: i64) -> Result<Public> {
 }
 
 /// What `ev` (or `--bot`) weighs in the situation given, and what it plays.
-fn follow_the_bot(args: &AdviseArgs, hand: [Card; 3]) -> Result<(String, serde_json::Value)> {
+#[derive(serde::Serialize)]
+struct BotAnswer {
+    name: String,
+    kind: String,
+    p_all: f64,
+    horizon: f64,
+    values: Vec<ActionValue>,
+    look: Option<f64>,
+    may_raise: bool,
+    action: String,
+    #[serde(skip)]
+    opponents: usize,
+    #[serde(skip)]
+    blind: bool,
+    #[serde(skip)]
+    raise_min_p: f64,
+    /// `--explain`'s formulas with this situation's numbers, text only.
+    #[serde(skip)]
+    explain: Option<String>,
+}
+
+/// An action the bot weighs and its expected chips.
+#[derive(serde::Serialize)]
+struct ActionValue {
+    action: String,
+    ev: f64,
+}
+
+impl std::fmt::Display for BotAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} ({}): P {:.4} of beating all {} opponent(s){}, priced over {} round(s); expected chips of each action:",
+            self.name,
+            self.kind,
+            self.p_all,
+            self.opponents,
+            if self.blind { " with a hand not seen yet" } else { "" },
+            self.horizon
+        )?;
+        // An action's text names it: the one the bot plays is marked.
+        let mark = |action: &str| if action == self.action { "  <- the bot" } else { "" };
+        for v in &self.values {
+            writeln!(f, "  {:<10} {:+.2}{}", v.action, v.ev, mark(&v.action))?;
+        }
+        if let Some(look) = self.look {
+            writeln!(f, "  {:<10} {look:+.2}{}", "look", mark("look"))?;
+        }
+        if !self.may_raise {
+            writeln!(f, "  (no raise weighed: P {:.4} < raise_min_p {})", self.p_all, self.raise_min_p)?;
+        }
+        writeln!(f, "the bot: {}", self.action)?;
+        f.write_str(self.explain.as_deref().unwrap_or(""))
+    }
+}
+
+fn follow_the_bot(args: &AdviseArgs, hand: [Card; 3]) -> Result<BotAnswer> {
     let (kind, params) = bot_from_args(&OwnKinds::<super::Zhajinhua>::new(), &args.bot, &args.params)?;
     if kind != "ev" && kind != "ev-adaptive" {
         return Err(Error::input(format!(
@@ -237,43 +339,22 @@ fn follow_the_bot(args: &AdviseArgs, hand: [Card; 3]) -> Result<(String, serde_j
     let mut bot = EvBot::new(EvConfig::from_params(&params, kind == "ev-adaptive"));
     let view = View { seat: 0, public: &public, cards: (!args.blind).then_some(hand) };
     let weighed = bot.weigh(&game, &view);
-    let choice = weighed.choice();
     let text_of = |a: &Action| game.action_text(a).to_string();
-    let mut out = format!(
-        "{} ({kind}): P {:.4} of beating all {} opponent(s){}, priced over {} round(s); expected chips of each action:\n",
-        args.bot,
-        weighed.p_all,
-        args.opponents,
-        if args.blind { " with a hand not seen yet" } else { "" },
-        weighed.horizon
-    );
-    let mark = |a: Action| if a == choice { "  <- the bot" } else { "" };
-    for &(action, value) in weighed.values {
-        out += &format!("  {:<10} {value:+.2}{}\n", text_of(&action), mark(action));
-    }
-    if let Some(look) = weighed.look {
-        out += &format!("  {:<10} {look:+.2}{}\n", "look", mark(Action::Look));
-    }
-    if !weighed.may_raise {
-        out += &format!("  (no raise weighed: P {:.4} < raise_min_p {})\n", weighed.p_all, params.f64("raise_min_p"));
-    }
-    out += &format!("the bot: {}\n", text_of(&choice));
-    if args.explain {
-        out += &explain_values(&game, &public, &weighed, &params);
-    }
-    let values: Vec<serde_json::Value> =
-        weighed.values.iter().map(|(a, v)| json!({ "action": text_of(a), "ev": v })).collect();
-    let json = json!({
-        "name": args.bot,
-        "kind": kind,
-        "p_all": weighed.p_all,
-        "horizon": weighed.horizon,
-        "values": values,
-        "look": weighed.look,
-        "may_raise": weighed.may_raise,
-        "action": text_of(&choice),
-    });
-    Ok((out, json))
+    let values = weighed.values.iter().map(|(a, v)| ActionValue { action: text_of(a), ev: *v }).collect();
+    Ok(BotAnswer {
+        name: args.bot.clone(),
+        kind,
+        p_all: weighed.p_all,
+        horizon: weighed.horizon,
+        values,
+        look: weighed.look,
+        may_raise: weighed.may_raise,
+        action: text_of(&weighed.choice()),
+        opponents: args.opponents,
+        blind: args.blind,
+        raise_min_p: params.f64("raise_min_p"),
+        explain: args.explain.then(|| explain_values(&game, &public, &weighed, &params)),
+    })
 }
 
 /// The formulas behind ev's values, with this situation's numbers.
@@ -313,6 +394,12 @@ fn explain_values(game: &Zhajinhua, p: &Public, w: &Weighed, params: &crate::cor
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Advice;
+
+    /// The answer as the command line erases it: its text and its JSON.
+    fn answer(args: &AdviseArgs) -> Result<Advice> {
+        run(args).map(|a| Advice::of(&a))
+    }
 
     fn args(hand: &str, opponents: usize) -> AdviseArgs {
         AdviseArgs {
@@ -335,12 +422,12 @@ mod tests {
 
     #[test]
     fn prints_category_strength_and_win() {
-        let out = run(&args("AS AH KD", 1)).unwrap().text;
+        let out = answer(&args("AS AH KD", 1)).unwrap().text;
         assert!(out.contains("category:  pair (对子), pair of As, K kicker"), "{out}");
         assert!(out.contains("strength:  7344 (0x1cb0"), "{out}");
         assert!(out.contains("win:       91.14% against 1 random hand"), "{out}");
-        assert!(run(&args("AS AH KD", 2)).unwrap().text.contains("against 2 random hands (exact"));
-        assert!(run(&args("AS AH KD", 4)).unwrap().text.contains("Monte Carlo, 20000 deals"));
+        assert!(answer(&args("AS AH KD", 2)).unwrap().text.contains("against 2 random hands (exact"));
+        assert!(answer(&args("AS AH KD", 4)).unwrap().text.contains("Monte Carlo, 20000 deals"));
     }
 
     /// The adviser's figures are the bot's formulas on the situation given: a call priced over
@@ -349,7 +436,7 @@ mod tests {
     fn the_bot_is_followed_with_its_own_values() {
         let mut a = args("AS AH KD", 2);
         (a.pot, a.round) = (Some(6), 2);
-        let advice = run(&a).unwrap();
+        let advice = answer(&a).unwrap();
         let bot = &advice.json["bot"];
         let p = bot["p_all"].as_f64().unwrap();
         let value = |action: &str| {
@@ -370,14 +457,14 @@ mod tests {
         // A hand that cannot win folds; a blind seat with a cheap pot looks.
         let mut weak = args("7S 4H 2D", 2);
         (weak.pot, weak.round, weak.seen_opponents) = (Some(6), 2, 1);
-        assert_eq!(run(&weak).unwrap().json["bot"]["action"], "fold");
+        assert_eq!(answer(&weak).unwrap().json["bot"]["action"], "fold");
         let mut blind = args("7S 4H 2D", 1);
         (blind.pot, blind.blind) = (Some(3), true);
-        assert_eq!(run(&blind).unwrap().json["bot"]["action"], "look");
+        assert_eq!(answer(&blind).unwrap().json["bot"]["action"], "look");
         // A variant's parameters are used: with raise_min_p 0.5 the pair raises.
         let mut raiser = args("AS AH KD", 2);
         (raiser.pot, raiser.round, raiser.params) = (Some(6), 2, vec!["raise_min_p=0.5".into()]);
-        assert!(run(&raiser).unwrap().json["bot"]["action"].as_str().unwrap().starts_with("raise"));
+        assert!(answer(&raiser).unwrap().json["bot"]["action"].as_str().unwrap().starts_with("raise"));
     }
 
     #[test]
@@ -385,7 +472,7 @@ mod tests {
         for (hand, n) in
             [("AS AH", 1), ("AS AH KD QC", 1), ("AS AS KD", 1), ("ZZ AH KD", 1), ("AS AH KD", 0), ("AS AH KD", 6)]
         {
-            assert!(run(&args(hand, n)).is_err(), "{hand} {n}");
+            assert!(answer(&args(hand, n)).is_err(), "{hand} {n}");
         }
         let situations: [fn(&mut AdviseArgs); 6] = [
             |a| a.pot = Some(0),
@@ -399,7 +486,7 @@ mod tests {
             let mut a = args("AS AH KD", 1);
             a.pot = Some(5);
             set(&mut a);
-            assert!(run(&a).is_err(), "{a:?}");
+            assert!(answer(&a).is_err(), "{a:?}");
         }
     }
 }

@@ -11,6 +11,7 @@ mod bench;
 pub mod bots;
 pub mod engine;
 pub mod eval;
+mod report;
 pub mod winprob;
 mod wire;
 
@@ -20,6 +21,7 @@ mod measure;
 pub use engine::{Action, Event, Public, State, View, Zhajinhua};
 
 use crate::core::bench::Bench;
+use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
@@ -84,6 +86,10 @@ impl GameDef for Zhajinhua {
     }
     fn headline(&self) -> Headline {
         Headline::Payoff { unit: "chips a hand", scale: 1.0 }
+    }
+
+    fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {
+        report::section(games, names)
     }
 
     fn bot_kinds() -> Vec<BotKind<Zhajinhua>> {

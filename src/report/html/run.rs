@@ -2,12 +2,13 @@
 //! the run's own tallies make of them, game by game (the running payoffs, the SPRT's path).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::config::{Overrides, RunConfig};
 use crate::core::schedule::Schedule;
 use crate::core::Status;
 use crate::error::{Error, Result};
-use crate::registry::Arena;
+use crate::registry::{Arena, Venue};
 use crate::report::{BotSummary, CiUnit, GameRow, GamesFile, Manifest, Records, RunTally, Tally, Verdicts};
 
 /// Points kept per line: enough for a smooth plot, few enough for a small page.
@@ -25,6 +26,8 @@ pub struct RunData {
     pub columns: &'static [&'static str],
     /// What one game's payoff is counted in, for the axes.
     pub payoff_label: &'static str,
+    /// The table the games were played at (for the game's own section).
+    pub table: Arc<dyn Venue>,
     pub games: Vec<GameRow>,
     pub verdicts: Verdicts,
     /// Each bot's summary after every `step`-th deal: (games read so far, summaries).
@@ -112,6 +115,7 @@ impl RunData {
             names,
             columns,
             payoff_label,
+            table,
             games: file.games,
             verdicts,
             running,

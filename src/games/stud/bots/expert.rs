@@ -31,7 +31,7 @@ impl Advice {
 }
 
 /// The advice thresholds.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Thresholds {
     pub bet_above: f64,
     pub fold_below: f64,
