@@ -51,20 +51,6 @@ impl Advice {
     }
 }
 
-/// An answer already erased is its own text and JSON: the adviser not yet given a type of its
-/// own builds one side by side (mahjong).
-impl std::fmt::Display for Advice {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl serde::Serialize for Advice {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
-        self.json.serialize(serializer)
-    }
-}
-
 /// Answers an adviser's parsed arguments.
 type AdviseFn = dyn Fn(&clap::ArgMatches) -> Result<Advice> + Send + Sync;
 

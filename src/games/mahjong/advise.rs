@@ -36,15 +36,13 @@
 //! (Last Tile), `--kong-related` (replacement tile / robbing the kong), `--last-wall-tile`,
 //! `--flowers N`, `--seat-wind`, `--prevalent-wind` (E, S, W or N).
 
-use std::fmt::Write;
 use std::path::PathBuf;
 
-use serde_json::json;
+use serde::Serialize;
 
 use super::fans::{score, Score, WinContext, WinningHand};
 use super::shanten::{effective_tiles, shanten};
 use super::tiles::{parse_tile, tile_name, Counts, Hand, Meld, Tile, TILE_KINDS};
-use crate::core::Advice;
 use crate::error::{Error, Result};
 
 #[derive(clap::Args, Debug, Default)]
@@ -91,19 +89,128 @@ pub struct AdviseArgs {
 /// The 8-fan minimum of MCR (flowers excluded).
 const MINIMUM: u32 = 8;
 
-pub fn run(args: &AdviseArgs) -> Result<Advice> {
+/// What the adviser says: of one hand, or of every hand of a vectors file. Its text and its
+/// JSON are this one value's `Display` and `Serialize`.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    Hand(HandAnswer),
+    Batch(Vec<BatchLine>),
+}
+
+/// One hand: its shanten, and what it leads to: the effective tiles of 13 tiles, the fans of a
+/// win, or every discard of 14 tiles that are not one.
+#[derive(Debug, Serialize)]
+pub struct HandAnswer {
+    game: &'static str,
+    hand: String,
+    shanten: i8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    effective_tiles: Option<Vec<Unseen>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fans: Option<Vec<FanCount>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    minimum_met: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    discards: Option<Vec<Discard>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explain: Option<String>,
+    /// The hand is complete (shanten -1) as it stands.
+    #[serde(skip)]
+    complete: bool,
+}
+
+/// A tile that would improve the hand, and its copies not yet seen.
+#[derive(Debug, Serialize)]
+pub struct Unseen {
+    tile: String,
+    unseen: u8,
+}
+
+/// One fan of a win and how many times it counts.
+#[derive(Debug, Serialize)]
+pub struct FanCount {
+    fan: &'static str,
+    points: u32,
+    count: u32,
+}
+
+/// A discard of a 14-tile hand, the shanten it leaves and the tiles that then help.
+#[derive(Debug, Serialize)]
+pub struct Discard {
+    discard: String,
+    shanten_after: i8,
+    effective_tiles: Vec<Unseen>,
+}
+
+/// One hand of a vectors file: its total and fans (total 0 and no fans when it is not a win).
+#[derive(Debug, Serialize)]
+pub struct BatchLine {
+    id: String,
+    total: u32,
+    fans: Option<Vec<FanCount>>,
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Answer::Hand(hand) => hand.fmt(f),
+            Answer::Batch(lines) => lines.iter().try_for_each(|line| match &line.fans {
+                Some(fans) => {
+                    let fans: Vec<String> = fans.iter().map(|c| format!("{} x{}", c.fan, c.count)).collect();
+                    writeln!(f, "{},{},{}", line.id, line.total, fans.join(";"))
+                }
+                None => writeln!(f, "{},0,", line.id),
+            }),
+        }
+    }
+}
+
+impl std::fmt::Display for HandAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "hand: {}", self.hand)?;
+        if self.complete {
+            writeln!(f, "shanten: -1 (complete)")?;
+            if self.fans.is_none() && self.discards.is_none() {
+                writeln!(f, "mark the winning tile with `|` to score the fans")?;
+            }
+        }
+        if let (Some(fans), Some(total), Some(met)) = (&self.fans, self.total, self.minimum_met) {
+            writeln!(f, "fans:")?;
+            for c in fans {
+                writeln!(f, "  {:<36} {:>2} x{}", c.fan, c.points, c.count)?;
+            }
+            writeln!(f, "total: {total} ({MINIMUM}-fan minimum {})", if met { "met" } else { "NOT met" })?;
+        }
+        // A complete hand whose marked tile scores no win is shown as any 14 tiles: by discard.
+        if !self.complete || self.discards.is_some() {
+            writeln!(f, "shanten: {}", self.shanten)?;
+        }
+        if let Some(eff) = &self.effective_tiles {
+            writeln!(f, "effective tiles: {}", effective_text(eff))?;
+        }
+        if let Some(discards) = &self.discards {
+            writeln!(f, "discards (shanten after, effective tiles):")?;
+            for d in discards {
+                writeln!(f, "  {:<3} {:>2}  {}", d.discard, d.shanten_after, effective_text(&d.effective_tiles))?;
+            }
+        }
+        if let Some(explained) = &self.explain {
+            writeln!(f, "explain:")?;
+            explained.lines().try_for_each(|line| writeln!(f, "  {line}"))?;
+        }
+        Ok(())
+    }
+}
+
+pub fn run(args: &AdviseArgs) -> Result<Answer> {
     match (&args.hand, &args.batch) {
-        (Some(h), None) => advise_hand(h, args),
+        (Some(h), None) => advise_hand(h, args).map(Answer::Hand),
         (None, Some(path)) => {
             let text = std::fs::read_to_string(path).map_err(|e| Error::bad_path(path, e))?;
-            let scores = batch_scores(&text)?;
-            let json = serde_json::Value::Array(
-                scores
-                    .iter()
-                    .map(|(id, s)| json!({ "id": id, "total": s.as_ref().map_or(0, |s| s.total), "fans": s.as_ref().map(fans_json) }))
-                    .collect(),
-            );
-            Ok(Advice { text: batch_text(&scores), json })
+            Ok(batch_answer(batch_scores(&text)?))
         }
         _ => Err(Error::input("give exactly one of --hand or --batch")),
     }
@@ -133,28 +240,24 @@ fn context(args: &AdviseArgs) -> Result<WinContext> {
     })
 }
 
-fn fans_text(s: &Score) -> String {
-    s.table.fans().map(|(f, n)| format!("{} x{n}", f.name())).collect::<Vec<_>>().join(";")
+fn fans(s: &Score) -> Vec<FanCount> {
+    s.table.fans().map(|(f, count)| FanCount { fan: f.name(), points: f.points(), count }).collect()
 }
 
-fn fans_json(s: &Score) -> serde_json::Value {
-    s.table.fans().map(|(f, n)| json!({ "fan": f.name(), "points": f.points(), "count": n })).collect()
+fn unseen(eff: &[(Tile, u8)]) -> Vec<Unseen> {
+    eff.iter().map(|&(t, n)| Unseen { tile: tile_name(t).to_string(), unseen: n }).collect()
 }
 
-fn effective_json(eff: &[(Tile, u8)]) -> serde_json::Value {
-    eff.iter().map(|&(t, n)| json!({ "tile": tile_name(t), "unseen": n })).collect()
-}
-
-fn effective_text(eff: &[(Tile, u8)]) -> String {
+fn effective_text(eff: &[Unseen]) -> String {
     if eff.is_empty() {
         return "none".into();
     }
-    let list: Vec<String> = eff.iter().map(|&(t, n)| format!("{} x{n}", tile_name(t))).collect();
-    let total: u32 = eff.iter().map(|e| e.1 as u32).sum();
+    let list: Vec<String> = eff.iter().map(|u| format!("{} x{}", u.tile, u.unseen)).collect();
+    let total: u32 = eff.iter().map(|u| u.unseen as u32).sum();
     format!("{} ({total} copies unseen)", list.join(", "))
 }
 
-fn advise_hand(text: &str, args: &AdviseArgs) -> Result<Advice> {
+fn advise_hand(text: &str, args: &AdviseArgs) -> Result<HandAnswer> {
     let hand = Hand::parse(text)?;
     let ctx = context(args)?;
     let mut visible = [0u8; TILE_KINDS];
@@ -169,45 +272,39 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<Advice> {
             visible[t as usize] += 1;
         }
     }
-    let mut out = String::new();
-    writeln!(out, "hand: {hand}").unwrap();
-    let mut json = json!({ "game": "mahjong", "hand": hand.to_string() });
     let standing = hand.standing_with_win();
     let declared = hand.melds.len();
     let s = shanten(&standing, declared);
+    let mut answer = HandAnswer {
+        game: "mahjong",
+        hand: hand.to_string(),
+        shanten: s,
+        effective_tiles: None,
+        fans: None,
+        total: None,
+        minimum_met: None,
+        discards: None,
+        explain: None,
+        complete: false,
+    };
     if hand.standing_len() + 3 * declared == 13 {
         let (s, eff) = effective_tiles(&standing, declared, &visible);
-        writeln!(out, "shanten: {s}").unwrap();
-        writeln!(out, "effective tiles: {}", effective_text(&eff)).unwrap();
-        json["shanten"] = s.into();
-        json["effective_tiles"] = effective_json(&eff);
-        return Ok(Advice { text: out, json });
+        answer.shanten = s;
+        answer.effective_tiles = Some(unseen(&eff));
+        return Ok(answer);
     }
     if s == -1 {
-        writeln!(out, "shanten: -1 (complete)").unwrap();
-        json["shanten"] = s.into();
-        let Some(win) = hand.win_tile else {
-            writeln!(out, "mark the winning tile with `|` to score the fans").unwrap();
-            return Ok(Advice { text: out, json });
-        };
+        answer.complete = true;
+        let Some(win) = hand.win_tile else { return Ok(answer) };
         let wh = WinningHand { melds: &hand.melds, concealed: &hand.concealed, win_tile: win };
         if let Some(sc) = score(&wh, &ctx) {
-            writeln!(out, "fans:").unwrap();
-            for (f, n) in sc.table.fans() {
-                writeln!(out, "  {:<36} {:>2} x{n}", f.name(), f.points()).unwrap();
-            }
-            let without = sc.total - ctx.flowers as u32;
-            let min = if without >= MINIMUM { "met" } else { "NOT met" };
-            writeln!(out, "total: {} ({MINIMUM}-fan minimum {min})", sc.total).unwrap();
-            json["fans"] = fans_json(&sc);
-            json["total"] = sc.total.into();
-            json["minimum_met"] = (without >= MINIMUM).into();
-            return Ok(Advice { text: out, json });
+            answer.fans = Some(fans(&sc));
+            answer.total = Some(sc.total);
+            answer.minimum_met = Some(sc.total - ctx.flowers as u32 >= MINIMUM);
+            return Ok(answer);
         }
     }
     // 14 tiles, not a win: every distinct discard.
-    writeln!(out, "shanten: {s}").unwrap();
-    json["shanten"] = s.into();
     // (shanten after, effective copies, discard, effective tiles)
     type Choice = (i8, u32, Tile, Vec<(Tile, u8)>);
     let mut options: Vec<Choice> = Vec::new();
@@ -225,22 +322,21 @@ fn advise_hand(text: &str, args: &AdviseArgs) -> Result<Advice> {
         options.push((after, n, t as Tile, eff));
     }
     options.sort_by_key(|o| (o.0, std::cmp::Reverse(o.1), o.2));
-    writeln!(out, "discards (shanten after, effective tiles):").unwrap();
-    for (after, _, t, eff) in &options {
-        writeln!(out, "  {:<3} {after:>2}  {}", tile_name(*t), effective_text(eff)).unwrap();
-    }
-    json["discards"] = options
-        .iter()
-        .map(|(after, _, t, eff)| json!({ "discard": tile_name(*t), "shanten_after": after, "effective_tiles": effective_json(eff) }))
-        .collect();
+    answer.discards = Some(
+        options
+            .iter()
+            .map(|(after, _, t, eff)| Discard {
+                discard: tile_name(*t).to_string(),
+                shanten_after: *after,
+                effective_tiles: unseen(eff),
+            })
+            .collect(),
+    );
     if args.explain {
         let seat = wind(&args.seat_wind)? as usize;
-        let explained = super::ai::explain::explain(&standing, &hand.melds, &visible, args.wall_left, seat);
-        json["explain"] = explained.as_str().into();
-        out += "explain:\n";
-        out.extend(explained.lines().map(|line| format!("  {line}\n")));
+        answer.explain = Some(super::ai::explain::explain(&standing, &hand.melds, &visible, args.wall_left, seat));
     }
-    Ok(Advice { text: out, json })
+    Ok(answer)
 }
 
 /// One vectors line: the fields the calculator reads (missing flags default to off / East).
@@ -289,22 +385,20 @@ fn batch_scores(text: &str) -> Result<Vec<(String, Option<Score>)>> {
     lines.map(|(i, line)| batch_line(line).map_err(|e| Error::input(format!("line {}: {e}", i + 1)))).collect()
 }
 
-/// `id,total,fans` per line; a hand that is not a win gets total 0 and no fans.
-fn batch_text(scores: &[(String, Option<Score>)]) -> String {
-    let mut out = String::new();
-    for (id, s) in scores {
-        match s {
-            Some(s) => writeln!(out, "{id},{},{}", s.total, fans_text(s)).unwrap(),
-            None => writeln!(out, "{id},0,").unwrap(),
-        }
-    }
-    out
+/// The answer for a file's scored hands, in file order.
+fn batch_answer(scores: Vec<(String, Option<Score>)>) -> Answer {
+    let line = |(id, s): (String, Option<Score>)| BatchLine {
+        id,
+        total: s.as_ref().map_or(0, |s| s.total),
+        fans: s.as_ref().map(fans),
+    };
+    Answer::Batch(scores.into_iter().map(line).collect())
 }
 
 /// `id,total,fans` per line of a vectors file.
 #[cfg(test)]
 fn batch(text: &str) -> Result<String> {
-    batch_scores(text).map(|scores| batch_text(&scores))
+    batch_scores(text).map(|scores| batch_answer(scores).to_string())
 }
 
 #[cfg(test)]
@@ -317,7 +411,7 @@ mod tests {
 
     #[test]
     fn complete_hand_shows_fans_and_total() {
-        let out = run(&args("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C | C")).unwrap().text;
+        let out = run(&args("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C | C")).unwrap().to_string();
         assert!(out.contains("shanten: -1 (complete)"), "{out}");
         assert!(out.contains("Dragon Pung"), "{out}");
         assert!(out.contains("total: "), "{out}");
@@ -325,14 +419,14 @@ mod tests {
 
     #[test]
     fn ready_hand_shows_effective_tiles() {
-        let out = run(&args("[1m2m3m] 4p 5p 6p 7s 8s 9s E E C C")).unwrap().text;
+        let out = run(&args("[1m2m3m] 4p 5p 6p 7s 8s 9s E E C C")).unwrap().to_string();
         assert!(out.contains("shanten: 0"), "{out}");
         assert!(out.contains("effective tiles: E x2, C x2 (4 copies unseen)"), "{out}");
     }
 
     #[test]
     fn fourteen_tiles_list_discards() {
-        let out = run(&args("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C F")).unwrap().text;
+        let out = run(&args("1m 2m 3m 4p 5p 6p 7s 8s 9s E E C C F")).unwrap().to_string();
         assert!(out.contains("discards"), "{out}");
         assert!(out.lines().any(|l| l.trim_start().starts_with("F ") && l.contains(" 0 ")), "{out}");
     }

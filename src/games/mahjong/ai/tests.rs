@@ -228,7 +228,7 @@ fn advise_explain_shows_the_chosen_discard_and_its_paths() {
         prevalent_wind: "E".into(),
         ..Default::default()
     };
-    let text = crate::games::mahjong::advise::run(&args).unwrap().text;
+    let text = crate::games::mahjong::advise::run(&args).unwrap().to_string();
     assert!(text.contains("chosen: discard P"), "{text}");
     let first = text.lines().find(|l| l.trim_start().starts_with("needs ")).expect("a path line");
     assert!(first.contains("needs 6s") && first.contains("P(win)") && first.contains(" E "), "{first}");
