@@ -19,7 +19,7 @@ use crate::core::{Advice, GameDef};
 use crate::error::{Error, Result};
 
 use super::bots::weights::{self, best_cells, cell_scores, lines_through, CellScore, Weights};
-use super::{makes_five, Gomoku, Move, State};
+use super::{makes_five, Gomoku, Move, Rule, State};
 
 #[derive(clap::Args, Debug)]
 pub struct AdviseArgs {
@@ -155,7 +155,7 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
 
     let mut explained = Value::Null;
     if let (true, Some(top)) = (a.explain, shown.first()) {
-        let (text, json) = explain(&s, top, w);
+        let (text, json) = explain(&s, game.rule, top, w);
         out += &text;
         explained = json;
     }
@@ -189,7 +189,7 @@ pub fn run(a: &AdviseArgs) -> Result<Advice> {
 /// How the scores are formed: their definitions, then `top`'s two scores line by line: the lines
 /// through the cell each side can still win, grouped by the side's stones in them, each group
 /// worth its count times its weight (lines with two stones or more named by their end cells).
-fn explain(s: &State, top: &CellScore, w: Weights) -> (String, Value) {
+fn explain(s: &State, rule: Rule, top: &CellScore, w: Weights) -> (String, Value) {
     let n = s.size;
     let (me, them) = (SIDES[s.to_move()], SIDES[1 - s.to_move()]);
     let cell = cell_text(n, top.cell);
@@ -200,7 +200,7 @@ fn explain(s: &State, top: &CellScore, w: Weights) -> (String, Value) {
     let mut json = json!({ "cell": cell });
     let parts = [("attack", "own", me, top.attack, &w.own), ("defence", "opp", them, top.defence, &w.opp)];
     for (side, (score, weight, name, total, table)) in [s.to_move(), 1 - s.to_move()].into_iter().zip(parts) {
-        let groups = lines_through(s, top.cell, side);
+        let groups = lines_through(s, rule, top.cell, side);
         let count: usize = groups.iter().map(|(_, lines)| lines.len()).sum();
         out += &format!(
             "  {score} of {cell} = {total}, over the {count} lines through it without a {} stone:\n",
@@ -337,7 +337,9 @@ mod tests {
     /// adviser marks are the ones the bot plays.
     #[test]
     fn marks_what_the_bot_plays_along_whole_games() {
-        for (rule, size, seed) in [("freestyle", 15, 1), ("renju", 15, 2), ("standard", 9, 3)] {
+        for (rule, size, seed) in
+            [("freestyle", 15, 1), ("renju", 15, 2), ("standard", 9, 3), ("caro", 15, 4), ("standard", 15, 5)]
+        {
             let mut a = args("");
             (a.rule, a.size) = (rule.into(), size);
             let game = table(&a).unwrap();
