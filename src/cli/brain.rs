@@ -3,6 +3,9 @@
 //! Run under a name starting with the protocol's program prefix (a link or a copy of the binary;
 //! Gomocup's is `pbrain-`), `arena` is that engine with no arguments, as managers expect:
 //! `pbrain-arena` seats the default bot, `pbrain-arena-<bot>` the bot named after the dash.
+//! Gomocup's file-name suffixes (`_64`, `_32`, `_15`, `_renju`, `_caro`, `_freestyle`, `_standard`,
+//! in any combination, e.g. `pbrain-arena-weights_64_renju.exe`) mark the build and the rule an
+//! engine is entered for; they are not part of the bot's name and are dropped when choosing it.
 
 use std::ffi::OsString;
 
@@ -40,6 +43,7 @@ pub fn command_line(arena: &Arena, args: impl IntoIterator<Item = OsString>) -> 
     let program = args.first().and_then(|a| a.to_str()).unwrap_or("");
     let file = program.rsplit(['/', '\\']).next().unwrap_or(program);
     let stem = file.strip_suffix(".exe").or_else(|| file.strip_suffix(".EXE")).unwrap_or(file);
+    let stem = without_tags(stem);
     let engines = arena.games().filter_map(|g| g.engine().map(|e| (g.name(), e)));
     for (game, engine) in engines {
         let Some(name) = stem.strip_prefix(engine.program_prefix) else { continue };
@@ -48,6 +52,21 @@ pub fn command_line(arena: &Arena, args: impl IntoIterator<Item = OsString>) -> 
         return ["arena", "brain", game, "--bot", &bot].into_iter().map(OsString::from).chain(rest).collect();
     }
     args
+}
+
+/// Gomocup's tags at the end of an engine's file name: the build (`_64`, `_32`) and the board or
+/// rule it is entered for (`_15`, `_20`, `_renju`, `_caro`, ...).
+const TAGS: &[&str] = &["64", "32", "15", "20", "renju", "caro", "freestyle", "standard"];
+
+/// `name` without its trailing Gomocup tags (`pbrain-arena-weights_64_renju` → `pbrain-arena-weights`).
+fn without_tags(mut name: &str) -> &str {
+    while let Some((head, tag)) = name.rsplit_once('_') {
+        if !TAGS.iter().any(|t| t.eq_ignore_ascii_case(tag)) {
+            break;
+        }
+        name = head;
+    }
+    name
 }
 
 pub fn brain(arena: &Arena, args: &BrainArgs) -> Result<i32> {
@@ -83,5 +102,16 @@ mod tests {
         assert_eq!(line(&["C:\\gomocup\\pbrain-arena-weights.exe"])[3..], ["--bot", "weights"]);
         assert_eq!(line(&["./pbrain-arena-search-deep", "--seed", "3"])[4..], ["search-deep", "--seed", "3"]);
         assert_eq!(line(&["arena", "list"]), ["arena", "list"]);
+    }
+
+    #[test]
+    fn gomocup_suffixes_are_not_part_of_the_bots_name() {
+        assert_eq!(line(&["/x/pbrain-arena-weights_64"])[3..], ["--bot", "weights"]);
+        assert_eq!(line(&["pbrain-arena_64.exe"])[3..], ["--bot", "search"]);
+        assert_eq!(line(&["pbrain-arena-search_15"])[3..], ["--bot", "search"]);
+        assert_eq!(line(&["pbrain-arena-weights_64_renju.exe"])[3..], ["--bot", "weights"]);
+        assert_eq!(line(&["pbrain-arena-search-deep_RENJU"])[3..], ["--bot", "search-deep"]);
+        // Anything else after an underscore stays in the name (and is an unknown bot if wrong).
+        assert_eq!(line(&["pbrain-arena-my_bot"])[3..], ["--bot", "my_bot"]);
     }
 }

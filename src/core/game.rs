@@ -253,6 +253,12 @@ impl RunFolder {
         self.dir.join("logs").join(format!("{}.log", bot.replace(['/', '\\'], "_")))
     }
 
+    /// `engines/<bot>/`: a folder the program behind bot `bot` may write in (a Gomocup engine's
+    /// `INFO folder`; `--force` removes it whole).
+    pub fn engine_dir(&self, bot: &str) -> PathBuf {
+        self.dir.join("engines").join(bot.replace(['/', '\\'], "_"))
+    }
+
     /// Records what the program behind bot `bot` says it is; the first answer is kept, cut at
     /// [`MAX_REASON_CHARS`] characters (it goes into run.json).
     pub fn identify(&self, bot: &str, about: &str) {
@@ -281,6 +287,12 @@ pub struct GameEnd<'a> {
 /// (the seat then forfeits). The host times every decision and judges the time limits itself.
 pub trait Bot<G: Game>: Send {
     fn act(&mut self, game: &G, view: &G::View<'_>, rng: &mut BotRng) -> G::Action;
+
+    /// A clock for the next decision only, given by an engine protocol's session (`arena brain`:
+    /// a Gomocup manager's time limits), never by a tournament, where built-in bots stay
+    /// deterministic: a bot that searches may stop at `deadline` with what it has. Default: no
+    /// effect.
+    fn think_until(&mut self, _deadline: Instant) {}
 
     /// Called once before the game's first decision. A bot that draws from `rng` here changes
     /// the numbers its decisions see, so built-in bots leave it alone.

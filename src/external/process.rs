@@ -296,12 +296,13 @@ pub fn set_nonblocking(fd: i32) -> io::Result<()> {
     Ok(())
 }
 
-/// A spawn request: the program and its arguments, where its stderr goes, and where to answer.
-type SpawnRequest = (Vec<String>, bool, mpsc::Sender<io::Result<Child>>);
+/// A spawn request: the program and its arguments, where its stderr goes, the bound on its
+/// address space in bytes (if any), and where to answer.
+type SpawnRequest = (Vec<String>, bool, Option<u64>, mpsc::Sender<io::Result<Child>>);
 
 /// Starts children from one thread that lives as long as the host, so that `PR_SET_PDEATHSIG`
 /// (which fires when the *thread* that started a child ends) means "when the host dies".
-fn spawn_child(command: &[String], piped_stderr: bool) -> io::Result<Child> {
+fn spawn_child(command: &[String], piped_stderr: bool, memory: Option<u64>) -> io::Result<Child> {
     static SPAWNER: OnceLock<Mutex<mpsc::Sender<SpawnRequest>>> = OnceLock::new();
     let spawner = SPAWNER.get_or_init(|| {
         become_subreaper();
@@ -309,8 +310,8 @@ fn spawn_child(command: &[String], piped_stderr: bool) -> io::Result<Child> {
         std::thread::Builder::new()
             .name("bot-spawner".into())
             .spawn(move || {
-                for (command, piped_stderr, answer) in rx {
-                    let _ = answer.send(spawn_now(&command, piped_stderr));
+                for (command, piped_stderr, memory, answer) in rx {
+                    let _ = answer.send(spawn_now(&command, piped_stderr, memory));
                 }
             })
             .expect("a thread to start bot processes");
@@ -320,7 +321,7 @@ fn spawn_child(command: &[String], piped_stderr: bool) -> io::Result<Child> {
     spawner
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .send((command.to_vec(), piped_stderr, tx))
+        .send((command.to_vec(), piped_stderr, memory, tx))
         .expect("the spawner runs");
     rx.recv().expect("the spawner answers")
 }
@@ -456,7 +457,7 @@ fn guard(op: char, group: u32) {
     }
 }
 
-fn spawn_now(command: &[String], piped_stderr: bool) -> io::Result<Child> {
+fn spawn_now(command: &[String], piped_stderr: bool, memory: Option<u64>) -> io::Result<Child> {
     let (program, args) = command.split_first().ok_or_else(|| io::Error::other("empty command"))?;
     let mut cmd = Command::new(program);
     cmd.args(args)
@@ -467,9 +468,17 @@ fn spawn_now(command: &[String], piped_stderr: bool) -> io::Result<Child> {
     #[cfg(target_os = "linux")]
     {
         let host = std::process::id();
-        // SAFETY: only async-signal-safe calls (prctl, getppid) between fork and exec.
+        // SAFETY: only async-signal-safe calls (prctl, getppid, setrlimit) between fork and exec.
         unsafe {
             cmd.pre_exec(move || {
+                if let Some(bytes) = memory {
+                    // The child's address space, as GomocupJudge bounds an engine's memory: an
+                    // allocation past it fails in the engine (which may then crash and forfeit).
+                    let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+                    if libc::setrlimit(libc::RLIMIT_AS, &limit) == -1 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
                     return Err(io::Error::last_os_error());
                 }
@@ -481,6 +490,8 @@ fn spawn_now(command: &[String], piped_stderr: bool) -> io::Result<Child> {
             });
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = memory;
     let mut started = started();
     let child = cmd.spawn()?;
     started.insert(child.id());
@@ -504,7 +515,13 @@ pub struct Process {
 impl Process {
     /// Starts `command` (program and arguments); its stderr goes to `log` (or nowhere).
     pub fn spawn(command: &[String], log: Option<&Arc<Log>>) -> io::Result<Process> {
-        let mut child = spawn_child(command, log.is_some())?;
+        Process::spawn_bounded(command, log, None)
+    }
+
+    /// [`Process::spawn`], with the program's address space bounded to `memory` bytes (Linux:
+    /// `RLIMIT_AS`, set in the child before it runs the program; elsewhere not bounded).
+    pub fn spawn_bounded(command: &[String], log: Option<&Arc<Log>>, memory: Option<u64>) -> io::Result<Process> {
+        let mut child = spawn_child(command, log.is_some(), memory)?;
         let pid = child.id();
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");

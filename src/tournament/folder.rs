@@ -33,6 +33,9 @@ pub const LOCK: &str = "arena.lock";
 pub const HISTORY: &str = "history";
 /// The folder of outside bots' stderr logs.
 pub const LOGS: &str = "logs";
+/// The folder of the folders outside engines may write in (a Gomocup engine's `INFO folder`):
+/// what they hold is the engines', so `--force` removes it whole.
+pub const ENGINES: &str = "engines";
 /// The run's resolved config.
 pub use crate::report::CONFIG;
 
@@ -57,6 +60,9 @@ fn written_by_a_run(path: &Path) -> bool {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let base = name.strip_suffix(TEMP_SUFFIX).unwrap_or(&name);
     if path.is_dir() {
+        if name == ENGINES {
+            return true;
+        }
         return DIRS.contains(&name.as_ref())
             && path.read_dir().is_ok_and(|d| d.flatten().all(|e| e.file_type().is_ok_and(|t| t.is_file())));
     }

@@ -44,9 +44,12 @@ move() {
     done
   done
 }
+echo "address space $(ulimit -v)" >&2
 while IFS= read -r line; do
+  [[ "$line" == *$'\r' ]] || echo "no CR: $line" >&2
   line=${line%$'\r'}
   echo "got $line" >&2
+  case "$line" in "INFO folder "*) [ -d "${line#INFO folder }" ] && touch "${line#INFO folder }/scratch" && echo "wrote in the folder" >&2 ;; esac
   case "$line" in
     "START "*)
       if [ "$mode" = rect-only ]; then echo "UNKNOWN START"; continue; fi
@@ -68,6 +71,7 @@ while IFS= read -r line; do
     BOARD)
       taken=()
       while IFS= read -r stone; do
+        [[ "$stone" == *$'\r' ]] || echo "no CR: $stone" >&2
         stone=${stone%$'\r'}
         echo "got $stone" >&2
         [ "$stone" = DONE ] && break
@@ -237,6 +241,31 @@ fn engines_hear_the_info_keys_and_chatter_goes_to_the_log() {
     // Each opening reaches the engine as BOARD the first time it moves, then TURN.
     assert!(log.contains("got TURN "));
     assert!(!log.contains("got BEGIN"), "every game opens with stones");
+    assert!(bench.survivors(Duration::from_secs(3)).is_empty());
+}
+
+/// Every line ends in CR LF, as Piskvork sends it; the engine gets a folder of its own in the run
+/// folder (INFO folder) and an address space bounded to memory_mb (Linux: RLIMIT_AS).
+#[test]
+fn engines_hear_cr_lf_get_a_folder_and_a_bounded_address_space() {
+    let bench = Bench::new("crlf");
+    let fake = bench.fake("plain", ", memory_mb = 300, headroom_mb = 20");
+    let (games, _) = bench.run(&config(&fake, 4, "size = 9"), "out");
+    assert!(statuses(&games, "fake").iter().all(|s| s == "ok"), "{games}");
+    let log = bench.read("out/logs/fake.log");
+    assert!(log.contains("] got START 9") && log.contains("] got TURN "), "{log}");
+    let bare: Vec<&str> = log.lines().filter(|l| l.contains("] no CR: ")).collect();
+    assert!(bare.is_empty(), "lines without CR LF: {bare:?}");
+    let folder = bench.path("out/engines/fake");
+    assert!(log.contains(&format!("] got INFO folder {}", folder.display())), "{log}");
+    assert!(log.contains("] wrote in the folder") && folder.join("scratch").is_file(), "{log}");
+    assert!(log.contains(&format!("] address space {}", 320 << 10)), "{log}");
+    // The engines' folders are the run's: --force takes the folder back, and removes them.
+    let config = crate::common::write(bench.dir.path(), "again.toml", &config(&fake, 2, "size = 9"));
+    let output =
+        arena().args(["run", "--force", "--out"]).arg(bench.path("out")).arg(&config).env(MARK, &bench.mark).output();
+    let output = output.unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(bench.survivors(Duration::from_secs(3)).is_empty());
 }
 

@@ -143,12 +143,22 @@ fn the_end_of_input_ends_the_engine() {
 fn a_pbrain_link_is_an_engine() {
     let dir = tempfile::TempDir::new().unwrap();
     let binary = common::arena().get_program().to_owned();
-    for (name, bot) in [("pbrain-arena", "search"), ("pbrain-arena-weights", "weights")] {
+    // Gomocup's file-name suffixes (the build, the rule) are not part of the bot's name.
+    for (name, bot) in [
+        ("pbrain-arena", "search"),
+        ("pbrain-arena-weights", "weights"),
+        ("pbrain-arena-weights_64", "weights"),
+        ("pbrain-arena_64", "search"),
+        ("pbrain-arena-random_15", "random"),
+        ("pbrain-arena-weights_64_renju", "weights"),
+    ] {
         let link = dir.path().join(name);
         std::os::unix::fs::symlink(&binary, &link).unwrap();
         let mut e = Engine::spawn(Command::new(&link));
         let about = e.ask("ABOUT");
-        assert!(about.starts_with(&format!("name=\"arena-{bot}\"")), "{about}");
+        assert!(about.starts_with(&format!("name=\"arena-{bot}\"")), "{name}: {about}");
+        // Gomocup's tester wants every field, country included.
+        assert!(about.contains(" author=\"bot-arena\", country=\""), "{about}");
         e.send("END");
         assert_eq!(e.finish(false).0, 0);
     }
@@ -353,5 +363,84 @@ fn renju_bots_never_play_a_forbidden_point() {
     for row in &rows {
         assert_eq!(row["status"], "ok");
         assert!(["five", "full"].contains(&row["end"].as_str()), "{row:?}");
+    }
+}
+
+/// Gomocup's time limits: at `timeout_turn 200` every answer comes well inside 200 ms, for the
+/// default bot and for a search that would take seconds a move on a fixed depth; with
+/// `timeout_match` the match's time is shared over the moves (`time_left`). Measured here from
+/// the command's last byte written to the answer read.
+#[test]
+fn the_brain_keeps_to_timeout_turn_and_time_left() {
+    let positions = [
+        "BOARD\n7,7,2\nDONE",
+        "BOARD\n7,7,2\n8,8,1\n8,6,2\nDONE",
+        "BOARD\n7,7,2\n8,7,1\n8,10,2\n6,8,1\n9,9,2\nDONE",
+        "BOARD\n7,7,2\n8,8,1\n7,8,2\n9,9,1\n7,9,2\n6,6,1\n10,10,2\nDONE",
+    ];
+    let mut slowest = Duration::ZERO;
+    for args in [&["--bot", "search"][..], &["--bot", "search", "--param", "depth=8", "--param", "width=8"]] {
+        let mut e = Engine::brain(args);
+        assert_eq!(e.ask("START 15"), "OK");
+        e.send("INFO timeout_turn 200\nINFO timeout_match 0\nINFO time_left 2147483647\nINFO rule 0");
+        for board in positions {
+            let began = std::time::Instant::now();
+            let reply = e.ask(board);
+            let took = began.elapsed();
+            parse_move(&reply, 15);
+            slowest = slowest.max(took);
+            assert!(took < Duration::from_millis(200), "{args:?}: {took:?} for {board:?}");
+            // Then a few moves of a game from there.
+            for turn in ["0,0", "14,14", "0,14"] {
+                let began = std::time::Instant::now();
+                let reply = e.ask(&format!("TURN {turn}"));
+                let took = began.elapsed();
+                if reply.starts_with("ERROR") {
+                    break; // the cell was taken
+                }
+                parse_move(&reply, 15);
+                slowest = slowest.max(took);
+                assert!(took < Duration::from_millis(200), "{args:?}: {took:?} for TURN {turn} after {board:?}");
+            }
+        }
+        e.send("END");
+        assert_eq!(e.finish(false).0, 0);
+    }
+    // A match of 3 s with 10 s turns: the first moves take a share of time_left, not the turn.
+    let mut e = Engine::brain(&["--bot", "search", "--param", "depth=8", "--param", "width=8"]);
+    assert_eq!(e.ask("START 15"), "OK");
+    e.send("INFO timeout_turn 10000\nINFO timeout_match 3000\nINFO time_left 3000");
+    let began = std::time::Instant::now();
+    parse_move(&e.ask(positions[2]), 15);
+    assert!(began.elapsed() < Duration::from_millis(400), "{:?} of a 3 s match", began.elapsed());
+    println!("slowest answer at timeout_turn 200: {slowest:?}");
+}
+
+/// INFO rule 8 is caro (a five blocked at both ends does not win), and exactly five (rule 1) is
+/// read by the bots' evaluation: an overline is not a win.
+#[test]
+fn caro_and_exactly_five_through_the_protocol() {
+    // The brain (black, to move) has 1,3..4,3 with white stones at 0,3 and 6,3: 5,3 makes a five
+    // blocked at both ends, a win in freestyle and nothing under caro.
+    let board = "BOARD\n1,3,1\n2,3,1\n3,3,1\n4,3,1\n0,3,2\n6,3,2\n14,14,2\n0,14,2\nDONE";
+    for (rule, wins) in [("0", true), ("8", false)] {
+        let mut e = Engine::brain(&["--bot", "search"]);
+        assert_eq!(e.ask("START 15"), "OK");
+        e.send(&format!("INFO rule {rule}"));
+        let reply = e.ask(board);
+        assert!(!reply.starts_with("ERROR"), "INFO rule {rule}: {reply}");
+        assert_eq!(reply == "5,3", wins, "rule {rule}: {reply}");
+    }
+    // White (the brain, to move) has 1,5..4,5 and 6,5: 5,5 makes six; black has an open three
+    // on row 9. Freestyle: 5,5 wins. Exactly five: 5,5 is no win, and the three must be blocked.
+    let board = "BOARD\n1,5,1\n2,5,1\n3,5,1\n4,5,1\n6,5,1\n0,5,2\n7,9,2\n8,9,2\n9,9,2\n14,14,2\n14,0,2\nDONE";
+    for bot in ["weights", "search"] {
+        for (rule, expected) in [("0", &["5,5"][..]), ("1", &["6,9", "10,9", "5,9", "11,9"])] {
+            let mut e = Engine::brain(&["--bot", bot]);
+            assert_eq!(e.ask("START 15"), "OK");
+            e.send(&format!("INFO rule {rule}"));
+            let reply = e.ask(board);
+            assert!(expected.contains(&reply.as_str()), "{bot}, rule {rule}: {reply}, expected one of {expected:?}");
+        }
     }
 }

@@ -18,7 +18,7 @@ use crate::core::Wire;
 use crate::error::{Error, Result};
 
 use super::bots::weights::{self, best_cells, cell_scores, lines_through, CellScore, Weights};
-use super::{makes_five, Gomoku, Move, State};
+use super::{makes_five, Gomoku, Move, Rule, State};
 
 #[derive(clap::Args, Debug)]
 pub struct AdviseArgs {
@@ -267,7 +267,7 @@ pub fn run(a: &AdviseArgs) -> Result<Answer> {
         bot: ties.contains(&c.cell),
     };
     let explain = match (a.explain, shown.first()) {
-        (true, Some(top)) => Some(explain(&s, top, w)),
+        (true, Some(top)) => Some(explain(&s, game.rule, top, w)),
         _ => None,
     };
     Ok(Answer {
@@ -294,12 +294,12 @@ pub fn run(a: &AdviseArgs) -> Result<Answer> {
 /// How the scores are formed: `top`'s two scores line by line: the lines through the cell each
 /// side can still win, grouped by the side's stones in them, each group worth its count times its
 /// weight (lines with two stones or more named by their end cells).
-fn explain(s: &State, top: &CellScore, w: Weights) -> Explained {
+fn explain(s: &State, rule: Rule, top: &CellScore, w: Weights) -> Explained {
     let n = s.size;
     let score = |side: usize, total: i32, table: &[i32; 6]| Score {
         score: total,
         side: SIDES[side],
-        terms: lines_through(s, top.cell, side)
+        terms: lines_through(s, rule, top.cell, side)
             .into_iter()
             .map(|(stones, lines)| {
                 let weight = table[stones];
@@ -429,7 +429,9 @@ mod tests {
     /// adviser marks are the ones the bot plays.
     #[test]
     fn marks_what_the_bot_plays_along_whole_games() {
-        for (rule, size, seed) in [("freestyle", 15, 1), ("renju", 15, 2), ("standard", 9, 3)] {
+        for (rule, size, seed) in
+            [("freestyle", 15, 1), ("renju", 15, 2), ("standard", 9, 3), ("caro", 15, 4), ("standard", 15, 5)]
+        {
             let mut a = args("");
             (a.rule, a.size) = (rule.into(), size);
             let game = table(&a).unwrap();

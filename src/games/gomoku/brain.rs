@@ -10,7 +10,7 @@
 //! | `TAKEBACK x,y` | `OK`: the stone is removed |
 //! | `PLAY x,y` | `x,y`: the manager's move is played for the bot |
 //! | `SWAP2BOARD` … `DONE` | 0 stones: three from the built-in balanced openings; 3 or 5: the bot stays white and plays the next move |
-//! | `ABOUT` | `name="arena-<bot>", version="…", author="bot-arena"` |
+//! | `ABOUT` | `name="arena-<bot>", version="…", author="bot-arena", country="…"` ([`COUNTRY`]) |
 //! | `END`, end of input | none: the brain exits |
 //! | anything else | `UNKNOWN …` |
 //!
@@ -18,11 +18,18 @@
 //! rule it does not play) is answered `ERROR …` and changes nothing. Nothing but these answers is
 //! written to stdout; warnings go to stderr.
 //!
-//! `INFO rule` picks the rule (0 freestyle, 1 exactly five, 4 renju; caro, 8, is refused with
-//! `ERROR` when a move is asked for). The time keys (`timeout_turn`, `timeout_match`,
-//! `time_left`) and `max_memory` are read; the bots have fixed depths and answer in milliseconds,
-//! so they do not change the move. `INFO seed N` (an extension: unknown keys are ignored by other
-//! engines) sets the seed of the bot's random stream.
+//! `INFO rule` picks the rule (0 freestyle, 1 exactly five, 4 renju, 8 caro: five or more not
+//! blocked at both ends; 9, caro with exactly five, is refused with `ERROR` when a move is asked
+//! for). `INFO seed N` (an extension: unknown keys are ignored by other engines) sets the seed of
+//! the bot's random stream.
+//!
+//! Time: the brain keeps to the manager's limits ([`Limits::budget`]). Each move gets
+//! `timeout_turn` less a margin ([`margin`]: 30 ms and a tenth of the limit), and when
+//! `timeout_match` is set no more than `time_left` shared over the moves still to come; the clock
+//! starts when the command is read. A bot that searches (`search`) is given the deadline
+//! ([`Bot::think_until`]) and stops there with the best move of its deepest complete search; the
+//! other bots answer in microseconds. Without time keys (or with time to spare) the bots play as
+//! they do in-process. `max_memory` is read; the bots use a few MiB at most.
 //!
 //! Determinism: the bot's random stream is `ChaCha8Rng::seed_from_u64(seed)`, `seed` being the
 //! last `INFO seed` value or else `--seed` (default 0). It starts afresh, with a fresh bot, at
@@ -36,6 +43,7 @@
 
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 
@@ -45,6 +53,9 @@ use crate::core::{Bot, BotFactory, BotRng, Engine, EngineBot, EngineNames};
 /// The balanced 15×15 freestyle openings shipped with the project (three stones each), which
 /// SWAP2BOARD draws from when asked to open.
 pub const BALANCED_OPENINGS: &str = include_str!("../../../openings/freestyle-15.txt");
+
+/// ABOUT's `country`, which Gomocup's tester asks for: the project has no single country.
+pub const COUNTRY: &str = "International";
 
 /// Board sizes the bots play.
 const SIZES: std::ops::RangeInclusive<usize> = 5..=25;
@@ -62,13 +73,44 @@ pub fn engine() -> Engine<Gomoku> {
     }
 }
 
-/// The limits the manager announced (read, not acted on: see the module notes).
+/// The limits the manager announced, in milliseconds (`max_memory` in bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     pub timeout_turn: Option<i64>,
     pub timeout_match: Option<i64>,
     pub time_left: Option<i64>,
     pub max_memory: Option<i64>,
+}
+
+/// What the brain keeps back from a time limit of `ms` for reading, writing and the manager's
+/// own measuring: 30 ms and a tenth of the limit.
+pub fn margin(ms: i64) -> i64 {
+    30 + ms / 10
+}
+
+/// Own moves a match's remaining time is shared over, at most (fewer as the board fills).
+const MOVES_AHEAD: i64 = 25;
+
+impl Limits {
+    /// The time one move may take with `empty` cells left, or `None` when no limit was given.
+    /// `timeout_turn` 0 is Gomocup's "as fast as possible": no time at all (the bot stops at its
+    /// first look at the clock). `time_left` counts only with a `timeout_match` above 0 (0: no
+    /// match limit).
+    pub fn budget(&self, empty: usize) -> Option<Duration> {
+        let turn = self.timeout_turn.map(|t| t - margin(t));
+        let of_match = match (self.timeout_match, self.time_left) {
+            (Some(m), Some(left)) if m > 0 => {
+                let ahead = (empty as i64 / 2).clamp(1, MOVES_AHEAD);
+                Some((left / ahead).min(left - margin(left)))
+            }
+            _ => None,
+        };
+        let ms = match (turn, of_match) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        Some(Duration::from_millis(ms.max(0) as u64))
+    }
 }
 
 /// One engine session: the board, the bot and its random stream.
@@ -86,6 +128,8 @@ pub struct Brain {
     rng: BotRng,
     /// The position; the side to move is the brain's whenever it is asked for a move.
     state: State,
+    /// When the command being answered was read: the move's clock starts there.
+    received: Instant,
 }
 
 /// What a command line asks.
@@ -183,12 +227,14 @@ impl Brain {
             player: None,
             rng: BotRng::seed_from_u64(seed),
             state: State::new(0),
+            received: Instant::now(),
         }
     }
 
     /// Serves one session: reads commands until END or the end of the input.
     pub fn serve(&mut self, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         while let Some(line) = read_line(&mut input)? {
+            self.received = Instant::now();
             if line.is_empty() {
                 continue;
             }
@@ -240,7 +286,7 @@ impl Brain {
                 return None;
             }
             Command::About => Ok(format!(
-                "name=\"arena-{}\", version=\"{}\", author=\"bot-arena\"",
+                "name=\"arena-{}\", version=\"{}\", author=\"bot-arena\", country=\"{COUNTRY}\"",
                 self.bot.name,
                 env!("CARGO_PKG_VERSION")
             )),
@@ -419,6 +465,10 @@ impl Brain {
             self.new_game(false);
         }
         let (player, rng) = (self.player.as_mut().expect("a bot"), &mut self.rng);
+        let empty = state.board.iter().filter(|&&c| c == 0).count();
+        if let Some(budget) = self.limits.budget(empty) {
+            player.think_until(self.received + budget);
+        }
         let m = catch_unwind(AssertUnwindSafe(|| player.act(game, &state, rng))).map_err(|_| "the bot panicked")?;
         if m.x as usize >= game.size || m.y as usize >= game.size || state.cell(m.x as usize, m.y as usize) != 0 {
             return Err(format!("the bot chose {},{}, which is not an empty cell", m.x, m.y));
@@ -464,9 +514,12 @@ impl Brain {
 
     /// INFO rule: a bitmask of 1 exactly five, 2 continuous game, 4 renju, 8 caro.
     fn set_rule(&mut self, bits: i64) {
-        self.unsupported = (bits & 8 != 0).then(|| format!("rule {bits}: caro (8) is not supported"));
+        self.unsupported = (bits & 9 == 9 && bits & 4 == 0)
+            .then(|| format!("rule {bits}: caro (8) with exactly five (1) is not supported"));
         let rule = if bits & 4 != 0 {
             Rule::Renju
+        } else if bits & 8 != 0 {
+            Rule::Caro
         } else if bits & 1 != 0 {
             Rule::Standard
         } else {
@@ -540,7 +593,10 @@ mod tests {
         assert_eq!(out.len(), 4, "{out:?}");
         assert_eq!(
             out[0],
-            format!("name=\"arena-weights\", version=\"{}\", author=\"bot-arena\"", env!("CARGO_PKG_VERSION"))
+            format!(
+                "name=\"arena-weights\", version=\"{}\", author=\"bot-arena\", country=\"International\"",
+                env!("CARGO_PKG_VERSION")
+            )
         );
         assert_eq!(out[1], "OK");
         let (first, second) = (mv(&out[2]), mv(&out[3]));
@@ -668,10 +724,48 @@ mod tests {
         };
         assert!(picks(0).iter().any(|m| m == "5,5"), "a random neighbour is sometimes the crossing");
         assert!(picks(4).iter().all(|m| m != "5,5"));
-        // Caro is refused when a move is asked for; exactly five is played.
-        let out = session("weights", 0, "START 15\nINFO rule 8\nBEGIN\nINFO rule 1\nBEGIN\n");
-        assert_eq!(out[1], "ERROR rule 8: caro (8) is not supported");
+        // Caro with exactly five is refused when a move is asked for; exactly five is played.
+        let out = session("weights", 0, "START 15\nINFO rule 9\nBEGIN\nINFO rule 1\nBEGIN\n");
+        assert_eq!(out[1], "ERROR rule 9: caro (8) with exactly five (1) is not supported");
         assert_eq!(out[2], session("weights", 0, "START 15\nINFO rule 1\nBEGIN\n")[1]);
+    }
+
+    #[test]
+    fn the_budget_keeps_a_margin_and_shares_the_match() {
+        let ms = |l: Limits, empty: usize| l.budget(empty).map(|d| d.as_millis() as i64);
+        assert_eq!(ms(Limits::default(), 225), None, "no time keys: no clock");
+        let turn = Limits { timeout_turn: Some(200), ..Limits::default() };
+        assert_eq!(ms(turn, 225), Some(150));
+        assert_eq!(ms(Limits { timeout_turn: Some(0), ..turn }, 225), Some(0), "as fast as possible");
+        // time_left counts only under a match limit (timeout_match 0: none).
+        let unlimited = Limits { timeout_match: Some(0), time_left: Some(1000), ..turn };
+        assert_eq!(ms(unlimited, 225), Some(150));
+        let matched = Limits { timeout_match: Some(60_000), time_left: Some(2_500), ..turn };
+        assert_eq!(ms(matched, 225), Some(100), "2.5 s over 25 moves");
+        assert_eq!(ms(matched, 3), Some(150), "one move left: the turn's limit");
+        let short =
+            Limits { timeout_match: Some(60_000), time_left: Some(40), timeout_turn: Some(5000), max_memory: None };
+        assert_eq!(ms(short, 2), Some(6), "40 ms left: 40 less 30 less 4");
+    }
+
+    /// On a clock, a search that would take seconds answers in time; without one the brain plays
+    /// the fixed-depth move (the other tests).
+    #[test]
+    fn a_deep_search_answers_inside_timeout_turn() {
+        let kind = super::super::bots::BOT_KINDS.iter().find(|k| k.name == "search").unwrap();
+        let table: toml::Table = toml::from_str("depth = 8\nwidth = 8").unwrap();
+        let params = crate::core::Params::new(kind.params, &table, "test").unwrap();
+        let deep = BrainBot { name: "deep".into(), kind: kind.clone(), params };
+        let script = "START 15\nINFO timeout_turn 100\nBOARD\n7,7,2\n8,8,1\n7,8,2\nDONE\nTURN 9,9\nTURN 5,5\n";
+        let began = std::time::Instant::now();
+        let mut out = Vec::new();
+        Brain::new(deep, 0).serve(Cursor::new(script), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(out.lines().count(), 4, "{out}");
+        out.lines().skip(1).for_each(|m| {
+            mv(m);
+        });
+        assert!(began.elapsed() < std::time::Duration::from_millis(3 * 100 + 150), "{:?}", began.elapsed());
     }
 
     #[test]

@@ -21,6 +21,9 @@ pub enum Rule {
     /// Black wins by exactly five and may not play a forbidden point (overline, double four,
     /// double three: see [`renju`]); a forbidden move loses. White wins by five or more.
     Renju,
+    /// Caro (Gomocup's rule 8): five or more in a row wins unless the row is blocked at both ends
+    /// by the opponent's stones (the board's edge is not a block).
+    Caro,
 }
 
 impl Rule {
@@ -30,7 +33,13 @@ impl Rule {
             Rule::Freestyle => false,
             Rule::Standard => true,
             Rule::Renju => colour == 1,
+            Rule::Caro => false,
         }
+    }
+
+    /// Whether a row of the colour's stones blocked at both ends by the other's does not win.
+    pub fn blocked_fives_lose(self) -> bool {
+        self == Rule::Caro
     }
 
     /// Whether black's moves are judged for forbidden points.
@@ -44,6 +53,7 @@ impl Rule {
             Rule::Freestyle => "freestyle",
             Rule::Standard => "standard",
             Rule::Renju => "renju",
+            Rule::Caro => "caro",
         }
     }
 }
@@ -128,26 +138,27 @@ pub fn lines(size: usize) -> Vec<[u16; 5]> {
 }
 
 /// Whether a stone of `colour` at (x, y) (already there or about to be) makes a winning row under
-/// `rule`: five or more, or exactly five where the rule asks for it ([`Rule::exact_five`]).
+/// `rule`: five or more, or exactly five where the rule asks for it ([`Rule::exact_five`]), and
+/// under caro not blocked at both ends by the other colour ([`Rule::blocked_fives_lose`]).
 pub fn makes_five(board: &[u8], size: usize, x: usize, y: usize, colour: u8, rule: Rule) -> bool {
     let n = size as isize;
-    let same =
-        |cx: isize, cy: isize| (0..n).contains(&cx) && (0..n).contains(&cy) && board[(cy * n + cx) as usize] == colour;
+    let at =
+        |cx: isize, cy: isize| ((0..n).contains(&cx) && (0..n).contains(&cy)).then(|| board[(cy * n + cx) as usize]);
+    let other = 3 - colour;
     DIRECTIONS.iter().any(|&(dx, dy)| {
         let mut len = 1;
+        let mut blocked = 0;
         for sign in [1, -1] {
             let (mut cx, mut cy) = (x as isize + sign * dx, y as isize + sign * dy);
-            while same(cx, cy) {
+            while at(cx, cy) == Some(colour) {
                 len += 1;
                 cx += sign * dx;
                 cy += sign * dy;
             }
+            blocked += (at(cx, cy) == Some(other)) as u32;
         }
-        if rule.exact_five(colour) {
-            len == 5
-        } else {
-            len >= 5
-        }
+        let long_enough = if rule.exact_five(colour) { len == 5 } else { len >= 5 };
+        long_enough && !(rule.blocked_fives_lose() && blocked == 2)
     })
 }
 
@@ -437,6 +448,36 @@ mod tests {
     }
 
     #[test]
+    fn caro_five_blocked_at_both_ends_does_not_win() {
+        // White at 0,3 and 6,3; black fills 1,3..5,3 (white plays far away meanwhile).
+        let play = |rule: Rule, white_ends: &[(u8, u8)]| {
+            let (game, mut s) = empty_game(15, rule);
+            let mut white: Vec<(u8, u8)> = white_ends.to_vec();
+            white.extend([(14, 14), (14, 12), (12, 14), (14, 10), (10, 14)]);
+            for (i, x) in (1..=5).enumerate() {
+                game.apply(&mut s, &Move { x, y: 3 }).unwrap();
+                if i < 4 {
+                    let (wx, wy) = white[i];
+                    game.apply(&mut s, &Move { x: wx, y: wy }).unwrap();
+                }
+            }
+            s.winner
+        };
+        assert_eq!(play(Rule::Caro, &[(0, 3), (6, 3)]), None, "blocked at both ends");
+        assert_eq!(play(Rule::Freestyle, &[(0, 3), (6, 3)]), Some(0));
+        assert_eq!(play(Rule::Caro, &[(0, 3), (6, 4)]), Some(0), "blocked at one end");
+        // The board's edge is not a block: 0,3..4,3 with white at 5,3 wins.
+        let (game, mut s) = empty_game(15, Rule::Caro);
+        for (i, x) in (0..5).enumerate() {
+            game.apply(&mut s, &Move { x, y: 3 }).unwrap();
+            if i < 4 {
+                game.apply(&mut s, &Move { x: [5, 14, 14, 12][i], y: [3, 14, 12, 14][i] }).unwrap();
+            }
+        }
+        assert_eq!(s.winner, Some(0));
+    }
+
+    #[test]
     fn full_board_without_five_is_a_draw() {
         // B B W W B / W W B B W / ...: 13 black, 12 white, no five in any row, column or diagonal.
         let (game, mut s) = empty_game(5, Rule::Freestyle);
@@ -593,11 +634,11 @@ mod tests {
                     }
                     let len = (0..).take_while(|&k| c(x + k * dx, y + k * dy) == colour).count();
                     let exact = rule == Rule::Standard || (rule == Rule::Renju && colour == 1);
-                    if exact {
-                        len == 5
-                    } else {
-                        len >= 5
-                    }
+                    let other = 3 - colour;
+                    let after = c(x + len as isize * dx, y + len as isize * dy);
+                    let blocked = c(x - dx, y - dy) == other && after == other;
+                    let long = if exact { len == 5 } else { len >= 5 };
+                    long && !(rule == Rule::Caro && blocked)
                 })
             })
         })
@@ -607,7 +648,7 @@ mod tests {
         #[test]
         fn random_legal_games_follow_the_rules(
             size in 5usize..10,
-            rule in prop_oneof![Just(Rule::Freestyle), Just(Rule::Standard), Just(Rule::Renju)],
+            rule in prop_oneof![Just(Rule::Freestyle), Just(Rule::Standard), Just(Rule::Renju), Just(Rule::Caro)],
             opening in 0usize..5,
             seed in any::<u64>(),
             picks in proptest::collection::vec(any::<u32>(), 100),

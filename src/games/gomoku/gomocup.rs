@@ -9,7 +9,8 @@
 //! START 15                 a new process (RECTSTART 15,15 with rectstart = true)  → OK
 //! ABOUT                    a new process: the answer goes to the bot's log       → name="…", version="…"
 //! RESTART                  a process kept from the previous game                 → OK (else: a new process every game)
-//! INFO timeout_turn 1000   then timeout_match, max_memory (bytes), game_type 1, rule, the `info` table's keys
+//! INFO timeout_turn 1000   then timeout_match, max_memory (bytes), game_type 1, rule, the `info` table's keys,
+//! INFO folder …            and a folder the engine may write in: <run folder>/engines/<bot> (unless `info` sets one)
 //! INFO time_left 2147483647
 //! BEGIN                    its first move on an empty board                      → x,y
 //! BOARD … DONE             its first move with stones on the board (an opening)  → x,y
@@ -22,6 +23,12 @@
 //! engine forfeits the game when it answers `ERROR` or `UNKNOWN`, writes a line starting with a
 //! digit that is not `x,y`, plays an occupied cell or off the board (the host's rules refuse it),
 //! answers later than its time plus `tolerance_ms`, or exits.
+//!
+//! Lines end in CR LF, as Piskvork and GomocupJudge send them. On Linux the engine's address
+//! space is bounded to `memory_mb` + `headroom_mb` (`RLIMIT_AS`, set before the program runs),
+//! as GomocupJudge bounds an engine's memory: an allocation past it fails in the engine. The
+//! headroom is there because an address space counts what is reserved, not only what is used
+//! (glibc reserves 64 MiB for each thread's malloc arena, a thread's stack is 8 MiB).
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,7 +62,18 @@ const PARAMS: &[ParamSpec] = &[
         "how long past its time (turn_ms, or what is left of match_ms) a move may come before the engine forfeits",
     )
     .range(0.0, Limits::MAX_MS),
-    ParamSpec::new("memory_mb", "350", "INFO max_memory, in MiB (sent in bytes; 0: no limit)").range(0.0, 1_048_576.0),
+    ParamSpec::new(
+        "memory_mb",
+        "350",
+        "INFO max_memory, in MiB (sent in bytes; 0: no limit); on Linux the engine's address space is also bounded, to memory_mb + headroom_mb (RLIMIT_AS)",
+    )
+    .range(0.0, 1_048_576.0),
+    ParamSpec::new(
+        "headroom_mb",
+        "1024",
+        "MiB of address space beyond memory_mb the engine may map (thread stacks, malloc arenas and the program itself count in an address space, reserved or not)",
+    )
+    .range(0.0, 1_048_576.0),
     ParamSpec::new("start_ms", "5000", "milliseconds a process has to answer START, RESTART or ABOUT")
         .range(1.0, Limits::MAX_MS),
     ParamSpec::new(
@@ -96,12 +114,13 @@ const SEARCH_LIMITS: &[&str] = &["max_node", "max_depth"];
 /// `time_left` when the match has no time limit (as Piskvork and c-gomoku-cli send it).
 const UNLIMITED: u64 = i32::MAX as u64;
 
-/// The Gomocup `INFO rule` value of a rule: 0 five or more, 1 exactly five, 4 renju.
+/// The Gomocup `INFO rule` value of a rule: 0 five or more, 1 exactly five, 4 renju, 8 caro.
 fn rule_code(rule: Rule) -> u32 {
     match rule {
         Rule::Freestyle => 0,
         Rule::Standard => 1,
         Rule::Renju => 4,
+        Rule::Caro => 8,
     }
 }
 
@@ -116,8 +135,12 @@ struct Engine {
     gap: Duration,
     /// `START 15` or `RECTSTART 15,15`.
     open: String,
-    /// The INFO lines of every game's start (`time_left` aside).
+    /// The INFO lines of every game's start (`time_left` and `folder` aside).
     info: String,
+    /// Whether the `info` table names the engine's folder (else the host gives it one).
+    own_folder: bool,
+    /// The bound on the process's address space, in bytes (`None`: unbounded).
+    memory: Option<u64>,
     pool: Pool,
     /// False once the engine refused RESTART: then every game starts a new process.
     restarts: AtomicBool,
@@ -170,11 +193,18 @@ fn make(p: &Params, game: &Gomoku) -> Result<BotFactory<Gomoku>> {
         gap: Duration::from_millis(p.i64("gap_ms") as u64),
         open: if p.bool("rectstart") { format!("RECTSTART {size},{size}") } else { format!("START {size}") },
         info,
-        pool: Pool::new(b"END\n".to_vec()),
+        own_folder: extra.keys().any(|k| k.eq_ignore_ascii_case("folder")),
+        memory: (memory > 0).then(|| (memory + (p.i64("headroom_mb") << 20)) as u64),
+        pool: Pool::new(b"END\r\n".to_vec()),
         restarts: AtomicBool::new(true),
         log: OnceLock::new(),
     });
     Ok(Arc::new(move || Box::new(Gomocup::new(Arc::clone(&engine))) as Box<dyn Bot<Gomoku>>))
+}
+
+/// `text` with its lines ended in CR LF, as Piskvork ends them (some engines expect the CR).
+fn crlf(text: &str) -> String {
+    text.replace('\n', "\r\n")
 }
 
 /// A line an engine writes, as the manager reads it.
@@ -273,10 +303,10 @@ impl Gomocup {
         // `process` is dropped here: killed and reaped.
     }
 
-    /// Sends `text` (whole lines) after the gap.
+    /// Sends `text` (whole lines, each ending in `\n`, sent as CR LF) after the gap.
     fn send(&mut self, text: &str, deadline: Instant, timeout: impl FnOnce() -> String) -> Result<(), Fault> {
         self.pause();
-        self.process().send(text.as_bytes(), Some(deadline)).map_err(|e| self.broken(e, timeout))
+        self.process().send(crlf(text).as_bytes(), Some(deadline)).map_err(|e| self.broken(e, timeout))
     }
 
     /// The engine's next line that is not a MESSAGE, DEBUG or SUGGEST note (those are logged).
@@ -316,7 +346,7 @@ impl Gomocup {
     /// the run's manifest.
     fn launch(&mut self, start: &GameStart<'_>) -> Result<(), Fault> {
         let engine = Arc::clone(&self.engine);
-        let process = Process::spawn(&engine.command, self.log.as_ref())
+        let process = Process::spawn_bounded(&engine.command, self.log.as_ref(), engine.memory)
             .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start `{}`: {e}", engine.command.join(" "))))?;
         self.process = Some(process);
         self.answered = None;
@@ -389,7 +419,14 @@ impl Bot<Gomoku> for Gomocup {
             Some(process) => self.process = Some(process),
             None => self.launch(start)?,
         }
-        let info = self.engine.info.clone();
+        let mut info = self.engine.info.clone();
+        if let (false, Some(run)) = (self.engine.own_folder, start.run) {
+            let folder = run.engine_dir(start.name);
+            match std::fs::create_dir_all(&folder) {
+                Ok(()) => writeln!(info, "INFO folder {}", folder.display()).expect("a String takes writes"),
+                Err(e) => self.note(&format!("no INFO folder: cannot create {}: {e}", folder.display())),
+            }
+        }
         let deadline = Instant::now() + self.engine.start_limit;
         self.send(&info, deadline, || "timeout: the engine does not read its input".to_string())
     }
@@ -429,7 +466,7 @@ impl Bot<Gomoku> for Gomocup {
         let own = began + Duration::from_millis(limit) + engine.tolerance;
         let deadline = deadline.map_or(own, |d| d.min(own));
         let process = self.process.as_mut().expect("a process is running");
-        if let Err(e) = process.send(text.as_bytes(), Some(deadline)) {
+        if let Err(e) = process.send(crlf(&text).as_bytes(), Some(deadline)) {
             return Err(self.broken(e, || late.clone()));
         }
         let answer = loop {

@@ -38,9 +38,9 @@ impl GameDef for Gomoku {
         ParamSpec::new(
             "rule",
             "\"freestyle\"",
-            "\"freestyle\": five or more in a row wins; \"standard\": exactly five; \"renju\": black wins by exactly five and loses by a forbidden move (overline, double four, double three), white wins by five or more",
+            "\"freestyle\": five or more in a row wins; \"standard\": exactly five; \"renju\": black wins by exactly five and loses by a forbidden move (overline, double four, double three), white wins by five or more; \"caro\": five or more wins unless both ends of the row are blocked by the opponent's stones (the board's edge is not a block)",
         )
-        .choices(&["freestyle", "standard", "renju"]),
+        .choices(&["freestyle", "standard", "renju", "caro"]),
         ParamSpec::new(
             "opening",
             "0",
@@ -59,6 +59,7 @@ impl GameDef for Gomoku {
         let rule = match p.str("rule") {
             "freestyle" => Rule::Freestyle,
             "standard" => Rule::Standard,
+            "caro" => Rule::Caro,
             _ => Rule::Renju,
         };
         let opening = p.i64("opening") as usize;

@@ -15,6 +15,12 @@
 //! - Renju: black's forbidden points are never candidates, and a five-to-be that black could
 //!   only block on one is a loss.
 //! - Deterministic: the same position gets the same move (equal candidates: the first found).
+//! - On a clock ([`Bot::think_until`], given only by `arena brain`, never in a tournament): the
+//!   search deepens one ply at a time up to `depth` and stops at the deadline (checked every
+//!   [`CHECK_EVERY`] positions), playing the best move of the deepest search it completed (of
+//!   the one it stopped, if none). With time to spare it plays the move of the fixed-depth search.
+
+use std::time::Instant;
 
 use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
@@ -31,6 +37,8 @@ const MAX_WIDTH: usize = 32;
 pub const MAX_TREE: u64 = 1 << 24;
 /// A win at ply p scores WIN - p: sooner wins are better, later losses less bad.
 const WIN: i32 = 1 << 28;
+/// On a clock, positions searched between two looks at it (a look costs more than a position).
+pub const CHECK_EVERY: u64 = 256;
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("depth", "3", "plies searched over the candidate cells before the evaluation").range(1.0, 8.0),
@@ -59,7 +67,7 @@ pub const KIND: BotKind<Gomoku> = BotKind {
     params: PARAMS,
     make: |p, _| {
         let cfg = Config::from_params(p)?;
-        Ok(factory(move || SearchBot { cfg, tally: None }))
+        Ok(factory(move || SearchBot { cfg, tally: None, deadline: None }))
     },
 };
 
@@ -96,6 +104,8 @@ impl Config {
 pub struct SearchBot {
     cfg: Config,
     tally: Option<Tally>,
+    /// The clock of the next decision ([`Bot::think_until`]); `None`: search to `depth`.
+    deadline: Option<Instant>,
 }
 
 impl Bot<Gomoku> for SearchBot {
@@ -103,11 +113,34 @@ impl Bot<Gomoku> for SearchBot {
         let w = self.cfg.weights;
         let tally = self.tally.get_or_insert_with(|| Tally::new(s.size, game.rule, w));
         tally.catch_up(s);
-        let mut search = Search { t: tally, cfg: self.cfg, max_ply: self.cfg.depth + self.cfg.extend, best: None };
-        search.negamax(s.to_move(), self.cfg.depth, 0, -WIN - 1, WIN + 1);
+        let deadline = self.deadline.take();
+        let mut best = None;
+        // Without a clock, one search to `depth`; on one, every depth up to it in turn.
+        let first = if deadline.is_some() { 1 } else { self.cfg.depth };
+        for depth in first..=self.cfg.depth {
+            let mut search = Search {
+                t: tally,
+                cfg: self.cfg,
+                max_ply: depth + self.cfg.extend,
+                best: None,
+                deadline,
+                nodes: 0,
+                stopped: false,
+            };
+            search.negamax(s.to_move(), depth, 0, -WIN - 1, WIN + 1);
+            if search.stopped {
+                best = best.or(search.best);
+                break;
+            }
+            best = search.best;
+        }
         // No best move: every empty cell is forbidden (renju), and any move loses.
-        let cell = search.best.unwrap_or_else(|| tally.empties()[0] as usize);
+        let cell = best.unwrap_or_else(|| tally.empties()[0] as usize);
         Move { x: (cell % s.size) as u8, y: (cell / s.size) as u8 }
+    }
+
+    fn think_until(&mut self, deadline: Instant) {
+        self.deadline = Some(deadline);
     }
 }
 
@@ -170,11 +203,24 @@ struct Search<'a> {
     max_ply: usize,
     /// The move chosen at the root.
     best: Option<usize>,
+    /// When to stop (`None`: never).
+    deadline: Option<Instant>,
+    /// Positions searched, on a clock.
+    nodes: u64,
+    /// The deadline passed: every value since is meaningless, and the root keeps its best.
+    stopped: bool,
 }
 
 impl Search<'_> {
     /// The value of the position for `side` (to move), `depth` plies of full search left.
     fn negamax(&mut self, side: usize, depth: usize, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if let Some(deadline) = self.deadline {
+            self.nodes += 1;
+            if self.stopped || (self.nodes.is_multiple_of(CHECK_EVERY) && Instant::now() >= deadline) {
+                self.stopped = true;
+                return 0;
+            }
+        }
         let other = 1 - side;
         let width = self.cfg.width;
         // Renju binds black: the lists are drawn wider, then cut to `width` allowed cells.
@@ -243,6 +289,9 @@ impl Search<'_> {
             self.t.put(cell, side);
             let v = -self.negamax(other, next_depth, ply + 1, -beta, -alpha);
             self.t.take(cell, side);
+            if self.stopped {
+                break;
+            }
             if v > best {
                 best = v;
                 if ply == 0 {
@@ -268,7 +317,7 @@ mod tests {
 
     fn bot() -> SearchBot {
         let cfg = Config::from_params(&Params::new(PARAMS, &toml::Table::new(), "test").unwrap()).unwrap();
-        SearchBot { cfg, tally: None }
+        SearchBot { cfg, tally: None, deadline: None }
     }
 
     fn position(black: &[(u8, u8)], white: &[(u8, u8)]) -> (Gomoku, State) {

@@ -1,6 +1,15 @@
 //! The document's bookkeeping, kept incrementally: stones per side in every line ("win
 //! combination") and, per cell, the weighted sums over the lines through it that each side can
-//! still win. A stone changes only the (at most 20) lines through its cell.
+//! still win. A stone changes only the (at most 20) lines through its cell, and under the rules
+//! that look past a row's ends the (at most 8) lines it is an end of.
+//!
+//! A line is winnable for a side while the other side has no stone in it, and:
+//! - where the side needs exactly five (standard; renju for black), no stone of the side lies
+//!   just past either end (filling the line would make six or more: an overline, no win);
+//! - under caro, the other side's stones do not lie just past both ends (a five blocked at both
+//!   ends does not win).
+//!
+//! Freestyle looks at no end: there the bookkeeping is the document's.
 
 use std::sync::OnceLock;
 
@@ -14,6 +23,11 @@ pub struct LineTable {
     /// `through[start[c]..start[c + 1]]`: the lines through cell `c`.
     start: Vec<u32>,
     through: Vec<u16>,
+    /// The cells just past each end of each line, in its direction (`None` off the board).
+    pub ends: Vec<[Option<u16>; 2]>,
+    /// `flanked[flank_start[c]..flank_start[c + 1]]`: the lines that cell `c` is an end of.
+    flank_start: Vec<u32>,
+    flanked: Vec<u16>,
 }
 
 impl LineTable {
@@ -25,13 +39,35 @@ impl LineTable {
                 per_cell[c as usize].push(l as u16);
             }
         }
-        let mut start = vec![0u32];
-        let mut through = Vec::new();
-        for list in per_cell {
-            through.extend(list);
-            start.push(through.len() as u32);
+        let flat = |per_cell: Vec<Vec<u16>>| {
+            let (mut start, mut flat) = (vec![0u32], Vec::new());
+            for list in per_cell {
+                flat.extend(list);
+                start.push(flat.len() as u32);
+            }
+            (start, flat)
+        };
+        let n = size as isize;
+        let ends: Vec<[Option<u16>; 2]> = cells
+            .iter()
+            .map(|line| {
+                let (a, b) = (line[0] as isize, line[1] as isize);
+                let (ax, ay, bx, by) = (a % n, a / n, b % n, b / n);
+                let (dx, dy) = (bx - ax, by - ay);
+                let cell =
+                    |x: isize, y: isize| ((0..n).contains(&x) && (0..n).contains(&y)).then(|| (y * n + x) as u16);
+                [cell(ax - dx, ay - dy), cell(ax + 5 * dx, ay + 5 * dy)]
+            })
+            .collect();
+        let mut per_flank: Vec<Vec<u16>> = vec![Vec::new(); size * size];
+        for (l, pair) in ends.iter().enumerate() {
+            for &c in pair.iter().flatten() {
+                per_flank[c as usize].push(l as u16);
+            }
         }
-        LineTable { cells, start, through }
+        let (start, through) = flat(per_cell);
+        let (flank_start, flanked) = flat(per_flank);
+        LineTable { cells, start, through, ends, flank_start, flanked }
     }
 
     /// Built once per board size.
@@ -42,6 +78,11 @@ impl LineTable {
 
     pub fn through(&self, cell: usize) -> &[u16] {
         &self.through[self.start[cell] as usize..self.start[cell + 1] as usize]
+    }
+
+    /// The lines that `cell` is just past an end of.
+    pub fn flanked_by(&self, cell: usize) -> &[u16] {
+        &self.flanked[self.flank_start[cell] as usize..self.flank_start[cell + 1] as usize]
     }
 }
 
@@ -73,6 +114,8 @@ pub struct Tally {
     seen: usize,
     /// Stones of each side in each line.
     count: [Vec<u8>; 2],
+    /// Whether the rule looks past the lines' ends (for either side).
+    ends_matter: bool,
     /// Per cell, over the lines through it still winnable for the side: Σ own[stones].
     own: [Vec<i32>; 2],
     /// Per cell, over the lines through it still winnable for the side: Σ opp[stones].
@@ -97,6 +140,7 @@ impl Tally {
             slot: Vec::new(),
             seen: 0,
             count: Default::default(),
+            ends_matter: rule != Rule::Freestyle,
             own: Default::default(),
             opp: Default::default(),
             to_five: Default::default(),
@@ -206,7 +250,7 @@ impl Tally {
 
     /// Places a stone of `side`.
     pub fn put(&mut self, cell: usize, side: usize) {
-        self.board[cell] = 1 + side as u8;
+        self.at_ends(cell, |t| t.board[cell] = 1 + side as u8);
         let at = self.slot[cell] as usize;
         let last = self.empty.pop().expect("an empty cell");
         if last as usize != cell {
@@ -218,7 +262,7 @@ impl Tally {
 
     /// Takes back a stone of `side` (for the search).
     pub fn take(&mut self, cell: usize, side: usize) {
-        self.board[cell] = 0;
+        self.at_ends(cell, |t| t.board[cell] = 0);
         // Undoes `put` (take-backs come in reverse order): the cell returns to its old slot.
         let at = self.slot[cell] as usize;
         if at == self.empty.len() {
@@ -232,25 +276,67 @@ impl Tally {
         self.shift(cell, side, false);
     }
 
+    /// The stones of `side` in line `l` if the line is winnable for it (see the module notes).
+    #[inline]
+    fn winnable(&self, side: usize, l: usize) -> Option<usize> {
+        if self.count[1 - side][l] != 0 {
+            return None;
+        }
+        if self.ends_matter {
+            let colour = 1 + side as u8;
+            let past = self.table.ends[l].map(|c| c.map(|c| self.board[c as usize]));
+            if self.rule.exact_five(colour) && past.contains(&Some(colour)) {
+                return None;
+            }
+            if self.rule.blocked_fives_lose() && past == [Some(3 - colour); 2] {
+                return None;
+            }
+        }
+        Some(self.count[side][l] as usize)
+    }
+
+    /// Changes the board at `cell` by `change`, moving the worth of the lines it is an end of.
+    fn at_ends(&mut self, cell: usize, change: impl FnOnce(&mut Tally)) {
+        if !self.ends_matter {
+            return change(self);
+        }
+        let table = self.table;
+        let lines = table.flanked_by(cell);
+        let mut before = [[None; 2]; 8];
+        for (i, &l) in lines.iter().enumerate() {
+            before[i] = [self.winnable(0, l as usize), self.winnable(1, l as usize)];
+        }
+        change(self);
+        for (i, &l) in lines.iter().enumerate() {
+            self.rewrite(l as usize, before[i]);
+        }
+    }
+
+    /// Moves the worth of line `l` from what it was (`before`, per side) to what it is now.
+    #[inline]
+    fn rewrite(&mut self, l: usize, before: [Option<usize>; 2]) {
+        for (side, was) in before.into_iter().enumerate() {
+            let now = self.winnable(side, l);
+            if now != was {
+                if let Some(stones) = now {
+                    self.spread(l, side, stones, 1);
+                }
+                if let Some(stones) = was {
+                    self.spread(l, side, stones, -1);
+                }
+            }
+        }
+    }
+
     /// Adds (or removes) a stone of `side` in every line through `cell`.
     fn shift(&mut self, cell: usize, side: usize, add: bool) {
-        let other = 1 - side;
         let table = self.table;
         for &l in table.through(cell) {
             let l = l as usize;
-            let before = self.count[side][l] as usize;
-            let after = if add { before + 1 } else { before - 1 };
-            let theirs = self.count[other][l] as usize;
-            if theirs == 0 {
-                // Still winnable for `side`: its weight moves from `before` stones to `after`.
-                self.spread(l, side, after, 1);
-                self.spread(l, side, before, -1);
-            }
-            if before.min(after) == 0 {
-                // The line closes for the other side (first stone in) or opens again (last out).
-                self.spread(l, other, theirs, if add { -1 } else { 1 });
-            }
-            self.count[side][l] = after as u8;
+            let before = [self.winnable(0, l), self.winnable(1, l)];
+            let count = &mut self.count[side][l];
+            *count = if add { *count + 1 } else { *count - 1 };
+            self.rewrite(l, before);
         }
     }
 
@@ -282,16 +368,28 @@ mod tests {
     const W: Weights =
         Weights { own: [1, 2, 8, 32, 128, 0], opp: [1, 5, 10, 30, 120, 0], value: [0, 1, 8, 64, 512, 0] };
 
-    /// The document's definitions, recomputed from scratch over every line.
-    fn rescan(s: &State) -> ([Vec<i32>; 2], [Vec<i32>; 2], [i32; 2]) {
+    /// The document's definitions, recomputed from scratch over every line (with the rule's look
+    /// past the line's ends, worked out here from coordinates).
+    fn rescan(s: &State, rule: Rule) -> ([Vec<i32>; 2], [Vec<i32>; 2], [i32; 2]) {
         let n = s.size;
         let (mut own, mut opp) = ([vec![0; n * n], vec![0; n * n]], [vec![0; n * n], vec![0; n * n]]);
         let mut value = [0; 2];
         for line in lines(n) {
+            let (x0, y0) = ((line[0] as usize % n) as isize, (line[0] as usize / n) as isize);
+            let (dx, dy) = ((line[1] as usize % n) as isize - x0, (line[1] as usize / n) as isize - y0);
+            let past = |k: isize| {
+                let (x, y) = (x0 + k * dx, y0 + k * dy);
+                let on = (0..n as isize).contains(&x) && (0..n as isize).contains(&y);
+                on.then(|| s.board[y as usize * n + x as usize])
+            };
+            let (before, after) = (past(-1), past(5));
             for side in 0..2 {
-                let mine = line.iter().filter(|&&c| s.board[c as usize] == 1 + side as u8).count();
-                let theirs = line.iter().filter(|&&c| s.board[c as usize] == 2 - side as u8).count();
-                if theirs == 0 {
+                let (colour, other) = (1 + side as u8, 2 - side as u8);
+                let mine = line.iter().filter(|&&c| s.board[c as usize] == colour).count();
+                let theirs = line.iter().filter(|&&c| s.board[c as usize] == other).count();
+                let overline = rule.exact_five(colour) && (before == Some(colour) || after == Some(colour));
+                let blocked = rule == Rule::Caro && before == Some(other) && after == Some(other);
+                if theirs == 0 && !overline && !blocked {
                     value[side] += W.value[mine];
                     for &c in &line {
                         own[side][c as usize] += W.own[mine];
@@ -321,16 +419,17 @@ mod tests {
     #[test]
     fn incremental_scores_match_a_rescan_through_random_games_and_takebacks() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        for game_no in 0..20 {
+        for game_no in 0..40 {
             let size = [7, 15, 19][game_no % 3];
-            let game = Gomoku::new(size, Rule::Freestyle, 0);
+            let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro][game_no % 4];
+            let game = Gomoku::new(size, rule, 0);
             let mut s = game.deal(&mut ChaCha8Rng::seed_from_u64(game_no as u64));
-            let mut tally = Tally::new(size, Rule::Freestyle, W);
+            let mut tally = Tally::new(size, rule, W);
             while game.to_act(&s).is_some() {
                 // Looks only now and then, so several stones are applied at once.
                 if rng.random_range(0..3) == 0 {
                     tally.catch_up(&s);
-                    let (own, opp, value) = rescan(&s);
+                    let (own, opp, value) = rescan(&s, rule);
                     assert_eq!((tally.own.clone(), tally.opp.clone(), tally.value), (own, opp, value));
                     // A stone put and taken back leaves everything as it was.
                     let empty: Vec<usize> = (0..size * size).filter(|&c| s.board[c] == 0).collect();
@@ -339,6 +438,11 @@ mod tests {
                     listed.sort();
                     assert_eq!(listed, empty);
                     let before = (tally.own.clone(), tally.opp.clone(), tally.count.clone(), tally.empty.clone());
+                    tally.put(c, s.to_move());
+                    let mut after = s.clone();
+                    after.board[c] = 1 + s.to_move() as u8;
+                    assert_eq!((tally.own.clone(), tally.opp.clone(), tally.value), rescan(&after, rule), "{rule:?}");
+                    tally.take(c, s.to_move());
                     tally.put(c, s.to_move());
                     tally.take(c, s.to_move());
                     assert_eq!(

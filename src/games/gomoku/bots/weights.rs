@@ -10,7 +10,7 @@ use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::error::{Error, Result};
 
-use super::super::{Gomoku, Move, State};
+use super::super::{Gomoku, Move, Rule, State};
 pub use super::tally::Weights;
 use super::tally::{LineTable, Tally};
 
@@ -122,16 +122,20 @@ pub fn best_cells(scores: impl IntoIterator<Item = CellScore>, ties: &mut Vec<us
     }
 }
 
-/// The lines through `cell` that `side` can still win (no stone of the other side), grouped by
-/// the side's stones in them, most first: how the cell's attack (with `W_own`, for the mover)
-/// or defence (with `W_opp`, for the opponent) is formed, term by term.
-pub fn lines_through(s: &State, cell: usize, side: usize) -> Vec<(usize, Vec<[u16; 5]>)> {
+/// The lines through `cell` that `side` can still win under `rule` (no stone of the other side,
+/// and the rule's look past the ends: see [`super::tally`]), grouped by the side's stones in
+/// them, most first: how the cell's attack (with `W_own`, for the mover) or defence (with
+/// `W_opp`, for the opponent) is formed, term by term.
+pub fn lines_through(s: &State, rule: Rule, cell: usize, side: usize) -> Vec<(usize, Vec<[u16; 5]>)> {
     let (mine, theirs) = (1 + side as u8, 2 - side as u8);
     let mut groups: Vec<(usize, Vec<[u16; 5]>)> = (0..=5).rev().map(|k| (k, Vec::new())).collect();
     let table = LineTable::get(s.size);
     for &l in table.through(cell) {
         let line = table.cells[l as usize];
-        if line.iter().all(|&c| s.board[c as usize] != theirs) {
+        let past = table.ends[l as usize].map(|c| c.map(|c| s.board[c as usize]));
+        let overline = rule.exact_five(mine) && past.contains(&Some(mine));
+        let blocked = rule.blocked_fives_lose() && past == [Some(theirs); 2];
+        if line.iter().all(|&c| s.board[c as usize] != theirs) && !overline && !blocked {
             let stones = line.iter().filter(|&&c| s.board[c as usize] == mine).count();
             groups[5 - stones].1.push(line);
         }
@@ -175,7 +179,6 @@ mod tests {
 
     use super::*;
     use crate::core::Game;
-    use crate::games::gomoku::Rule;
 
     /// The rules file's choice written out: the cells of the best attack (ties by defence), or
     /// those of the best defence (ties by attack) when it is higher, in the order given.
