@@ -464,3 +464,40 @@ fn the_protocol_bench_measures_every_game() {
         assert!(per_s > 0.0, "{game}: {stdout}");
     }
 }
+
+/// An outside bot named on the command line, as a config names it: `NAME=KIND:COMMAND`.
+#[test]
+fn an_outside_bot_can_be_named_on_the_command_line() {
+    let run = Run::new("command-line");
+    let bot = format!("mine=external:sh {} call", run.path("bot.sh").display());
+    let output = arena()
+        .args([
+            "run",
+            "--game",
+            "holdem",
+            "--games",
+            "4",
+            "--threads",
+            "1",
+            "--bot",
+            &bot,
+            "--bot",
+            "always-call",
+            "--out",
+        ])
+        .arg(run.path("out"))
+        .env(MARK, &run.mark)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let rows = statuses(&run.read("out/games.csv"), "mine");
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|s| s == "ok"), "{rows:?}");
+    assert!(run.read("out/config.toml").contains("kind = \"external\""));
+    // A program with no command is refused with the syntax.
+    let output = arena().args(["run", "--game", "holdem", "--bot", "mine=external:", "--bot", "rr"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("NAME=KIND:COMMAND"), "{stderr}");
+    assert!(run.survivors(Duration::from_secs(3)).is_empty());
+}
