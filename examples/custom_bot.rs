@@ -41,5 +41,8 @@ fn nearest() -> BotKind<Gomoku> {
 }
 
 fn main() {
-    bot_arena::cli::main(Arena::standard().bot(nearest()))
+    // run.json names the program that ran: a plugin crate of its own passes
+    // env!("CARGO_PKG_NAME") and env!("CARGO_PKG_VERSION"); an example shares the library's
+    // package, so it names itself.
+    bot_arena::cli::main(Arena::standard().bot(nearest()).named("custom_bot", env!("CARGO_PKG_VERSION")))
 }

@@ -335,12 +335,35 @@ impl Arena {
 /// Every game the command line knows, with their bot kinds: built once at start-up.
 pub struct Arena {
     games: Vec<Box<dyn GameEntry>>,
+    program: Option<Program>,
+}
+
+/// The program an arena runs in when it is not `arena` itself: a plugin's own name and version
+/// ([`Arena::named`]), which run.json records beside the library's.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Program {
+    pub name: String,
+    pub version: String,
 }
 
 impl Arena {
     /// No games at all (the standard set is [`Arena::standard`]).
     pub fn empty() -> Arena {
-        Arena { games: Vec::new() }
+        Arena { games: Vec::new(), program: None }
+    }
+
+    /// Names the program this arena runs in, for run.json: a plugin passes its own
+    /// `Arena::standard().named(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))`, so that a
+    /// run says which binary, with which bots, played it (the library's name and version alone
+    /// would name `arena` for every plugin).
+    pub fn named(mut self, name: &str, version: &str) -> Arena {
+        self.program = Some(Program { name: name.to_string(), version: version.to_string() });
+        self
+    }
+
+    /// The program named by [`Arena::named`] (`None` for `arena` itself).
+    pub fn program(&self) -> Option<&Program> {
+        self.program.as_ref()
     }
 
     /// Adds a game, with the bot kinds, roster, benchmarks and adviser its [`GameDef`] declares.

@@ -21,7 +21,7 @@ use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena run configs/quickstart.toml\n  arena run configs/quickstart.toml --games 200 --seed 7 --threads 2\n  arena run --game gomoku --bot weights --bot random --games 1000 --paired\n  arena run configs/quickstart.toml --shard 2/4 --out results/quickstart-2   (then `arena merge`)"
+    after_help = "Examples:\n  arena run configs/quickstart.toml\n  arena run configs/quickstart.toml --games 200 --seed 7 --threads 2\n  arena run --game gomoku --bot weights --bot random --games 1000 --paired\n  arena run --game holdem --bot 'mine=external:python3 bots/examples/holdem_random.py' --bot rr\n  arena run configs/quickstart.toml --shard 2/4 --out results/quickstart-2   (then `arena merge`)"
 )]
 pub struct RunArgs {
     /// Tournament config (TOML). Without one, give --game and --bot.
@@ -29,7 +29,9 @@ pub struct RunArgs {
     /// Game to play when no config is given (see `arena list`).
     #[arg(long, conflicts_with = "config")]
     game: Option<String>,
-    /// A bot (roster name or kind) when no config is given; repeat for each bot.
+    /// A bot when no config is given; repeat for each bot: a roster name or kind (`rr`), or a
+    /// program as a bot, NAME=KIND:COMMAND (`mine=external:python3 mybot.py`: the bot `mine` of
+    /// kind `external` runs that command, split at spaces; other parameters need a config file).
     #[arg(long = "bot", conflicts_with = "config")]
     bots: Vec<String>,
     /// Replay every deal with the bots rotated through the seats (no config only).
@@ -132,14 +134,39 @@ impl RunArgs {
         }
         // The flags are written as a config and parsed like one, so both paths check the same way.
         let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
-        let bots: Vec<String> = self.bots.iter().map(|b| quote(b)).collect();
+        let (bots, names): (Vec<String>, Vec<String>) =
+            self.bots.iter().map(|b| bot_entry(b)).collect::<Result<_>>()?;
         let mut text = format!("game = {}\npaired = {}\nbots = [{}]\n", quote(game), self.paired, bots.join(", "));
         if let Some(seats) = self.seats {
             text.push_str(&format!("seats = {seats}\n"));
         }
-        let name = format!("{game}-{}", self.bots.join("-vs-"));
+        let name = format!("{game}-{}", names.join("-vs-"));
         RunConfig::parse(arena, &Source::command_line(&text), &name, &overrides)
     }
+}
+
+/// A `--bot` value as a config's bot entry, and the bot's name: a roster name or kind as it is
+/// (`rr`), or a program as a bot, `NAME=KIND:COMMAND` (`mine=external:python3 mybot.py`), which is
+/// the config's inline entry `{ name = "mine", kind = "external", params = { command = ["python3",
+/// "mybot.py"] } }` (the command split at spaces; `NAME=` may be left out: the kind names it).
+fn bot_entry(bot: &str) -> Result<(String, String)> {
+    let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
+    let Some((head, command)) = bot.split_once(':') else { return Ok((quote(bot), bot.to_string())) };
+    let (name, kind) = head.split_once('=').unwrap_or((head, head));
+    let words: Vec<String> = command.split_whitespace().map(quote).collect();
+    if words.is_empty() || name.trim().is_empty() || kind.trim().is_empty() {
+        return Err(Error::input(format!(
+            "--bot {bot}: a program as a bot is NAME=KIND:COMMAND, e.g. --bot 'mine=external:python3 mybot.py'"
+        )));
+    }
+    let (name, kind) = (name.trim(), kind.trim());
+    let entry = format!(
+        "{{ name = {}, kind = {}, params = {{ command = [{}] }} }}",
+        quote(name),
+        quote(kind),
+        words.join(", ")
+    );
+    Ok((entry, name.to_string()))
 }
 
 /// Refuses, before anything is played or written, an export that cannot hold a run's tables.

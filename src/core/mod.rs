@@ -27,7 +27,7 @@ pub use game::{
 };
 pub use params::{ParamSpec, Params};
 pub use play::{
-    per_seat, play_game, play_game_into, play_game_with, Entrant, GameRecord, Keep, Limits, PerSeat, SeatResult,
+    ms, per_seat, play_game, play_game_into, play_game_with, Entrant, GameRecord, Keep, Limits, PerSeat, SeatResult,
     Seating, Status,
 };
 pub use seeds::{deal_of, BotRng, DealRng, GameSeeds};

@@ -170,14 +170,29 @@ impl Limits {
         [per_move, rest_of_game].into_iter().flatten().min().map(|d| now() + d)
     }
 
-    /// The fault of a decision that took `took`, the seat having used `used` in the game with it.
-    pub fn judge(&self, took: Duration, used: Duration) -> Option<Fault> {
-        if let Some(ms) = self.move_ms.filter(|&ms| took > Duration::from_millis(ms)) {
-            return Some(Fault::new(FaultKind::Timeout, format!("timeout {ms} ms")));
+    /// The fault of a decision that took `took`, the seat having used `used` in the game with it;
+    /// `answered`: whether an answer came at all (a bot outside the process is given up on at
+    /// its deadline). The reason says by how much the limit was passed, which a bot's author
+    /// needs to tell a hung bot from one a little slow.
+    pub fn judge(&self, took: Duration, used: Duration, answered: bool) -> Option<Fault> {
+        let how = |limit: Duration, spent: Duration, what: &str| match answered {
+            true => format!("answered after {}{what}", ms(spent)),
+            false => format!("no answer (waited {}{what})", ms(spent.max(limit))),
+        };
+        if let Some(limit) = self.move_ms.filter(|&ms| took > Duration::from_millis(ms)) {
+            let how = how(Duration::from_millis(limit), took, "");
+            return Some(Fault::new(FaultKind::Timeout, format!("timeout {limit} ms: {how}")));
         }
-        let ms = self.game_ms.filter(|&ms| used > Duration::from_millis(ms))?;
-        Some(Fault::new(FaultKind::Timeout, format!("timeout {ms} ms per game")))
+        let limit = self.game_ms.filter(|&ms| used > Duration::from_millis(ms))?;
+        let how = how(Duration::from_millis(limit), used, " in the game");
+        Some(Fault::new(FaultKind::Timeout, format!("timeout {limit} ms per game: {how}")))
     }
+}
+
+/// A duration as a reason shows it: milliseconds, to a tenth (`1003.4 ms`), so that a limit
+/// passed by less than one still shows as passed.
+pub fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 
 /// A bot at the table as the host knows it: its name in the run and its time limits.
@@ -340,7 +355,8 @@ fn play_unguarded<G: Game>(
         used[seat] += took;
         times.push((seat, took));
         // The host's clock decides first: an answer that came too late does not count.
-        let reason = match (limits.judge(took, used[seat]), asked) {
+        let answered = !matches!(&asked, Err(fault) if fault.kind == FaultKind::Timeout);
+        let reason = match (limits.judge(took, used[seat], answered), asked) {
             (Some(timeout), _) => timeout,
             (None, Err(fault)) => fault,
             (None, Ok(action)) => match game.apply(&mut state, &action) {
@@ -486,7 +502,12 @@ mod tests {
     #[test]
     fn a_decision_over_move_ms_forfeits_whatever_the_bot() {
         let r = play_limited(Behaviour::Sleeps(30), Limits { move_ms: Some(10), game_ms: None });
-        assert_eq!(r.status, Status::Forfeit { seat: 1, reason: Fault::new(FaultKind::Timeout, "timeout 10 ms") });
+        // It answered, late: the reason says when.
+        let Status::Forfeit { seat: 1, reason } = &r.status else { panic!("{:?}", r.status) };
+        assert!(reason.reason().starts_with("timeout 10 ms: answered after "), "{reason}");
+        let after: f64 =
+            reason.reason()["timeout 10 ms: answered after ".len()..].trim_end_matches(" ms").parse().unwrap();
+        assert!(after >= 30.0, "{reason}");
         assert_eq!(r.moves, 1);
         assert_eq!(r.times.len(), 2);
         assert!(r.times[1].0 == 1 && r.times[1].1 >= Duration::from_millis(30), "{:?}", r.times);
@@ -500,8 +521,9 @@ mod tests {
     #[test]
     fn decisions_over_game_ms_forfeit() {
         let r = play_limited(Behaviour::SleepsAfterFirst(60), Limits { move_ms: None, game_ms: Some(50) });
-        let timeout = Fault::new(FaultKind::Timeout, "timeout 50 ms per game");
-        assert_eq!(r.status, Status::Forfeit { seat: 1, reason: timeout });
+        let Status::Forfeit { seat: 1, reason } = &r.status else { panic!("{:?}", r.status) };
+        assert!(reason.reason().starts_with("timeout 50 ms per game: answered after "), "{reason}");
+        assert!(reason.reason().ends_with(" ms in the game"), "{reason}");
         assert_eq!(r.moves, 3, "seat 1's first move fits, its second does not");
     }
 

@@ -6,9 +6,12 @@
 use serde_json::Value;
 
 use crate::core::wire::Texts;
-use crate::core::{GameDef, Params};
-use crate::external::examples::{line, scripted};
-use crate::external::protocol::message;
+use crate::core::{Fault, Game, GameDef, GameEnd, Limits, Outcome, Params, Status, Wire};
+use crate::external::examples::{act, line, scripted};
+use crate::external::protocol::{message, read_answer, start_timeout};
+use crate::games::holdem::Action as HoldemAction;
+use crate::games::mahjong::Mahjong;
+use crate::games::stud::Stud;
 use crate::games::{gomoku::Gomoku, holdem::Holdem};
 
 /// Every example of the document, by name.
@@ -33,7 +36,72 @@ fn examples() -> Vec<(String, String)> {
     // Every registered game's documented position: a game added to the registry with a
     // `PROTOCOL_EXAMPLE` and no example in the document fails the test.
     all.extend(arena.games().filter_map(|g| g.protocol_examples()).flatten());
+    // A forfeit as `game_over` tells it: seat 1 timed out at its first decision.
+    let (game, _, state) = scripted::<Holdem>("", 2, &[]);
+    let reason = Limits { move_ms: Some(1000), game_ms: None }.judge(WAITED, WAITED, false).unwrap();
+    let (outcome, status) = (game.forfeit(&state, 1), Status::Forfeit { seat: 1, reason });
+    all.push(("game_over with a forfeit".into(), line(message::game_over(&game, &state, &end(&outcome, &status)))));
+    // Stud lists the pot bet only below the most the hand allows: with 2 chips left after the
+    // ante and 2 in the pot, the show hand (2) stands for it.
+    let (game, _, state) = scripted::<Stud>("stack = 3", 2, &[]);
+    all.push(("stud act, the pot bet over the maximum".into(), act(&game, &state)));
+    // Hold'em's `to_call` is what calling costs: against a raise larger than the stack, the stack.
+    let (game, _, state) = scripted::<Holdem>("format = \"sng\"", 2, &["fold", "raise 10050"]);
+    all.push(("holdem act, to_call against a short stack".into(), act(&game, &state)));
     all
+}
+
+/// A decision's time in the documented timeout reasons.
+const WAITED: std::time::Duration = std::time::Duration::from_micros(1_000_400);
+
+fn end<'a>(outcome: &'a Outcome, status: &'a Status) -> GameEnd<'a> {
+    GameEnd { outcome, status }
+}
+
+/// Every reason docs/protocol.md quotes is one the host gives: the answers of its fault table
+/// read as the host reads them, in the documented positions, and the timeouts.
+#[test]
+fn the_documented_reasons_are_the_hosts() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md")).unwrap();
+    let reason = |fault: Fault| fault.reason().to_string();
+    let limits = Limits { move_ms: Some(1000), game_ms: Some(60000) };
+    let mut reasons = vec![
+        reason(limits.judge(WAITED, WAITED, false).unwrap()),
+        reason(limits.judge(std::time::Duration::from_micros(1_203_500), WAITED, true).unwrap()),
+        reason(
+            Limits { move_ms: None, game_ms: Some(60000) }
+                .judge(WAITED, std::time::Duration::from_micros(60_000_300), false)
+                .unwrap(),
+        ),
+        reason(start_timeout(std::time::Duration::from_secs(5), std::time::Duration::from_micros(5_000_200))),
+    ];
+    // Hold'em's first decision: seat 0, the small blind, facing the big blind.
+    let (game, _, state) = scripted::<Holdem>("", 2, &[]);
+    let view = game.view(&state, game.to_act(&state).unwrap());
+    let mut legal = Texts::default();
+    game.write_legal(&view, &mut legal);
+    for answer in [r#"{"action":"raise 1"}"#, r#"{"action":"bet 5"}"#, "call", r#"{"type":"ready"}"#] {
+        reasons.push(reason(read_answer(&game, &view, &legal, answer.as_bytes()).unwrap_err()));
+    }
+    // Stud's documented position (nothing owed): `call` is refused; hold'em's takes it as a check.
+    let (stud, _, state) = scripted::<Stud>("", 2, &[]);
+    let view = stud.view(&state, stud.to_act(&state).unwrap());
+    let mut legal = Texts::default();
+    stud.write_legal(&view, &mut legal);
+    reasons.push(reason(read_answer(&stud, &view, &legal, br#"{"action":"call"}"#).unwrap_err()));
+    let (game, _, state) = scripted::<Holdem>("", 2, &["call", "check"]);
+    let view = game.view(&state, game.to_act(&state).unwrap());
+    let mut legal = Texts::default();
+    game.write_legal(&view, &mut legal);
+    assert_eq!(read_answer(&game, &view, &legal, br#"{"action":"call"}"#).unwrap(), HoldemAction::CheckCall);
+    for reason in reasons {
+        assert!(doc.contains(&reason), "docs/protocol.md does not quote the host's reason `{reason}`");
+    }
+    // Case never matters: the documented answer reads as its lower-case spelling.
+    let mahjong = Mahjong::new(8);
+    assert!(doc.contains(r#"{"action": "Discard 5M"}"#));
+    assert_eq!(mahjong.parse_action("Discard 5M"), mahjong.parse_action("discard 5m"));
+    assert_eq!(mahjong.parse_action("discard e"), mahjong.parse_action("discard E"));
 }
 
 /// The marked JSON blocks of the document (`<!-- message: NAME -->` then a ```json block), each

@@ -39,15 +39,19 @@ fn played_out<G: GameDef>(game: &G, state: &mut G::State) -> String {
     line(message::game_over(game, state, &GameEnd { outcome: &outcome, status: &Status::Ok }))
 }
 
+/// The `act` message of the seat to act in `state`.
+pub fn act<G: GameDef>(game: &G, state: &G::State) -> String {
+    let seat = game.to_act(state).unwrap();
+    let view = game.view(state, seat);
+    let mut legal = Texts::default();
+    game.write_legal(&view, &mut legal);
+    line(message::Act { view: game.view_json(&view), legal: &legal })
+}
+
 /// The `act` message of the seat to act after `script`, and the `game_over` of the game played on.
 fn act_and_end<G: GameDef>(options: &str, seats: usize, script: &[&str]) -> [(String, String); 2] {
     let (game, _, mut state) = scripted::<G>(options, seats, script);
-    let seat = game.to_act(&state).unwrap();
-    let view = game.view(&state, seat);
-    let mut legal = Texts::default();
-    game.write_legal(&view, &mut legal);
-    let act = line(message::Act { view: game.view_json(&view), legal: &legal });
-    drop(view);
+    let act = act(&game, &state);
     [(format!("{} act", G::NAME), act), (format!("{} game_over", G::NAME), played_out(&game, &mut state))]
 }
 

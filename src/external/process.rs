@@ -227,6 +227,25 @@ impl LineReader {
     }
 }
 
+impl LineReader {
+    fn unasked(&mut self, pipe: &mut ChildStdout) -> Option<&[u8]> {
+        if self.start == self.end {
+            (self.start, self.end) = (0, 0);
+            loop {
+                match pipe.read(&mut self.buf) {
+                    Ok(n) => self.end = n, // 0: closed, which the next write or read reports
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(_) => {} // nothing there (or a broken pipe, reported likewise)
+                }
+                break;
+            }
+        }
+        let pending = &self.buf[self.start..self.end];
+        let line = pending.split(|&b| b == b'\n').next().unwrap_or(pending);
+        (!pending.is_empty()).then_some(line)
+    }
+}
+
 /// How long a reader polls a pipe before it sleeps on it. A thread asleep on a pipe is woken by
 /// the other side's write only once the scheduler has brought its core back from idle: 50-150 µs
 /// a wake-up on the 2-core development VM when it is otherwise idle (a `cat` round trip took
@@ -582,6 +601,14 @@ impl Process {
             }
         }
         Ok(())
+    }
+
+    /// What the program wrote that nobody asked for: anything already read and not handed out, or
+    /// readable now (one read that does not wait), up to its first newline. Asked before every
+    /// question, so that a line written out of turn is named as such rather than taken for the
+    /// next answer (one non-blocking read a question).
+    pub fn unasked(&mut self) -> Option<&[u8]> {
+        self.reader.unasked(&mut self.stdout)
     }
 
     /// The next line the program writes (without its newline), before `deadline`.

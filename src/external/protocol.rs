@@ -19,6 +19,7 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
 use crate::core::wire::Texts;
+use crate::core::{ms, MAX_REASON_CHARS};
 use crate::core::{Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params, Seat, Status};
 use crate::core::{BotFactory, BotKind, GameDef};
 use crate::error::{Error, Result};
@@ -220,9 +221,74 @@ struct Ready<'a> {
 /// Parses a line the bot wrote as `T`; the fault says what was expected and shows the line.
 fn parse<'l, T: Deserialize<'l>>(line: &'l [u8], what: &str) -> Result<T, Fault> {
     serde_json::from_slice(line).map_err(|e| {
-        let shown = String::from_utf8_lossy(&line[..line.len().min(80)]);
-        Fault::new(FaultKind::Protocol, format!("bad {what}: {e} in `{shown}`"))
+        // A message of the bot's own (`{"type": "ready"}` where an answer to act was due) is a
+        // line written out of turn that the host read only now: named as such, not as a missing field.
+        if what == "answer to act" {
+            if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice(line) {
+                if let (Some(serde_json::Value::String(_)), None) = (m.get("type"), m.get("action")) {
+                    return unasked(line, "act");
+                }
+            }
+        }
+        Fault::new(FaultKind::Protocol, format!("bad {what}: {e} in `{}`", shown(line)))
     })
+}
+
+/// The first 80 bytes of a line a bot wrote, for a reason.
+fn shown(line: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(&line[..line.len().min(80)])
+}
+
+/// The fault of a line the bot wrote when nothing was asked, found before the host's `before`.
+fn unasked(line: &[u8], before: &str) -> Fault {
+    Fault::new(FaultKind::Protocol, format!("unsolicited line `{}` written before {before}", shown(line)))
+}
+
+/// The fault of an action the rules refuse: `why`, then the legal actions, as many as the reason
+/// has room for (a reason is cut at [`MAX_REASON_CHARS`]; the list is the host's own, so it is
+/// cut between actions and says how many there are).
+fn illegal(why: String, legal: &Texts) -> Fault {
+    let room = MAX_REASON_CHARS - " … (999 in all)".len();
+    let mut reason = why;
+    if reason.chars().count() > room {
+        return Fault::new(FaultKind::Illegal, reason); // the bot's text fills it: cut as it is
+    }
+    reason.push_str("; legal: ");
+    for (i, text) in legal.iter().enumerate() {
+        if reason.chars().count() + text.len() + 2 > room {
+            reason.push_str(&format!("… ({} in all)", legal.len()));
+            break;
+        }
+        if i > 0 {
+            reason.push_str(", ");
+        }
+        reason.push_str(text);
+    }
+    Fault::new(FaultKind::Illegal, reason)
+}
+
+/// The action a line answering `act` names, or the fault it is: `legal` is what the `act` listed.
+/// The action is judged here, from the view, so that the reason quotes the bot's own text and the
+/// legal list (the engine would name its Rust values); a text the list holds needs no judging.
+pub(crate) fn read_answer<G: GameDef>(
+    game: &G,
+    view: &G::View<'_>,
+    legal: &Texts,
+    line: &[u8],
+) -> Result<G::Action, Fault> {
+    let reply: Reply = parse(line, "answer to act")?;
+    let sent = reply.action.trim();
+    let action = game.parse_action(sent).map_err(|e| illegal(format!("illegal action: {e}"), legal))?;
+    if !legal.iter().any(|l| l.eq_ignore_ascii_case(sent)) {
+        game.judge(view, &action).map_err(|e| illegal(format!("illegal action `{sent}`: {e}"), legal))?;
+    }
+    Ok(action)
+}
+
+/// The fault of a process that did not answer `hello` within `limit`, having waited `waited`.
+pub(crate) fn start_timeout(limit: Duration, waited: Duration) -> Fault {
+    let limit = limit.as_millis();
+    Fault::new(FaultKind::Timeout, format!("timeout {limit} ms at start: no answer to hello (waited {})", ms(waited)))
 }
 
 /// Writes `message` into `out` as one line, replacing what was there.
@@ -269,6 +335,20 @@ impl<G: GameDef> External<G> {
         // `process` is dropped here: killed and reaped.
     }
 
+    /// Fails, ending the process, when it wrote a line nobody asked for before the host's
+    /// `before`: such a line is reported as what it is, not misread as the next answer.
+    fn check_unasked(&mut self, before: &str) -> Result<(), Fault> {
+        let process = self.process.as_mut().expect("a process is running");
+        let fault = process.unasked().map(|line| unasked(line, before));
+        match fault {
+            Some(fault) => {
+                self.process = None;
+                Err(fault)
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Writes `message` as one line to the process.
     fn send(&mut self, message: &impl Serialize, deadline: Option<Instant>) -> Result<(), Fault> {
         encode(&mut self.out, message);
@@ -307,11 +387,11 @@ impl<G: GameDef> External<G> {
         let process = Process::spawn(&program.command, log.as_ref())
             .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start `{}`: {e}", program.command.join(" "))))?;
         self.process = Some(process);
-        let deadline = Some(Instant::now() + program.start_limit);
+        let began = Instant::now();
+        let deadline = Some(began + program.start_limit);
         let hello = message::hello(G::NAME, start.table, game.seats(), start.name, &program.params);
-        let start_ms = program.start_limit.as_millis();
         let late = |fault: Fault| match fault.kind {
-            FaultKind::Timeout => Fault::new(FaultKind::Timeout, format!("timeout {start_ms} ms at start")),
+            FaultKind::Timeout => start_timeout(program.start_limit, began.elapsed()),
             _ => fault,
         };
         self.send(&hello, deadline).map_err(late)?;
@@ -358,11 +438,12 @@ impl<G: GameDef> Bot<G> for External<G> {
         self.legal.clear();
         game.write_legal(view, &mut self.legal);
         encode(&mut self.out, &message::Act { view: game.view_json(view), legal: &self.legal });
+        self.check_unasked("act")?;
         self.send_out(deadline)?;
-        self.receive(deadline, |line| {
-            let reply: Reply = parse(line, "answer to act")?;
-            game.parse_action(&reply.action).map_err(|e| Fault::new(FaultKind::Illegal, format!("illegal action: {e}")))
-        })
+        let legal = std::mem::take(&mut self.legal);
+        let answer = self.receive(deadline, |line| read_answer(game, view, &legal, line));
+        self.legal = legal;
+        answer
     }
 
     fn finish(&mut self, game: &G, state: &G::State, end: &GameEnd<'_>) {

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::schedule::Shard;
 use crate::error::{Error, Result};
+use crate::registry::Program;
 use crate::report::Records;
 
 /// The manifest's file name in a run folder.
@@ -88,11 +89,21 @@ pub struct Manifest {
     /// to ABOUT (`name="Rapfi", version="…"`). Absent when no bot is such a program.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub engines: BTreeMap<String, String>,
+    /// The plugin binary that ran the arena (`Arena::named`): its name and version, beside
+    /// `tool` and `version`, the library's. Absent for `arena` itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<Program>,
 }
 
 impl Manifest {
     /// The manifest of a run starting now with the config text `config` and `planned` games.
-    pub fn start(config: &str, planned: u64, shard: Option<Shard>, records: Records) -> Manifest {
+    pub fn start(
+        config: &str,
+        planned: u64,
+        shard: Option<Shard>,
+        records: Records,
+        program: Option<&Program>,
+    ) -> Manifest {
         Manifest {
             tool: env!("CARGO_PKG_NAME").to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
@@ -108,6 +119,7 @@ impl Manifest {
             shard,
             records,
             engines: BTreeMap::new(),
+            program: program.cloned(),
         }
     }
 
@@ -118,7 +130,8 @@ impl Manifest {
 
     /// True when both were written by the same build of the tool.
     pub fn same_build(&self, other: &Manifest) -> bool {
-        (&self.tool, &self.version, &self.commit) == (&other.tool, &other.version, &other.commit)
+        (&self.tool, &self.version, &self.commit, &self.program)
+            == (&other.tool, &other.version, &other.commit, &other.program)
     }
 
     /// Records the end of the run.
@@ -225,7 +238,7 @@ mod tests {
     #[test]
     fn the_manifest_reads_back_and_its_status_is_kebab_case() {
         let dir = tempfile::tempdir().unwrap();
-        let mut m = Manifest::start("game = \"gomoku\"\n", 10, None, Records::Csv);
+        let mut m = Manifest::start("game = \"gomoku\"\n", 10, None, Records::Csv, None);
         m.end(RunStatus::SprtStopped, 4);
         m.write(dir.path()).unwrap();
         assert!(std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap().contains("\"sprt-stopped\""));

@@ -204,7 +204,7 @@ impl Merge<'_> {
         let cfg = &shards.cfg;
         let table = open_table(arena, cfg, false, out)?;
         // The merged games are kept as the run's options say (`arena merge --records`).
-        let mut manifest = Manifest::start(&shards.config, schedule.total(), None, opts.records);
+        let mut manifest = Manifest::start(&shards.config, schedule.total(), None, opts.records, arena.program());
         // The run started when its first shard did.
         manifest.started = shards.dirs.iter().map(|s| s.manifest.started.clone()).min().unwrap_or(manifest.started);
         // What the engines said in every shard (one build and one config: the same programs, as a rule).

@@ -58,7 +58,7 @@ pub fn execute(
     let table = open_table(arena, cfg, opts.history, dir)?;
     let config = cfg.to_toml();
     let share = shard.unwrap_or(Shard::WHOLE);
-    let manifest = Manifest::start(&config, share.games(&schedule), shard, opts.records);
+    let manifest = Manifest::start(&config, share.games(&schedule), shard, opts.records, arena.program());
     let games_csv = begin(dir, &config, &manifest, || {
         if opts.history {
             let history = dir.join(HISTORY);

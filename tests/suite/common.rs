@@ -10,6 +10,26 @@ pub fn arena() -> Command {
     Command::cargo_bin("arena").unwrap()
 }
 
+/// The binary of example `name` beside this test's: target/<profile>/deps/suite-<hash> →
+/// target/<profile>/examples/<name>. Refused when it is missing or older than its source, so
+/// that a test never judges a stale build.
+pub fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile = exe.parent().and_then(Path::parent).expect("the test runs from target/<profile>/deps");
+    let bin = profile.join("examples").join(name);
+    let build = format!(
+        "`cargo test` builds it, `cargo test --test suite MODULE::` does not: run \
+         `cargo build --release --example {name}` (without --release for a debug test) first"
+    );
+    let built = std::fs::metadata(&bin)
+        .and_then(|m| m.modified())
+        .unwrap_or_else(|e| panic!("the example's binary {}: {e}; {build}", bin.display()));
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(format!("{name}.rs"));
+    let written = std::fs::metadata(&source).and_then(|m| m.modified()).unwrap();
+    assert!(built >= written, "{} is older than {}: {build}", bin.display(), source.display());
+    bin
+}
+
 /// Writes `text` to `dir/name` and returns the path.
 pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);

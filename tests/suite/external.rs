@@ -22,7 +22,8 @@ while IFS= read -r line; do
   case "$line" in
     *'"type":"hello"'*)
       if [ "$mode" = no-hello ]; then sleep 1000; fi
-      echo '{"type":"ready"}' ;;
+      echo '{"type":"ready"}'
+      if [ "$mode" = extra-ready ]; then echo '{"type":"ready"}'; fi ;;
     *'"type":"act"'*)
       case "$mode" in
         hang) sleep 1000 ;;
@@ -30,6 +31,8 @@ while IFS= read -r line; do
         exit) exit 3 ;;
         garbage) echo 'this is not json' ;;
         illegal) echo '{"action":"raise 1"}' ;;
+        twice) printf '{"action":"call"}\n{"action":"call"}\n' ;;
+        chow-east) echo '{"action":"Chow e"}' ;;
         flood) head -c 2000000 /dev/zero | tr '\0' x; sleep 1000 ;;
         dawdle) sleep 0.02; echo '{"action":"call"}' ;;
         huge) printf '{"action":"'; head -c 1000000 /dev/zero | tr '\0' x; printf '"}\n' ;;
@@ -95,8 +98,26 @@ impl Run {
     }
 }
 
+/// Whether `text` matches `pattern`, in which `*` stands for any text.
+fn glob(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let Some(rest) = text.strip_prefix(parts.next().unwrap_or("")) else { return false };
+    let mut rest = rest;
+    let mut parts = parts.peekable();
+    while let Some(part) = parts.next() {
+        if parts.peek().is_none() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
 /// Plays 6 hands of `mode` against always-call and checks every one of its hands is forfeited
-/// for `reason` (exactly, or as a prefix when it ends in `*`), with `kind` on the terminal.
+/// for `reason` (`*` standing for any text), with `kind` on the terminal.
 fn forfeits(mode: &str, reason: &str, kind: &str) {
     let run = Run::new(mode);
     let bot = run.sh_bot("bad", mode, ", move_ms = 300, start_ms = 500");
@@ -105,25 +126,34 @@ fn forfeits(mode: &str, reason: &str, kind: &str) {
     let rows = statuses(&run.read("out/games.csv"), "bad");
     assert_eq!(rows.len(), 6);
     for status in &rows {
-        let ok = match reason.strip_suffix('*') {
-            Some(prefix) => status.starts_with(&format!("forfeit: {prefix}")),
-            None => *status == format!("forfeit: {reason}"),
-        };
-        assert!(ok, "{mode}: {status}");
+        assert!(glob(&format!("forfeit: {reason}"), status), "{mode}: {status}");
     }
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(stdout.contains(&format!("forfeits: bad 6 ({kind} 6)")), "{stdout}");
     assert!(run.survivors(Duration::from_secs(3)).is_empty(), "{mode}: processes left behind");
 }
 
+/// The milliseconds a timeout's reason says the host waited (`... (waited 301.2 ms)`).
+fn waited(status: &str) -> f64 {
+    let ms = status.split_once("(waited ").and_then(|(_, rest)| rest.strip_suffix(" ms)"));
+    ms.unwrap_or_else(|| panic!("{status}")).parse().unwrap()
+}
+
+/// A timeout says how long the host waited, not only the limit.
 #[test]
 fn a_bot_that_hangs_forfeits_on_time() {
-    forfeits("hang", "timeout 300 ms", "timeout");
+    forfeits("hang", "timeout 300 ms: no answer (waited *", "timeout");
+    let run = Run::new("hang-waited");
+    let bot = run.sh_bot("bad", "hang", ", move_ms = 300");
+    run.run(&format!("game = \"holdem\"\ngames = 2\nbots = [{bot}, \"always-call\"]\n"), "out", 2);
+    for status in statuses(&run.read("out/games.csv"), "bad") {
+        assert!((300.0..3000.0).contains(&waited(&status)), "{status}");
+    }
 }
 
 #[test]
 fn a_bot_that_answers_too_late_forfeits() {
-    forfeits("slow", "timeout 300 ms", "timeout");
+    forfeits("slow", "timeout 300 ms: no answer (waited *", "timeout");
 }
 
 #[test]
@@ -136,9 +166,39 @@ fn a_bot_that_prints_garbage_forfeits() {
     forfeits("garbage", "bad answer to act: *", "protocol");
 }
 
+/// An illegal action is quoted as the bot wrote it, with the game's reason and the legal list.
 #[test]
 fn a_bot_that_cheats_forfeits() {
-    forfeits("illegal", "illegal action RaiseTo(1): *", "illegal");
+    forfeits("illegal", "illegal action `raise 1`: raise to 1 is outside *; legal: *, raise *", "illegal");
+}
+
+/// A mahjong action the rules refuse is named in the notation the bot sent (it was named in
+/// Rust's debug form, `Chow(27) is not legal in Turn { seat: 3, drawn: Some(3), .. }`), with the
+/// legal actions. `Chow e` also shows that case does not matter in a tile: it reads as `chow E`.
+#[test]
+fn an_illegal_mahjong_action_is_named_as_the_bot_wrote_it() {
+    let run = Run::new("mahjong-illegal");
+    let bot = run.sh_bot("bad", "chow-east", "");
+    run.run(&format!("game = \"mahjong\"\ngames = 2\nseats = 4\nbots = [{bot}, \"random\"]\n"), "out", 2);
+    // The seat that forfeited, not the bot's other seats at the table.
+    let rows: Vec<String> =
+        statuses(&run.read("out/games.csv"), "bad").into_iter().filter(|s| s.starts_with("forfeit: ")).collect();
+    assert!(!rows.is_empty());
+    for status in &rows {
+        let reason = status.strip_prefix("forfeit: illegal action `Chow e`: ").unwrap_or_else(|| panic!("{status}"));
+        assert!(reason.contains("; legal: "), "{status}");
+        assert!(!reason.contains("Chow(") && !reason.contains('{'), "{status}");
+    }
+    assert!(run.survivors(Duration::from_secs(3)).is_empty());
+}
+
+/// A line written when nothing was asked is named as such, not taken for the next answer: an
+/// extra `ready` after `hello` (once read as an answer to act, `missing field action`, and every
+/// game forfeited), or a second answer to one `act` (once read as the answer to the next).
+#[test]
+fn a_line_nobody_asked_for_forfeits_as_unsolicited() {
+    forfeits("extra-ready", "unsolicited line `{\"type\":\"ready\"}` written before act*", "protocol");
+    forfeits("twice", "unsolicited line `{\"action\":\"call\"}` written before act", "protocol");
 }
 
 #[test]
@@ -148,7 +208,7 @@ fn a_bot_that_floods_its_output_forfeits() {
 
 #[test]
 fn a_bot_that_never_says_hello_forfeits() {
-    forfeits("no-hello", "timeout 500 ms at start", "timeout");
+    forfeits("no-hello", "timeout 500 ms at start: no answer to hello (waited *", "timeout");
 }
 
 /// A bot that is gone before the host writes to it costs it its games, never the run: the host
@@ -463,4 +523,41 @@ fn the_protocol_bench_measures_every_game() {
         let per_s: f64 = moves.split_whitespace().next().unwrap().parse().unwrap();
         assert!(per_s > 0.0, "{game}: {stdout}");
     }
+}
+
+/// An outside bot named on the command line, as a config names it: `NAME=KIND:COMMAND`.
+#[test]
+fn an_outside_bot_can_be_named_on_the_command_line() {
+    let run = Run::new("command-line");
+    let bot = format!("mine=external:sh {} call", run.path("bot.sh").display());
+    let output = arena()
+        .args([
+            "run",
+            "--game",
+            "holdem",
+            "--games",
+            "4",
+            "--threads",
+            "1",
+            "--bot",
+            &bot,
+            "--bot",
+            "always-call",
+            "--out",
+        ])
+        .arg(run.path("out"))
+        .env(MARK, &run.mark)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let rows = statuses(&run.read("out/games.csv"), "mine");
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|s| s == "ok"), "{rows:?}");
+    assert!(run.read("out/config.toml").contains("kind = \"external\""));
+    // A program with no command is refused with the syntax.
+    let output = arena().args(["run", "--game", "holdem", "--bot", "mine=external:", "--bot", "rr"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("NAME=KIND:COMMAND"), "{stderr}");
+    assert!(run.survivors(Duration::from_secs(3)).is_empty());
 }

@@ -27,22 +27,8 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The example's binary beside this test's: target/<profile>/deps/kuhn_poker-<hash> →
-/// target/<profile>/examples/kuhn_poker. Refused when it is missing or older than its source,
-/// so that the test never judges a stale build.
 fn example() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile = exe.parent().and_then(Path::parent).expect("the test runs from target/<profile>/deps");
-    let bin = profile.join("examples").join("kuhn_poker");
-    let build = "`cargo test` builds it, `cargo test --test suite kuhn_poker::` does not: run \
-                 `cargo build --release --example kuhn_poker` (without --release for a debug test) first";
-    let built = std::fs::metadata(&bin)
-        .and_then(|m| m.modified())
-        .unwrap_or_else(|e| panic!("the example's binary {}: {e}; {build}", bin.display()));
-    let source = repo().join("examples/kuhn_poker.rs");
-    let written = std::fs::metadata(&source).and_then(|m| m.modified()).unwrap();
-    assert!(built >= written, "{} is older than {}: {build}", bin.display(), source.display());
-    bin
+    crate::common::example("kuhn_poker")
 }
 
 /// Runs the example with `args` in `dir`; the output, checked to have exited 0.

@@ -23,6 +23,7 @@ mod hardening;
 mod kuhn_poker;
 mod machine_output;
 mod play;
+mod plugins;
 mod ratings_reference;
 mod readme;
 mod records;

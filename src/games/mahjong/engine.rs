@@ -120,6 +120,11 @@ pub struct View<'a> {
     pub seen: &'a Counts,
     pub phase: PhaseView,
     pub wall_left: usize,
+    /// The hand's number in the game (from 0), its dealer, and the flowers each seat has set
+    /// aside this hand: what every seat sees at the table (the winds follow from the first two).
+    pub hand_no: usize,
+    pub dealer: Seat,
+    pub flowers: [u8; SEATS],
     pub legal: Vec<Action>,
 }
 
@@ -573,6 +578,9 @@ impl Game for Mahjong {
             seen: &s.seen,
             phase,
             wall_left: Self::live_left(s),
+            hand_no: s.hand_no,
+            dealer: s.dealer,
+            flowers: s.flowers,
             legal,
         }
     }

@@ -18,7 +18,7 @@ pub const RED: Tile = 31;
 
 /// Suit letters in kind order.
 const SUIT_LETTERS: [char; 3] = ['m', 's', 'p'];
-const HONOR_LETTERS: [char; 7] = ['E', 'S', 'W', 'N', 'C', 'F', 'P'];
+pub const HONOR_LETTERS: [char; 7] = ['E', 'S', 'W', 'N', 'C', 'F', 'P'];
 
 /// Copies per kind (a hand, a wall, the seen tiles).
 pub type Counts = [u8; TILE_KINDS];

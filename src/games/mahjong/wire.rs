@@ -11,7 +11,7 @@ use crate::core::wire::{show, texts, List, Text, Texts};
 use crate::core::Wire;
 
 use super::engine::{Action, Mahjong, PhaseView, State, View};
-use super::tiles::{parse_tile, tile_name, Counts, Meld, Tile};
+use super::tiles::{parse_tile, tile_name, Counts, Meld, Tile, HONOR_LETTERS};
 
 /// The tiles of `counts`, each as often as it is held, in tile order.
 fn tiles(counts: &Counts) -> impl Serialize + '_ {
@@ -49,7 +49,12 @@ impl Wire for Mahjong {
     fn parse_action(&self, text: &str) -> Result<Action, String> {
         let words: Vec<&str> = text.split_whitespace().collect();
         let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
-        let tile = |w: &str| parse_tile(w).map_err(|e| e.to_string());
+        // Case never matters in an action (docs/protocol.md): `5M` is `5m`, `e` is `E` (a tile of
+        // one letter is an honor, of two a rank and a suit, so no spelling is ambiguous).
+        let tile = |w: &str| {
+            let w = if w.len() == 1 { w.to_ascii_uppercase() } else { w.to_ascii_lowercase() };
+            parse_tile(&w).map_err(|e| e.to_string())
+        };
         match (lower.iter().map(String::as_str).collect::<Vec<_>>().as_slice(), words.last()) {
             (["win"], _) => Ok(Action::Win),
             (["pass"], _) => Ok(Action::Pass),
@@ -84,7 +89,7 @@ struct ViewJson<'a, 'v>(&'a View<'v>);
 impl Serialize for ViewJson<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let v = self.0;
-        let View { seat, hand, discards, seen, phase, wall_left, legal: _, .. } = v;
+        let View { seat, hand, discards, seen, phase, wall_left, hand_no, dealer, flowers, legal: _, .. } = v;
         // Every seat's sets: those this seat may see, then the others face down.
         let melds = (0..discards.len()).map(|seat| {
             let face_down = v.declared(seat) - v.exposed_melds(seat).count();
@@ -96,13 +101,21 @@ impl Serialize for ViewJson<'_, '_> {
                 }))
             }))
         });
-        let mut o = s.serialize_struct("view", 8)?;
+        let mut o = s.serialize_struct("view", 14)?;
         o.serialize_field("seat", seat)?;
         o.serialize_field("hand", &tiles(hand))?;
         o.serialize_field("melds", &List(melds))?;
         o.serialize_field("discards", &List(discards.iter().map(|d| texts(d.iter().map(|&t| tile_name(t))))))?;
         o.serialize_field("seen", &tiles(seen))?;
         o.serialize_field("wall_left", wall_left)?;
+        // Which hand of the game this is and the winds it is played in (a full round, `hands =
+        // 16`, moves the dealer every hand), and the flowers set aside (the `flowers` option).
+        let wind = |k: usize| Text(HONOR_LETTERS[k % 4]);
+        o.serialize_field("hand_no", hand_no)?;
+        o.serialize_field("dealer", dealer)?;
+        o.serialize_field("seat_wind", &wind(seat + 4 - dealer))?;
+        o.serialize_field("prevalent_wind", &wind(hand_no / 4))?;
+        o.serialize_field("flowers", flowers)?;
         match *phase {
             PhaseView::Turn { drawn } => {
                 o.serialize_field("phase", "turn")?;
