@@ -170,14 +170,17 @@ fn a_run_whose_tasks_were_cancelled_and_killed_is_finished_by_one_command() {
         .collect();
     assert!(log.contains("shard 1 of 4"), "the killed task's log keeps its lines: {log}");
 
-    let shards: Vec<String> = (1..=4).map(|k| merged.with_file_name(format!("killed-shard-{k}-of-4")).display().to_string()).collect();
+    let shards: Vec<String> =
+        (1..=4).map(|k| merged.with_file_name(format!("killed-shard-{k}-of-4")).display().to_string()).collect();
     let status = common::arena().arg("status").args(&shards).output().unwrap();
     let status = String::from_utf8_lossy(&status.stdout).into_owned();
     let logs: String = std::fs::read_dir(dir.path())
         .unwrap()
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().starts_with("slurm-"))
-        .map(|e| format!("{}:\n{}", e.file_name().to_string_lossy(), std::fs::read_to_string(e.path()).unwrap_or_default()))
+        .map(|e| {
+            format!("{}:\n{}", e.file_name().to_string_lossy(), std::fs::read_to_string(e.path()).unwrap_or_default())
+        })
         .collect();
     let (finished, printed) = submit(&["finish"], true);
     assert!(finished, "{printed}");
