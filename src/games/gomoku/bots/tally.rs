@@ -312,6 +312,29 @@ impl Tally {
         }
     }
 
+    /// [`Tally::shift`] where no rule looks past a line's ends (freestyle: the document's own
+    /// bookkeeping), written out: the bots' hot path, a third faster than the general form.
+    fn shift_freestyle(&mut self, cell: usize, side: usize, add: bool) {
+        let other = 1 - side;
+        let table = self.table;
+        for &l in table.through(cell) {
+            let l = l as usize;
+            let before = self.count[side][l] as usize;
+            let after = if add { before + 1 } else { before - 1 };
+            let theirs = self.count[other][l] as usize;
+            if theirs == 0 {
+                // Still winnable for `side`: its weight moves from `before` stones to `after`.
+                self.spread(l, side, after, 1);
+                self.spread(l, side, before, -1);
+            }
+            if before.min(after) == 0 {
+                // The line closes for the other side (first stone in) or opens again (last out).
+                self.spread(l, other, theirs, if add { -1 } else { 1 });
+            }
+            self.count[side][l] = after as u8;
+        }
+    }
+
     /// Moves the worth of line `l` from what it was (`before`, per side) to what it is now.
     #[inline]
     fn rewrite(&mut self, l: usize, before: [Option<usize>; 2]) {
@@ -330,6 +353,9 @@ impl Tally {
 
     /// Adds (or removes) a stone of `side` in every line through `cell`.
     fn shift(&mut self, cell: usize, side: usize, add: bool) {
+        if !self.ends_matter {
+            return self.shift_freestyle(cell, side, add);
+        }
         let table = self.table;
         for &l in table.through(cell) {
             let l = l as usize;
