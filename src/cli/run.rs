@@ -216,18 +216,14 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
             note!("note: one bot, so it plays itself in all {} seats", cfg.seats);
         }
     }
-    finish(launch, &printer, &opts, args.quiet, |out| {
-        if args.report {
-            super::report::write_for(arena, out)?;
-        }
-        Ok(())
-    })
-    .and_then(|(code, verdicts)| {
-        if let Some(verdicts) = verdicts {
-            export(&args.export, &verdicts)?;
-        }
-        Ok(code)
-    })
+    let (code, verdicts) = finish(launch, &printer, &opts, args.quiet, |out| match args.report {
+        true => super::report::write_for(arena, out),
+        false => Ok(()),
+    })?;
+    if let Some(verdicts) = verdicts {
+        export(&args.export, &verdicts)?;
+    }
+    Ok(code)
 }
 
 /// Shows a launch's header, plays it, runs `then` on its folder and shows what it came to;

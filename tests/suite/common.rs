@@ -88,3 +88,13 @@ pub fn survivors(mark: &str, grace: std::time::Duration) -> Vec<u32> {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// A small gomoku match (paired, 9x9, random-adjacent against random) for the gate's tests.
+pub const GATE_MATCH: &str = r#"
+game = "gomoku"
+games = 10
+bots = ["random-adjacent", "random"]
+paired = true
+[table]
+size = 9
+"#;

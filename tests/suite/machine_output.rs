@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Output;
 
-use crate::common::{arena, write};
+use crate::common::{arena, write, GATE_MATCH};
 use serde_json::Value;
 use tempfile::TempDir;
 
@@ -152,15 +152,6 @@ fn stats_json_holds_the_texts_numbers() {
         Value::Null
     );
 }
-
-const GATE_MATCH: &str = r#"
-game = "gomoku"
-games = 10
-bots = ["random-adjacent", "random"]
-paired = true
-[table]
-size = 9
-"#;
 
 /// One expectation that passes and one that fails (with markup in its name), as the terminal,
 /// JSON and JUnit XML show them.

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::common::{arena, write};
+use crate::common::{arena, write, GATE_MATCH};
 use tempfile::TempDir;
 
 /// random-adjacent is far stronger than random on a small board.
@@ -226,19 +226,10 @@ fn an_undefined_variance_ratio_reads_n_a_in_run_and_stats() {
     assert!(text.contains("variance ratio n/a") && !text.contains("NaN"), "{text}");
 }
 
-const GATE_RUN: &str = r#"
-game = "gomoku"
-games = 10
-bots = ["random-adjacent", "random"]
-paired = true
-[table]
-size = 9
-"#;
-
 #[test]
 fn the_gate_passes_fails_and_rejects_bad_input() {
     let dir = TempDir::new().unwrap();
-    write(dir.path(), "match.toml", GATE_RUN);
+    write(dir.path(), "match.toml", GATE_MATCH);
     let gate = |text: &str| {
         let path = write(dir.path(), "gate.toml", text);
         arena().args(["gate", "--out"]).arg(dir.path().join("gate-out")).arg(path).output().unwrap()

@@ -36,14 +36,7 @@ fn one(table: &Rows) -> csv::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::export::Figure;
-    use serde::Serialize;
-
-    #[derive(Serialize, Default)]
-    struct Row {
-        bot: String,
-        score: Figure,
-    }
+    use crate::report::export::{Figure, TestRow as Row};
 
     #[test]
     fn cells_are_quoted_where_csv_needs_it_and_figures_fixed() {

@@ -49,14 +49,7 @@ pub fn html_table<S: AsRef<str>>(title: &str, head: &[S], rows: Vec<Vec<String>>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::export::Figure;
-    use serde::Serialize;
-
-    #[derive(Serialize, Default)]
-    struct Row {
-        bot: String,
-        score: Figure,
-    }
+    use crate::report::export::{Figure, TestRow as Row};
 
     #[test]
     fn cells_are_escaped_and_figures_fixed() {

@@ -20,14 +20,7 @@ impl Exporter for Json {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::export::Figure;
-    use serde::Serialize;
-
-    #[derive(Serialize, Default)]
-    struct Row {
-        bot: String,
-        score: Figure,
-    }
+    use crate::report::export::{Figure, TestRow as Row};
 
     #[test]
     fn tables_are_keyed_by_name_with_their_rows_in_order() {

@@ -28,14 +28,7 @@ impl Exporter for JsonLines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::export::Figure;
-    use serde::Serialize;
-
-    #[derive(Serialize, Default)]
-    struct Row {
-        bot: String,
-        score: Figure,
-    }
+    use crate::report::export::{Figure, TestRow as Row};
 
     #[test]
     fn one_object_a_line_even_when_a_cell_holds_a_line_break() {

@@ -184,6 +184,14 @@ fn unfit(format: &str, why: impl fmt::Display) -> Error {
     Error::Input(format!("{format} export: {why}"))
 }
 
+/// A row with a text cell and a figure: what each exporter's tests write.
+#[cfg(test)]
+#[derive(Serialize, Default)]
+pub(crate) struct TestRow {
+    pub bot: String,
+    pub score: Figure,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
