@@ -51,7 +51,7 @@ pub trait Venue: Send + Sync {
     /// `history`: also produce the game record in its community's format.
     fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord {
         let mut record = GameRecord::new();
-        self.play_into(lineup, game, seeds, Keep { columns: true, history }, &mut record);
+        self.play_into(lineup, game, seeds, Keep { columns: true, history, moves: false }, &mut record);
         record
     }
     /// [`Venue::play`] into a record whose buffers are reused, keeping what `keep` says.

@@ -51,7 +51,7 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
     // Every refusal (an unfinished shard, a folder taken) before the header: one line and nothing else.
     // The folder is held from before the shards are judged; a refusal leaves it as it was.
     let lock = FolderLock::create(&out)?;
-    let merge = shards.read(arena)?;
+    let merge = shards.read(arena, args.records)?;
     folder::ready(&lock, &out, args.force)?;
     if !args.quiet {
         say!("{}", header(cfg, &cfg.schedule()?, None));

@@ -12,6 +12,7 @@ pub mod paired;
 pub mod params;
 mod play;
 pub mod readable;
+pub mod record;
 pub mod roster;
 pub mod schedule;
 pub mod section;

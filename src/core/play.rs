@@ -9,10 +9,11 @@ use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use crate::core::clock::Clock;
-use crate::core::game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, RunFolder, Seat};
+use crate::core::game::{Bot, Fault, FaultKind, GameEnd, GameStart, RunFolder, Seat};
 use crate::core::params::{ParamSpec, Params};
+use crate::core::record::GameLog;
 use crate::core::seeds::GameSeeds;
-use crate::core::wire::Texts;
+use crate::core::wire::{Texts, Wire};
 
 /// One seat's result.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,6 +65,10 @@ pub struct GameRecord {
     pub columns: Texts,
     /// The game record in its community's format, when asked for.
     pub history: Option<String>,
+    /// The move-by-move record (records.jsonl), when asked for ([`Keep::moves`]).
+    pub log: GameLog,
+    /// The events in [`GameRecord::log`] when the game ended (a forfeit's place in the record).
+    pub events: u32,
     /// Every decision's time as the host measured it, in play order: (seat, time). Not part of
     /// the game's result: it differs from one run to the next.
     pub times: Vec<(Seat, Duration)>,
@@ -80,6 +85,8 @@ impl GameRecord {
             seats: PerSeat::new(),
             columns: Texts::with_capacity(256, 16),
             history: None,
+            log: GameLog::default(),
+            events: 0,
             times: Vec::with_capacity(64),
         }
     }
@@ -92,6 +99,8 @@ impl GameRecord {
         self.seats.clear();
         self.columns.clear();
         self.history = None;
+        self.log.clear();
+        self.events = 0;
         self.times.clear();
     }
 
@@ -126,13 +135,15 @@ pub struct Keep {
     pub columns: bool,
     /// The game record in its community's format (`--hand-history`).
     pub history: bool,
+    /// The move-by-move record (`--records moves`).
+    pub moves: bool,
 }
 
 impl Keep {
     /// The result alone.
-    pub const RESULT: Keep = Keep { columns: false, history: false };
+    pub const RESULT: Keep = Keep { columns: false, history: false, moves: false };
     /// The result and the games.csv columns.
-    pub const COLUMNS: Keep = Keep { columns: true, history: false };
+    pub const COLUMNS: Keep = Keep { columns: true, history: false, moves: false };
 }
 
 /// A bot's time limits, judged by the host's clock for every kind of bot: a decision over
@@ -257,7 +268,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, Fault>) -> Result<T, Fault> {
 
 /// Plays one game with no names, no limits and no table options to tell the bots (tests,
 /// benchmarks). `bots[seat]` plays `seat`. `history`: also write the game record.
-pub fn play_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSeeds, history: bool) -> GameRecord {
+pub fn play_game<G: Wire>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSeeds, history: bool) -> GameRecord {
     let entrant = Entrant::default();
     let entrants = vec![&entrant; bots.len()];
     let table = Params::default();
@@ -266,7 +277,7 @@ pub fn play_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSe
 }
 
 /// Plays one game. `bots[seat]` plays `seat`, as `seating.entrants[seat]`.
-pub fn play_game_with<G: Game>(
+pub fn play_game_with<G: Wire>(
     game: &G,
     bots: &mut [Box<dyn Bot<G>>],
     seeds: &GameSeeds,
@@ -274,14 +285,14 @@ pub fn play_game_with<G: Game>(
     history: bool,
 ) -> GameRecord {
     let mut record = GameRecord::new();
-    play_game_into(game, bots, seeds, seating, Keep { columns: true, history }, &mut record);
+    play_game_into(game, bots, seeds, seating, Keep { columns: true, history, moves: false }, &mut record);
     record
 }
 
 /// [`play_game_with`] writing into `record`, whose buffers are reused: a run plays millions of
 /// games through a few batches of records and allocates none of them again. `keep`: what the
 /// record holds besides the result.
-pub fn play_game_into<G: Game>(
+pub fn play_game_into<G: Wire>(
     game: &G,
     bots: &mut [Box<dyn Bot<G>>],
     seeds: &GameSeeds,
@@ -304,7 +315,7 @@ pub fn play_game_into<G: Game>(
 }
 
 /// [`play_game_into`] where the game's own code may panic (the caller catches it).
-fn play_unguarded<G: Game>(
+fn play_unguarded<G: Wire>(
     game: &G,
     bots: &mut [Box<dyn Bot<G>>],
     seeds: &GameSeeds,
@@ -314,6 +325,9 @@ fn play_unguarded<G: Game>(
 ) {
     let seats = game.seats();
     let mut state = game.deal_numbered(seeds.deal_index, &mut seeds.deal_rng());
+    if keep.moves {
+        record.log.begin(game, &state);
+    }
     let mut rngs = per_seat(seats, |seat| seeds.bot_rng(seat));
     let rngs = &mut rngs[..];
     let mut status = Status::Ok;
@@ -362,9 +376,15 @@ fn play_unguarded<G: Game>(
             (None, Ok(action)) => match game.apply(&mut state, &action) {
                 Ok(()) => {
                     moves += 1;
+                    if keep.moves {
+                        record.log.action(game, seat, &action, &state);
+                    }
                     continue;
                 }
-                Err(illegal) => Fault::new(FaultKind::Illegal, format!("illegal action {action:?}: {illegal}")),
+                Err(illegal) => {
+                    let text = game.action_text(&action);
+                    Fault::new(FaultKind::Illegal, format!("illegal action \"{text}\": {illegal}"))
+                }
             },
         };
         status = Status::Forfeit { seat, reason };
@@ -390,6 +410,10 @@ fn play_unguarded<G: Game>(
         record.seats.push(SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] });
     }
     record.history = if keep.history { game.history(&state) } else { None };
+    if keep.moves {
+        record.events = record.log.events;
+        record.log.end(game, &state);
+    }
     record.moves = moves;
     record.status = status;
 }
@@ -397,7 +421,7 @@ fn play_unguarded<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{BotRng, DealRng, IllegalAction, Outcome};
+    use crate::core::{BotRng, DealRng, Game, IllegalAction, Outcome};
     use crate::core::{Entrant, Limits, Seating};
     use rand::Rng;
 
@@ -446,6 +470,30 @@ mod tests {
         }
         fn forfeit(&self, _s: &CountState, seat: Seat) -> Outcome {
             Outcome::from_payoffs((0..2).map(|s| if s == seat { -1.0 } else { 1.0 }))
+        }
+    }
+
+    /// The numbers as the record writes them.
+    impl Wire for Count {
+        fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl serde::Serialize + 'a {
+            &view.said
+        }
+        fn write_legal(&self, view: &&CountState, out: &mut Texts) {
+            let mut legal = Vec::new();
+            self.legal_actions(view, &mut legal);
+            legal.iter().for_each(|n| out.push(n));
+        }
+        fn action_text(&self, action: &u32) -> impl std::fmt::Display {
+            *action
+        }
+        fn parse_action(&self, text: &str) -> Result<u32, String> {
+            text.trim().parse().map_err(|_| format!("`{text}` is not a number"))
+        }
+        fn reveal(&self, state: &CountState) -> impl serde::Serialize {
+            state.said.len()
+        }
+        fn deal_json<'a>(&'a self, state: &'a CountState) -> impl serde::Serialize + 'a {
+            state.bonus
         }
     }
 

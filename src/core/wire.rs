@@ -39,6 +39,22 @@ pub trait Wire: Game {
     /// a JSON object.
     fn reveal(&self, state: &Self::State) -> impl Serialize;
 
+    /// Everything chance decided when `state` was dealt, hidden cards and the wall included, as a
+    /// JSON object: a game's record (records.jsonl, docs/records.md) starts with it. Written after
+    /// the game, so nothing in it is hidden from anyone who reads the record.
+    fn deal_json<'a>(&'a self, state: &'a Self::State) -> impl Serialize + 'a {
+        let _ = state; // TEMPORARY default while the games gain theirs
+    }
+
+    /// Appends, as texts in the game's notation, the chance events the rules revealed in `state`
+    /// since `seen` (a count each game keeps its own way: board cards turned, tiles drawn, hands
+    /// dealt) and moves `seen` on. A record calls it once after the deal (what it appends then is
+    /// the deal's, already in [`Wire::deal_json`], and is dropped) and after every action. A game
+    /// whose chance is all in its deal appends nothing.
+    fn chance(&self, state: &Self::State, seen: &mut u64, out: &mut Texts) {
+        let _ = (state, seen, out);
+    }
+
     /// Whether the rules accept `action` from the seat viewing, now, and if not why: judged from
     /// the view alone, so a player who typed an action can be told before it is played
     /// (`arena play`). The default reads the legal texts; a game whose sizes are a range (listed

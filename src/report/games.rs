@@ -26,19 +26,24 @@ const FORFEIT: &str = "forfeit: ";
 const ERROR: &str = "error: ";
 
 /// How a run keeps its games (`arena run --records`): games.csv, the same compressed as
-/// games.csv.gz (which pandas and R read as they are), or no per-game file at all (the summary,
-/// match and rating files and run.json are written either way).
+/// games.csv.gz (which pandas and R read as they are), either with the move-by-move record of every
+/// game beside it (records.jsonl, records.jsonl.gz: docs/records.md), or no per-game file at all
+/// (the summary, match and rating files and run.json are written either way).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Records {
     #[default]
     Csv,
     Gz,
+    /// games.csv and records.jsonl.
+    Moves,
+    /// games.csv.gz and records.jsonl.gz.
+    MovesGz,
     None,
 }
 
 impl Records {
-    pub const ALL: [Records; 3] = [Records::Csv, Records::Gz, Records::None];
+    pub const ALL: [Records; 5] = [Records::Csv, Records::Gz, Records::Moves, Records::MovesGz, Records::None];
 
     /// The games file of the run folder `dir`: an error when the run keeps none.
     pub fn path_in(self, dir: &Path) -> Result<PathBuf> {
@@ -54,9 +59,39 @@ impl Records {
     /// The file of the games in a run folder, `None` when the run keeps none.
     pub fn file(self) -> Option<&'static str> {
         match self {
-            Records::Csv => Some("games.csv"),
-            Records::Gz => Some("games.csv.gz"),
+            Records::Csv | Records::Moves => Some("games.csv"),
+            Records::Gz | Records::MovesGz => Some("games.csv.gz"),
             Records::None => None,
+        }
+    }
+
+    /// The file of the move-by-move records, `None` when the run keeps none.
+    pub fn moves_file(self) -> Option<&'static str> {
+        match self {
+            Records::Moves => Some(crate::report::records::FILE),
+            Records::MovesGz => Some(crate::report::records::FILE_GZ),
+            _ => None,
+        }
+    }
+
+    /// Whether the run's files are compressed (and so written anew, not continued, on resume).
+    pub fn gz(self) -> bool {
+        matches!(self, Records::Gz | Records::MovesGz)
+    }
+
+    /// Every file this way of keeping games writes.
+    pub fn files(self) -> impl Iterator<Item = &'static str> {
+        self.file().into_iter().chain(self.moves_file())
+    }
+
+    /// The name `--records` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Records::Csv => "csv",
+            Records::Gz => "gz",
+            Records::Moves => "moves",
+            Records::MovesGz => "moves-gz",
+            Records::None => "none",
         }
     }
 
@@ -116,6 +151,22 @@ impl GamesWriter {
         }
         let io = |e| Error::io(path, e);
         let mut file = OpenOptions::new().write(true).open(path).map_err(io)?;
+        file.set_len(keep).map_err(io)?;
+        file.seek(SeekFrom::End(0)).map_err(io)?;
+        Ok(GamesWriter::over(file, path, false))
+    }
+
+    /// A new file of lines with no header (records.jsonl); `gz`: compressed.
+    pub fn create_lines(path: &Path, gz: bool) -> Result<GamesWriter> {
+        let file = File::create(path).map_err(|e| Error::io(path, e))?;
+        Ok(GamesWriter::over(file, path, gz))
+    }
+
+    /// Continues a file of lines after its first `keep` bytes (the rest is cut off), creating it
+    /// when it is missing.
+    pub fn append_lines(path: &Path, keep: u64) -> Result<GamesWriter> {
+        let io = |e| Error::io(path, e);
+        let mut file = OpenOptions::new().write(true).create(true).truncate(false).open(path).map_err(io)?;
         file.set_len(keep).map_err(io)?;
         file.seek(SeekFrom::End(0)).map_err(io)?;
         Ok(GamesWriter::over(file, path, false))
@@ -255,7 +306,7 @@ impl RowFormat {
 /// Appends a payoff and its comma. Rust prints the shortest text that reads back as the same
 /// f64, so the reader recovers every payoff exactly and tallies rebuilt from the file are the
 /// same; a whole number (every chip count) is printed as an integer, which is that same text.
-fn push_payoff(out: &mut Vec<u8>, payoff: f64) {
+pub(crate) fn push_payoff(out: &mut Vec<u8>, payoff: f64) {
     let negative_zero = payoff == 0.0 && payoff.is_sign_negative();
     // Whole: the truncated value converts back to the payoff (NaN does not).
     if payoff.abs() < 1e15 && (payoff as i64) as f64 == payoff && !negative_zero {
@@ -300,10 +351,10 @@ fn end_row(out: &mut [u8]) {
     *out.last_mut().expect("a row has fields") = b'\n';
 }
 
-/// A games file's text: games.csv as it is; games.csv.gz decompressed, as far as it goes (a run
+/// A games (or records) file's text: games.csv as it is; games.csv.gz decompressed, as far as it goes (a run
 /// killed while writing it leaves a stream without its end: what decompresses is kept, and the
 /// cut row after it is found as in a plain file). An absent file is empty.
-fn read_text(path: &Path) -> Result<Vec<u8>> {
+pub(crate) fn read_text(path: &Path) -> Result<Vec<u8>> {
     let bytes = match std::fs::read(path) {
         // Killed before the file was created: no game yet.
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -503,6 +554,8 @@ fn add_row(
             seats: PerSeat::with_capacity(seats),
             columns: Texts::default(),
             history: None,
+            log: Default::default(),
+            events: 0,
             times: Vec::new(),
         },
         end: 0,
@@ -555,7 +608,7 @@ mod tests {
             payoffs.iter().map(|&payoff| SeatResult { payoff, place: if payoff > 0.0 { 1 } else { 2 } }).collect();
         let mut columns = Texts::default();
         payoffs.iter().for_each(|_| columns.push_str("x,y"));
-        GameRecord { seed, moves: 7, status, seats, columns, history: None, times: Vec::new() }
+        GameRecord { seed, moves: 7, status, seats, columns, ..GameRecord::new() }
     }
 
     fn job(game: u64, lineup: Vec<usize>) -> Job {

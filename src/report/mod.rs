@@ -10,6 +10,7 @@ pub mod html;
 mod manifest;
 mod matches;
 mod ratings;
+pub mod records;
 mod run;
 mod summary;
 mod table;

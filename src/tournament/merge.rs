@@ -15,12 +15,12 @@ use crate::core::limits::read_text;
 use crate::core::schedule::{Schedule, Shard};
 use crate::error::{Error, Result};
 use crate::registry::Arena;
-use crate::report::GameRow;
+use crate::report::Records;
 use crate::report::{config_hash, Manifest, RunTally};
 use crate::tournament::folder::{FolderLock, HISTORY};
 use crate::tournament::progress::thousands;
-use crate::tournament::resume::{feed, read_share};
-use crate::tournament::run::{begin, names, open_table, Known, Output, Run, RunReport, Start};
+use crate::tournament::resume::{feed, read_share, with_lines};
+use crate::tournament::run::{begin, names, open_table, Known, KnownGame, Output, Run, RunReport, Start};
 use crate::tournament::runner::{Plan, RunOptions};
 
 /// Refuses shards of another config than `expected` (a config hash), or, without one, than most
@@ -140,7 +140,7 @@ impl Shards {
 
     /// Reads every shard's games and checks that they make the run, or its first games up to where
     /// its SPRT decides: the refusals of a merge, before anything is printed or written.
-    pub fn read(&self, arena: &Arena) -> Result<Merge<'_>> {
+    pub fn read(&self, arena: &Arena, records: Records) -> Result<Merge<'_>> {
         let cfg = &self.cfg;
         let schedule = cfg.schedule()?;
         let columns = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
@@ -152,19 +152,31 @@ impl Shards {
             let path = s.manifest.records.path_in(&s.dir)?;
             let (file, kept) = read_share(&path, &schedule, s.shard, &names, cfg.seats, columns)?;
             on_disk.push(file.games.len());
-            games.extend(kept);
+            let lines = match (records.moves_file(), s.manifest.records.moves_file()) {
+                (None, _) => None,
+                (Some(_), Some(file)) => Some(crate::report::records::read(&s.dir.join(file))?),
+                (Some(_), None) => {
+                    return Err(Error::input(format!(
+                        "{}: shard {} kept no move records (--records {}); merge with --records csv or gz",
+                        s.dir.display(),
+                        s.shard,
+                        s.manifest.records.name()
+                    )))
+                }
+            };
+            games.extend(with_lines(kept, lines.as_deref(), schedule.replays));
         }
-        games.sort_unstable_by_key(|(i, _)| *i);
+        games.sort_unstable_by_key(|g| g.index);
         // The games every shard has played so far make a prefix of the run; it ends at the first
         // game no shard has.
-        let prefix = games.iter().enumerate().take_while(|(p, (i, _))| *p as u64 == *i).count();
+        let prefix = games.iter().enumerate().take_while(|(p, g)| *p as u64 == g.index).count();
         if prefix < games.len() || (prefix as u64) < schedule.total() {
             let missing = prefix as u64;
             let k = (missing / schedule.replays % self.dirs.len() as u64) as usize;
             let owner = &self.dirs[k];
             let mut tally = RunTally::new(&schedule, names.clone());
             let decided =
-                cfg.sprt.as_ref().is_some_and(|s| feed(&mut tally, Some(s), games[..prefix].iter().map(|(_, g)| g)).1);
+                cfg.sprt.as_ref().is_some_and(|s| feed(&mut tally, Some(s), games[..prefix].iter().map(|g| &g.row)).1);
             if !decided {
                 let m = &owner.manifest;
                 let (dir, shard) = (owner.dir.display(), owner.shard);
@@ -193,7 +205,7 @@ impl Shards {
 pub struct Merge<'a> {
     shards: &'a Shards,
     schedule: Schedule,
-    games: Vec<(u64, GameRow)>,
+    games: Vec<KnownGame>,
 }
 
 impl Merge<'_> {

@@ -11,12 +11,10 @@ use crate::config::{Overrides, RunConfig};
 use crate::core::schedule::{Schedule, Shard};
 use crate::error::{Error, Result};
 use crate::registry::{Arena, Venue};
-use crate::report::{
-    config_hash, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, Records, RunStatus, RunTally,
-};
+use crate::report::{config_hash, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, RunStatus, RunTally};
 use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::folder::{FolderLock, CONFIG, HISTORY};
-use crate::tournament::run::{names, open_table, temp_path, Known, Output, Run, RunReport, Start};
+use crate::tournament::run::{names, open_table, temp_path, Known, KnownGame, Output, Run, RunReport, Start};
 use crate::tournament::runner::{Plan, RunOptions};
 
 /// A run folder read back and checked, ready to play on ([`Resumption::play`]): the refusals of a
@@ -70,20 +68,36 @@ impl<'a> Resumption<'a> {
         let schedule = cfg.schedule()?;
         let share = manifest.share();
         let names = names(&cfg);
-        // A new games file a kill left half-written: the old one is whole, and read instead.
-        let _ = std::fs::remove_file(temp_path(&games_path));
+        let moves_path = records.moves_file().map(|file| dir.join(file));
+        // New files a kill left half-written: the old ones are whole, and read instead.
+        for path in std::iter::once(&games_path).chain(&moves_path) {
+            let _ = std::fs::remove_file(temp_path(path));
+        }
         let (file, kept) = read_share(&games_path, &schedule, share, &names, cfg.seats, table.columns())?;
+        let lines = moves_path.as_deref().map(crate::report::records::read).transpose()?;
+        let kept = with_lines(kept, lines.as_deref(), schedule.replays);
         // The games kept that are the share's first ones, with no gap before them.
-        let prefix = kept.iter().enumerate().take_while(|(p, (i, _))| share.game(&schedule, *p as u64) == *i).count();
+        let prefix = kept.iter().enumerate().take_while(|(p, g)| share.game(&schedule, *p as u64) == g.index).count();
+        // records.jsonl continued in place holds those games first, line for line.
+        let lines_in_place = lines.as_ref().is_none_or(|lines| {
+            kept.iter().zip(lines).all(|(g, l)| (l.pairing, l.game) == (g.row.pairing, g.row.game))
+        });
         let mut tally = RunTally::new(&schedule, names);
         // A compressed file cannot be cut and continued: it is written anew, as after a gap.
-        let (start, known, output) = if prefix == kept.len() && records == Records::Csv {
+        let (start, known, output) = if prefix == kept.len() && !records.gz() && lines_in_place {
             // Only whole observations from the start: keep them in place and append after them (up
             // to where the SPRT decides, if it does in them).
             let sprt = cfg.sprt.as_ref().filter(|_| share.count == 1);
-            let (fed, decided) = feed(&mut tally, sprt, kept.iter().map(|(_, g)| g));
-            let output = Output::direct(Some(GamesWriter::append(&games_path, table.columns(), file.end_of(fed))?));
-            (Start::Resumed { games: fed as u64, decided }, Known::new(), output)
+            let (fed, decided) = feed(&mut tally, sprt, kept.iter().map(|g| &g.row));
+            let games = GamesWriter::append(&games_path, table.columns(), file.end_of(fed))?;
+            let moves = match (&moves_path, &lines) {
+                (Some(path), Some(lines)) => {
+                    let keep = fed.checked_sub(1).map_or(0, |last| lines[last].end);
+                    Some(GamesWriter::append_lines(path, keep)?)
+                }
+                _ => None,
+            };
+            (Start::Resumed { games: fed as u64, decided }, Known::new(), Output::direct(Some(games), moves))
         } else {
             // Games kept after a gap (a run extended to more games per table, or a dropped deal):
             // games.csv is written anew, its kept games copied in order, and renamed over the old
@@ -95,7 +109,7 @@ impl<'a> Resumption<'a> {
             Start::Fresh => 0,
         };
         let plan = {
-            let copied: std::collections::HashSet<u64> = known.iter().map(|(i, _)| *i).collect();
+            let copied: std::collections::HashSet<u64> = known.iter().map(|g| g.index).collect();
             let count = share.games(&schedule) - done - copied.len() as u64;
             let games = share.games_from(&schedule, done).filter(move |i| !copied.contains(i));
             Plan { games: Box::new(games), count, done: done + known.len() as u64 }
@@ -199,6 +213,29 @@ pub(crate) fn read_share(
         }
     }
     Ok((file, kept))
+}
+
+/// The games `kept` with their records.jsonl lines from `lines` (when the run keeps them): a deal
+/// some replay of which has no line is dropped whole (it is played again), as [`read_share`] drops
+/// a deal cut short. Every line of a game in games.csv is normally there: the records are written
+/// out first.
+pub(crate) fn with_lines(
+    kept: Vec<(u64, GameRow)>,
+    lines: Option<&[crate::report::records::RecordLine]>,
+    replays: u64,
+) -> Vec<KnownGame> {
+    let Some(lines) = lines else {
+        return kept.into_iter().map(|(index, row)| KnownGame { index, row, line: None }).collect();
+    };
+    let by_game: std::collections::HashMap<(usize, u64), &str> =
+        lines.iter().map(|l| ((l.pairing, l.game), l.text.as_str())).collect();
+    let line_of = |row: &GameRow| by_game.get(&(row.pairing, row.game)).map(|text| text.to_string());
+    let missing: std::collections::HashSet<u64> =
+        kept.iter().filter(|(_, row)| line_of(row).is_none()).map(|(i, _)| i / replays).collect();
+    kept.into_iter()
+        .filter(|(i, _)| !missing.contains(&(i / replays)))
+        .map(|(index, row)| KnownGame { index, line: line_of(&row), row })
+        .collect()
 }
 
 /// Feeds `games` to `tally` in order; with `sprt`, stops after the game where it decides. Returns

@@ -1,6 +1,7 @@
 //! Executes a resolved config into a run folder: run.json (the manifest: whether the run is
 //! whole), config.toml, games.csv (streamed in game order), summary.csv, match.csv (for tables of
-//! two or more bots), ratings.csv (three or more bots) and timing.csv; with `history`, one record
+//! two or more bots), ratings.csv (three or more bots) and timing.csv; with `--records moves`,
+//! records.jsonl (every game's moves, in game order); with `history`, one record
 //! file per game in history/ (`<pairing>-<game>.<ext>`); external bots keep their stderr in
 //! logs/; stops early when an SPRT decides.
 //!
@@ -64,15 +65,15 @@ pub fn execute(
             let history = dir.join(HISTORY);
             std::fs::create_dir_all(&history).map_err(|e| Error::io(&history, e))?;
         }
-        opts.records
-            .file()
-            .map(|file| GamesWriter::create(&dir.join(file), table.columns(), opts.records == Records::Gz))
-            .transpose()
+        let games =
+            opts.records.file().map(|file| GamesWriter::create(&dir.join(file), table.columns(), opts.records.gz()));
+        let moves = opts.records.moves_file().map(|file| GamesWriter::create_lines(&dir.join(file), opts.records.gz()));
+        Ok(Output::direct(games.transpose()?, moves.transpose()?))
     })?;
     let tally = RunTally::new(&schedule, names(cfg));
     let plan = Plan { games: Box::new(share.games_from(&schedule, 0)), count: share.games(&schedule), done: 0 };
     let run = Run { cfg, table, schedule, dir, opts, manifest, lock, timed: true };
-    run.play(tally, Start::Fresh, Known::new(), plan, Output::direct(games_csv))
+    run.play(tally, Start::Fresh, Known::new(), plan, games_csv)
 }
 
 /// Starts a run's files in `dir` (empty but for its lock): config.toml and run.json (`running`),
@@ -121,9 +122,18 @@ fn no_history(cfg: &RunConfig) -> Error {
     Error::input(format!("{} has no hand-history format (games.csv holds what its games record)", cfg.game))
 }
 
-/// Games already played, in tournament order, to be copied into games.csv rather than played
-/// (a resume's games after a gap, or the shards' games for a merge).
-pub(crate) type Known = VecDeque<(u64, GameRow)>;
+/// A game already played, to be copied rather than played (a resume's games after a gap, or the
+/// shards' games for a merge): its tournament index, its games.csv rows read back and, when the
+/// run keeps them, its records.jsonl line.
+#[derive(Clone, Debug)]
+pub(crate) struct KnownGame {
+    pub(crate) index: u64,
+    pub(crate) row: GameRow,
+    pub(crate) line: Option<String>,
+}
+
+/// Games already played, in tournament order.
+pub(crate) type Known = VecDeque<KnownGame>;
 
 /// What the tallies and games.csv already hold when play starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,48 +147,67 @@ pub(crate) enum Start {
     },
 }
 
-/// games.csv's writer (none when the run keeps no games); with `rename`, it writes a temporary
-/// file renamed over games.csv at the end (`(temporary, games.csv)`).
+/// The writers of games.csv and records.jsonl (each none when the run does not keep it); with
+/// `rename`, they write temporary files renamed over the run's at the end (`(temporary, file)`).
 pub(crate) struct Output {
-    writer: Option<GamesWriter>,
-    rename: Option<(PathBuf, PathBuf)>,
+    games: Option<GamesWriter>,
+    moves: Option<GamesWriter>,
+    rename: Vec<(PathBuf, PathBuf)>,
 }
 
 impl Output {
-    pub(crate) fn direct(writer: Option<GamesWriter>) -> Output {
-        Output { writer, rename: None }
+    pub(crate) fn direct(games: Option<GamesWriter>, moves: Option<GamesWriter>) -> Output {
+        Output { games, moves, rename: Vec::new() }
     }
 
-    /// A new games file in `dir`, written beside it and renamed into place at the end.
+    /// New games and records files in `dir`, written beside them and renamed into place at the end.
     pub(crate) fn fresh(dir: &Path, columns: &[&str], records: Records) -> Result<Output> {
-        let Some(file) = records.file() else { return Ok(Output::direct(None)) };
-        let (path, temp) = (dir.join(file), temp_path(&dir.join(file)));
-        let writer = GamesWriter::create(&temp, columns, records == Records::Gz)?;
-        Ok(Output { writer: Some(writer), rename: Some((temp, path)) })
+        let mut output = Output::direct(None, None);
+        if let Some(file) = records.file() {
+            let (path, temp) = (dir.join(file), temp_path(&dir.join(file)));
+            output.games = Some(GamesWriter::create(&temp, columns, records.gz())?);
+            output.rename.push((temp, path));
+        }
+        if let Some(file) = records.moves_file() {
+            let (path, temp) = (dir.join(file), temp_path(&dir.join(file)));
+            output.moves = Some(GamesWriter::create_lines(&temp, records.gz())?);
+            output.rename.push((temp, path));
+        }
+        Ok(output)
     }
 
-    /// Writes out and closes the games file (its bytes on disk), and renames it into place.
+    /// Writes out and closes the files (their bytes on disk), and renames them into place: the
+    /// records first, so that games.csv never holds a game records.jsonl lacks.
     fn finish(&mut self) -> Result<()> {
-        if let Some(writer) = self.writer.take() {
+        for writer in [self.moves.take(), self.games.take()].into_iter().flatten() {
             writer.finish()?;
         }
-        match self.rename.take() {
-            Some((temp, path)) => std::fs::rename(&temp, &path).map_err(|e| Error::io(&path, e)),
-            None => Ok(()),
+        for (temp, path) in self.rename.drain(..).rev() {
+            std::fs::rename(&temp, &path).map_err(|e| Error::io(&path, e))?;
         }
+        Ok(())
     }
 
-    /// Gives up after an error: the writer is dropped (what it still holds goes out if it can)
-    /// and a file that was to be renamed into place is removed, the old one being the run's.
+    /// Writes out both files' whole games so far, the records first (see [`Output::finish`]).
+    fn flush(&mut self) -> Result<()> {
+        for writer in [self.moves.as_mut(), self.games.as_mut()].into_iter().flatten() {
+            writer.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Gives up after an error: the writers are dropped (what they still hold goes out if it can)
+    /// and files that were to be renamed into place are removed, the old ones being the run's.
     /// Returns the run's games file, if it keeps one.
     fn abandon(self) -> Option<PathBuf> {
-        let path = self.writer.as_ref().map(|w| w.path().to_path_buf());
-        drop(self.writer);
-        match self.rename {
-            Some((temp, path)) => {
-                let _ = std::fs::remove_file(temp);
-                Some(path)
-            }
+        let path = self.games.as_ref().map(|w| w.path().to_path_buf());
+        drop(self.moves);
+        drop(self.games);
+        for (temp, _) in &self.rename {
+            let _ = std::fs::remove_file(temp);
+        }
+        match self.rename.into_iter().find(|(temp, _)| Some(temp) == path.as_ref()) {
+            Some((_, path)) => Some(path),
             None => path,
         }
     }
@@ -204,8 +233,12 @@ pub(crate) struct Run<'a> {
 /// the SPRT looked at after every whole observation. (The decision times are added up by the
 /// workers, which have them at hand.)
 struct Sink<'a> {
-    out: &'a mut Option<GamesWriter>,
+    out: &'a mut Output,
     format: RowFormat,
+    /// The bots' names, for records.jsonl lines.
+    names: Vec<String>,
+    /// Where a game's records.jsonl line is made.
+    line: Vec<u8>,
     tally: &'a mut RunTally,
     /// The test that may stop the run: only a whole run's (a shard's games are not the run's).
     sprt: Option<&'a Sprt>,
@@ -220,9 +253,21 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    /// `rows`: the game's games.csv rows when they are formatted already.
-    fn deliver(&mut self, job: &Job, record: &GameRecord, rows: Option<&[u8]>) -> Result<Flow> {
-        match (self.out.as_mut(), rows) {
+    /// `rows`: the game's games.csv rows when they are formatted already; `line`: its
+    /// records.jsonl line when it is known already (a copied game's).
+    fn deliver(&mut self, job: &Job, record: &GameRecord, rows: Option<&[u8]>, line: Option<&str>) -> Result<Flow> {
+        if let Some(moves) = self.out.moves.as_mut() {
+            self.line.clear();
+            match line {
+                Some(line) => {
+                    self.line.extend_from_slice(line.as_bytes());
+                    self.line.push(b'\n');
+                }
+                None => crate::report::records::write_line(&mut self.line, job, &self.names, record),
+            }
+            moves.write_rows(&self.line)?;
+        }
+        match (self.out.games.as_mut(), rows) {
             (Some(out), Some(rows)) => out.write_rows(rows)?,
             (Some(out), None) => out.write(job, &self.format, record)?,
             (None, _) => {}
@@ -233,9 +278,7 @@ impl Sink<'_> {
             std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
         }
         if self.flush.due() {
-            if let Some(out) = self.out.as_mut() {
-                out.flush()?;
-            }
+            self.out.flush()?;
         }
         // The SPRT is looked at after every whole observation (pair or rotation), in game order:
         // the same config stops at the same game on any number of threads.
@@ -252,10 +295,10 @@ impl Sink<'_> {
 
     /// Copies the known games before tournament index `until`, in order.
     fn copy_until(&mut self, until: u64) -> Result<Flow> {
-        while self.known.front().is_some_and(|(i, _)| *i < until) {
-            let (i, g) = self.known.pop_front().expect("a known game");
-            let job = Job { lineup: g.lineup, ..self.schedule.job(i) };
-            if self.deliver(&job, &g.record, None)? == Flow::Stop {
+        while self.known.front().is_some_and(|g| g.index < until) {
+            let KnownGame { index, row, line } = self.known.pop_front().expect("a known game");
+            let job = Job { lineup: row.lineup, ..self.schedule.job(index) };
+            if self.deliver(&job, &row.record, None, line.as_deref())? == Flow::Stop {
                 return Ok(Flow::Stop);
             }
         }
@@ -378,8 +421,10 @@ impl Run<'_> {
         let progress = Progress::start(opts.progress, plan.done, plan.done + plan.count, sprt);
         let flush = FlushClock::new(opts.flush_every);
         let mut sink = Sink {
-            out: &mut output.writer,
+            out: output,
             format: RowFormat::new(&names(cfg)),
+            names: names(cfg),
+            line: Vec::new(),
             tally,
             sprt,
             history,
@@ -401,7 +446,7 @@ impl Run<'_> {
             let _stop = OnDrop(|| flush.stop());
             if plan.count > 0 {
                 let rows_of = sink.format.clone();
-                let writing = sink.out.is_some();
+                let writing = sink.out.games.is_some();
                 // Every game played is timed, delivered or not (one played past an SPRT's stop point).
                 let worker_times = PerWorker::new(opts.threads, || vec![TimeTally::default(); times.len()]);
                 let format = |job: &Job, record: &GameRecord, rows: &mut Vec<u8>| {
@@ -419,7 +464,7 @@ impl Run<'_> {
                         if sink.copy_until(schedule.index(job.pairing, job.game))? == Flow::Stop {
                             return Ok(Flow::Stop);
                         }
-                        sink.deliver(job, record, Some(rows))
+                        sink.deliver(job, record, Some(rows), None)
                     })?;
                 for tallies in worker_times.into_values() {
                     times.iter_mut().zip(&tallies).for_each(|(all, worker)| all.merge(worker));

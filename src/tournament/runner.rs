@@ -278,7 +278,11 @@ pub fn run(
     format: &Format<'_>,
     sink: &mut Deliver<'_>,
 ) -> Result<RunEnd> {
-    let keep = Keep { columns: opts.records.file().is_some(), history: opts.history };
+    let keep = Keep {
+        columns: opts.records.file().is_some(),
+        history: opts.history,
+        moves: opts.records.moves_file().is_some(),
+    };
     let player = Player { schedule, table, stop: &opts.stop, progress, format, keep };
     let mut end = if opts.threads <= 1 {
         run_inline(&player, plan.games, sink)?

@@ -1,0 +1,188 @@
+//! A game's move-by-move record (records.jsonl; docs/records.md): the deal with every hidden card,
+//! tile and the wall, then every event in order (a seat's action as the protocol writes it, a
+//! chance event as the rules reveal it), then what the rules showed at the end. [`GameLog`] writes
+//! it while the game is played; [`replay`] plays a record back through the rules, so that a run
+//! can be checked after the fact (`arena replay --check`).
+//!
+//! An event is a JSON array `[seat, "action"]` or a JSON string (a chance event): the record of a
+//! mahjong hand holds some three hundred of them, so they are kept short.
+
+use serde::Serialize;
+
+use crate::core::game::{Game, Seat};
+use crate::core::seeds::GameSeeds;
+use crate::core::wire::{Text, Texts, Wire};
+
+/// The record of the game being played, its bytes reused from game to game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameLog {
+    /// `"deal":{…},"events":[…],"end":{…}`: the middle of a records.jsonl line (the run's writer
+    /// puts the game's place and result around it).
+    pub body: Vec<u8>,
+    /// Events written so far.
+    pub events: u32,
+    /// The game's own count of chance revealed ([`Wire::chance`]).
+    seen: u64,
+    chance: Texts,
+}
+
+impl GameLog {
+    pub fn clear(&mut self) {
+        self.body.clear();
+        self.events = 0;
+        self.seen = 0;
+        self.chance.clear();
+    }
+
+    /// Starts the record of the game just dealt in `state`.
+    pub fn begin<G: Wire>(&mut self, game: &G, state: &G::State) {
+        self.clear();
+        self.body.extend_from_slice(b"\"deal\":");
+        serde_json::to_writer(&mut self.body, &game.deal_json(state)).expect("a deal serialises");
+        self.body.extend_from_slice(b",\"events\":[");
+        game.chance(state, &mut self.seen, &mut self.chance);
+        self.chance.clear();
+    }
+
+    /// `seat` played `action`, and the rules have applied it to `state`.
+    pub fn action<G: Wire>(&mut self, game: &G, seat: Seat, action: &G::Action, state: &G::State) {
+        self.separate();
+        self.body.push(b'[');
+        self.body.extend_from_slice(itoa::Buffer::new().format(seat).as_bytes());
+        self.body.push(b',');
+        serde_json::to_writer(&mut self.body, &Text(game.action_text(action))).expect("an action serialises");
+        self.body.push(b']');
+        self.events += 1;
+        game.chance(state, &mut self.seen, &mut self.chance);
+        for i in 0..self.chance.len() {
+            self.separate();
+            let text = self.chance.iter().nth(i).expect("a chance event");
+            serde_json::to_writer(&mut self.body, text).expect("a chance event serialises");
+            self.events += 1;
+        }
+        self.chance.clear();
+    }
+
+    /// The game is over (or forfeited) in `state`: closes the events and writes what the rules
+    /// reveal.
+    pub fn end<G: Wire>(&mut self, game: &G, state: &G::State) {
+        self.body.extend_from_slice(b"],\"end\":");
+        serde_json::to_writer(&mut self.body, &game.reveal(state)).expect("a reveal serialises");
+    }
+
+    fn separate(&mut self) {
+        if self.events > 0 {
+            self.body.push(b',');
+        }
+    }
+}
+
+/// One event of a record as it is read back.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Event {
+    /// `[seat, "action"]`.
+    Action(Seat, String),
+    /// A chance event, in the game's notation.
+    Chance(String),
+}
+
+/// How a recorded game ended, as far as playing it back can check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Played to its end.
+    Over,
+    /// `seat` forfeited after the events (a fault the rules cannot see again: a timeout, a crash;
+    /// an illegal action is one the record does not hold).
+    Forfeit(Seat),
+}
+
+/// A record played back: the state it reaches and the record the rules write for it.
+pub struct Replayed<G: Game> {
+    pub state: G::State,
+    pub log: GameLog,
+    /// Actions applied.
+    pub moves: u32,
+}
+
+/// Where a record and the rules part ways.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The event (counted from 1), or 0 for the deal and the ending.
+    pub event: usize,
+    pub what: String,
+}
+
+/// Plays `events` back from the deal `seeds` give, through the rules: every action must be the
+/// seat to act's and legal, and every chance event the one the rules reveal; at the end the game
+/// must be over (or, with [`Ending::Forfeit`], waiting for the seat that forfeited, or not begun:
+/// a bot may fail when it is told the game starts). The record
+/// the rules write on the way ([`GameLog`]) is returned to be compared with the one read.
+pub fn replay<G: Wire>(
+    game: &G,
+    seeds: &GameSeeds,
+    events: &[Event],
+    ending: Ending,
+) -> Result<Replayed<G>, Divergence> {
+    let mut state = game.deal_numbered(seeds.deal_index, &mut seeds.deal_rng());
+    let mut log = GameLog::default();
+    log.begin(game, &state);
+    let mut moves = 0;
+    let mut expected_chance = std::collections::VecDeque::new();
+    let mut scratch = Texts::default();
+    for (i, event) in events.iter().enumerate() {
+        let at = |what: String| Divergence { event: i + 1, what };
+        match event {
+            Event::Chance(text) => match expected_chance.pop_front() {
+                Some(rules) if rules == *text => {}
+                Some(rules) => return Err(at(format!("chance event \"{text}\" where the rules reveal \"{rules}\""))),
+                None => return Err(at(format!("chance event \"{text}\" where the rules reveal nothing"))),
+            },
+            Event::Action(seat, text) => {
+                if let Some(rules) = expected_chance.front() {
+                    return Err(at(format!("seat {seat} acts (\"{text}\") where the rules reveal \"{rules}\" first")));
+                }
+                match game.to_act(&state) {
+                    Some(to_act) if to_act == *seat => {}
+                    Some(to_act) => {
+                        return Err(at(format!("seat {seat} acts (\"{text}\") but seat {to_act} is to act")));
+                    }
+                    None => return Err(at(format!("seat {seat} acts (\"{text}\") after the game is over"))),
+                }
+                let action = game.parse_action(text).map_err(|e| at(format!("seat {seat}: \"{text}\": {e}")))?;
+                game.apply(&mut state, &action).map_err(|e| at(format!("seat {seat}: \"{text}\" is illegal: {e}")))?;
+                moves += 1;
+                // What the rules revealed with this action, to be met by the events that follow.
+                let mut seen = log.seen;
+                game.chance(&state, &mut seen, &mut scratch);
+                log.action(game, *seat, &action, &state);
+                expected_chance.extend(scratch.iter().map(str::to_string));
+                scratch.clear();
+            }
+        }
+    }
+    let past = events.len() + 1;
+    if let Some(rules) = expected_chance.front() {
+        return Err(Divergence { event: past, what: format!("the record ends where the rules reveal \"{rules}\"") });
+    }
+    match (ending, game.to_act(&state)) {
+        (Ending::Over, None) => {}
+        (Ending::Over, Some(seat)) => {
+            return Err(Divergence { event: past, what: format!("the record ends with seat {seat} to act") });
+        }
+        (Ending::Forfeit(seat), Some(to_act)) if to_act == seat => {}
+        // A bot may fail before the first action (when it is told the game starts).
+        (Ending::Forfeit(_), Some(_)) if moves == 0 => {}
+        (Ending::Forfeit(seat), to_act) => {
+            let now = to_act.map_or("the game is over".to_string(), |s| format!("seat {s} is to act"));
+            return Err(Divergence { event: past, what: format!("seat {seat} forfeits but {now}") });
+        }
+    }
+    log.end(game, &state);
+    Ok(Replayed { state, log, moves })
+}
+
+/// A value's JSON, for comparing what a record holds with what the rules write.
+pub fn json_bytes(value: &impl Serialize) -> Vec<u8> {
+    serde_json::to_vec(value).expect("wire values serialise")
+}

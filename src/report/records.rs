@@ -1,0 +1,188 @@
+//! records.jsonl: every game's move-by-move record, one JSON object a line in game order beside
+//! games.csv (`arena run --records moves`; docs/records.md). The game writes the middle of the
+//! line while it plays ([`GameLog`]); this module puts the game's place and result around it and
+//! reads the lines back.
+//!
+//! ```text
+//! {"v":1,"pairing":0,"game":0,"seats":["rr","call"],"deal":{…},"events":[[0,"raise 300"],"flop Ah Kd 2c",…],
+//!  "end":{…},"status":"ok","payoffs":[100,-100],"places":[1,2]}
+//! ```
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::core::record::{Ending, Event};
+use crate::core::schedule::Job;
+use crate::core::{GameRecord, Status};
+use crate::error::{Error, Result};
+use crate::report::games::{push_payoff, read_text};
+
+/// The records file of a run folder.
+pub const FILE: &str = "records.jsonl";
+/// The same, compressed (`--records moves-gz`).
+pub const FILE_GZ: &str = "records.jsonl.gz";
+/// The format's version: the `v` every line starts with. A reader refuses a version it does not
+/// know.
+pub const VERSION: u32 = 1;
+
+/// Appends game `job`'s records.jsonl line (newline included) to `out`; `names[bot]` names the
+/// bots, `job.lineup[seat]` seats them.
+pub fn write_line(out: &mut Vec<u8>, job: &Job, names: &[String], record: &GameRecord) {
+    let mut int = itoa::Buffer::new();
+    out.extend_from_slice(b"{\"v\":");
+    out.extend_from_slice(int.format(VERSION).as_bytes());
+    out.extend_from_slice(b",\"pairing\":");
+    out.extend_from_slice(int.format(job.pairing).as_bytes());
+    out.extend_from_slice(b",\"game\":");
+    out.extend_from_slice(int.format(job.game).as_bytes());
+    out.extend_from_slice(b",\"seats\":");
+    let seats: Vec<&str> = job.lineup.iter().map(|&bot| names[bot].as_str()).collect();
+    serde_json::to_writer(&mut *out, &seats).expect("names serialise");
+    out.push(b',');
+    if record.log.body.is_empty() {
+        // The game's own code failed before its record was whole.
+        out.extend_from_slice(b"\"deal\":null,\"events\":[],\"end\":null");
+    } else {
+        out.extend_from_slice(&record.log.body);
+    }
+    out.extend_from_slice(b",\"status\":");
+    match &record.status {
+        Status::Ok => out.extend_from_slice(b"\"ok\""),
+        Status::Forfeit { seat, reason } => {
+            let forfeit =
+                ForfeitOut { seat: *seat, at: record.events, kind: reason.kind.name(), reason: reason.reason() };
+            serde_json::to_writer(&mut *out, &StatusOut::Forfeit(forfeit)).expect("a status serialises");
+        }
+        Status::Error(message) => {
+            serde_json::to_writer(&mut *out, &StatusOut::Error(message)).expect("a status serialises")
+        }
+    }
+    out.extend_from_slice(b",\"payoffs\":[");
+    for (seat, result) in record.seats.iter().enumerate() {
+        if seat > 0 {
+            out.push(b',');
+        }
+        push_payoff(out, result.payoff);
+        out.pop(); // its comma
+    }
+    out.extend_from_slice(b"],\"places\":[");
+    for (seat, result) in record.seats.iter().enumerate() {
+        if seat > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(int.format(result.place).as_bytes());
+    }
+    out.extend_from_slice(b"]}\n");
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+enum StatusOut<'a> {
+    Forfeit(ForfeitOut<'a>),
+    Error(&'a str),
+}
+
+#[derive(serde::Serialize)]
+struct ForfeitOut<'a> {
+    seat: usize,
+    /// The events before the fault: the forfeit came at event `at + 1`.
+    at: u32,
+    kind: &'a str,
+    reason: &'a str,
+}
+
+/// One line of records.jsonl as read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordLine {
+    pub pairing: usize,
+    pub game: u64,
+    /// The line, without its newline.
+    pub text: String,
+    /// The byte offset just after the line's newline.
+    pub end: u64,
+}
+
+/// A records file read back: its whole lines in file order (a last line without its newline was
+/// being written when the run died, and is left out).
+pub fn read(path: &Path) -> Result<Vec<RecordLine>> {
+    let bytes = read_text(path)?;
+    let mut lines = Vec::new();
+    let mut start = 0;
+    while let Some(len) = bytes[start..].iter().position(|&b| b == b'\n') {
+        let text = std::str::from_utf8(&bytes[start..start + len])
+            .map_err(|_| Error::input(format!("{}: line {} is not UTF-8", path.display(), lines.len() + 1)))?;
+        let place: Place = serde_json::from_str(text).map_err(|e| {
+            Error::input(format!("{}: line {} is not a game record: {e}", path.display(), lines.len() + 1))
+        })?;
+        if place.v != VERSION {
+            return Err(Error::input(format!(
+                "{}: line {} is a version {} record; this arena reads version {VERSION}",
+                path.display(),
+                lines.len() + 1,
+                place.v
+            )));
+        }
+        start += len + 1;
+        lines.push(RecordLine { pairing: place.pairing, game: place.game, text: text.to_string(), end: start as u64 });
+    }
+    Ok(lines)
+}
+
+/// The fields that place a line in its run.
+#[derive(Deserialize)]
+struct Place {
+    v: u32,
+    pairing: usize,
+    game: u64,
+}
+
+/// A record's line read whole.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Recorded {
+    pub pairing: usize,
+    pub game: u64,
+    pub seats: Vec<String>,
+    pub events: Vec<Event>,
+    pub status: StatusIn,
+    pub payoffs: Vec<f64>,
+    pub places: Vec<u32>,
+}
+
+/// A record's `status`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum StatusIn {
+    /// `"ok"`.
+    Word(String),
+    Forfeit {
+        forfeit: ForfeitIn,
+    },
+    Error {
+        error: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ForfeitIn {
+    pub seat: usize,
+    pub at: u32,
+    pub kind: String,
+    pub reason: String,
+}
+
+impl Recorded {
+    pub fn parse(text: &str) -> Result<Recorded> {
+        serde_json::from_str(text).map_err(|e| Error::input(format!("not a game record: {e}")))
+    }
+
+    /// How the game ended as playing it back can check; `None` for a game whose own code failed
+    /// (it has no result to check).
+    pub fn ending(&self) -> Option<Ending> {
+        match &self.status {
+            StatusIn::Forfeit { forfeit } => Some(Ending::Forfeit(forfeit.seat)),
+            StatusIn::Error { .. } => None,
+            StatusIn::Word(_) => Some(Ending::Over),
+        }
+    }
+}
