@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 use crate::core::bench::Bench;
 use crate::core::conformance::Checked;
+use crate::core::record::{self, Divergence, Ending, Event, Frame};
 use crate::core::roster::{self, BotCatalog};
 use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{
@@ -58,6 +59,21 @@ pub trait Venue: Send + Sync {
     fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, keep: Keep, record: &mut GameRecord);
     /// What the programs behind the bots said they are (a Gomocup engine's ABOUT), by bot name.
     fn engines(&self) -> BTreeMap<String, String>;
+    /// Plays a record's events back from the deal `seeds` give and scores them
+    /// ([`record::rescore`]).
+    fn rescore(
+        &self,
+        seeds: &GameSeeds,
+        events: &[Event],
+        ending: Ending,
+    ) -> std::result::Result<GameRecord, Divergence>;
+    /// Every step of a record as each seat saw it ([`record::frames`]).
+    fn frames(
+        &self,
+        seeds: &GameSeeds,
+        events: &[Event],
+        ending: Ending,
+    ) -> std::result::Result<Vec<Frame>, Divergence>;
 }
 
 /// A bot kind as `arena list` shows it.
@@ -183,6 +199,22 @@ impl<G: GameDef> Venue for Seated<G> {
         let entrants = per_seat(lineup.len(), |seat| &self.entrants[lineup[seat]]);
         let seating = Seating { entrants: &entrants, game, table: &self.options, run: self.run.as_ref() };
         play_game_into(&self.game, &mut bots, seeds, &seating, keep, record)
+    }
+    fn rescore(
+        &self,
+        seeds: &GameSeeds,
+        events: &[Event],
+        ending: Ending,
+    ) -> std::result::Result<GameRecord, Divergence> {
+        record::rescore(&self.game, seeds, events, ending)
+    }
+    fn frames(
+        &self,
+        seeds: &GameSeeds,
+        events: &[Event],
+        ending: Ending,
+    ) -> std::result::Result<Vec<Frame>, Divergence> {
+        record::frames(&self.game, seeds, events, ending)
     }
     fn engines(&self) -> BTreeMap<String, String> {
         self.run.as_ref().map(RunFolder::engines).unwrap_or_default()

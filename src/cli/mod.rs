@@ -22,6 +22,7 @@ mod list;
 mod merge;
 mod out;
 mod play;
+mod replay;
 mod report;
 mod resume;
 mod run;
@@ -64,6 +65,8 @@ enum Command {
     Stats(stats::StatsCmd),
     /// Play against bots yourself, at the terminal; the record is kept like a run's.
     Play(play::PlayArgs),
+    /// Show a recorded game step by step, or check every record against the rules (--check).
+    Replay(replay::ReplayArgs),
     /// Write report.html (plots, tables, no script) for one run folder or several side by side.
     Report(report::ReportArgs),
     /// A gomoku bot as a Gomocup (Piskvork protocol) engine on stdin/stdout.
@@ -119,6 +122,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
         Command::Gate(args) => gate::gate(arena, args),
         Command::Brain(args) => brain::brain(arena, args),
         Command::Report(args) => report::report(arena, args),
+        Command::Replay(args) => replay::replay(arena, args),
         Command::Play(args) => play::play(arena, args),
         Command::ProtocolBot => {
             out::reader_gone_is_the_end(crate::external::reference::main())

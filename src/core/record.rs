@@ -186,3 +186,78 @@ pub fn replay<G: Wire>(
 pub fn json_bytes(value: &impl Serialize) -> Vec<u8> {
     serde_json::to_vec(value).expect("wire values serialise")
 }
+
+/// A record played back ([`replay`]) and scored: the result, the games.csv columns and the move
+/// record the rules write for it, in a [`GameRecord`] (its status left `Ok`: the reason of a
+/// forfeit is the record's, which the rules cannot see again).
+pub fn rescore<G: Wire>(
+    game: &G,
+    seeds: &GameSeeds,
+    events: &[Event],
+    ending: Ending,
+) -> Result<crate::core::GameRecord, Divergence> {
+    let Replayed { state, log, moves } = replay(game, seeds, events, ending)?;
+    let outcome = match ending {
+        Ending::Over => game.outcome(&state),
+        Ending::Forfeit(seat) => game.forfeit(&state, seat),
+    };
+    let mut record = crate::core::GameRecord::new();
+    record.seed = seeds.deal;
+    record.moves = moves;
+    for seat in 0..game.seats() {
+        game.record(&state, seat, &mut record.columns);
+        record.seats.push(crate::core::SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] });
+    }
+    record.events = events.len() as u32;
+    record.log = log;
+    Ok(record)
+}
+
+/// One step of a recorded game as every seat saw it: after the deal (`event` none) and after
+/// each event.
+#[derive(Clone, Debug, Serialize)]
+pub struct Frame {
+    /// The event just played (an index into the record's events).
+    pub event: Option<usize>,
+    /// The seat to act next, none once the game is over.
+    pub to_act: Option<Seat>,
+    /// Each seat's view ([`Wire::view_json`]).
+    pub views: Vec<serde_json::Value>,
+    /// Each seat's view as a person reads it ([`Wire::view_text`]); left out of the JSON.
+    #[serde(skip)]
+    pub texts: Vec<String>,
+}
+
+/// Every step of a record (which must play back: see [`replay`]): the frames a viewer steps
+/// through, one after the deal and one after each event (a chance event's frame shows the same
+/// views as the action's before it, which already show what it revealed).
+pub fn frames<G: Wire>(
+    game: &G,
+    seeds: &GameSeeds,
+    events: &[Event],
+    ending: Ending,
+) -> Result<Vec<Frame>, Divergence> {
+    replay(game, seeds, events, ending)?;
+    let mut state = game.deal_numbered(seeds.deal_index, &mut seeds.deal_rng());
+    let frame = |state: &G::State, event: Option<usize>| {
+        let views = (0..game.seats()).map(|seat| game.view(state, seat)).collect::<Vec<_>>();
+        Frame {
+            event,
+            to_act: game.to_act(state),
+            views: views.iter().map(|v| serde_json::to_value(game.view_json(v)).expect("views serialise")).collect(),
+            texts: views.iter().map(|v| game.view_text(v)).collect(),
+        }
+    };
+    let mut out = vec![frame(&state, None)];
+    for (i, event) in events.iter().enumerate() {
+        match event {
+            Event::Action(_, text) => {
+                let action = game.parse_action(text).expect("replayed already");
+                game.apply(&mut state, &action).expect("replayed already");
+            }
+            Event::Chance(_) => {}
+        }
+        out.push(frame(&state, Some(i)));
+    }
+    Ok(out)
+}

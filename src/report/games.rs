@@ -354,7 +354,7 @@ fn end_row(out: &mut [u8]) {
 /// A games (or records) file's text: games.csv as it is; games.csv.gz decompressed, as far as it goes (a run
 /// killed while writing it leaves a stream without its end: what decompresses is kept, and the
 /// cut row after it is found as in a plain file). An absent file is empty.
-pub(crate) fn read_text(path: &Path) -> Result<Vec<u8>> {
+pub fn read_text(path: &Path) -> Result<Vec<u8>> {
     let bytes = match std::fs::read(path) {
         // Killed before the file was created: no game yet.
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),

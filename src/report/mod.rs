@@ -16,7 +16,9 @@ mod summary;
 mod table;
 mod timing;
 
-pub use games::{count_games, GameRow, GamesFile, GamesWriter, Records, RowFormat, Tail, GAME_COLUMNS};
+pub use games::{
+    count_games, read_text as read_games_text, GameRow, GamesFile, GamesWriter, Records, RowFormat, Tail, GAME_COLUMNS,
+};
 pub use manifest::{
     config_hash, now, write_atomic, write_csv_atomic, Manifest, RunStatus, CONFIG, MANIFEST, TEMP_SUFFIX,
 };

@@ -1,7 +1,7 @@
 //! Running: from a checked config ([`crate::config`]) and its plan ([`crate::core::schedule`]) to
 //! a finished run folder: [`runner`] (parallel, ordered, interruptible), [`run`] (a new run, and playing any run
 //! into its folder, SPRT stopping), [`resume`] (resume and --games), [`gate`] (a gate file loaded and judged), [`folder`] (the run folder and its lock), [`merge`] (shards into
-//! one run), [`progress`] (what a run shows on stderr while it plays), [`status`], [`bench`].
+//! one run), [`replay`] (records played back), [`progress`] (what a run shows on stderr while it plays), [`status`], [`bench`].
 
 pub mod bench;
 pub mod folder;
@@ -9,6 +9,7 @@ pub mod gate;
 pub mod launch;
 pub mod merge;
 pub mod progress;
+pub mod replay;
 pub mod resume;
 pub mod run;
 pub mod runner;

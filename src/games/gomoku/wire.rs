@@ -72,9 +72,26 @@ impl Wire for Gomoku {
         format!("{}you play {colour}; last move: {last}; a move is x,y (column, row)\n", picture(s))
     }
 
+    /// The board's size, the rule and the opening's stones (black's first, then in turn): a
+    /// gomoku game has no other chance.
+    fn deal_json<'a>(&'a self, s: &'a State) -> impl Serialize + 'a {
+        Deal {
+            size: s.size,
+            rule: self.rule.name(),
+            opening: List(s.moves[..s.opening].iter().map(|m| crate::core::wire::Text(move_text(*m)))),
+        }
+    }
+
     fn reveal(&self, s: &State) -> impl Serialize {
         Reveal { winner: s.winner }
     }
+}
+
+#[derive(serde::Serialize)]
+struct Deal<O> {
+    size: usize,
+    rule: &'static str,
+    opening: O,
 }
 
 /// The view on the wire, field by field as docs/protocol.md lists them.

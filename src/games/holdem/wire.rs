@@ -7,6 +7,7 @@ use crate::core::wire::{number, show, texts, words, Bounds, List, Text, Texts};
 use crate::core::{IllegalAction, Seat, Wire};
 
 use super::engine::{Action, Event, Holdem, State, View};
+use crate::cards::Card;
 
 impl Wire for Holdem {
     fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a {
@@ -50,6 +51,57 @@ impl Wire for Holdem {
             [w, n] if w == "raise" => Ok(Action::RaiseTo(number(n, "a number of chips")?)),
             _ => Err(format!("`{text}` is not a hold'em action (fold, check, call, raise N)")),
         }
+    }
+
+    /// The first hand as dealt: the button, the stacks and blinds it starts with, every seat's
+    /// hole cards and the whole board to come.
+    fn deal_json<'a>(&'a self, s: &'a State) -> impl Serialize + 'a {
+        Deal {
+            hand: s.hand_no,
+            button: s.button,
+            blinds: s.blinds,
+            stacks: &s.start[..s.n],
+            hole: List((0..s.n).map(move |seat| (s.live & (1 << seat) != 0).then(|| texts(&s.hole[seat])))),
+            board: texts(&s.board),
+        }
+    }
+
+    /// The board as it is turned (`flop Ah Kd 2c`, `turn 7s`, `river 9h`), and in a sit-and-go
+    /// each new hand as it is dealt (`hand 2: Ah Kd, -, Qc Jc; board 2s 8h Jd 6h Qc`: every live
+    /// seat's hole cards, `-` for a seat out, and the board to come). `seen`: the hand number
+    /// times 256 plus the board cards turned in it.
+    fn chance(&self, s: &State, seen: &mut u64, out: &mut Texts) {
+        let (mut hand, mut turned) = ((*seen >> 8) as u32, (*seen & 0xff) as usize);
+        // A sit-and-go deals the next hand in the action that ends one, and a hand whose seats
+        // are all in from the blinds ends with no action at all: every hand since is written.
+        while hand < s.hand_no {
+            if let Some(past) = s.past.get(hand as usize) {
+                let shown = past.events.iter().filter_map(|e| match e {
+                    Event::Street(street) => Some(2 + *street as usize),
+                    _ => None,
+                });
+                write_streets(&past.board, turned, shown.max().unwrap_or(0), out);
+            }
+            hand += 1;
+            turned = 0;
+            let (hole, board, live) = match s.past.get(hand as usize) {
+                Some(past) => (&past.hole, &past.board, past.live),
+                None => (&s.hole, &s.board, s.live),
+            };
+            out.push(show(move |f| {
+                write!(f, "hand {hand}: ")?;
+                for (seat, [a, b]) in hole.iter().enumerate().take(s.n) {
+                    let sep = if seat == 0 { "" } else { ", " };
+                    match live & (1 << seat) != 0 {
+                        true => write!(f, "{sep}{a} {b}")?,
+                        false => write!(f, "{sep}-")?,
+                    }
+                }
+                write!(f, "; board {}", crate::core::wire::spaced(board))
+            }));
+        }
+        write_streets(&s.board, turned, s.dealt, out);
+        *seen = (u64::from(hand) << 8) | s.dealt as u64;
     }
 
     /// The board and the hole cards of the seats at the last hand's showdown (`null` for the
@@ -109,6 +161,29 @@ impl ViewJson<'_, '_> {
 enum EventJson<A> {
     Act { seat: u8, action: A },
     Street { street: u8 },
+}
+
+/// The streets of `board` turned after its first `from` cards, up to `to` cards.
+fn write_streets(board: &[Card; 5], from: usize, to: usize, out: &mut Texts) {
+    if from < 3 && to >= 3 {
+        out.push(format_args!("flop {} {} {}", board[0], board[1], board[2]));
+    }
+    if from < 4 && to >= 4 {
+        out.push(format_args!("turn {}", board[3]));
+    }
+    if from < 5 && to >= 5 {
+        out.push(format_args!("river {}", board[4]));
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Deal<'a, H, B> {
+    hand: u32,
+    button: Seat,
+    blinds: super::state::Blinds,
+    stacks: &'a [super::state::Chips],
+    hole: H,
+    board: B,
 }
 
 #[derive(serde::Serialize)]

@@ -1,0 +1,221 @@
+//! `arena replay`: a run's records.jsonl read back, and played back through the rules.
+//!
+//! [`RunRecords::check`] holds every record to the rules and to the run's other files: the game's
+//! place (pairing, game, seats) is the schedule's; the deal is the one its seed deals; every
+//! action is the seat to act's and legal; every chance event is the one the rules reveal; and the
+//! record line and the game's games.csv rows the rules write for those events are, byte for byte,
+//! the ones on disk. The first game that fails is named, with the event where it parts from the
+//! rules (or the field it differs in, when every event was legal: an action changed for another
+//! legal one shows in the result).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::config::{Overrides, RunConfig};
+use crate::core::record::Frame;
+use crate::core::schedule::{Job, Schedule};
+use crate::core::{Fault, FaultKind, Status};
+use crate::error::{Error, Result};
+use crate::registry::{Arena, Venue};
+use crate::report::records::{self, RecordLine, Recorded, StatusIn};
+use crate::report::{GamesFile, Manifest, RowFormat, CONFIG};
+use crate::tournament::run::names;
+
+/// A run folder's records, opened to be checked or shown.
+pub struct RunRecords {
+    pub cfg: RunConfig,
+    schedule: Schedule,
+    venue: Arc<dyn Venue>,
+    names: Vec<String>,
+    pub lines: Vec<RecordLine>,
+    dir: std::path::PathBuf,
+}
+
+/// What [`RunRecords::check`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Checked {
+    /// Every record played back and matched: games, events, and games whose own code failed
+    /// (which have nothing to play back).
+    Passed { games: u64, events: u64, engine_errors: u64 },
+    /// The first record that did not: which game (its line, pairing and game) and why.
+    Failed(String),
+}
+
+impl RunRecords {
+    pub fn open(arena: &Arena, dir: &Path) -> Result<RunRecords> {
+        let manifest = Manifest::read(dir)?;
+        let Some(file) = manifest.records.moves_file() else {
+            return Err(Error::input(format!(
+                "{}: the run kept no move records (--records {}); run it with --records moves to keep them",
+                dir.display(),
+                manifest.records.name()
+            )));
+        };
+        let cfg = RunConfig::load(arena, &dir.join(CONFIG), &Overrides::default())?;
+        let schedule = cfg.schedule()?;
+        let venue = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &[], None)?;
+        let lines = records::read(&dir.join(file))?;
+        let names = names(&cfg);
+        Ok(RunRecords { cfg, schedule, venue, names, lines, dir: dir.to_path_buf() })
+    }
+
+    /// The record of game `index` (the run's order: pairing by pairing), parsed, with its job.
+    pub fn game(&self, index: u64) -> Result<(Job, Recorded)> {
+        let line = self.lines.iter().find(|l| self.index_of(l) == Some(index)).ok_or_else(|| {
+            Error::input(format!(
+                "{}: no record of game {index} (the run has {} records)",
+                self.dir.display(),
+                self.lines.len()
+            ))
+        })?;
+        let recorded = Recorded::parse(&line.text)?;
+        Ok((self.schedule.job(index), recorded))
+    }
+
+    /// Every step of `recorded` (game `job`) as each seat saw it.
+    pub fn frames(&self, job: &Job, recorded: &Recorded) -> Result<Vec<Frame>> {
+        let ending =
+            recorded.ending().ok_or_else(|| Error::input("the game's own code failed: it has no moves to show"))?;
+        self.venue
+            .frames(&job.seeds, &recorded.events, ending)
+            .map_err(|d| Error::input(format!("the record does not play back: event {}: {}", d.event, d.what)))
+    }
+
+    /// The run's bot names (`job.lineup` indexes them).
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The run's index of game `game` of pairing `pairing`, if the run has that game.
+    pub fn index(&self, pairing: usize, game: u64) -> Option<u64> {
+        (pairing < self.schedule.pairings.len() && game < self.schedule.games)
+            .then(|| self.schedule.index(pairing, game))
+    }
+
+    fn index_of(&self, line: &RecordLine) -> Option<u64> {
+        self.index(line.pairing, line.game)
+    }
+
+    /// Plays every record back (see the module's documentation); `progress` is told each game
+    /// checked.
+    pub fn check(&self, progress: &mut dyn FnMut(u64)) -> Result<Checked> {
+        let manifest = Manifest::read(&self.dir)?;
+        let games_path = manifest.records.path_in(&self.dir)?;
+        let text = crate::report::read_games_text(&games_path)?;
+        let games = GamesFile::read(&games_path, &self.names, self.cfg.seats, self.venue.columns())?;
+        let format = RowFormat::new(&self.names);
+        let (mut events, mut engine_errors) = (0u64, 0u64);
+        let mut last: Option<u64> = None;
+        let (mut line_bytes, mut rows) = (Vec::new(), Vec::new());
+        for (k, line) in self.lines.iter().enumerate() {
+            let game = |what: String| {
+                Checked::Failed(format!("line {}, pairing {} game {}: {what}", k + 1, line.pairing, line.game))
+            };
+            let Some(index) = self.index_of(line).filter(|&i| last.is_none_or(|l| i > l)) else {
+                return Ok(game("not this run's next game".into()));
+            };
+            last = Some(index);
+            let job = self.schedule.job(index);
+            let recorded = match Recorded::parse(&line.text) {
+                Ok(r) => r,
+                Err(e) => return Ok(game(e.to_string())),
+            };
+            let seats: Vec<&str> = job.lineup.iter().map(|&b| self.names[b].as_str()).collect();
+            if recorded.seats != seats {
+                return Ok(game(format!("seats {:?} where the schedule seats {seats:?}", recorded.seats)));
+            }
+            let Some(row) = games.games.get(k) else {
+                return Ok(game(format!("games.csv has only {} games", games.games.len())));
+            };
+            if (row.pairing, row.game) != (line.pairing, line.game) {
+                return Ok(game(format!("games.csv's game {} is pairing {} game {}", k + 1, row.pairing, row.game)));
+            }
+            let Some(ending) = recorded.ending() else {
+                engine_errors += 1;
+                progress(k as u64 + 1);
+                continue;
+            };
+            let mut record = match self.venue.rescore(&job.seeds, &recorded.events, ending) {
+                Ok(record) => record,
+                Err(d) => return Ok(game(format!("event {}: {}", d.event, d.what))),
+            };
+            record.status = match &recorded.status {
+                StatusIn::Forfeit { forfeit } => {
+                    let Some(&kind) = FaultKind::ALL.iter().find(|k| k.name() == forfeit.kind) else {
+                        return Ok(game(format!("forfeit of an unknown kind `{}`", forfeit.kind)));
+                    };
+                    Status::Forfeit { seat: forfeit.seat, reason: Fault::new(kind, forfeit.reason.clone()) }
+                }
+                StatusIn::Word(word) if word == "ok" => Status::Ok,
+                other => return Ok(game(format!("status {other:?} is not one a record has"))),
+            };
+            line_bytes.clear();
+            records::write_line(&mut line_bytes, &job, &self.names, &record);
+            if line_bytes.strip_suffix(b"\n") != Some(line.text.as_bytes()) {
+                return Ok(game(first_difference(&line.text, &line_bytes)));
+            }
+            rows.clear();
+            format.rows(&job, &record, &mut rows);
+            let on_disk = &text[games.end_of(k) as usize..row.end as usize];
+            if rows != on_disk {
+                return Ok(game(format!(
+                    "games.csv's rows differ from the ones the record scores to:\n  on disk: {}\n  replayed: {}",
+                    String::from_utf8_lossy(on_disk).trim_end().replace('\n', "\n           "),
+                    String::from_utf8_lossy(&rows).trim_end().replace('\n', "\n            ")
+                )));
+            }
+            events += recorded.events.len() as u64;
+            progress(k as u64 + 1);
+        }
+        if games.games.len() != self.lines.len() {
+            return Ok(Checked::Failed(format!(
+                "games.csv has {} games but records.jsonl {}",
+                games.games.len(),
+                self.lines.len()
+            )));
+        }
+        Ok(Checked::Passed { games: self.lines.len() as u64, events, engine_errors })
+    }
+}
+
+/// Says where a record line on disk and the one the rules write for its events differ: the first
+/// top-level field that is not the same.
+fn first_difference(on_disk: &str, replayed: &[u8]) -> String {
+    let parse = |bytes: &[u8]| serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(bytes).ok();
+    let (Some(a), Some(b)) = (parse(on_disk.as_bytes()), parse(replayed)) else {
+        return "the line is not the one the rules write for its events".to_string();
+    };
+    let field = b.iter().find(|(key, value)| a.get(*key) != Some(value)).map(|(key, _)| key.clone());
+    match field {
+        Some(key) => format!(
+            "{} {} where its events give {}",
+            match key.as_str() {
+                "deal" => "the deal is",
+                "end" => "the end shows",
+                "payoffs" | "places" | "status" => "the record says",
+                _ => "the record's field is",
+            },
+            compact(a.get(&key)),
+            compact(b.get(&key)),
+        )
+        .replace("says ", &format!("says {key} ")),
+        None => "the line's bytes are not the ones the rules write for its events".to_string(),
+    }
+}
+
+/// A JSON value on one line, cut to a readable length.
+fn compact(value: Option<&serde_json::Value>) -> String {
+    let text = value.map_or("nothing".to_string(), |v| v.to_string());
+    crate::core::bounded(text, 200)
+}
+
+/// What a game record's `status` says, as the terminal shows it.
+pub fn status_text(status: &StatusIn) -> String {
+    match status {
+        StatusIn::Word(word) => word.clone(),
+        StatusIn::Forfeit { forfeit } => {
+            format!("seat {} forfeits after event {}: {}", forfeit.seat, forfeit.at, forfeit.reason)
+        }
+        StatusIn::Error { error } => format!("error: {error}"),
+    }
+}
