@@ -22,6 +22,7 @@ mod gomoku_gomocup;
 mod hardening;
 mod kuhn_poker;
 mod machine_output;
+mod moves;
 mod play;
 mod plugins;
 mod ratings_reference;
