@@ -304,6 +304,11 @@ impl Wire for Kuhn {
         }
     }
 
+    /// Each seat's card (the third stays in the deck).
+    fn deal_json<'a>(&'a self, s: &'a State) -> impl Serialize + 'a {
+        [Text(s.cards[0]), Text(s.cards[1])]
+    }
+
     fn reveal(&self, s: &State) -> impl Serialize {
         let cards = s.showdown().then(|| [Text(s.cards[0]), Text(s.cards[1])]);
         Reveal { cards, winner: s.winner }

@@ -42,11 +42,11 @@ pub use crate::report::CONFIG;
 /// The files a run writes in its folder: `--force` removes these (and their temporary files) and
 /// nothing else. Made of the names their writers use (the manifest's, the config's, the verdicts'
 /// [`Verdicts::FILES`], timing.csv's, the report's, the lock's and every [`Records`] kind's games
-/// file), not written out again here, so a file renamed or added by its writer is what `--force`
+/// and records files), not written out again here, so a file renamed or added by its writer is what `--force`
 /// knows.
 fn run_files() -> impl Iterator<Item = &'static str> {
     let own = [MANIFEST, CONFIG, TimeTally::FILE, REPORT, LOCK];
-    own.into_iter().chain(Verdicts::FILES).chain(Records::ALL.iter().filter_map(|r| r.file()))
+    own.into_iter().chain(Verdicts::FILES).chain(Records::ALL.iter().flat_map(|r| r.files()))
 }
 /// The folders a run writes (of plain files only).
 const DIRS: &[&str] = &[HISTORY, LOGS];

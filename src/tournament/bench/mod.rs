@@ -54,6 +54,7 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
         let dir = std::env::temp_dir().join(format!("arena-bench-{}-{game}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary folder");
         let (mut engine, mut whole, mut share) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut moves, mut moves_share, mut bytes) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..ROUNDS {
             let rate = crate::core::bench::throughput(budget, 1, || {
                 schedule.job_into(i, &mut job);
@@ -64,29 +65,41 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
             // The end-to-end run takes about as long: a multiple of every table's rotations.
             let games = ((rate * budget.as_secs_f64()) as u64).max(1).next_multiple_of(12);
             let cfg = config(games);
-            let run_opts = RunOptions {
-                threads: 1,
-                progress: ProgressMode::Off,
-                history: false,
-                stop: Arc::default(),
-                records: Records::Csv,
-                flush_every: crate::tournament::runner::FLUSH_EVERY,
-            };
-            let start = Instant::now();
-            crate::tournament::run::execute(
-                &arena,
-                &cfg,
-                cfg.schedule().expect("bench schedule"),
-                &run_opts,
-                &dir,
-                crate::tournament::folder::prepare(&dir, true).expect("a bench folder"),
-                None,
-            )
-            .expect("bench run");
-            let run_rate = games as f64 / start.elapsed().as_secs_f64();
+            // The same games without and with their moves kept (records.jsonl), in turns that
+            // alternate which goes first, so that neither always runs on a warmer machine.
+            let mut rates = [0.0; 2];
+            for turn in 0..2 {
+                let kept = (turn + engine.len()) % 2;
+                let run_opts = RunOptions {
+                    threads: 1,
+                    progress: ProgressMode::Off,
+                    history: false,
+                    stop: Arc::default(),
+                    records: [Records::Csv, Records::Moves][kept],
+                    flush_every: crate::tournament::runner::FLUSH_EVERY,
+                };
+                let start = Instant::now();
+                crate::tournament::run::execute(
+                    &arena,
+                    &cfg,
+                    cfg.schedule().expect("bench schedule"),
+                    &run_opts,
+                    &dir,
+                    crate::tournament::folder::prepare(&dir, true).expect("a bench folder"),
+                    None,
+                )
+                .expect("bench run");
+                rates[kept] = games as f64 / start.elapsed().as_secs_f64();
+                if kept == 1 {
+                    let size = std::fs::metadata(dir.join(crate::report::records::FILE)).map_or(0, |m| m.len());
+                    bytes.push(size as f64 / games as f64);
+                }
+            }
             engine.push(rate);
-            whole.push(run_rate);
-            share.push(100.0 * run_rate / rate);
+            whole.push(rates[0]);
+            share.push(100.0 * rates[0] / rate);
+            moves.push(rates[1]);
+            moves_share.push(100.0 * rates[1] / rates[0]);
         }
         let _ = std::fs::remove_dir_all(&dir);
         measures.push(Measure {
@@ -100,6 +113,17 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
             unit: "games/s",
         });
         measures.push(Measure { name: format!("runner.{game}_end_to_end_vs_engine"), value: median(share), unit: "%" });
+        measures.push(Measure {
+            name: format!("runner.{game}_end_to_end_moves_per_s"),
+            value: median(moves),
+            unit: "games/s",
+        });
+        measures.push(Measure {
+            name: format!("runner.{game}_moves_vs_end_to_end"),
+            value: median(moves_share),
+            unit: "%",
+        });
+        measures.push(Measure { name: format!("runner.{game}_moves_bytes_per_game"), value: median(bytes), unit: "bytes" });
     }
     measures
 }
