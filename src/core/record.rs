@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::core::game::{Game, Seat};
 use crate::core::seeds::GameSeeds;
-use crate::core::wire::{Text, Texts, Wire};
+use crate::core::wire::{Texts, Wire};
 
 /// The record of the game being played, its bytes reused from game to game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,14 +50,14 @@ impl GameLog {
         self.body.push(b'[');
         self.body.extend_from_slice(itoa::Buffer::new().format(seat).as_bytes());
         self.body.push(b',');
-        serde_json::to_writer(&mut self.body, &Text(game.action_text(action))).expect("an action serialises");
+        push_json_text(&mut self.body, game.action_text(action));
         self.body.push(b']');
         self.events += 1;
         game.chance(state, &mut self.seen, &mut self.chance);
         for i in 0..self.chance.len() {
             self.separate();
             let text = self.chance.iter().nth(i).expect("a chance event");
-            serde_json::to_writer(&mut self.body, text).expect("a chance event serialises");
+            push_json_text(&mut self.body, text);
             self.events += 1;
         }
         self.chance.clear();
@@ -75,6 +75,23 @@ impl GameLog {
             self.body.push(b',');
         }
     }
+}
+
+/// Appends `text` as a JSON string. Written straight into `out` and escaped only when it needs
+/// to be (action texts and cards never do): a record writes a few dozen of them a game, and
+/// serde's escaping writer cost a fast game a tenth of its time.
+fn push_json_text(out: &mut Vec<u8>, text: impl std::fmt::Display) {
+    use std::io::Write as _;
+    let start = out.len();
+    out.push(b'"');
+    write!(out, "{text}").expect("writing to a Vec cannot fail");
+    if out[start + 1..].iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
+        let raw = String::from_utf8(out.split_off(start + 1)).expect("a Display writes UTF-8");
+        out.truncate(start);
+        serde_json::to_writer(&mut *out, &raw).expect("a string serialises");
+        return;
+    }
+    out.push(b'"');
 }
 
 /// One event of a record as it is read back.
@@ -260,4 +277,19 @@ pub fn frames<G: Wire>(
         out.push(frame(&state, Some(i)));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_is_written_as_the_json_string_serde_writes() {
+        for text in ["raise 300", "7,7", "say \"hi\"", "back\\slash", "line\nbreak", "tab\t", "", "五子棋"] {
+            let mut out = b"[".to_vec();
+            push_json_text(&mut out, text);
+            assert_eq!(out[1..], serde_json::to_vec(text).unwrap()[..], "{text:?}");
+            assert_eq!(out[0], b'[');
+        }
+    }
 }

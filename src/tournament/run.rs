@@ -253,19 +253,36 @@ struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    /// `rows`: the game's games.csv rows when they are formatted already; `line`: its
-    /// records.jsonl line when it is known already (a copied game's).
-    fn deliver(&mut self, job: &Job, record: &GameRecord, rows: Option<&[u8]>, line: Option<&str>) -> Result<Flow> {
+    /// `formatted`: what a worker made of the game already: its records.jsonl line first, when
+    /// the run keeps its moves (one line: JSON escapes line breaks), then its games.csv rows.
+    /// `line`: a copied game's records.jsonl line, as read.
+    fn deliver(
+        &mut self,
+        job: &Job,
+        record: &GameRecord,
+        formatted: Option<&[u8]>,
+        line: Option<&str>,
+    ) -> Result<Flow> {
+        let mut rows = formatted;
         if let Some(moves) = self.out.moves.as_mut() {
-            self.line.clear();
-            match line {
-                Some(line) => {
+            match (line, formatted) {
+                (Some(line), _) => {
+                    self.line.clear();
                     self.line.extend_from_slice(line.as_bytes());
                     self.line.push(b'\n');
+                    moves.write_rows(&self.line)?;
                 }
-                None => crate::report::records::write_line(&mut self.line, job, &self.names, record),
+                (None, Some(formatted)) => {
+                    let end = memchr::memchr(b'\n', formatted).map_or(formatted.len(), |i| i + 1);
+                    moves.write_rows(&formatted[..end])?;
+                    rows = Some(&formatted[end..]);
+                }
+                (None, None) => {
+                    self.line.clear();
+                    crate::report::records::write_line(&mut self.line, job, &self.names, record);
+                    moves.write_rows(&self.line)?;
+                }
             }
-            moves.write_rows(&self.line)?;
         }
         match (self.out.games.as_mut(), rows) {
             (Some(out), Some(rows)) => out.write_rows(rows)?,
@@ -447,6 +464,7 @@ impl Run<'_> {
             if plan.count > 0 {
                 let rows_of = sink.format.clone();
                 let writing = sink.out.games.is_some();
+                let moves = sink.out.moves.is_some().then(|| sink.names.clone());
                 // Every game played is timed, delivered or not (one played past an SPRT's stop point).
                 let worker_times = PerWorker::new(opts.threads, || vec![TimeTally::default(); times.len()]);
                 let format = |job: &Job, record: &GameRecord, rows: &mut Vec<u8>| {
@@ -455,6 +473,11 @@ impl Run<'_> {
                             tallies[job.lineup[seat]].add(took);
                         }
                     });
+                    // Formatted here, on the worker that played the game: the delivering thread
+                    // only copies bytes in order.
+                    if let Some(names) = &moves {
+                        crate::report::records::write_line(rows, job, names, record);
+                    }
                     if writing {
                         rows_of.rows(job, record, rows);
                     }

@@ -123,7 +123,11 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
             value: median(moves_share),
             unit: "%",
         });
-        measures.push(Measure { name: format!("runner.{game}_moves_bytes_per_game"), value: median(bytes), unit: "bytes" });
+        measures.push(Measure {
+            name: format!("runner.{game}_moves_bytes_per_game"),
+            value: median(bytes),
+            unit: "bytes",
+        });
     }
     measures
 }
