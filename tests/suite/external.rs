@@ -561,3 +561,35 @@ fn an_outside_bot_can_be_named_on_the_command_line() {
     assert!(stderr.contains("NAME=KIND:COMMAND"), "{stderr}");
     assert!(run.survivors(Duration::from_secs(3)).is_empty());
 }
+
+/// A forfeit is explained by the record alone: records.jsonl says who forfeited, after which
+/// event, and why, in the notation the bot sent with the legal actions; and the record still
+/// plays back (`arena replay --check`) with the forfeit where it says.
+#[test]
+fn a_forfeit_is_explained_by_its_record() {
+    let run = Run::new("forfeit-record");
+    let bot = run.sh_bot("bad", "illegal", ", move_ms = 300, start_ms = 500");
+    let config =
+        format!("game = \"holdem\"\ngames = 4\npaired = true\nseats = 3\nbots = [{bot}, \"always-call\", \"rr\"]\n");
+    let output = run.command(&config, "out", 2).args(["--records", "moves"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let mut forfeits = 0;
+    for line in run.read("out/records.jsonl").lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let forfeit = &record["status"]["forfeit"];
+        let seat = forfeit["seat"].as_u64().unwrap() as usize;
+        assert_eq!(record["seats"][seat], "bad", "{line}");
+        assert_eq!(forfeit["kind"], "illegal", "{line}");
+        let reason = forfeit["reason"].as_str().unwrap();
+        assert!(glob("illegal action `raise 1`: * legal: *", reason), "{reason}");
+        // The events before the fault, and none of the bad bot's own: it never got to act.
+        let events = record["events"].as_array().unwrap();
+        assert_eq!(forfeit["at"].as_u64().unwrap() as usize, events.len(), "{line}");
+        assert!(events.iter().all(|e| e.get(0).and_then(|s| s.as_u64()) != Some(seat as u64)), "{line}");
+        forfeits += 1;
+    }
+    assert!(forfeits >= 4, "{forfeits} games");
+    let check = arena().args(["replay", "--check"]).arg(run.path("out")).output().unwrap();
+    assert_eq!(check.status.code(), Some(0), "{}", String::from_utf8_lossy(&check.stdout));
+    assert!(run.survivors(Duration::from_secs(3)).is_empty());
+}
