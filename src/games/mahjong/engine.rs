@@ -96,10 +96,28 @@ pub struct State {
     pub fans: u32,
     /// Points over the whole game (zero-sum).
     pub payoff: [i32; SEATS],
+    /// The seat that was to draw when the live wall ran out, in the last hand that did (the rules
+    /// never read it; a record says who set aside the wall's last flowers, which a state dealt
+    /// into the next hand no longer shows).
+    pub exhausted_by: Option<Seat>,
+}
+
+impl State {
+    /// The wall of hand `hand` (from 0) in draw order: the live end first, replacements from the
+    /// far end. A flower is [`FLOWER`].
+    pub fn wall_of(&self, hand: usize) -> &[Tile] {
+        &self.walls[hand]
+    }
+
+    /// The tiles taken so far from the wall of the hand being played: its front ones are
+    /// `wall[..front]`, those taken from the far end `wall[back..]`.
+    pub fn taken(&self) -> (usize, usize) {
+        (self.next, self.end)
+    }
 }
 
 /// A flower in the wall (not a tile kind).
-const FLOWER: Tile = TILE_KINDS as Tile;
+pub const FLOWER: Tile = TILE_KINDS as Tile;
 
 /// The table options.
 #[derive(Clone, Debug)]
@@ -338,7 +356,10 @@ impl Mahjong {
                 s.phase = Phase::Turn { seat, drawn: Some(t), after_kong: replacement };
             }
             // Exhausted wall: a draw, nobody pays.
-            None => self.end_hand(s),
+            None => {
+                s.exhausted_by = Some(seat);
+                self.end_hand(s)
+            }
         }
     }
 
@@ -541,6 +562,7 @@ impl Game for Mahjong {
             winner: None,
             fans: 0,
             payoff: [0; SEATS],
+            exhausted_by: None,
         };
         self.start_hand(&mut s);
         s

@@ -17,7 +17,7 @@ pub const EAST: Tile = 27;
 pub const RED: Tile = 31;
 
 /// Suit letters in kind order.
-const SUIT_LETTERS: [char; 3] = ['m', 's', 'p'];
+pub const SUIT_LETTERS: [char; 3] = ['m', 's', 'p'];
 pub const HONOR_LETTERS: [char; 7] = ['E', 'S', 'W', 'N', 'C', 'F', 'P'];
 
 /// Copies per kind (a hand, a wall, the seen tiles).

@@ -2,21 +2,91 @@
 //! `1s`..`9s`, `1p`..`9p`, `E S W N`, `C F P`, sets as `[1m2m3m]` or `(EEEE)` (a concealed kong),
 //! actions as `discard 5m`, `win`, `concealed kong 5m`, `added kong 5m`, `pass`, `pung`, `kong`
 //! and `chow 3m` (the lowest tile of the chow).
+//!
+//! In a record (records.jsonl), a flower is `H` (花; flowers never reach the wire otherwise). The
+//! deal is the first hand's table: `hand_no`, `hands_per_game`, `dealer`, the winds, the `wall`
+//! in draw order (every tile, flowers included: the deal and the draws take from its front, a
+//! kong's or a flower's replacement from its far end), the `hands` as dealt (13 tiles a seat,
+//! flowers set aside and replaced; the dealer's 14th is its first draw, `drawn`) and the
+//! `flowers` each seat set aside. The chance events, one per tile taken from the wall in play:
+//! - `draw 2 5m`: seat 2 draws 5m from the front of the wall (`draw 2 H`: a flower, set aside);
+//! - `replace 2 7s`: seat 2 takes a replacement from the far end (after a kong or a flower);
+//! - `exhausted 2` (`exhausted 2 H H`): seat 2 was to draw and the live wall was empty (or held only
+//!   flowers, which it set aside): the hand is a draw;
+//! - `hand 1 dealer 1 wall 5m E ...`: in a game of several hands, the next hand (from 0) and its
+//!   wall in draw order; it is dealt from the wall as the first was (13 tiles a seat from the
+//!   dealer round, flowers replaced, the dealer's first draw), the winds follow from the hand and
+//!   the dealer.
 
-use std::fmt::Display;
+use std::fmt::{Display, Write as _};
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::core::wire::{show, texts, List, Text, Texts};
+use crate::core::wire::{show, texts, write_int, List, Text, Texts};
 use crate::core::Wire;
 
-use super::engine::{Action, Mahjong, PhaseView, State, View};
-use super::tiles::{parse_tile, tile_name, Counts, Meld, Tile, HONOR_LETTERS};
+use super::engine::{Action, Mahjong, Phase, PhaseView, State, View, FLOWER, SEATS};
+use super::tiles::{parse_tile, tile_name, Counts, Meld, Tile, HONOR_LETTERS, SUIT_LETTERS};
 
 /// The tiles of `counts`, each as often as it is held, in tile order.
 fn tiles(counts: &Counts) -> impl Serialize + '_ {
     let held = counts.iter().enumerate().flat_map(|(t, &n)| std::iter::repeat_n(t as Tile, n as usize));
     texts(held.map(tile_name))
+}
+
+/// A tile of a wall as a record writes it, flowers as `H`, straight into `text` (a hand's record
+/// writes some four hundred).
+fn push_tile(text: &mut String, t: Tile) {
+    let (first, second) = tile_chars(t);
+    text.push(first);
+    text.extend(second);
+}
+
+/// A wall's tile as a JSON string.
+fn wall_tile(t: Tile) -> Text<impl Display> {
+    Text(show(move |f| {
+        let (first, second) = tile_chars(t);
+        f.write_char(first)?;
+        second.map_or(Ok(()), |c| f.write_char(c))
+    }))
+}
+
+/// The one or two letters of a wall's tile: `5m`, `E`, `H` (a flower).
+fn tile_chars(t: Tile) -> (char, Option<char>) {
+    match t {
+        FLOWER => ('H', None),
+        27.. => (HONOR_LETTERS[(t - 27) as usize], None),
+        _ => (char::from(b'1' + t % 9), Some(SUIT_LETTERS[(t / 9) as usize])),
+    }
+}
+
+/// Where a record's chance events stand ([`Wire::chance`]'s `seen`): the hand being played, the
+/// tiles taken from its wall (front and far end) and the hands won so far (a hand that ends
+/// without a new win ended on an empty wall).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Mark {
+    hand: usize,
+    front: usize,
+    back: usize,
+    wins: u32,
+}
+
+impl Mark {
+    fn of(s: &State) -> Mark {
+        let (front, back) = s.taken();
+        Mark { hand: s.hand_no, front, back, wins: s.wins.iter().sum() }
+    }
+
+    /// Packed into a `seen`; bit 0 is set, so that 0 means nothing seen yet. A hand number
+    /// (< 16), a wall position (<= 144) and a count of wins (<= 16) each fit in a byte.
+    fn pack(self) -> u64 {
+        1 | (self.hand as u64) << 8 | (self.front as u64) << 16 | (self.back as u64) << 24 | u64::from(self.wins) << 32
+    }
+
+    fn unpack(seen: u64) -> Mark {
+        let byte = |k: u32| (seen >> (8 * k)) & 0xff;
+        Mark { hand: byte(1) as usize, front: byte(2) as usize, back: byte(3) as usize, wins: byte(4) as u32 }
+    }
 }
 
 /// Another seat's concealed kong: the set is on the table, its tiles face down.
@@ -81,6 +151,91 @@ impl Wire for Mahjong {
             melds: shown.map(|w| texts(&s.melds[w])),
         }
     }
+
+    /// The first hand as dealt, its whole wall included (the wall of a later hand of the game is
+    /// in the chance event that deals it).
+    fn deal_json<'a>(&'a self, s: &'a State) -> impl Serialize + 'a {
+        let wind = |k: usize| Text(HONOR_LETTERS[k % 4]);
+        let dealer = s.dealer;
+        Deal {
+            hand_no: s.hand_no,
+            hands_per_game: self.hands,
+            dealer,
+            prevalent_wind: wind(s.hand_no / 4),
+            seat_winds: List((0..SEATS).map(move |seat| wind(seat + 4 - dealer))),
+            wall: List(s.wall_of(s.hand_no).iter().map(|&t| wall_tile(t))),
+            hands: List(s.hands.iter().map(tiles)),
+            drawn: match s.phase {
+                Phase::Turn { drawn, .. } => drawn.map(tile_name),
+                _ => None,
+            },
+            flowers: s.flowers,
+        }
+    }
+
+    /// What the wall gave since `seen` (a packed [`Mark`]): worked out from where the wall stands
+    /// now and stood then, so that the rules keep no log of their own. One action takes tiles for
+    /// one seat at most (a draw, its flowers' replacements, a kong's replacement), and may end the
+    /// hand and deal the next.
+    fn chance(&self, s: &State, seen: &mut u64, out: &mut Texts) {
+        let now = Mark::of(s);
+        let first = *seen & 1 == 0;
+        let was = Mark::unpack(std::mem::replace(seen, now.pack()));
+        if first {
+            return; // the deal: all in `deal_json`
+        }
+        let ended = now.hand != was.hand || s.phase == Phase::Over;
+        if ended && now.wins == was.wins {
+            // A draw found the live wall empty: whatever was left in it were flowers, all set aside.
+            let seat = s.exhausted_by.expect("an exhausted wall names the seat to draw");
+            out.push_with(|text| {
+                text.push_str("exhausted ");
+                write_int(text, seat);
+                (was.front..was.back).for_each(|_| text.push_str(" H"));
+            });
+        } else if now.hand == was.hand && (now.front, now.back) != (was.front, was.back) {
+            let Phase::Turn { seat, .. } = s.phase else { unreachable!("a tile taken is a tile drawn") };
+            let wall = s.wall_of(now.hand);
+            let mut push = |word: &str, t: Tile| {
+                out.push_with(|text| {
+                    text.push_str(word);
+                    write_int(text, seat);
+                    text.push(' ');
+                    push_tile(text, t);
+                })
+            };
+            // The front tile comes first (a flower there is replaced from the far end), then the
+            // far end's from the outside in.
+            wall[was.front..now.front].iter().for_each(|&t| push("draw ", t));
+            wall[now.back..was.back].iter().rev().for_each(|&t| push("replace ", t));
+        }
+        if now.hand != was.hand {
+            out.push_with(|text| {
+                text.push_str("hand ");
+                write_int(text, s.hand_no);
+                text.push_str(" dealer ");
+                write_int(text, s.dealer);
+                text.push_str(" wall");
+                for &t in s.wall_of(s.hand_no) {
+                    text.push(' ');
+                    push_tile(text, t);
+                }
+            });
+        }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Deal<W, SW, WL, H> {
+    hand_no: usize,
+    hands_per_game: usize,
+    dealer: crate::core::Seat,
+    prevalent_wind: W,
+    seat_winds: SW,
+    wall: WL,
+    hands: H,
+    drawn: Option<String>,
+    flowers: [u8; SEATS],
 }
 
 /// The view on the wire, field by field as docs/protocol.md lists them, the phase's last.
@@ -197,5 +352,307 @@ mod tests {
         }
         assert_eq!(game.parse_action("Concealed Kong E").unwrap(), Action::ConcealedKong(27));
         assert!(game.parse_action("discard 5x").unwrap_err().contains("bad tile"));
+    }
+
+    use super::super::tiles::TILE_KINDS;
+    use crate::core::record::{replay, Ending, Event};
+    use crate::core::{play_game_into, Entrant, GameRecord, GameSeeds, Keep, Params, Seating, Status};
+
+    /// One game played by `random` and `greedy` bots (`greedy[seat]`), its record kept.
+    fn recorded(game: &Mahjong, greedy: [bool; 4], seeds: &GameSeeds) -> GameRecord {
+        let mut bots: Vec<Box<dyn crate::core::Bot<Mahjong>>> = greedy
+            .iter()
+            .map(|&g| -> Box<dyn crate::core::Bot<Mahjong>> {
+                if g {
+                    Box::new(super::super::bots::GreedyBot)
+                } else {
+                    Box::new(super::super::bots::RandomBot)
+                }
+            })
+            .collect();
+        let entrant = Entrant::default();
+        let entrants = vec![&entrant; SEATS];
+        let table = Params::default();
+        let seating = Seating { entrants: &entrants, game: 0, table: &table, run: None };
+        let mut record = GameRecord::new();
+        let keep = Keep { columns: true, history: false, moves: true };
+        play_game_into(game, &mut bots, seeds, &seating, keep, &mut record);
+        assert_eq!(record.status, Status::Ok);
+        record
+    }
+
+    /// A record's body as JSON (the deal, the events, the end) and its events.
+    fn body(bytes: &[u8]) -> (serde_json::Value, Vec<Event>) {
+        let value: serde_json::Value = serde_json::from_slice(&[b"{", bytes, b"}"].concat()).unwrap();
+        let events = serde_json::from_value(value["events"].clone()).unwrap();
+        (value, events)
+    }
+
+    fn wall_text(wall: &[Tile]) -> Vec<String> {
+        wall.iter().map(|&t| if t == FLOWER { "H".to_string() } else { tile_name(t) }).collect()
+    }
+
+    /// Tiles the deal takes from `wall`: 13 a seat and the dealer's first draw from the front,
+    /// each flower replaced from the far end (the engine's order, written out again).
+    fn deal_taken(wall: &[Tile]) -> usize {
+        let (mut front, mut end) = (0, wall.len());
+        for _ in 0..4 * 13 + 1 {
+            let mut t = wall[front];
+            front += 1;
+            while t == FLOWER {
+                end -= 1;
+                t = wall[end];
+            }
+        }
+        front + wall.len() - end
+    }
+
+    /// Tallies of what the records of the tests below held.
+    #[derive(Default, Debug)]
+    struct Seen {
+        draws: u32,
+        replacements: u32,
+        flowers: u32,
+        exhausted: u32,
+        exhausted_on_flowers: u32,
+        hands: u32,
+    }
+
+    /// Plays `games` games of `game`, checks each record plays back to the same bytes, and that its
+    /// chance events account for every tile taken from the wall, in the right seat's hands.
+    fn check_records(game: &Mahjong, games: u64, master: u64) -> Seen {
+        let mut seen = Seen::default();
+        for g in 0..games {
+            let seeds = GameSeeds::derive(master, 0, g, 1);
+            let greedy = [g % 2 == 0, true, g % 3 == 0, false];
+            let record = recorded(game, greedy, &seeds);
+            let (value, events) = body(&record.log.body);
+            let back = replay(game, &seeds, &events, Ending::Over).unwrap_or_else(|d| panic!("game {g}: {d:?}"));
+            assert_eq!(String::from_utf8_lossy(&back.log.body), String::from_utf8_lossy(&record.log.body));
+            let dealt = game.deal(&mut seeds.deal_rng());
+            assert_eq!(value["deal"]["wall"], serde_json::json!(wall_text(dealt.wall_of(0))));
+            assert_eq!(deal_taken(dealt.wall_of(0)), dealt.taken().0 + dealt.wall_of(0).len() - dealt.taken().1);
+            // Tiles taken in play, hand by hand: all of them when the wall ran out (a hand won on
+            // the last tile took them all too), and as many
+            // as the state shows taken in the last hand.
+            let (mut hand, mut taken, mut drawer) = (0, 0, None);
+            let end_of_hand = |hand: usize, taken: usize, exhausted: bool| {
+                let wall = back.state.wall_of(hand);
+                let in_play = wall.len() - deal_taken(wall);
+                if hand == back.state.hand_no {
+                    let (front, end) = back.state.taken();
+                    assert_eq!(taken, front + wall.len() - end - deal_taken(wall), "hand {hand}");
+                }
+                assert!(if exhausted { taken == in_play } else { taken <= in_play }, "hand {hand}: {taken}");
+            };
+            let mut exhausted = false;
+            for event in &events {
+                match event {
+                    Event::Action(seat, _) => {
+                        // The seat that drew a tile (not a flower) is the next to act.
+                        if let Some(d) = drawer.take() {
+                            assert_eq!(*seat, d, "game {g}: the drawer acts");
+                        }
+                    }
+                    Event::Chance(text) => {
+                        let words: Vec<&str> = text.split(' ').collect();
+                        match words[0] {
+                            "draw" | "replace" => {
+                                assert_eq!(words.len(), 3, "{text}");
+                                taken += 1;
+                                let seat: usize = words[1].parse().unwrap();
+                                if words[2] == "H" {
+                                    seen.flowers += 1;
+                                    drawer = None;
+                                } else {
+                                    parse_tile(words[2]).unwrap();
+                                    drawer = Some(seat);
+                                }
+                                if words[0] == "draw" {
+                                    seen.draws += 1;
+                                } else {
+                                    seen.replacements += 1;
+                                }
+                            }
+                            "exhausted" => {
+                                assert!(words[2..].iter().all(|w| *w == "H"), "{text}");
+                                taken += words.len() - 2;
+                                seen.exhausted += 1;
+                                seen.exhausted_on_flowers += (words.len() > 2) as u32;
+                                exhausted = true;
+                            }
+                            "hand" => {
+                                end_of_hand(hand, taken, exhausted);
+                                hand += 1;
+                                assert_eq!(words[1].parse::<usize>().unwrap(), hand, "{text}");
+                                assert_eq!((words[2], words[3]), ("dealer", &*(hand % 4).to_string()));
+                                assert_eq!(words[4], "wall");
+                                assert_eq!(words[5..], wall_text(back.state.wall_of(hand)), "{text}");
+                                seen.hands += 1;
+                                (taken, exhausted) = (0, false);
+                            }
+                            other => panic!("unknown chance event {other}: {text}"),
+                        }
+                    }
+                }
+            }
+            end_of_hand(hand, taken, exhausted);
+            assert_eq!(hand, game.hands - 1, "a hand event for every hand after the first");
+        }
+        seen
+    }
+
+    #[test]
+    fn one_hand_records_play_back_and_account_for_every_tile_drawn() {
+        let seen = check_records(&Mahjong::new(8), 150, 21);
+        assert!(seen.draws > 150 * 30 && seen.exhausted > 0, "{seen:?}");
+        let flowers = Mahjong { min_fans: 0, flowers: true, hands: 1 };
+        let seen = check_records(&flowers, 150, 22);
+        // Each flower is replaced from the far end.
+        assert!(seen.flowers > 150 && seen.replacements >= seen.flowers, "{seen:?}");
+    }
+
+    #[test]
+    fn full_round_records_play_back_with_each_hands_deal() {
+        let round = Mahjong { min_fans: 8, flowers: true, hands: 16 };
+        let seen = check_records(&round, 12, 23);
+        assert_eq!(seen.hands, 12 * 15);
+        // Some hands ran out on flowers: the seat that set them aside is named though the next
+        // hand's deal has cleared the flowers.
+        assert!(seen.exhausted > 0 && seen.flowers > 0 && seen.exhausted_on_flowers > 0, "{seen:?}");
+        let plain = Mahjong { min_fans: 0, flowers: false, hands: 16 };
+        check_records(&plain, 6, 24);
+    }
+
+    /// The bots seldom declare a kong: seats that declare every kong they may (and otherwise play
+    /// at random) show each kong's replacement draw in the record, which plays back.
+    #[test]
+    fn kong_replacements_are_recorded() {
+        use crate::core::record::GameLog;
+        let game = Mahjong { min_fans: 0, flowers: true, hands: 16 };
+        let mut rng = DealRng::seed_from_u64(3);
+        let mut kongs = 0;
+        for g in 0..10 {
+            let seeds = GameSeeds::derive(41, 0, g, 1);
+            let mut s = game.deal(&mut seeds.deal_rng());
+            let mut log = GameLog::default();
+            log.begin(&game, &s);
+            let mut legal = Vec::new();
+            while let Some(seat) = game.to_act(&s) {
+                game.legal_actions(&s, &mut legal);
+                let kong =
+                    legal.iter().find(|a| matches!(a, Action::Kong | Action::ConcealedKong(_) | Action::AddedKong(_)));
+                let a = *kong.unwrap_or(&legal[rng.random_range(0..legal.len())]);
+                game.apply(&mut s, &a).unwrap();
+                log.action(&game, seat, &a, &s);
+                if kong.is_some() && matches!(s.phase, Phase::Turn { seat: k, .. } if k == seat) {
+                    kongs += 1;
+                }
+            }
+            log.end(&game, &s);
+            let (_, events) = body(&log.body);
+            // After a kong (not robbed) comes a replacement for the seat that declared it.
+            for (i, e) in events.iter().enumerate() {
+                if let Event::Action(seat, a) = e {
+                    if a.contains("kong") && !a.starts_with("added") {
+                        let next = &events[i + 1];
+                        assert!(
+                            matches!(next, Event::Chance(t) if t.starts_with(&format!("replace {seat} "))
+                                || t.starts_with("exhausted") || t.starts_with("hand")),
+                            "{a} then {next:?}"
+                        );
+                    }
+                }
+            }
+            let back = replay(&game, &seeds, &events, Ending::Over).unwrap();
+            assert_eq!(String::from_utf8_lossy(&back.log.body), String::from_utf8_lossy(&log.body));
+        }
+        assert!(kongs > 20, "{kongs}");
+    }
+
+    #[test]
+    fn the_deal_holds_the_wall_hands_and_winds() {
+        for game in [Mahjong::new(8), Mahjong { min_fans: 8, flowers: true, hands: 16 }] {
+            for seed in 0..40 {
+                let s = game.deal(&mut DealRng::seed_from_u64(seed));
+                let deal = json(game.deal_json(&s));
+                assert_eq!((deal["hand_no"].clone(), deal["dealer"].clone()), (json!(0), json!(0)));
+                assert_eq!(deal["hands_per_game"], game.hands);
+                assert_eq!(
+                    (deal["prevalent_wind"].clone(), deal["seat_winds"].clone()),
+                    (json!("E"), json!(["E", "S", "W", "N"]))
+                );
+                // The wall: every tile four times, and the flowers.
+                let wall: Vec<String> =
+                    deal["wall"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect();
+                assert_eq!(wall.len(), if game.flowers { 144 } else { 136 });
+                let mut count = std::collections::BTreeMap::new();
+                wall.iter().for_each(|t| *count.entry(t.clone()).or_insert(0) += 1);
+                assert_eq!(count.len(), TILE_KINDS + game.flowers as usize);
+                assert!(count.iter().all(|(t, &n)| n == if t == "H" { 8 } else { 4 }), "{count:?}");
+                // The hands are the tiles the deal took from the wall, flowers set aside.
+                let (front, back) = s.taken();
+                let mut taken: Vec<String> = wall[..front].iter().chain(&wall[back..]).cloned().collect();
+                let mut held: Vec<String> = Vec::new();
+                for seat in 0..SEATS {
+                    let hand = deal["hands"][seat].as_array().unwrap();
+                    assert_eq!(hand.len(), if seat == 0 { 14 } else { 13 });
+                    held.extend(hand.iter().map(|t| t.as_str().unwrap().to_string()));
+                    let flowers = deal["flowers"][seat].as_u64().unwrap();
+                    held.extend(std::iter::repeat_n("H".to_string(), flowers as usize));
+                }
+                assert!(deal["hands"][0].as_array().unwrap().contains(&deal["drawn"]));
+                taken.sort();
+                held.sort();
+                assert_eq!(taken, held);
+            }
+        }
+    }
+
+    /// A record whose draws, or whose actions, were changed does not play back to itself.
+    #[test]
+    fn a_changed_record_is_caught() {
+        let game = Mahjong { min_fans: 8, flowers: true, hands: 1 };
+        let mut refused = 0;
+        for g in 0..40 {
+            let seeds = GameSeeds::derive(31, 0, g, 1);
+            let record = recorded(&game, [true, false, true, false], &seeds);
+            let (_, events) = body(&record.log.body);
+            let draws: Vec<usize> = (0..events.len())
+                .filter(|&i| matches!(&events[i], Event::Chance(t) if t.starts_with("draw") && !t.ends_with(" H")))
+                .collect();
+            // A draw of another tile, a draw by another seat, a draw left out.
+            let at = draws[draws.len() / 2];
+            let Event::Chance(text) = &events[at] else { unreachable!() };
+            let other_tile = if text.ends_with(" E") { "S" } else { "E" };
+            let seat = text.split(' ').nth(1).unwrap();
+            let other_seat = (seat.parse::<usize>().unwrap() + 1) % 4;
+            let tile = text.rsplit(' ').next().unwrap();
+            for changed_text in [format!("draw {seat} {other_tile}"), format!("draw {other_seat} {tile}")] {
+                let mut changed = events.clone();
+                changed[at] = Event::Chance(changed_text);
+                assert!(replay(&game, &seeds, &changed, Ending::Over).is_err());
+            }
+            let mut changed = events.clone();
+            changed.remove(at);
+            assert!(replay(&game, &seeds, &changed, Ending::Over).is_err());
+            // The seat that drew discards another tile it holds.
+            let Some(next) =
+                (at..events.len()).find(|&i| matches!(&events[i], Event::Action(_, a) if a.starts_with("discard")))
+            else {
+                continue;
+            };
+            let Event::Action(seat, discard) = &events[next] else { unreachable!() };
+            let before = replay(&game, &seeds, &events[..next], Ending::Forfeit(*seat)).unwrap();
+            let held = (0..TILE_KINDS as Tile).find(|&t| {
+                before.state.hands[*seat][t as usize] > 0 && format!("discard {}", tile_name(t)) != *discard
+            });
+            let mut changed = events.clone();
+            changed[next] = Event::Action(*seat, format!("discard {}", tile_name(held.unwrap())));
+            let back = replay(&game, &seeds, &changed, Ending::Over).map(|r| r.log.body);
+            assert!(back.is_err() || back.as_ref().unwrap() != &record.log.body);
+            refused += back.is_err() as u32;
+        }
+        assert!(refused > 20, "{refused}");
     }
 }

@@ -1,15 +1,21 @@
 //! Five-card stud on the wire (docs/protocol.md): the seat's view as JSON, actions as `fold`,
 //! `check`, `call`, `bet N` (N = this seat's whole bet on the street) and `showhand` (梭哈: as
 //! much as the shortest stack in the hand allows), cards as `Ah`, `Td`.
+//!
+//! In a record (records.jsonl) the deal is `{"ante", "stacks", "first", "cards"}`: the ante, each
+//! seat's chips before it, the seat that acts first on 2nd street, and each seat's five cards in
+//! the order dealt (hole card first). Each later street is one chance event, `street 3: Ah - 7c`:
+//! the street (cards a seat then holds) and the face-up card each seat got, in seat order, `-`
+//! for a seat that had folded.
 
 use std::fmt::Display;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::core::wire::{number, show, texts, words, Bounds, List, Texts};
-use crate::core::{IllegalAction, Wire};
+use crate::core::{Game, IllegalAction, Wire};
 
-use super::engine::{Action, State, Stud, View};
+use super::engine::{Action, State, Stud, View, STREETS};
 use super::eval::value;
 
 impl Wire for Stud {
@@ -63,6 +69,52 @@ impl Wire for Stud {
         });
         Reveal { shown: List(shown) }
     }
+
+    /// All five cards of every seat are fixed at the deal (one shuffle, dealt round by round), so
+    /// the deal holds them all; the streets' chance events then say when each face-up card showed.
+    fn deal_json<'a>(&'a self, s: &'a State) -> impl Serialize + 'a {
+        let seats = 0..s.seats();
+        Deal {
+            ante: self.ante,
+            // The ante is already in the pot at the deal: a seat's chips are what it had before.
+            stacks: List(seats.clone().map(|x| s.stack(x) + s.committed(x))),
+            first: self.to_act(s),
+            cards: List(seats.map(|x| texts(s.dealt(x)))),
+        }
+    }
+
+    /// `seen` counts the face-up cards a seat still in has been dealt. One action may deal several
+    /// streets (when the shortest stack goes all in, the rest are dealt with no betting), so each
+    /// street from `seen` on gets its own event.
+    fn chance(&self, s: &State, seen: &mut u64, out: &mut Texts) {
+        // A seat in the hand shows street + 1 cards while betting, all four after the last round;
+        // a hand that ended on folds dealt no more.
+        let showing = s.street().min(STREETS - 1) + 1;
+        for k in *seen as usize..showing {
+            out.push_with(|text| {
+                text.push_str("street ");
+                crate::core::wire::write_int(text, k + 2);
+                text.push(':');
+                for x in 0..s.seats() {
+                    text.push(' ');
+                    // A seat that folded before this street got no card: `up` stops at its fold.
+                    match s.up(x).get(k) {
+                        Some(card) => text.extend([card.rank_char(), card.suit_char()]),
+                        None => text.push('-'),
+                    }
+                }
+            });
+        }
+        *seen = showing as u64;
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Deal<St, C> {
+    ante: u32,
+    stacks: St,
+    first: Option<crate::core::Seat>,
+    cards: C,
 }
 
 /// The view on the wire, field by field as docs/protocol.md lists them.
@@ -132,5 +184,147 @@ mod tests {
             assert!(shown != 1, "one seat alone shows nothing");
         }
         assert!(showdowns > 10);
+    }
+
+    use crate::core::record::{replay, Ending, Event};
+    use crate::core::{play_game_into, Entrant, GameDef, GameRecord, GameSeeds, Keep, Params, Seating, Status};
+
+    /// One game played by the game's bots, `lineup` naming a kind per seat, its record kept.
+    fn recorded(game: &Stud, lineup: &[&str], seeds: &GameSeeds) -> GameRecord {
+        let mut bots: Vec<_> = lineup
+            .iter()
+            .map(|name| {
+                let kind = Stud::bot_kinds().into_iter().find(|k| k.name == *name).unwrap();
+                let params = Params::new(kind.params, &toml::Table::new(), name).unwrap();
+                (kind.make)(&params, game).unwrap()()
+            })
+            .collect();
+        let entrant = Entrant::default();
+        let entrants = vec![&entrant; bots.len()];
+        let table = Params::default();
+        let seating = Seating { entrants: &entrants, game: 0, table: &table, run: None };
+        let mut record = GameRecord::new();
+        let keep = Keep { columns: true, history: false, moves: true };
+        play_game_into(game, &mut bots, seeds, &seating, keep, &mut record);
+        assert_eq!(record.status, Status::Ok);
+        record
+    }
+
+    /// A record's body as JSON (the deal, the events, the end) and its events.
+    fn body(bytes: &[u8]) -> (serde_json::Value, Vec<Event>) {
+        let value: serde_json::Value = serde_json::from_slice(&[b"{", bytes, b"}"].concat()).unwrap();
+        let events = serde_json::from_value(value["events"].clone()).unwrap();
+        (value, events)
+    }
+
+    fn tables() -> Vec<Stud> {
+        let short = super::super::engine::short_deck();
+        vec![
+            Stud::new(2, 1, 100, crate::cards::CardSet::FULL),
+            Stud::new(3, 5, 40, crate::cards::CardSet::FULL),
+            Stud::new(5, 1, 100, short),
+            Stud::new(4, 2, 300, crate::cards::CardSet::FULL),
+        ]
+    }
+
+    const LINEUP: [&str; 5] = ["expert", "random", "always-call", "expert", "random"];
+
+    /// Every record plays back to the same bytes, and holds one chance event per street dealt
+    /// after the 2nd, one card (or `-`) per seat, the cards the deal gave.
+    #[test]
+    fn records_play_back_with_one_event_per_street() {
+        let mut streets = [0; 4];
+        for game in tables() {
+            for g in 0..100 {
+                let seeds = GameSeeds::derive(11, 0, g, 1);
+                let lineup: Vec<&str> = (0..game.seats).map(|x| LINEUP[(x + g as usize) % 5]).collect();
+                let record = recorded(&game, &lineup, &seeds);
+                let (value, events) = body(&record.log.body);
+                let back = replay(&game, &seeds, &events, Ending::Over).unwrap_or_else(|d| panic!("{d:?}"));
+                assert_eq!(String::from_utf8_lossy(&back.log.body), String::from_utf8_lossy(&record.log.body));
+                let s = &back.state;
+                let chance: Vec<&String> =
+                    events.iter().filter_map(|e| if let Event::Chance(t) = e { Some(t) } else { None }).collect();
+                let last = s.street().min(STREETS - 1);
+                streets[last] += 1;
+                assert_eq!(chance.len(), last, "streets 3 to {} dealt: {chance:?}", last + 2);
+                for (k, text) in chance.iter().enumerate() {
+                    let (head, cards) = text.split_once(": ").unwrap();
+                    assert_eq!(head, format!("street {}", k + 3));
+                    let cards: Vec<&str> = cards.split(' ').collect();
+                    assert_eq!(cards.len(), game.seats);
+                    for (x, card) in cards.iter().enumerate() {
+                        let dealt = value["deal"]["cards"][x][k + 2].as_str().unwrap();
+                        // Only a seat that folded misses a card, and it misses every later one.
+                        match s.up(x).get(k + 1) {
+                            Some(_) => assert_eq!(*card, dealt),
+                            None => assert!(*card == "-" && !s.in_hand(x), "{text}"),
+                        }
+                    }
+                }
+            }
+        }
+        // Hands ended on every street, and some went to the end.
+        assert!(streets.iter().all(|&n| n > 0), "{streets:?}");
+    }
+
+    #[test]
+    fn the_deal_holds_every_card_the_state_deals() {
+        for game in tables() {
+            for seed in 0..50 {
+                let s = game.deal(&mut DealRng::seed_from_u64(seed));
+                let deal = json(game.deal_json(&s));
+                assert_eq!(deal["ante"], game.ante);
+                assert_eq!(deal["stacks"], serde_json::json!(vec![game.stack; game.seats]));
+                assert_eq!(deal["first"], game.to_act(&s).unwrap());
+                let mut all = std::collections::BTreeSet::new();
+                for x in 0..game.seats {
+                    let cards = deal["cards"][x].as_array().unwrap();
+                    assert_eq!(cards.len(), 5);
+                    assert_eq!(cards[0], s.hole(x).to_string(), "the hole card first");
+                    assert_eq!(cards[1], s.up(x)[0].to_string());
+                    for (c, d) in cards.iter().zip(s.dealt(x)) {
+                        assert_eq!(c.as_str().unwrap(), d.to_string());
+                        assert!(game.deck.contains(d));
+                        all.insert(d);
+                    }
+                }
+                assert_eq!(all.len(), 5 * game.seats, "distinct cards");
+            }
+        }
+    }
+
+    /// A record whose actions or cards were changed does not play back to the same record.
+    #[test]
+    fn a_changed_record_is_caught() {
+        let game = Stud::new(3, 1, 100, crate::cards::CardSet::FULL);
+        let mut caught = 0;
+        for g in 0..100 {
+            let seeds = GameSeeds::derive(5, 0, g, 1);
+            let record = recorded(&game, &["always-call", "expert", "always-call"], &seeds);
+            let (_, events) = body(&record.log.body);
+            // A seat that stayed in folds instead: the later streets show `-` for it (or it
+            // acts again), which the record does not say.
+            let Some(at) = events.iter().position(|e| matches!(e, Event::Action(_, a) if a == "call" || a == "check"))
+            else {
+                continue;
+            };
+            let mut changed = events.clone();
+            let Event::Action(seat, _) = &events[at] else { unreachable!() };
+            changed[at] = Event::Action(*seat, "fold".into());
+            let ok = replay(&game, &seeds, &changed, Ending::Over).map(|r| r.log.body);
+            assert!(ok.is_err() || ok.as_ref().unwrap() != &record.log.body);
+            caught += ok.is_err() as u32;
+            // A street's cards changed.
+            if let Some(k) = events.iter().position(|e| matches!(e, Event::Chance(_))) {
+                let mut changed = events.clone();
+                let Event::Chance(text) = &events[k] else { unreachable!() };
+                changed[k] = Event::Chance(text.replacen(':', ": 2c", 1));
+                assert!(replay(&game, &seeds, &changed, Ending::Over).is_err());
+                changed.remove(k);
+                assert!(replay(&game, &seeds, &changed, Ending::Over).is_err(), "a street left out");
+            }
+        }
+        assert!(caught > 50, "{caught}");
     }
 }

@@ -1,13 +1,18 @@
 //! Zhajinhua on the wire (docs/protocol.md): the seat's view as JSON (its cards only once it has
 //! looked), actions as `look`, `fold`, `call`, `raise N` (N = a rung of the stake ladder) and
 //! `compare S` (S = the seat asked), cards as `As`, `Td`.
+//!
+//! In a record (records.jsonl) the deal is `{"ante", "stacks", "stakes", "first", "cards"}`: the
+//! ante, each seat's chips before it, the stake ladder, the seat that acts first and each seat's
+//! three cards. All the cards are dealt at once and nothing else is left to chance (a compare is
+//! decided by the cards dealt), so a record has no chance events.
 
 use std::fmt::Display;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::core::wire::{number, show, texts, words, List, Text, Texts};
-use crate::core::{Seat, Wire};
+use crate::core::{Game, Seat, Wire};
 
 use super::engine::{Action, Event, Public, State, View, Zhajinhua};
 use super::eval::Category;
@@ -54,6 +59,29 @@ impl Wire for Zhajinhua {
         });
         Reveal { shown: List(shown) }
     }
+
+    /// The whole deal: every seat's three cards (seen or not), and the table the betting starts
+    /// from. `chance` keeps its default (nothing after the deal is left to chance).
+    fn deal_json<'a>(&'a self, s: &'a State) -> impl Serialize + 'a {
+        let p = &s.public;
+        Deal {
+            ante: self.ante,
+            // The ante is already in the pot at the deal: a seat's chips are what it had before.
+            stacks: List((0..p.seats).map(|x| p.stack[x] + p.put_in[x])),
+            stakes: &self.stakes,
+            first: self.to_act(s),
+            cards: List(s.hands[..p.seats].iter().map(texts)),
+        }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Deal<'a, St, C> {
+    ante: i64,
+    stacks: St,
+    stakes: &'a [i64],
+    first: Option<Seat>,
+    cards: C,
 }
 
 /// The view on the wire, field by field as docs/protocol.md lists them.
@@ -146,5 +174,113 @@ mod tests {
             let shown = json(game.reveal(&s))["shown"].as_array().unwrap().iter().filter(|v| !v.is_null()).count();
             assert_eq!(shown > 0, s.showdown);
         }
+    }
+
+    use crate::core::record::{replay, Ending, Event};
+    use crate::core::{play_game_into, Entrant, GameDef, GameRecord, GameSeeds, Keep, Params, Seating, Status};
+
+    /// One game played by the game's bots, `lineup` naming a kind per seat, its record kept.
+    fn recorded(game: &Zhajinhua, lineup: &[&str], seeds: &GameSeeds) -> GameRecord {
+        let mut bots: Vec<_> = lineup
+            .iter()
+            .map(|name| {
+                let kind = Zhajinhua::bot_kinds().into_iter().find(|k| k.name == *name).unwrap();
+                let params = Params::new(kind.params, &toml::Table::new(), name).unwrap();
+                (kind.make)(&params, game).unwrap()()
+            })
+            .collect();
+        let entrant = Entrant::default();
+        let entrants = vec![&entrant; bots.len()];
+        let table = Params::default();
+        let seating = Seating { entrants: &entrants, game: 0, table: &table, run: None };
+        let mut record = GameRecord::new();
+        let keep = Keep { columns: true, history: false, moves: true };
+        play_game_into(game, &mut bots, seeds, &seating, keep, &mut record);
+        assert_eq!(record.status, Status::Ok);
+        record
+    }
+
+    /// A record's body as JSON (the deal, the events, the end) and its events.
+    fn body(bytes: &[u8]) -> (serde_json::Value, Vec<Event>) {
+        let value: serde_json::Value = serde_json::from_slice(&[b"{", bytes, b"}"].concat()).unwrap();
+        let events = serde_json::from_value(value["events"].clone()).unwrap();
+        (value, events)
+    }
+
+    fn tables() -> Vec<Zhajinhua> {
+        let mut rich = Zhajinhua::with_seats(6);
+        (rich.ante, rich.stack, rich.stakes, rich.special_235) = (2, 500, vec![2, 4, 8, 20, 50], true);
+        vec![Zhajinhua::with_seats(2), Zhajinhua::with_seats(3), rich]
+    }
+
+    const LINEUP: [&str; 4] = ["ev", "random", "always-call", "threshold"];
+
+    /// Every record plays back to the same bytes; it has actions only (no chance events), and its
+    /// deal gives the cards the showdown shows.
+    #[test]
+    fn records_play_back_and_hold_only_actions() {
+        let mut showdowns = 0;
+        for game in tables() {
+            for g in 0..100 {
+                let seeds = GameSeeds::derive(3, 0, g, 1);
+                let lineup: Vec<&str> = (0..game.seats).map(|x| LINEUP[(x + g as usize) % 4]).collect();
+                let record = recorded(&game, &lineup, &seeds);
+                let (value, events) = body(&record.log.body);
+                assert!(events.iter().all(|e| matches!(e, Event::Action(..))), "{events:?}");
+                let back = replay(&game, &seeds, &events, Ending::Over).unwrap_or_else(|d| panic!("{d:?}"));
+                assert_eq!(String::from_utf8_lossy(&back.log.body), String::from_utf8_lossy(&record.log.body));
+                for (x, shown) in value["end"]["shown"].as_array().unwrap().iter().enumerate() {
+                    if !shown.is_null() {
+                        assert_eq!(shown["cards"], value["deal"]["cards"][x]);
+                        showdowns += 1;
+                    }
+                }
+            }
+        }
+        assert!(showdowns > 50, "{showdowns}");
+    }
+
+    #[test]
+    fn the_deal_holds_every_seats_cards_and_the_table() {
+        for game in tables() {
+            for seed in 0..50 {
+                let s = game.deal(&mut DealRng::seed_from_u64(seed));
+                let deal = json(game.deal_json(&s));
+                assert_eq!(deal["ante"], game.ante);
+                assert_eq!(deal["stacks"], serde_json::json!(vec![game.stack; game.seats]));
+                assert_eq!(deal["stakes"], serde_json::json!(game.stakes));
+                assert_eq!(deal["first"], 0);
+                let mut all = std::collections::BTreeSet::new();
+                assert_eq!(deal["cards"].as_array().unwrap().len(), game.seats);
+                for x in 0..game.seats {
+                    let cards: Vec<String> = s.hands[x].iter().map(|c| c.to_string()).collect();
+                    assert_eq!(deal["cards"][x], serde_json::json!(cards));
+                    all.extend(s.hands[x]);
+                }
+                assert_eq!(all.len(), 3 * game.seats, "distinct cards");
+            }
+        }
+    }
+
+    /// A changed action is refused or plays back to another record.
+    #[test]
+    fn a_changed_action_is_caught() {
+        let game = Zhajinhua::with_seats(3);
+        let mut refused = 0;
+        for g in 0..100 {
+            let seeds = GameSeeds::derive(9, 0, g, 1);
+            let record = recorded(&game, &["always-call", "ev", "random"], &seeds);
+            let (_, events) = body(&record.log.body);
+            let Event::Action(seat, action) = &events[0] else { unreachable!("actions only") };
+            // The first seat folds at once (or, had it folded, calls): the seats after it either
+            // act where the rules do not let them or play to another end.
+            let other = if action == "fold" { "call" } else { "fold" };
+            let mut changed = events.clone();
+            changed[0] = Event::Action(*seat, other.into());
+            let back = replay(&game, &seeds, &changed, Ending::Over).map(|r| r.log.body);
+            assert!(back.as_ref().is_err() || back.as_ref().unwrap() != &record.log.body);
+            refused += back.is_err() as u32;
+        }
+        assert!(refused > 50, "{refused}");
     }
 }
