@@ -42,9 +42,7 @@ pub trait Wire: Game {
     /// Everything chance decided when `state` was dealt, hidden cards and the wall included, as a
     /// JSON object: a game's record (records.jsonl, docs/records.md) starts with it. Written after
     /// the game, so nothing in it is hidden from anyone who reads the record.
-    fn deal_json<'a>(&'a self, state: &'a Self::State) -> impl Serialize + 'a {
-        let _ = state; // TEMPORARY default while the games gain theirs
-    }
+    fn deal_json<'a>(&'a self, state: &'a Self::State) -> impl Serialize + 'a;
 
     /// Appends, as texts in the game's notation, the chance events the rules revealed in `state`
     /// since `seen` (a count each game keeps its own way: board cards turned, tiles drawn, hands

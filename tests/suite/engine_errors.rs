@@ -62,6 +62,9 @@ impl Wire for Boom {
     fn reveal(&self, _state: &Self::State) -> impl Serialize {
         Value::Null
     }
+    fn deal_json<'a>(&'a self, state: &'a Self::State) -> impl Serialize + 'a {
+        json!({ "secret": state.0 })
+    }
 }
 
 struct Says;
@@ -116,4 +119,27 @@ fn an_engine_panic_is_that_games_error_and_the_run_exits_3_with_its_summary() {
     // Errored games count for nobody: the bots' games are the games with a result.
     let played: u64 = summary.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse::<u64>().unwrap()).sum();
     assert_eq!(played, ok as u64, "{summary}");
+}
+
+/// A game whose own code failed keeps a record that says so (no deal, no events, the message),
+/// and `arena replay --check` counts it rather than playing it back.
+#[test]
+fn an_engine_panic_is_on_record_and_the_check_passes_over_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let arena = Arena::empty().game::<Boom>();
+    let args = ["arena", "run", "--game", "boom", "--bot", "says", "--bot", "also-says", "--games", "40", "--quiet"];
+    let more = ["--records", "moves", "--out", &out.display().to_string()].map(String::from);
+    assert_eq!(bot_arena::cli::main_from(&arena, args.iter().map(|s| s.to_string()).chain(more)), 3);
+    let records = std::fs::read_to_string(out.join("records.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = records.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 80);
+    let errors: Vec<&serde_json::Value> = lines.iter().filter(|l| l["status"]["error"].is_string()).collect();
+    assert!(!errors.is_empty() && errors.len() < 80);
+    for line in &errors {
+        assert_eq!((line["deal"].is_null(), line["events"].as_array().unwrap().len()), (true, 0), "{line}");
+        assert_eq!(line["status"]["error"], "secret zero");
+    }
+    let check = ["arena", "replay", "--check", &out.display().to_string()].map(String::from);
+    assert_eq!(bot_arena::cli::main_from(&arena, check), 0);
 }
