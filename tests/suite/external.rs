@@ -173,7 +173,7 @@ fn a_bot_that_cheats_forfeits() {
 }
 
 /// A mahjong action the rules refuse is named in the notation the bot sent (it was named in
-/// Rust's debug form, `Chow(27) is not legal in Turn { seat: 3, drawn: Some(3), .. }`), with the
+/// Rust's debug form, `Chow(27) is not legal in Turn { seat: 3, .. }`), with the
 /// legal actions. `Chow e` also shows that case does not matter in a tile: it reads as `chow E`.
 #[test]
 fn an_illegal_mahjong_action_is_named_as_the_bot_wrote_it() {

@@ -39,6 +39,41 @@ pub enum Action {
     Chow(Tile),
 }
 
+/// An action in the notation of the protocol and the records (`discard 5m`, `chow 3p`, `pass`).
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Action::Discard(t) => write!(f, "discard {}", tile_name(t)),
+            Action::Win => f.write_str("win"),
+            Action::ConcealedKong(t) => write!(f, "concealed kong {}", tile_name(t)),
+            Action::AddedKong(t) => write!(f, "added kong {}", tile_name(t)),
+            Action::Pass => f.write_str("pass"),
+            Action::Pung => f.write_str("pung"),
+            Action::Kong => f.write_str("kong"),
+            Action::Chow(t) => write!(f, "chow {}", tile_name(t)),
+        }
+    }
+}
+
+/// What the table is waiting for, as a reason says it.
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Phase::Turn { seat, drawn: Some(t), .. } => {
+                write!(f, "seat {seat} is to discard or declare, having drawn {}", tile_name(t))
+            }
+            Phase::Turn { seat, drawn: None, .. } => write!(f, "seat {seat} is to discard after its claim"),
+            Phase::Claims { from, tile, asking, .. } => {
+                write!(f, "seat {asking} is asked whether it claims seat {from}'s {}", tile_name(tile))
+            }
+            Phase::RobKong { seat, tile, asking, .. } => {
+                write!(f, "seat {asking} is asked whether it robs seat {seat}'s kong of {}", tile_name(tile))
+            }
+            Phase::Over => f.write_str("the hand is over"),
+        }
+    }
+}
+
 /// What the table is waiting for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -609,7 +644,7 @@ impl Game for Mahjong {
 
     fn apply(&self, s: &mut State, a: &Action) -> std::result::Result<(), IllegalAction> {
         if !self.is_legal(s, a) {
-            return Err(IllegalAction(format!("{a:?} is not legal in {:?}", s.phase)));
+            return Err(IllegalAction(format!("`{a}` is not legal: {}", s.phase)));
         }
         match s.phase.clone() {
             Phase::Turn { seat, drawn, after_kong } => match *a {
