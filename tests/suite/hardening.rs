@@ -269,7 +269,7 @@ fn a_missing_argument_is_named() {
     // The values clap lists under an invalid one stay on the line too.
     refused(
         &run_in(d, &["run", "x.toml", "--records", "zz"]),
-        "for '--records <RECORDS>' [possible values: csv, gz, none]",
+        "for '--records <RECORDS>' [possible values: csv, gz, moves, moves-gz, none]",
     );
 }
 
