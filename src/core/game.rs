@@ -158,15 +158,14 @@ pub struct RecordFormat {
 }
 
 /// What a game record says besides the state: who sat where and how the game stopped. A writer
-/// takes what it knows and leaves out the rest (a record played back has no move times).
+/// takes what it knows and leaves out the rest.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Played<'a> {
     /// The bots' names by seat; empty when not known.
     pub names: &'a [&'a str],
-    /// The seat that forfeited, and why; `None` when the rules ended the game.
+    /// The seat that forfeited, and why; `None` when the rules ended the game. (No move times:
+    /// a record file is the same bytes for the same seeds, whether written live or exported.)
     pub forfeit: Option<(Seat, FaultKind)>,
-    /// Every decision's time in order, as the seat that took it; empty when not known.
-    pub times: &'a [(Seat, std::time::Duration)],
 }
 
 /// What kind of fault lost a bot its game: the terminal counts forfeits by kind.

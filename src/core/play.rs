@@ -415,7 +415,7 @@ fn play_unguarded<G: Wire>(
             Status::Forfeit { seat, reason } => Some((*seat, reason.kind)),
             _ => None,
         };
-        game.history(&state, &Played { names: &names, forfeit, times: &record.times })
+        game.history(&state, &Played { names: &names, forfeit })
     } else {
         None
     };

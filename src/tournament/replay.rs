@@ -225,7 +225,7 @@ impl RunRecords {
                 _ => None,
             };
             let names: Vec<&str> = job.lineup.iter().map(|&b| self.names[b].as_str()).collect();
-            let played = Played { names: &names, forfeit, times: &[] };
+            let played = Played { names: &names, forfeit };
             let text = self
                 .venue
                 .export(format, &job.seeds, &recorded.events, ending, &played)

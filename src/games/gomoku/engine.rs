@@ -317,7 +317,7 @@ impl Game for Gomoku {
     fn write_record(&self, format: &str, s: &State, played: &Played<'_>) -> Option<String> {
         let stones: Vec<(u8, u8)> = s.moves.iter().map(|m| (m.x, m.y)).collect();
         match format {
-            "psq" => Some(super::psq::write(self.size, &stones, s.opening, played)),
+            "psq" => Some(super::psq::write(self.size, &stones, played)),
             "sgf" => {
                 let game = super::sgf::Game { size: self.size, rule: self.rule.name(), winner: s.winner };
                 Some(super::sgf::write(&game, &stones, s.opening, played))

@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn forfeits_draws_and_names_that_need_escaping() {
-        let played = Played { names: &["a]b", "c\\d"], forfeit: Some((0, FaultKind::Timeout)), times: &[] };
+        let played = Played { names: &["a]b", "c\\d"], forfeit: Some((0, FaultKind::Timeout)) };
         let game = Game { size: 20, rule: "renju", winner: None };
         let text = write(&game, &[(19, 0)], 0, &played);
         assert!(text.ends_with("SZ[20]RU[renju]PB[a\\]b]PW[c\\\\d]RE[W+T]\n;B[ta])\n"), "{text}");
