@@ -30,7 +30,8 @@ use crate::core::roster::{self, BotCatalog};
 use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{
     per_seat, play_game_into, Adviser, Bot, BotChoice, BotFactory, BotKind, EngineBot, EngineNames, Entrant, GameDef,
-    GameRecord, GameSeeds, Headline, Keep, Limits, ParamSpec, Params, PerSeat, RunFolder, Seating,
+    GameRecord, GameSeeds, Headline, Keep, Limits, ParamSpec, Params, PerSeat, Played, RecordFormat, RunFolder,
+    Seating,
 };
 use crate::error::{Error, Result};
 use crate::games::{gomoku, holdem, mahjong, stud, zhajinhua};
@@ -59,6 +60,18 @@ pub trait Venue: Send + Sync {
     fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, keep: Keep, record: &mut GameRecord);
     /// What the programs behind the bots said they are (a Gomocup engine's ABOUT), by bot name.
     fn engines(&self) -> BTreeMap<String, String>;
+    /// The game's own record file formats ([`Game::record_formats`]).
+    fn record_formats(&self) -> &'static [RecordFormat];
+    /// A record's events played back from the deal `seeds` give ([`record::replay`]) and the game
+    /// written in `format` ([`Game::write_record`]); `None` for a format the game does not have.
+    fn export(
+        &self,
+        format: &str,
+        seeds: &GameSeeds,
+        events: &[Event],
+        ending: Ending,
+        played: &Played<'_>,
+    ) -> std::result::Result<Option<String>, Divergence>;
     /// Plays a record's events back from the deal `seeds` give and scores them
     /// ([`record::rescore`]).
     fn rescore(
@@ -218,6 +231,20 @@ impl<G: GameDef> Venue for Seated<G> {
     }
     fn engines(&self) -> BTreeMap<String, String> {
         self.run.as_ref().map(RunFolder::engines).unwrap_or_default()
+    }
+    fn record_formats(&self) -> &'static [RecordFormat] {
+        self.game.record_formats()
+    }
+    fn export(
+        &self,
+        format: &str,
+        seeds: &GameSeeds,
+        events: &[Event],
+        ending: Ending,
+        played: &Played<'_>,
+    ) -> std::result::Result<Option<String>, Divergence> {
+        let replayed = record::replay(&self.game, seeds, events, ending)?;
+        Ok(self.game.write_record(format, &replayed.state, played))
     }
 }
 

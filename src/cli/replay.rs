@@ -16,7 +16,11 @@ arena replay results/stud --check\n  arena replay results/stud --game 3\n  arena
 --check plays every record of records.jsonl back through the rules: the deal must be the one the\n\
 game's seed deals, every action the seat to act's and legal, every chance event the one the rules\n\
 reveal, and the record line and games.csv rows the rules write for those events must be the ones\n\
-on disk, byte for byte. It names the first game that fails (and its event) and exits 1.")]
+on disk, byte for byte. It names the first game that fails (and its event) and exits 1.\n\n\
+--export FORMAT writes every recorded game in one of the game's own file formats, played back from\n\
+records.jsonl: gomoku has psq (Piskvork's saved games, one file a game: RUN/psq/<pairing>-<game>.psq)\n\
+and sgf (SGF FF[4] GM[4], one collection a pairing: RUN/sgf/pairing-<P>.sgf); hold'em has phh.\n\
+  arena replay results/gomoku --export sgf\n  arena replay results/gomoku --export psq --out /tmp/psq")]
 pub struct ReplayArgs {
     /// A run folder whose run kept its moves (`arena run --records moves`).
     #[arg(value_name = "RUN")]
@@ -33,6 +37,12 @@ pub struct ReplayArgs {
     /// Show the game as seat N saw it (its own cards or tiles only), not with every hand open.
     #[arg(long, value_name = "N")]
     seat: Option<usize>,
+    /// Write every recorded game in the game's file format FORMAT (gomoku: psq, sgf; hold'em: phh).
+    #[arg(long, value_name = "FORMAT", conflicts_with_all = ["check", "game", "seat", "pairing"])]
+    export: Option<String>,
+    /// The folder --export writes into (default: RUN/FORMAT).
+    #[arg(long, value_name = "DIR", requires = "export")]
+    out: Option<PathBuf>,
     /// Print one JSON document: the check's result, or the game's steps with every seat's view.
     #[arg(long)]
     json: bool,
@@ -43,6 +53,25 @@ pub fn replay(arena: &Arena, args: &ReplayArgs) -> Result<i32> {
     let printer = Printer::new(args.json);
     if args.check {
         return check(&records, &printer);
+    }
+    if let Some(format) = &args.export {
+        let out = args.out.clone().unwrap_or_else(|| args.dir.join(format));
+        let done = records.export(format, &out)?;
+        let skipped = match done.skipped {
+            0 => String::new(),
+            n => format!(" ({} games whose own code failed have no moves and were left out)", thousands(n)),
+        };
+        printer.line(format!(
+            "{} games written as {format} into {} file{} in {}{skipped}",
+            thousands(done.games),
+            done.files,
+            if done.files == 1 { "" } else { "s" },
+            out.display()
+        ));
+        printer.document(&serde_json::json!({
+            "format": format, "dir": out, "games": done.games, "files": done.files, "skipped": done.skipped
+        }));
+        return Ok(EXIT_OK);
     }
     show(&records, args, &printer)
 }

@@ -63,7 +63,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Also write every game's record in its community's format into <out>/history/
-    /// (hold'em: PHH hand histories that PokerKit replays).
+    /// (hold'em: PHH hand histories that PokerKit replays; gomoku: Piskvork .psq files). Refused
+    /// for a game without such a format. `arena replay RUN --export FORMAT` writes them (and
+    /// gomoku's SGF) later from --records moves.
     #[arg(long)]
     hand_history: bool,
     /// No progress bar, no summary table; only the output folder is printed.

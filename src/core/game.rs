@@ -123,16 +123,49 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// Written into one buffer for the whole record (push each value in turn, through its
     /// `Display`): no string is built per value.
     fn record(&self, _state: &Self::State, _seat: Seat, _out: &mut Texts) {}
-    /// The whole game in its community's record format (PHH for poker), when asked for with
-    /// `--hand-history`. `None` when the game has no such format.
-    fn history(&self, _state: &Self::State) -> Option<String> {
+    /// The file formats of the game's own community that a finished game can be written in
+    /// ([`Game::write_record`]): `--hand-history` writes the first one as the game is played,
+    /// `arena replay --export NAME` any of them from a run's records. Empty when the game has none.
+    fn record_formats(&self) -> &'static [RecordFormat] {
+        &[]
+    }
+    /// The game `state` (finished, or stopped by a forfeit) in the format named `format` (one of
+    /// [`Game::record_formats`]); `None` for a format the game does not have.
+    fn write_record(&self, _format: &str, _state: &Self::State, _played: &Played<'_>) -> Option<String> {
         None
+    }
+    /// The whole game in its community's record format (PHH for poker, Piskvork's psq for gomoku),
+    /// when asked for with `--hand-history`: the first of [`Game::record_formats`].
+    fn history(&self, state: &Self::State, played: &Played<'_>) -> Option<String> {
+        self.write_record(self.record_formats().first()?.name, state, played)
     }
     /// The file extension of [`Game::history`] records (`phh` for one poker hand); `None` when
     /// the game has no such format (then `--hand-history` is refused).
     fn history_extension(&self) -> Option<&'static str> {
-        None
+        self.record_formats().first().map(|f| f.extension)
     }
+}
+
+/// A file format of a game's community that the arena writes finished games in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordFormat {
+    /// The name `arena replay --export` takes (`psq`, `sgf`, `phh`).
+    pub name: &'static str,
+    pub extension: &'static str,
+    /// Whether a pairing's games go into one file, one after another (an SGF collection holds
+    /// many games); otherwise each game is a file of its own.
+    pub per_pairing: bool,
+}
+
+/// What a game record says besides the state: who sat where and how the game stopped. A writer
+/// takes what it knows and leaves out the rest.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Played<'a> {
+    /// The bots' names by seat; empty when not known.
+    pub names: &'a [&'a str],
+    /// The seat that forfeited, and why; `None` when the rules ended the game. (No move times:
+    /// a record file is the same bytes for the same seeds, whether written live or exported.)
+    pub forfeit: Option<(Seat, FaultKind)>,
 }
 
 /// What kind of fault lost a bot its game: the terminal counts forfeits by kind.

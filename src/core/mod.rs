@@ -23,8 +23,8 @@ pub use def::{
     factory, Advice, Adviser, BotChoice, BotFactory, BotKind, Engine, EngineBot, EngineNames, GameDef, ProtocolExample,
 };
 pub use game::{
-    bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, RunFolder, Seat,
-    MAX_REASON_CHARS,
+    bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, Played, RecordFormat,
+    RunFolder, Seat, MAX_REASON_CHARS,
 };
 pub use params::{ParamSpec, Params};
 pub use play::{

@@ -9,7 +9,7 @@ use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use crate::core::clock::Clock;
-use crate::core::game::{Bot, Fault, FaultKind, GameEnd, GameStart, RunFolder, Seat};
+use crate::core::game::{Bot, Fault, FaultKind, GameEnd, GameStart, Played, RunFolder, Seat};
 use crate::core::params::{ParamSpec, Params};
 use crate::core::record::GameLog;
 use crate::core::seeds::GameSeeds;
@@ -409,7 +409,16 @@ fn play_unguarded<G: Wire>(
     for seat in 0..seats {
         record.seats.push(SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] });
     }
-    record.history = if keep.history { game.history(&state) } else { None };
+    record.history = if keep.history {
+        let names: PerSeat<&str> = per_seat(seats, |seat| seating.entrants[seat].name.as_str());
+        let forfeit = match &status {
+            Status::Forfeit { seat, reason } => Some((*seat, reason.kind)),
+            _ => None,
+        };
+        game.history(&state, &Played { names: &names, forfeit })
+    } else {
+        None
+    };
     if keep.moves {
         record.events = record.log.events;
         record.log.end(game, &state);

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use crate::config::{Overrides, RunConfig};
 use crate::core::record::Frame;
 use crate::core::schedule::{Job, Schedule};
-use crate::core::{Fault, FaultKind, Status};
+use crate::core::{Fault, FaultKind, Played, Status};
 use crate::error::{Error, Result};
 use crate::registry::{Arena, Venue};
 use crate::report::records::{self, RecordLine, Recorded, StatusIn};
@@ -180,6 +180,80 @@ impl RunRecords {
 
 /// Says where a record line on disk and the one the rules write for its events differ: the first
 /// top-level field that is not the same.
+/// What [`RunRecords::export`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exported {
+    pub files: usize,
+    pub games: u64,
+    /// Games whose own code failed: their records have no moves to write.
+    pub skipped: u64,
+}
+
+impl RunRecords {
+    /// Writes every recorded game in `format` (one of the game's [`Venue::record_formats`]) into
+    /// `out`: `<pairing>-<game>.<ext>` a game, or `pairing-<P>.<ext>` for a format that holds a
+    /// pairing's games in one file. Made from records.jsonl alone, so a resumed or merged run
+    /// exports like one that ran straight through.
+    pub fn export(&self, format: &str, out: &Path) -> Result<Exported> {
+        let formats = self.venue.record_formats();
+        let Some(chosen) = formats.iter().find(|f| f.name == format) else {
+            let known: Vec<&str> = formats.iter().map(|f| f.name).collect();
+            return Err(Error::input(match known.is_empty() {
+                true => format!("{} has no record file format to export", self.cfg.game),
+                false => format!("{} has no record format `{format}` (it has {})", self.cfg.game, known.join(", ")),
+            }));
+        };
+        std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+        let mut done = Exported { files: 0, games: 0, skipped: 0 };
+        // Each pairing's collection, written at the end (a merged run's records need not keep a
+        // pairing's games together).
+        let mut collections: std::collections::BTreeMap<usize, String> = Default::default();
+        for line in &self.lines {
+            let index = self.index_of(line).ok_or_else(|| {
+                Error::input(format!("records.jsonl has pairing {} game {}, not in this run", line.pairing, line.game))
+            })?;
+            let (job, recorded) = (self.schedule.job(index), Recorded::parse(&line.text)?);
+            let Some(ending) = recorded.ending() else {
+                done.skipped += 1;
+                continue;
+            };
+            let forfeit = match &recorded.status {
+                StatusIn::Forfeit { forfeit } => {
+                    let kind = FaultKind::ALL.iter().copied().find(|k| k.name() == forfeit.kind);
+                    Some((forfeit.seat, kind.unwrap_or(FaultKind::Protocol)))
+                }
+                _ => None,
+            };
+            let names: Vec<&str> = job.lineup.iter().map(|&b| self.names[b].as_str()).collect();
+            let played = Played { names: &names, forfeit };
+            let text = self
+                .venue
+                .export(format, &job.seeds, &recorded.events, ending, &played)
+                .map_err(|d| {
+                    Error::input(format!(
+                        "pairing {} game {}: the record does not play back: event {}: {}",
+                        job.pairing, job.game, d.event, d.what
+                    ))
+                })?
+                .expect("the format is one the game declares");
+            done.games += 1;
+            if chosen.per_pairing {
+                collections.entry(job.pairing).or_default().push_str(&text);
+            } else {
+                let path = out.join(format!("{}-{}.{}", job.pairing, job.game, chosen.extension));
+                std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+                done.files += 1;
+            }
+        }
+        for (pairing, text) in collections {
+            let path = out.join(format!("pairing-{pairing}.{}", chosen.extension));
+            std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+            done.files += 1;
+        }
+        Ok(done)
+    }
+}
+
 fn first_difference(on_disk: &str, replayed: &[u8]) -> String {
     let parse = |bytes: &[u8]| serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(bytes).ok();
     let (Some(a), Some(b)) = (parse(on_disk.as_bytes()), parse(replayed)) else {

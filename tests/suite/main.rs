@@ -18,6 +18,7 @@ mod engine_errors;
 mod external;
 mod fuzz_inputs;
 mod gomocup_kind;
+mod gomoku_files;
 mod gomoku_gomocup;
 mod hardening;
 mod kuhn_poker;

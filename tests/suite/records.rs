@@ -136,3 +136,24 @@ fn compressed_shards_merge_to_the_one_machine_run() {
         same_verdicts(&whole, &merged);
     }
 }
+
+/// `arena replay --export phh` plays hold'em's records back into the very hand histories
+/// `--hand-history` wrote as the hands were played, byte for byte (PHH has no clock to differ in).
+#[test]
+fn exported_phh_is_the_live_hand_history() {
+    let dir = TempDir::new().unwrap();
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/holdem-headsup.toml");
+    let out = dir.path().join("hh");
+    run(&config, &out, &["--games", "4", "--records", "moves", "--hand-history"]);
+    let output = arena().args(["replay"]).arg(&out).args(["--export", "phh"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let mut files = 0;
+    for entry in std::fs::read_dir(out.join("history")).unwrap() {
+        let path = entry.unwrap().path();
+        let exported = out.join("phh").join(path.file_name().unwrap());
+        assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&exported).unwrap(), "{}", path.display());
+        files += 1;
+    }
+    assert!(files >= 4, "{files} hand histories");
+    assert_eq!(std::fs::read_dir(out.join("phh")).unwrap().count(), files);
+}

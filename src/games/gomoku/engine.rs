@@ -8,7 +8,7 @@ use super::geometry::DIRECTIONS;
 use super::openings::Book;
 use super::renju::{self, Foul};
 use crate::core::wire::{write_int, Texts};
-use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
+use crate::core::{DealRng, Game, IllegalAction, Outcome, Played, RecordFormat, Seat};
 use crate::error::Result;
 
 /// Win condition.
@@ -303,6 +303,27 @@ impl Game for Gomoku {
 
     fn forfeit(&self, _s: &State, seat: Seat) -> Outcome {
         Outcome::from_payoffs((0..2).map(|s| if s == seat { -1.0 } else { 1.0 }))
+    }
+
+    /// Piskvork's .psq first (one file a game, what `--hand-history` writes), then SGF (a
+    /// pairing's games as one collection).
+    fn record_formats(&self) -> &'static [RecordFormat] {
+        &[
+            RecordFormat { name: "psq", extension: "psq", per_pairing: false },
+            RecordFormat { name: "sgf", extension: "sgf", per_pairing: true },
+        ]
+    }
+
+    fn write_record(&self, format: &str, s: &State, played: &Played<'_>) -> Option<String> {
+        let stones: Vec<(u8, u8)> = s.moves.iter().map(|m| (m.x, m.y)).collect();
+        match format {
+            "psq" => Some(super::psq::write(self.size, &stones, played)),
+            "sgf" => {
+                let game = super::sgf::Game { size: self.size, rule: self.rule.name(), winner: s.winner };
+                Some(super::sgf::write(&game, &stones, s.opening, played))
+            }
+            _ => None,
+        }
     }
 
     fn columns(&self) -> &'static [&'static str] {

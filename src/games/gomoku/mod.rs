@@ -7,8 +7,10 @@ mod engine;
 mod geometry;
 pub mod gomocup;
 pub mod openings;
+mod psq;
 pub mod renju;
 mod report;
+mod sgf;
 mod wire;
 
 pub use engine::{lines, makes_five, Gomoku, Move, Rule, State};

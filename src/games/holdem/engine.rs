@@ -12,7 +12,7 @@ use smallvec::SmallVec;
 
 use crate::cards::{write_spaced, Card, CardSet, Deck};
 use crate::core::wire::Texts;
-use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
+use crate::core::{DealRng, Game, IllegalAction, Outcome, Played, RecordFormat, Seat};
 
 use super::eval::{Hand, HandValue};
 use super::state::NOT_ACTED;
@@ -580,16 +580,16 @@ impl Game for Holdem {
         out.push_int(s.hand_no + u32::from(self.format == Format::Cash));
     }
 
-    fn history(&self, s: &State) -> Option<String> {
-        Some(super::phh::write(self, s))
+    /// One hand is a PHH file; a sit-and-go's hands are a `.phhs` file of `[N]` tables.
+    fn record_formats(&self) -> &'static [RecordFormat] {
+        match self.format {
+            Format::Cash => &[RecordFormat { name: "phh", extension: "phh", per_pairing: false }],
+            Format::Sng => &[RecordFormat { name: "phh", extension: "phhs", per_pairing: false }],
+        }
     }
 
-    /// One hand is a PHH file; a sit-and-go's hands are a `.phhs` file of `[N]` tables.
-    fn history_extension(&self) -> Option<&'static str> {
-        Some(match self.format {
-            Format::Cash => "phh",
-            Format::Sng => "phhs",
-        })
+    fn write_record(&self, format: &str, s: &State, _played: &Played<'_>) -> Option<String> {
+        (format == "phh").then(|| super::phh::write(self, s))
     }
 }
 

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use super::engine::{Chips, Event, State};
 use super::{Action, Format, Holdem};
 use crate::cards::{parse_cards, Card, CardSet};
-use crate::core::{DealRng, Game};
+use crate::core::{DealRng, Game, Played};
 
 /// A deck whose first cards are the given hole cards (seat by seat) and board.
 fn deck(holes: &[&str], board: &str) -> [Card; 52] {
@@ -66,7 +66,7 @@ actions = ['d dh p1 KdKc', 'd dh p2 AhAs', 'p2 cc', 'p1 cc', 'd db 2c7d9h', 'p1 
 finishing_stacks = [9800, 10200]
 _arena_seats = [1, 0]
 ";
-    assert_eq!(g.history(&s).unwrap(), expected);
+    assert_eq!(g.history(&s, &Played::default()).unwrap(), expected);
 }
 
 #[test]
@@ -74,7 +74,7 @@ fn phh_shows_before_the_run_out_from_the_last_raiser() {
     let g = table(3);
     let mut s = g.deal_cards(&deck(&["AhAs", "KdKc", "QdQc"], "2c 7d 9h Js 3c"), &[1_000, 3_000, 5_000]);
     play(&g, &mut s, &[(0, Action::RaiseTo(1_000)), (1, Action::RaiseTo(3_000)), (2, Action::CheckCall)]);
-    let phh = g.history(&s).unwrap();
+    let phh = g.history(&s, &Played::default()).unwrap();
     // p1 = seat 1 (small blind), p2 = seat 2, p3 = the button; p1 raised last, so shows first.
     assert!(
         phh.contains("'p3 cbr 1000', 'p1 cbr 3000', 'p2 cc', 'p1 sm KdKc', 'p2 sm QdQc', 'p3 sm AhAs', 'd db 2c7d9h'"),
@@ -232,7 +232,7 @@ fn a_sit_and_go_ends_with_one_seat_holding_every_chip() {
         assert!(o.place.iter().all(|&p| (1..=4).contains(&p)));
         assert_eq!(o.payoff[winner], 1.0);
         assert!(o.payoff.iter().sum::<f64>().abs() < 1e-9);
-        assert!(g.history(&s).unwrap().contains("[1]"));
+        assert!(g.history(&s, &Played::default()).unwrap().contains("[1]"));
     }
 }
 
