@@ -37,3 +37,4 @@ mod stats_honesty;
 mod stats_vectors;
 mod verdict_honesty;
 mod verdicts;
+mod viewer;

@@ -174,12 +174,12 @@ fn reports_hold_every_section_and_agree_with_the_csvs() {
 }
 
 /// Chromium, headless, with the flags this closed network needs (no background connections).
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     let path = std::env::var_os("CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
     path.exists().then_some(path)
 }
 
-fn headless(chromium: &Path, profile: &Path) -> Command {
+pub(crate) fn headless(chromium: &Path, profile: &Path) -> Command {
     let mut c = Command::new(chromium);
     c.args([
         "--headless",
