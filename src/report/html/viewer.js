@@ -5,13 +5,23 @@
   "use strict";
 
   // A patch (viewer.rs `patch`): [0, v] sets, [1, items...] appends, [2, {field: patch}] and
-  // [3, {index: patch}] patch parts.
+  // [3, {index: patch}] patch parts ([4] removes a field), [5, index, item, ...] inserts,
+  // [6, index, ...] removes items.
   function apply(old, p) {
-    var out, k;
+    var out, k, i;
     if (p[0] === 0) return p[1];
     if (p[0] === 1) return old.concat(p.slice(1));
+    if (p[0] === 5 || p[0] === 6) {
+      out = old.slice();
+      if (p[0] === 5) for (i = 1; i < p.length; i += 2) out.splice(p[i], 0, p[i + 1]);
+      else for (i = p.length - 1; i > 0; i--) out.splice(p[i], 1);
+      return out;
+    }
     out = p[0] === 2 ? Object.assign({}, old) : old.slice();
-    for (k in p[1]) out[p[0] === 2 ? k : +k] = apply(old[p[0] === 2 ? k : +k], p[1][k]);
+    for (k in p[1]) {
+      if (p[1][k][0] === 4) delete out[k];
+      else out[p[0] === 2 ? k : +k] = apply(old[p[0] === 2 ? k : +k], p[1][k]);
+    }
     return out;
   }
 

@@ -230,30 +230,76 @@ fn encode(game: &ViewedGame) -> Value {
 }
 
 /// What turns `old` into `new`, none when they are equal: `[0, value]` sets the value, `[1,
-/// items…]` appends to a list, `[2, {field: patch}]` patches an object's fields, `[3, {index:
-/// patch}]` a list's items in place; the shorter of a patch and setting the whole value.
+/// items…]` appends to a list, `[2, {field: patch}]` patches an object's fields (`[4]` removes
+/// one: a phase may change which fields a view has), `[3, {index: patch}]` a list's items in
+/// place, `[5, index, item, …]` inserts items (indexes in the new list, ascending: a sorted hand
+/// that drew), `[6, index, …]` removes items (indexes in the old list); the shortest of those
+/// that apply and setting the whole value.
 pub fn patch(old: &Value, new: &Value) -> Option<Value> {
     if old == new {
         return None;
     }
-    let set = json!([0, new]);
-    let patch = match (old, new) {
-        (Value::Object(a), Value::Object(b)) if a.keys().eq(b.keys()) => {
-            let fields: Map<String, Value> =
-                b.iter().filter_map(|(k, v)| patch(&a[k], v).map(|p| (k.clone(), p))).collect();
-            json!([2, fields])
+    let mut best = json!([0, new]);
+    let mut consider = |candidate: Value| {
+        if candidate.to_string().len() < best.to_string().len() {
+            best = candidate;
         }
-        (Value::Array(a), Value::Array(b)) if b.len() > a.len() && b[..a.len()] == a[..] => {
-            Value::Array(std::iter::once(json!(1)).chain(b[a.len()..].iter().cloned()).collect())
-        }
-        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
-            let items: Map<String, Value> =
-                a.iter().zip(b).enumerate().filter_map(|(i, (x, y))| patch(x, y).map(|p| (i.to_string(), p))).collect();
-            json!([3, items])
-        }
-        _ => return Some(set),
     };
-    Some(if patch.to_string().len() < set.to_string().len() { patch } else { set })
+    match (old, new) {
+        (Value::Object(a), Value::Object(b)) => {
+            let mut fields: Map<String, Value> = b
+                .iter()
+                .filter_map(|(k, v)| match a.get(k) {
+                    Some(was) => patch(was, v).map(|p| (k.clone(), p)),
+                    None => Some((k.clone(), json!([0, v]))),
+                })
+                .collect();
+            fields.extend(a.keys().filter(|k| !b.contains_key(*k)).map(|k| (k.clone(), json!([4]))));
+            consider(json!([2, fields]));
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            if b.len() > a.len() && b[..a.len()] == a[..] {
+                consider(Value::Array(std::iter::once(json!(1)).chain(b[a.len()..].iter().cloned()).collect()));
+            }
+            if a.len() == b.len() {
+                let items: Map<String, Value> = a
+                    .iter()
+                    .zip(b)
+                    .enumerate()
+                    .filter_map(|(i, (x, y))| patch(x, y).map(|p| (i.to_string(), p)))
+                    .collect();
+                consider(json!([3, items]));
+            }
+            if let Some(extra) = left_over(a, b) {
+                let mut op = vec![json!(5)];
+                op.extend(extra.into_iter().flat_map(|i| [json!(i), b[i].clone()]));
+                consider(Value::Array(op));
+            }
+            if let Some(gone) = left_over(b, a) {
+                consider(Value::Array(std::iter::once(json!(6)).chain(gone.into_iter().map(|i| json!(i))).collect()));
+            }
+        }
+        _ => {}
+    }
+    Some(best)
+}
+
+/// When `short` is `long` with some items left out (in order), the indexes in `long` of those
+/// items; none otherwise (or when nothing is left out).
+fn left_over(short: &[Value], long: &[Value]) -> Option<Vec<usize>> {
+    if short.len() >= long.len() {
+        return None;
+    }
+    let mut next = short.iter().peekable();
+    let mut extra = Vec::new();
+    for (i, item) in long.iter().enumerate() {
+        if next.peek() == Some(&item) {
+            next.next();
+        } else {
+            extra.push(i);
+        }
+    }
+    next.peek().is_none().then_some(extra)
 }
 
 /// The viewer's style (added to the page's when it shows a game).
@@ -289,5 +335,20 @@ mod tests {
         assert_eq!(patch(&old, &new), Some(json!([2, {"pot": [0, 5], "board": [1, "8h"], "stacks": [0, [9, 7]]}])));
         assert_eq!(patch(&old, &old), None);
         assert_eq!(patch(&json!(null), &json!(1)), Some(json!([0, 1])));
+    }
+
+    #[test]
+    fn patches_insert_into_and_remove_from_sorted_lists_and_follow_changing_fields() {
+        let hand = json!(["1m", "2m", "3m", "4s", "5s", "6s", "7p", "8p", "9p", "E", "E", "S", "S"]);
+        let drew = json!(["1m", "2m", "3m", "4s", "5s", "5s", "6s", "7p", "8p", "9p", "E", "E", "S", "S"]);
+        assert_eq!(patch(&hand, &drew), Some(json!([5, 5, "5s"])));
+        assert_eq!(patch(&drew, &hand), Some(json!([6, 5])));
+        // A phase changes the fields: those that stay are patched, not the whole view written.
+        let turn = json!({"hand": hand, "phase": "turn", "drawn": "5s"});
+        let claim = json!({"hand": hand, "phase": "claim", "from": 1, "tile": "N"});
+        assert_eq!(
+            patch(&turn, &claim),
+            Some(json!([2, {"phase": [0, "claim"], "from": [0, 1], "tile": [0, "N"], "drawn": [4]}]))
+        );
     }
 }
