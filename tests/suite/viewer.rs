@@ -85,6 +85,28 @@ fn the_page_shows_the_games_it_picks_and_the_ones_asked_for() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("kept no move records"));
 }
 
+/// Every forfeit is shown up to 20, and the page says how many more there were: a bot that quits
+/// at once forfeits each of 24 games.
+#[test]
+fn forfeits_are_shown_up_to_twenty() {
+    let tmp = TempDir::new().unwrap();
+    let config = crate::common::write(
+        tmp.path(),
+        "quits.toml",
+        "name = \"quits\"\ngame = \"gomoku\"\ngames = 24\nseed = 1\n[table]\nsize = 9\n\
+         [[bots]]\nname = \"quits\"\nkind = \"external\"\nparams = { command = [\"sh\", \"-c\", \"exit 1\"] }\n\
+         [[bots]]\nname = \"random\"\nkind = \"random\"\n",
+    );
+    let dir = tmp.path().join("quits");
+    let run = arena().args(["run", "-q", "--records", "moves", "--out"]).arg(&dir).arg(&config).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let out = report(&dir, &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = page(&dir);
+    assert_eq!(text.matches("seat 0 (quits) forfeits").count(), 20, "20 forfeits shown");
+    assert!(text.contains("4 more forfeits or engine errors are not shown"));
+}
+
 /// One game of each of the five games, opened in headless Chromium at a few steps: the event
 /// line is the record's event, every seat's own cards or tiles are on the table, a gomoku board
 /// holds as many stones as moves were played; and the browser logs nothing.
