@@ -67,7 +67,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Show a recorded game step by step, or check every record against the rules (--check).
     Replay(replay::ReplayArgs),
-    /// Write report.html (plots, tables, no script) for one run folder or several side by side.
+    /// Write report.html for run folders: plots, tables, and games step by step (a small inline
+    /// script) when the run kept its moves.
     Report(report::ReportArgs),
     /// A gomoku bot as a Gomocup (Piskvork protocol) engine on stdin/stdout.
     Brain(brain::BrainArgs),

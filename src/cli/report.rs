@@ -9,10 +9,11 @@ use crate::registry::Arena;
 use crate::report::export::Export;
 use crate::report::html::{self, REPORT};
 use crate::report::write_atomic;
+use crate::tournament::replay;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena report results/gomoku\n  arena report results/gomoku results/gomoku-renju --out compare.html\n  arena report results/gomoku --export jsonl:gomoku.jsonl"
+    after_help = "Examples:\n  arena report results/gomoku\n  arena report results/stud --game 3 --game 7\n  arena report results/gomoku results/gomoku-renju --out compare.html\n  arena report results/gomoku --export jsonl:gomoku.jsonl"
 )]
 pub struct ReportArgs {
     /// Run folders (each with config.toml and games.csv); several are shown side by side.
@@ -25,6 +26,13 @@ pub struct ReportArgs {
     /// games.csv) to FILE in FORMAT: csv, json, jsonl or html. Repeatable; one run folder only.
     #[arg(long, value_name = "FORMAT:FILE")]
     export: Vec<Export>,
+    /// Also show game N step by step (games.csv's `game`, within --pairing), beside the games the
+    /// page picks itself. Repeatable; the run must have kept its moves (`--records moves`).
+    #[arg(long, value_name = "N")]
+    game: Vec<u64>,
+    /// The pairing of the games --game names (games.csv's `pairing`).
+    #[arg(long, value_name = "P", default_value_t = 0, requires = "game")]
+    pairing: usize,
 }
 
 /// `arena report DIR...`: writes the page and prints where it is.
@@ -41,7 +49,8 @@ pub fn report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
         _ => return Err(Error::input("--export writes one run's tables: give one run folder")),
     };
     super::run::check_exports(exports)?;
-    let runs = html::read(arena, &dirs)?;
+    let asked: Vec<(usize, u64)> = args.game.iter().map(|&game| (args.pairing, game)).collect();
+    let runs = read_with_viewer(arena, &dirs, &asked)?;
     write_atomic(&out, html::page(&runs)?.as_bytes())?;
     say!("report: {}", out.display());
     for run in &runs {
@@ -54,7 +63,18 @@ pub fn report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
 /// says where it is on stderr (stdout may hold a JSON document).
 pub(crate) fn write_for(arena: &Arena, dir: &Path) -> Result<()> {
     let out = dir.join(REPORT);
-    html::write(arena, &[dir], &out)?;
+    let runs = read_with_viewer(arena, &[dir], &[])?;
+    write_atomic(&out, html::page(&runs)?.as_bytes())?;
     note!("report: {}", out.display());
     Ok(())
+}
+
+/// The run folders read for the page, each with the games it shows step by step (when the run
+/// kept its moves): the report layer reads games.csv, the tournament layer replays records.
+fn read_with_viewer(arena: &Arena, dirs: &[&Path], asked: &[(usize, u64)]) -> Result<Vec<html::RunData>> {
+    let mut runs = html::read(arena, dirs)?;
+    for run in &mut runs {
+        replay::add_viewer(arena, run, asked)?;
+    }
+    Ok(runs)
 }

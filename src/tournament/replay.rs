@@ -12,11 +12,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::config::{Overrides, RunConfig};
+use crate::core::record::Event;
 use crate::core::record::Frame;
 use crate::core::schedule::{Job, Schedule};
 use crate::core::{Fault, FaultKind, Played, Status};
 use crate::error::{Error, Result};
 use crate::registry::{Arena, Venue};
+use crate::report::html::viewer::{self, Pick, Step, ViewedGame};
+use crate::report::html::RunData;
 use crate::report::records::{self, RecordLine, Recorded, StatusIn};
 use crate::report::{GamesFile, Manifest, RowFormat, CONFIG};
 use crate::tournament::run::names;
@@ -281,6 +284,66 @@ fn first_difference(on_disk: &str, replayed: &[u8]) -> String {
 fn compact(value: Option<&serde_json::Value>) -> String {
     let text = value.map_or("nothing".to_string(), |v| v.to_string());
     crate::core::bounded(text, 200)
+}
+
+/// Adds to `run`'s page the games it shows step by step (see [`viewer::select`]) with every step
+/// replayed from records.jsonl, when the run kept its moves; `asked` (pairing, game) are games
+/// the user named, an error when the run has no such record.
+pub fn add_viewer(arena: &Arena, run: &mut RunData, asked: &[(usize, u64)]) -> Result<()> {
+    let kept = run.manifest.as_ref().is_some_and(|m| m.records.moves_file().is_some());
+    if !kept {
+        if asked.is_empty() {
+            return Ok(());
+        }
+        return Err(Error::input(format!(
+            "{}: --game shows a game step by step, but the run kept no move records (arena run --records moves)",
+            run.dir.display()
+        )));
+    }
+    let records = RunRecords::open(arena, &run.dir)?;
+    for &(pairing, game) in asked {
+        if records.index(pairing, game).is_none() {
+            return Err(Error::input(format!("--game {game}: the run has no game {game} in pairing {pairing}")));
+        }
+    }
+    let (picks, left_out) = viewer::select(run, asked);
+    run.viewer.faults_left_out = left_out;
+    run.viewer.games = picks.into_iter().map(|pick| records.viewed(pick)).collect::<Result<_>>()?;
+    Ok(())
+}
+
+impl RunRecords {
+    /// Game `pick` as the viewer shows it: every step (none when the game's own code failed),
+    /// its events as text, its result.
+    fn viewed(&self, pick: Pick) -> Result<ViewedGame> {
+        let index = self.index(pick.pairing, pick.game).expect("a game of the run");
+        let (job, recorded) = self.game(index)?;
+        let seats: Vec<String> =
+            job.lineup.iter().enumerate().map(|(seat, &bot)| format!("seat {seat} ({})", self.names[bot])).collect();
+        let events = recorded
+            .events
+            .iter()
+            .map(|event| match event {
+                Event::Action(seat, action) => {
+                    (Some(*seat), format!("{}: {action}", seats.get(*seat).map_or("?", String::as_str)))
+                }
+                Event::Chance(text) => (None, text.clone()),
+            })
+            .collect();
+        let steps = match recorded.ending() {
+            Some(_) => self
+                .frames(&job, &recorded)?
+                .into_iter()
+                .map(|frame| Step { to_act: frame.to_act, views: frame.views })
+                .collect(),
+            None => Vec::new(),
+        };
+        let payoffs: Vec<String> =
+            recorded.seats.iter().zip(&recorded.payoffs).map(|(name, payoff)| format!("{name} {payoff}")).collect();
+        let result = format!("{} ({})", payoffs.join(", "), status_text(&recorded.status));
+        let command = format!("arena replay {} --pairing {} --game {}", self.dir.display(), pick.pairing, pick.game);
+        Ok(ViewedGame { pick, seats, events, steps, result, command })
+    }
 }
 
 /// What a game record's `status` says, as the terminal shows it.

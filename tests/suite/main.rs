@@ -39,3 +39,4 @@ mod stats_honesty;
 mod stats_vectors;
 mod verdict_honesty;
 mod verdicts;
+mod viewer;

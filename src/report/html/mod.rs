@@ -1,17 +1,19 @@
-//! `report.html`: one self-contained page (inline SVG drawn by plotters, a little CSS, no script,
-//! nothing fetched) for one run folder or several side by side. Every section is computed from the
+//! `report.html`: one self-contained page (inline SVG drawn by plotters, a little CSS, nothing
+//! fetched; a small inline script only for the game viewer, the page reads without it) for one run folder or several side by side. Every section is computed from the
 //! folder's files with the code the run itself uses ([`RunTally`](crate::report::RunTally),
 //! [`GamesFile`](crate::report::GamesFile)), so the page and the CSVs agree.
 //!
 //! - [`run`]: a folder read back and replayed in game order;
 //! - [`plot`]: the plots (forest, lines with bands, bars);
 //! - [`sections`]: the page's sections for one run;
-//! - [`games`]: what each game's players look at, from its own columns of games.csv.
+//! - [`games`]: what each game's players look at, from its own columns of games.csv;
+//! - [`viewer`]: a few games step by step, when the run kept its moves.
 
 mod games;
 mod plot;
 mod run;
 mod sections;
+pub mod viewer;
 
 use std::fmt::Write;
 use std::path::Path;
@@ -44,11 +46,6 @@ fn figure_of(title: &str, svg: &str, note: &str) -> String {
     format!("<h3>{}</h3>\n{svg}\n{note}", escape(title))
 }
 
-/// The page for the run folders `dirs`, side by side.
-pub fn render(arena: &Arena, dirs: &[&Path]) -> Result<String> {
-    page(&read(arena, dirs)?)
-}
-
 /// The run folders `dirs`, each read and tallied.
 pub fn read(arena: &Arena, dirs: &[&Path]) -> Result<Vec<RunData>> {
     dirs.iter().map(|d| RunData::read(arena, d)).collect()
@@ -57,27 +54,31 @@ pub fn read(arena: &Arena, dirs: &[&Path]) -> Result<Vec<RunData>> {
 /// The page for `runs`, side by side.
 pub fn page(runs: &[RunData]) -> Result<String> {
     let title = runs.iter().map(|r| r.cfg.name.as_str()).collect::<Vec<_>>().join(" | ");
+    let viewing = runs.iter().any(|r| !r.viewer.games.is_empty());
     let mut page = String::new();
     let _ = write!(
         page,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{} - bot-arena report</title>\n\
-         <style>{STYLE}</style>\n</head>\n<body>\n<h1>bot-arena report: {}</h1>\n<div class=\"runs\">\n",
+         <style>{STYLE}{}</style>\n</head>\n<body>\n<h1>bot-arena report: {}</h1>\n<div class=\"runs\">\n",
         escape(&title),
+        if viewing { viewer::STYLE } else { "" },
         escape(&title)
     );
+    let mut first = 0;
     for run in runs {
         page.push_str("<section class=\"run\">\n");
         page.push_str(&sections::run(run)?);
+        page.push_str(&viewer::section(run, first));
+        first += run.viewer.games.len();
         page.push_str("</section>\n");
     }
-    page.push_str("</div>\n</body>\n</html>\n");
+    page.push_str("</div>\n");
+    if viewing {
+        // The one script of the page, last, so the games it reads are already there.
+        let _ = write!(page, "<script>\n{}</script>\n", viewer::SCRIPT);
+    }
+    page.push_str("</body>\n</html>\n");
     Ok(page)
-}
-
-/// Writes the page for `dirs` to `out`.
-pub fn write(arena: &Arena, dirs: &[&Path], out: &Path) -> Result<()> {
-    let page = render(arena, dirs)?;
-    crate::report::write_atomic(out, page.as_bytes())
 }
 
 #[cfg(test)]

@@ -36,6 +36,9 @@ pub struct RunData {
     pub llr_path: Vec<(u64, f64)>,
     /// Each bot's mean payoff per game in each deal (the observations of its interval).
     pub deal_payoffs: Vec<Vec<f64>>,
+    /// The games shown step by step (none until the caller, which can replay records, adds
+    /// them: see `tournament::replay::add_viewer`).
+    pub viewer: super::viewer::Viewer,
 }
 
 impl RunData {
@@ -121,6 +124,7 @@ impl RunData {
             running,
             llr_path,
             deal_payoffs,
+            viewer: Default::default(),
         })
     }
 
