@@ -155,7 +155,7 @@ fn every_fault_loses_its_game_with_its_reason_and_the_run_goes_on() {
             "timeout: no move in the * ms left of timeout_match (+100 ms tolerance)",
             "timeout",
         ),
-        ("occupied", fast, "size = 9", "illegal action \"*,*\": * is taken", "illegal"),
+        ("occupied", fast, "size = 9", "illegal action \"* is taken", "illegal"),
         ("error", fast, "size = 9", "answered `ERROR cannot think`", "protocol"),
         ("malformed", fast, "size = 9", "malformed move `7;7`", "protocol"),
         ("crash", fast, "size = 9", "exited with code 3", "crash"),

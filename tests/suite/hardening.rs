@@ -287,7 +287,11 @@ fn refusals_come_before_any_output() {
         write(d, "c.toml", "game = \"gomoku\"\ngames = 8\npaired = true\nbots = [\"random\", \"random-adjacent\"]\n");
     let c = c.to_str().unwrap();
     // run: a game without hand histories, and one bot (its note) into a folder of someone else's.
-    nothing_but(run_in(d, &["run", c, "--hand-history", "--out", "hh"]), "gomoku has no hand-history format");
+    let stud = write(d, "stud.toml", "game = \"stud\"\ngames = 8\nbots = [\"random\", \"always-call\"]\n");
+    nothing_but(
+        run_in(d, &["run", stud.to_str().unwrap(), "--hand-history", "--out", "hh"]),
+        "stud has no hand-history format",
+    );
     write(d, "mine.txt", "");
     let one = run_in(d, &["run", "--game", "gomoku", "--bot", "random", "--games", "2", "--out", ".", "--force"]);
     nothing_but(one, "which no run writes");
@@ -418,8 +422,8 @@ fn usage_traps_are_closed() {
     let d = dir.path();
     // --hand-history for a game without hand histories: refused, nothing written.
     let out =
-        run_in(d, &["run", "--game", "gomoku", "--bot", "random", "--bot", "random", "--hand-history", "--out", "hh"]);
-    refused(&out, "gomoku has no hand-history format");
+        run_in(d, &["run", "--game", "stud", "--bot", "random", "--bot", "random", "--hand-history", "--out", "hh"]);
+    refused(&out, "stud has no hand-history format");
     assert!(!d.join("hh/history").exists());
     // One bot plays itself, and says so.
     let out = run_in(d, &["run", "--game", "gomoku", "--bot", "random", "--games", "2", "--out", "one"]);
