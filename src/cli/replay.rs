@@ -16,7 +16,9 @@ arena replay results/stud --check\n  arena replay results/stud --game 3\n  arena
 --check plays every record of records.jsonl back through the rules: the deal must be the one the\n\
 game's seed deals, every action the seat to act's and legal, every chance event the one the rules\n\
 reveal, and the record line and games.csv rows the rules write for those events must be the ones\n\
-on disk, byte for byte. It names the first game that fails (and its event) and exits 1.\n\n\
+on disk, byte for byte. It names the first game that fails (and its event) and exits 1. When every\n\
+event was legal, the run's own bots (those in this process) play the game again to name the event\n\
+where the record parts from them; --bots has them play every game (as long as the run took).\n\n\
 --export FORMAT writes every recorded game in one of the game's own file formats, played back from\n\
 records.jsonl: gomoku has psq (Piskvork's saved games, one file a game: RUN/psq/<pairing>-<game>.psq)\n\
 and sgf (SGF FF[4] GM[4], one collection a pairing: RUN/sgf/pairing-<P>.sgf); hold'em has phh.\n\
@@ -28,6 +30,11 @@ pub struct ReplayArgs {
     /// Play every record back through the rules and compare it with the run's files.
     #[arg(long, conflicts_with_all = ["game", "seat"])]
     check: bool,
+    /// With --check: also play every game again with the run's own bots (those in this process)
+    /// and require the events recorded, one for one. Catches an action changed for another legal
+    /// one that leaves the result unchanged; takes as long as the run did on one thread.
+    #[arg(long, requires = "check")]
+    bots: bool,
     /// The game to show: its `game` number in games.csv (within --pairing).
     #[arg(long, value_name = "N", default_value_t = 0)]
     game: u64,
@@ -52,7 +59,7 @@ pub fn replay(arena: &Arena, args: &ReplayArgs) -> Result<i32> {
     let records = RunRecords::open(arena, &args.dir)?;
     let printer = Printer::new(args.json);
     if args.check {
-        return check(&records, &printer);
+        return check(&records, args.bots, &printer);
     }
     if let Some(format) = &args.export {
         let out = args.out.clone().unwrap_or_else(|| args.dir.join(format));
@@ -76,10 +83,10 @@ pub fn replay(arena: &Arena, args: &ReplayArgs) -> Result<i32> {
     show(&records, args, &printer)
 }
 
-fn check(records: &RunRecords, printer: &Printer) -> Result<i32> {
+fn check(records: &RunRecords, bots: bool, printer: &Printer) -> Result<i32> {
     let total = records.lines.len() as u64;
     let mut last_shown = std::time::Instant::now();
-    let checked = records.check(&mut |done| {
+    let checked = records.check(bots, &mut |done| {
         if last_shown.elapsed().as_secs() >= 2 {
             eprintln!("checked {} of {} games", thousands(done), thousands(total));
             last_shown = std::time::Instant::now();
@@ -92,10 +99,11 @@ fn check(records: &RunRecords, printer: &Printer) -> Result<i32> {
                 n => format!(" ({} with an engine error, which have no moves to check)", thousands(*n)),
             };
             printer.line(format!(
-                "{}: {} games and {} events played back through the rules; every record matches games.csv{errors}",
+                "{}: {} games and {} events played back through the rules; every record matches games.csv{errors}{}",
                 records_path(records),
                 thousands(*games),
-                thousands(*events)
+                thousands(*events),
+                if bots { ", and the run's bots play every game as recorded" } else { "" }
             ));
             printer.document(&serde_json::json!({ "passed": true, "games": games, "events": events, "engine_errors": engine_errors }));
             Ok(EXIT_OK)

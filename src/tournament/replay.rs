@@ -12,8 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::config::{Overrides, RunConfig};
-use crate::core::record::Event;
-use crate::core::record::Frame;
+use crate::core::record::{Event, Frame};
 use crate::core::schedule::{Job, Schedule};
 use crate::core::{Fault, FaultKind, Played, Status};
 use crate::error::{Error, Result};
@@ -29,6 +28,9 @@ pub struct RunRecords {
     pub cfg: RunConfig,
     schedule: Schedule,
     venue: Arc<dyn Venue>,
+    /// The table with the run's own bots, when they all play in this process (bots outside it are
+    /// not started again): to ask them where a record whose every event is legal parts from them.
+    bots: Option<Arc<dyn Venue>>,
     names: Vec<String>,
     pub lines: Vec<RecordLine>,
     dir: std::path::PathBuf,
@@ -57,9 +59,12 @@ impl RunRecords {
         let cfg = RunConfig::load(arena, &dir.join(CONFIG), &Overrides::default())?;
         let schedule = cfg.schedule()?;
         let venue = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &[], None)?;
+        let inside = cfg.bots.iter().all(|b| !OUTSIDE.contains(&b.kind.as_str()));
+        let bots =
+            inside.then(|| arena.find(cfg.game).and_then(|g| g.venue(&cfg.table, cfg.seats, &cfg.bots, None)).ok());
         let lines = records::read(&dir.join(file))?;
         let names = names(&cfg);
-        Ok(RunRecords { cfg, schedule, venue, names, lines, dir: dir.to_path_buf() })
+        Ok(RunRecords { cfg, schedule, venue, bots: bots.flatten(), names, lines, dir: dir.to_path_buf() })
     }
 
     /// The record of game `index` (the run's order: pairing by pairing), parsed, with its job.
@@ -101,7 +106,17 @@ impl RunRecords {
 
     /// Plays every record back (see the module's documentation); `progress` is told each game
     /// checked.
-    pub fn check(&self, progress: &mut dyn FnMut(u64)) -> Result<Checked> {
+    /// With `bots`, every game is also played again by the run's own bots and must come out as
+    /// recorded, event for event: that catches an action changed for another legal one that
+    /// leaves the result as it was, at the cost of playing the run again.
+    pub fn check(&self, bots: bool, progress: &mut dyn FnMut(u64)) -> Result<Checked> {
+        if bots && self.bots.is_none() {
+            return Err(Error::input(format!(
+                "{}: --bots plays the games again with the run's bots, and bots outside this process ({}) are not started again",
+                self.dir.display(),
+                OUTSIDE.join(", ")
+            )));
+        }
         let manifest = Manifest::read(&self.dir)?;
         let games_path = manifest.records.path_in(&self.dir)?;
         let text = crate::report::read_games_text(&games_path)?;
@@ -155,17 +170,26 @@ impl RunRecords {
             line_bytes.clear();
             records::write_line(&mut line_bytes, &job, &self.names, &record);
             if line_bytes.strip_suffix(b"\n") != Some(line.text.as_bytes()) {
-                return Ok(game(first_difference(&line.text, &line_bytes)));
+                let why = first_difference(&line.text, &line_bytes);
+                return Ok(game(self.bots_part(&job, &recorded).map_or(why.clone(), |at| format!("{at} ({why})"))));
             }
             rows.clear();
             format.rows(&job, &record, &mut rows);
             let on_disk = &text[games.end_of(k) as usize..row.end as usize];
             if rows != on_disk {
+                if let Some(at) = self.bots_part(&job, &recorded) {
+                    return Ok(game(format!("{at} (games.csv's rows differ from the ones the record scores to)")));
+                }
                 return Ok(game(format!(
                     "games.csv's rows differ from the ones the record scores to:\n  on disk: {}\n  replayed: {}",
                     String::from_utf8_lossy(on_disk).trim_end().replace('\n', "\n           "),
                     String::from_utf8_lossy(&rows).trim_end().replace('\n', "\n            ")
                 )));
+            }
+            if bots {
+                if let Some(at) = self.bots_part(&job, &recorded) {
+                    return Ok(game(at));
+                }
             }
             events += recorded.events.len() as u64;
             progress(k as u64 + 1);
@@ -178,6 +202,48 @@ impl RunRecords {
             )));
         }
         Ok(Checked::Passed { games: self.lines.len() as u64, events, engine_errors })
+    }
+}
+
+/// The bot kinds whose bots live outside the process (or are a person): not asked again.
+const OUTSIDE: &[&str] = &["external", "gomocup", "human"];
+
+impl RunRecords {
+    /// Where a record whose every event is legal parts from what the run's bots play: a game is a
+    /// pure function of its seeds and its bots, so they are asked to play it again and the first
+    /// event where the two differ is named. `None` when the bots are outside the process or play
+    /// the game as recorded.
+    fn bots_part(&self, job: &Job, recorded: &Recorded) -> Option<String> {
+        let bots = self.bots.as_ref()?;
+        let mut record = crate::core::GameRecord::new();
+        let keep = crate::core::Keep { columns: false, history: false, moves: true };
+        bots.play_into(&job.lineup, job.game, &job.seeds, keep, &mut record);
+        let mut body = b"{".to_vec();
+        body.extend_from_slice(&record.log.body);
+        body.push(b'}');
+        #[derive(serde::Deserialize)]
+        struct Events {
+            events: Vec<Event>,
+        }
+        let played = serde_json::from_slice::<Events>(&body).ok()?.events;
+        let show = |event: Option<&Event>| match event {
+            Some(Event::Action(seat, action)) => format!("seat {seat}'s \"{action}\""),
+            Some(Event::Chance(text)) => format!("\"{text}\""),
+            None => "the game's end".to_string(),
+        };
+        let at = (0..played.len().max(recorded.events.len())).find(|&i| played.get(i) != recorded.events.get(i))?;
+        Some(match (recorded.events.get(at), played.get(at)) {
+            (Some(Event::Action(seat, action)), Some(Event::Action(same, again))) if seat == same => format!(
+                "event {}: seat {seat} played \"{action}\" in the record but \"{again}\" when the run's bots play the game again",
+                at + 1
+            ),
+            (recorded, again) => format!(
+                "event {}: the record has {} where the run's bots, playing the game again, have {}",
+                at + 1,
+                show(recorded),
+                show(again)
+            ),
+        })
     }
 }
 

@@ -295,3 +295,38 @@ fn replay_shows_a_game_step_by_step_and_as_one_seat_saw_it() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--records moves"), "{stderr}");
 }
+
+/// A move changed for another legal one that leaves the winner as it was: the rules cannot tell,
+/// but the run's bots, asked to play the game again, name the event; `--bots` asks them for every
+/// game and passes on the run as played.
+#[test]
+fn a_legal_move_changed_by_hand_is_named_by_the_bots_playing_again() {
+    let dir = TempDir::new().unwrap();
+    let (_, text) = GAMES.iter().find(|(g, _)| *g == "gomoku").unwrap();
+    let config = write(dir.path(), "gomoku.toml", text);
+    let run_dir = dir.path().join("run");
+    run(&config, &run_dir, &["--records", "moves"]);
+    let out = arena().args(["replay", "--check", "--bots"]).arg(&run_dir).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("the run's bots play every game as recorded"), "{said}");
+    // The loser's second move goes to a cell nobody played: the winner's five stands as it was.
+    let edited = copy_run(&run_dir, &dir.path().join("edited"));
+    let all = lines(&edited);
+    let k = all.iter().position(|l| l["status"] == "ok" && l["events"].as_array().unwrap().len() > 8).unwrap();
+    let loser = all[k]["places"].as_array().unwrap().iter().position(|p| p == 2).unwrap() as u64;
+    let events = all[k]["events"].as_array().unwrap();
+    let at = events.iter().enumerate().filter(|(_, e)| e[0] == loser).nth(1).unwrap().0;
+    let used: Vec<&str> = events.iter().map(|e| e[1].as_str().unwrap()).collect();
+    let free = ["0,0", "14,0", "0,14", "14,14", "0,7"].into_iter().find(|c| !used.contains(c)).unwrap();
+    edit_line(&edited, k, |line| line["events"][at][1] = free.into());
+    for extra in [&[][..], &["--bots"]] {
+        let (code, said) = {
+            let out = arena().args(["replay", "--check"]).args(extra).arg(&edited).output().unwrap();
+            (out.status.code(), String::from_utf8_lossy(&out.stdout).trim_end().to_string())
+        };
+        assert_eq!(code, Some(1), "{extra:?}: {said}");
+        let named = format!("event {}: seat {loser} played \"{free}\" in the record but \"{}\"", at + 1, used[at]);
+        assert!(said.contains(&named), "{extra:?}: {said}\nexpected {named}");
+    }
+}
