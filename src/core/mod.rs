@@ -28,8 +28,8 @@ pub use game::{
 };
 pub use params::{ParamSpec, Params};
 pub use play::{
-    ms, per_seat, play_game, play_game_into, play_game_with, Entrant, GameRecord, Keep, Limits, PerSeat, SeatResult,
-    Seating, Status,
+    ms, per_seat, play_game, play_game_into, play_game_with, play_kept, Entrant, GameRecord, Keep, Limits, PerSeat,
+    SeatResult, Seating, Status,
 };
 pub use seeds::{deal_of, BotRng, DealRng, GameSeeds};
 pub use wire::Wire;

@@ -65,10 +65,9 @@ pub struct GameRecord {
     pub columns: Texts,
     /// The game record in its community's format, when asked for.
     pub history: Option<String>,
-    /// The move-by-move record (records.jsonl), when asked for ([`Keep::moves`]).
+    /// The move-by-move record (records.jsonl), when asked for ([`Keep::moves`]); its event count
+    /// is a forfeit's place in the record.
     pub log: GameLog,
-    /// The events in [`GameRecord::log`] when the game ended (a forfeit's place in the record).
-    pub events: u32,
     /// Every decision's time as the host measured it, in play order: (seat, time). Not part of
     /// the game's result: it differs from one run to the next.
     pub times: Vec<(Seat, Duration)>,
@@ -86,7 +85,6 @@ impl GameRecord {
             columns: Texts::with_capacity(256, 16),
             history: None,
             log: GameLog::default(),
-            events: 0,
             times: Vec::with_capacity(64),
         }
     }
@@ -100,7 +98,6 @@ impl GameRecord {
         self.columns.clear();
         self.history = None;
         self.log.clear();
-        self.events = 0;
         self.times.clear();
     }
 
@@ -269,11 +266,18 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, Fault>) -> Result<T, Fault> {
 /// Plays one game with no names, no limits and no table options to tell the bots (tests,
 /// benchmarks). `bots[seat]` plays `seat`. `history`: also write the game record.
 pub fn play_game<G: Wire>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSeeds, history: bool) -> GameRecord {
+    play_kept(game, bots, seeds, Keep { columns: true, history, moves: false })
+}
+
+/// [`play_game`] keeping what `keep` says (the move record, say).
+pub fn play_kept<G: Wire>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSeeds, keep: Keep) -> GameRecord {
     let entrant = Entrant::default();
     let entrants = vec![&entrant; bots.len()];
     let table = Params::default();
     let seating = Seating { entrants: &entrants, game: 0, table: &table, run: None };
-    play_game_with(game, bots, seeds, &seating, history)
+    let mut record = GameRecord::new();
+    play_game_into(game, bots, seeds, &seating, keep, &mut record);
+    record
 }
 
 /// Plays one game. `bots[seat]` plays `seat`, as `seating.entrants[seat]`.
@@ -420,7 +424,6 @@ fn play_unguarded<G: Wire>(
         None
     };
     if keep.moves {
-        record.events = record.log.events;
         record.log.end(game, &state);
     }
     record.moves = moves;

@@ -23,6 +23,7 @@ pub struct GameLog {
     pub events: u32,
     /// The game's own count of chance revealed ([`Wire::chance`]).
     seen: u64,
+    /// The chance events the last action revealed ([`GameLog::revealed`]).
     chance: Texts,
 }
 
@@ -53,14 +54,29 @@ impl GameLog {
         push_json_text(&mut self.body, game.action_text(action));
         self.body.push(b']');
         self.events += 1;
-        game.chance(state, &mut self.seen, &mut self.chance);
-        for i in 0..self.chance.len() {
-            self.separate();
-            let text = self.chance.iter().nth(i).expect("a chance event");
-            push_json_text(&mut self.body, text);
-            self.events += 1;
-        }
         self.chance.clear();
+        game.chance(state, &mut self.seen, &mut self.chance);
+        for text in self.chance.iter() {
+            // After the action just written: never the first event.
+            self.body.push(b',');
+            push_json_text(&mut self.body, text);
+        }
+        self.events += self.chance.len() as u32;
+    }
+
+    /// The chance events the last action revealed, as written after it.
+    pub fn revealed(&self) -> &Texts {
+        &self.chance
+    }
+
+    /// The record as one JSON object (`deal`, `events` and, once ended, `end`).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::from_slice(&[b"{", &self.body[..], b"}"].concat()).expect("a game log is JSON")
+    }
+
+    /// The events written, read back.
+    pub fn read_events(&self) -> Vec<Event> {
+        serde_json::from_value(self.to_json()["events"].take()).expect("a game log's events read back")
     }
 
     /// The game is over (or forfeited) in `state`: closes the events and writes what the rules
@@ -141,22 +157,36 @@ pub fn replay<G: Wire>(
     events: &[Event],
     ending: Ending,
 ) -> Result<Replayed<G>, Divergence> {
+    replay_steps(game, seeds, events, ending, |_, _| {})
+}
+
+/// [`replay`], calling `step` with the state after the deal (`None`) and after each event (its
+/// index): what the record shows at every step, met on the one pass that checks it.
+fn replay_steps<G: Wire>(
+    game: &G,
+    seeds: &GameSeeds,
+    events: &[Event],
+    ending: Ending,
+    mut step: impl FnMut(&G::State, Option<usize>),
+) -> Result<Replayed<G>, Divergence> {
     let mut state = game.deal_numbered(seeds.deal_index, &mut seeds.deal_rng());
     let mut log = GameLog::default();
     log.begin(game, &state);
+    step(&state, None);
     let mut moves = 0;
-    let mut expected_chance = std::collections::VecDeque::new();
-    let mut scratch = Texts::default();
+    // What the last action revealed (`log.revealed()`) that the events have not met yet, from
+    // this index on.
+    let mut met = 0;
     for (i, event) in events.iter().enumerate() {
         let at = |what: String| Divergence { event: i + 1, what };
         match event {
-            Event::Chance(text) => match expected_chance.pop_front() {
-                Some(rules) if rules == *text => {}
+            Event::Chance(text) => match log.revealed().get(met) {
+                Some(rules) if rules == text => met += 1,
                 Some(rules) => return Err(at(format!("chance event \"{text}\" where the rules reveal \"{rules}\""))),
                 None => return Err(at(format!("chance event \"{text}\" where the rules reveal nothing"))),
             },
             Event::Action(seat, text) => {
-                if let Some(rules) = expected_chance.front() {
+                if let Some(rules) = log.revealed().get(met) {
                     return Err(at(format!("seat {seat} acts (\"{text}\") where the rules reveal \"{rules}\" first")));
                 }
                 match game.to_act(&state) {
@@ -169,17 +199,15 @@ pub fn replay<G: Wire>(
                 let action = game.parse_action(text).map_err(|e| at(format!("seat {seat}: \"{text}\": {e}")))?;
                 game.apply(&mut state, &action).map_err(|e| at(format!("seat {seat}: \"{text}\" is illegal: {e}")))?;
                 moves += 1;
-                // What the rules revealed with this action, to be met by the events that follow.
-                let mut seen = log.seen;
-                game.chance(&state, &mut seen, &mut scratch);
+                // What the rules revealed with this action is to be met by the events that follow.
                 log.action(game, *seat, &action, &state);
-                expected_chance.extend(scratch.iter().map(str::to_string));
-                scratch.clear();
+                met = 0;
             }
         }
+        step(&state, Some(i));
     }
     let past = events.len() + 1;
-    if let Some(rules) = expected_chance.front() {
+    if let Some(rules) = log.revealed().get(met) {
         return Err(Divergence { event: past, what: format!("the record ends where the rules reveal \"{rules}\"") });
     }
     match (ending, game.to_act(&state)) {
@@ -225,7 +253,6 @@ pub fn rescore<G: Wire>(
         game.record(&state, seat, &mut record.columns);
         record.seats.push(crate::core::SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] });
     }
-    record.events = events.len() as u32;
     record.log = log;
     Ok(record)
 }
@@ -254,28 +281,16 @@ pub fn frames<G: Wire>(
     events: &[Event],
     ending: Ending,
 ) -> Result<Vec<Frame>, Divergence> {
-    replay(game, seeds, events, ending)?;
-    let mut state = game.deal_numbered(seeds.deal_index, &mut seeds.deal_rng());
-    let frame = |state: &G::State, event: Option<usize>| {
+    let mut out = Vec::with_capacity(events.len() + 1);
+    replay_steps(game, seeds, events, ending, |state, event| {
         let views = (0..game.seats()).map(|seat| game.view(state, seat)).collect::<Vec<_>>();
-        Frame {
+        out.push(Frame {
             event,
             to_act: game.to_act(state),
             views: views.iter().map(|v| serde_json::to_value(game.view_json(v)).expect("views serialise")).collect(),
             texts: views.iter().map(|v| game.view_text(v)).collect(),
-        }
-    };
-    let mut out = vec![frame(&state, None)];
-    for (i, event) in events.iter().enumerate() {
-        match event {
-            Event::Action(_, text) => {
-                let action = game.parse_action(text).expect("replayed already");
-                game.apply(&mut state, &action).expect("replayed already");
-            }
-            Event::Chance(_) => {}
-        }
-        out.push(frame(&state, Some(i)));
-    }
+        });
+    })?;
     Ok(out)
 }
 

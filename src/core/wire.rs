@@ -137,6 +137,12 @@ impl Texts {
         self.ends.is_empty()
     }
 
+    /// Text `i`, if there are that many.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let end = *self.ends.get(i)?;
+        Some(&self.text[if i == 0 { 0 } else { self.ends[i - 1] }..end])
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone + '_ {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(start, &end)| &self.text[start..end])

@@ -464,7 +464,12 @@ impl GamesFile {
     /// own columns `extra`. A bad header or a bad row in the middle is an error; a last row cut
     /// short or a last game missing seats is reported in [`GamesFile::tail`].
     pub fn read(path: &Path, names: &[String], seats: usize, extra: &[&str]) -> Result<GamesFile> {
-        let bytes = read_text(path)?;
+        GamesFile::parse(&read_text(path)?, path, names, seats, extra)
+    }
+
+    /// [`GamesFile::read`] of `bytes`, the text of `path` (read with [`read_text`]) when the
+    /// caller needs the text too.
+    pub fn parse(bytes: &[u8], path: &Path, names: &[String], seats: usize, extra: &[&str]) -> Result<GamesFile> {
         let bad = |what: String| Error::input(format!("{}: {what}", path.display()));
         // Every row the writer finishes ends with a newline: text after the last one is a row
         // that was being written when the run died.
@@ -555,7 +560,6 @@ fn add_row(
             columns: Texts::default(),
             history: None,
             log: Default::default(),
-            events: 0,
             times: Vec::new(),
         },
         end: 0,

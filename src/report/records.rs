@@ -26,9 +26,27 @@ pub const FILE_GZ: &str = "records.jsonl.gz";
 /// know.
 pub const VERSION: u32 = 1;
 
-/// Appends game `job`'s records.jsonl line (newline included) to `out`; `names[bot]` names the
-/// bots, `job.lineup[seat]` seats them.
-pub fn write_line(out: &mut Vec<u8>, job: &Job, names: &[String], record: &GameRecord) {
+/// How a run's games become records.jsonl lines ([`LineFormat::line`]): the bots' names are
+/// escaped as JSON strings once, not at every game (as games.csv's `RowFormat` does).
+#[derive(Clone, Debug)]
+pub struct LineFormat {
+    names: Vec<Vec<u8>>,
+}
+
+impl LineFormat {
+    /// `names[bot]` names the bots.
+    pub fn new(names: &[String]) -> LineFormat {
+        LineFormat { names: names.iter().map(|name| serde_json::to_vec(name).expect("a name serialises")).collect() }
+    }
+
+    /// Appends game `job`'s records.jsonl line (newline included) to `out`; `job.lineup[seat]`
+    /// seats the bots.
+    pub fn line(&self, job: &Job, record: &GameRecord, out: &mut Vec<u8>) {
+        write_line(out, job, &self.names, record);
+    }
+}
+
+fn write_line(out: &mut Vec<u8>, job: &Job, names: &[Vec<u8>], record: &GameRecord) {
     let mut int = itoa::Buffer::new();
     out.extend_from_slice(b"{\"v\":");
     out.extend_from_slice(int.format(VERSION).as_bytes());
@@ -36,10 +54,14 @@ pub fn write_line(out: &mut Vec<u8>, job: &Job, names: &[String], record: &GameR
     out.extend_from_slice(int.format(job.pairing).as_bytes());
     out.extend_from_slice(b",\"game\":");
     out.extend_from_slice(int.format(job.game).as_bytes());
-    out.extend_from_slice(b",\"seats\":");
-    let seats: Vec<&str> = job.lineup.iter().map(|&bot| names[bot].as_str()).collect();
-    serde_json::to_writer(&mut *out, &seats).expect("names serialise");
-    out.push(b',');
+    out.extend_from_slice(b",\"seats\":[");
+    for (seat, &bot) in job.lineup.iter().enumerate() {
+        if seat > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(&names[bot]);
+    }
+    out.extend_from_slice(b"],");
     if record.log.body.is_empty() {
         // The game's own code failed before its record was whole.
         out.extend_from_slice(b"\"deal\":null,\"events\":[],\"end\":null");
@@ -51,7 +73,7 @@ pub fn write_line(out: &mut Vec<u8>, job: &Job, names: &[String], record: &GameR
         Status::Ok => out.extend_from_slice(b"\"ok\""),
         Status::Forfeit { seat, reason } => {
             let forfeit =
-                ForfeitOut { seat: *seat, at: record.events, kind: reason.kind.name(), reason: reason.reason() };
+                ForfeitOut { seat: *seat, at: record.log.events, kind: reason.kind.name(), reason: reason.reason() };
             serde_json::to_writer(&mut *out, &StatusOut::Forfeit(forfeit)).expect("a status serialises");
         }
         Status::Error(message) => {

@@ -34,6 +34,8 @@ pub struct RunRecords {
     names: Vec<String>,
     pub lines: Vec<RecordLine>,
     dir: std::path::PathBuf,
+    /// The run's games.csv (or .gz), which the records are held to.
+    games_path: std::path::PathBuf,
 }
 
 /// What [`RunRecords::check`] found.
@@ -58,13 +60,14 @@ impl RunRecords {
         };
         let cfg = RunConfig::load(arena, &dir.join(CONFIG), &Overrides::default())?;
         let schedule = cfg.schedule()?;
-        let venue = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &[], None)?;
+        let entry = arena.find(cfg.game)?;
+        let venue = entry.venue(&cfg.table, cfg.seats, &[], None)?;
         let inside = cfg.bots.iter().all(|b| !OUTSIDE.contains(&b.kind.as_str()));
-        let bots =
-            inside.then(|| arena.find(cfg.game).and_then(|g| g.venue(&cfg.table, cfg.seats, &cfg.bots, None)).ok());
+        let bots = inside.then(|| entry.venue(&cfg.table, cfg.seats, &cfg.bots, None).ok()).flatten();
         let lines = records::read(&dir.join(file))?;
         let names = names(&cfg);
-        Ok(RunRecords { cfg, schedule, venue, bots: bots.flatten(), names, lines, dir: dir.to_path_buf() })
+        let games_path = manifest.records.path_in(dir)?;
+        Ok(RunRecords { cfg, schedule, venue, bots, names, lines, dir: dir.to_path_buf(), games_path })
     }
 
     /// The record of game `index` (the run's order: pairing by pairing), parsed, with its job.
@@ -117,11 +120,10 @@ impl RunRecords {
                 OUTSIDE.join(", ")
             )));
         }
-        let manifest = Manifest::read(&self.dir)?;
-        let games_path = manifest.records.path_in(&self.dir)?;
-        let text = crate::report::read_games_text(&games_path)?;
-        let games = GamesFile::read(&games_path, &self.names, self.cfg.seats, self.venue.columns())?;
+        let text = crate::report::read_games_text(&self.games_path)?;
+        let games = GamesFile::parse(&text, &self.games_path, &self.names, self.cfg.seats, self.venue.columns())?;
         let format = RowFormat::new(&self.names);
+        let lines = records::LineFormat::new(&self.names);
         let (mut events, mut engine_errors) = (0u64, 0u64);
         let mut last: Option<u64> = None;
         let (mut line_bytes, mut rows) = (Vec::new(), Vec::new());
@@ -168,7 +170,7 @@ impl RunRecords {
                 other => return Ok(game(format!("status {other:?} is not one a record has"))),
             };
             line_bytes.clear();
-            records::write_line(&mut line_bytes, &job, &self.names, &record);
+            lines.line(&job, &record, &mut line_bytes);
             if line_bytes.strip_suffix(b"\n") != Some(line.text.as_bytes()) {
                 let why = first_difference(&line.text, &line_bytes);
                 return Ok(game(self.bots_part(&job, &recorded).map_or(why.clone(), |at| format!("{at} ({why})"))));
@@ -218,14 +220,7 @@ impl RunRecords {
         let mut record = crate::core::GameRecord::new();
         let keep = crate::core::Keep { columns: false, history: false, moves: true };
         bots.play_into(&job.lineup, job.game, &job.seeds, keep, &mut record);
-        let mut body = b"{".to_vec();
-        body.extend_from_slice(&record.log.body);
-        body.push(b'}');
-        #[derive(serde::Deserialize)]
-        struct Events {
-            events: Vec<Event>,
-        }
-        let played = serde_json::from_slice::<Events>(&body).ok()?.events;
+        let played = record.log.read_events();
         let show = |event: Option<&Event>| match event {
             Some(Event::Action(seat, action)) => format!("seat {seat}'s \"{action}\""),
             Some(Event::Chance(text)) => format!("\"{text}\""),
@@ -328,22 +323,15 @@ fn first_difference(on_disk: &str, replayed: &[u8]) -> String {
     let (Some(a), Some(b)) = (parse(on_disk.as_bytes()), parse(replayed)) else {
         return "the line is not the one the rules write for its events".to_string();
     };
-    let field = b.iter().find(|(key, value)| a.get(*key) != Some(value)).map(|(key, _)| key.clone());
-    match field {
-        Some(key) => format!(
-            "{} {} where its events give {}",
-            match key.as_str() {
-                "deal" => "the deal is",
-                "end" => "the end shows",
-                "payoffs" | "places" | "status" => "the record says",
-                _ => "the record's field is",
-            },
-            compact(a.get(&key)),
-            compact(b.get(&key)),
-        )
-        .replace("says ", &format!("says {key} ")),
-        None => "the line's bytes are not the ones the rules write for its events".to_string(),
-    }
+    let Some((key, replayed)) = b.iter().find(|(key, value)| a.get(*key) != Some(value)) else {
+        return "the line's bytes are not the ones the rules write for its events".to_string();
+    };
+    let lead = match key.as_str() {
+        "deal" => "the deal is".to_string(),
+        "end" => "the end shows".to_string(),
+        _ => format!("the record says {key}"),
+    };
+    format!("{lead} {} where its events give {}", compact(a.get(key)), compact(Some(replayed)))
 }
 
 /// A JSON value on one line, cut to a readable length.

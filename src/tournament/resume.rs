@@ -229,13 +229,17 @@ pub(crate) fn with_lines(
     };
     let by_game: std::collections::HashMap<(usize, u64), &str> =
         lines.iter().map(|l| ((l.pairing, l.game), l.text.as_str())).collect();
-    let line_of = |row: &GameRow| by_game.get(&(row.pairing, row.game)).map(|text| text.to_string());
+    let found: Vec<KnownGame> = kept
+        .into_iter()
+        .map(|(index, row)| KnownGame {
+            index,
+            line: by_game.get(&(row.pairing, row.game)).map(|t| t.to_string()),
+            row,
+        })
+        .collect();
     let missing: std::collections::HashSet<u64> =
-        kept.iter().filter(|(_, row)| line_of(row).is_none()).map(|(i, _)| i / replays).collect();
-    kept.into_iter()
-        .filter(|(i, _)| !missing.contains(&(i / replays)))
-        .map(|(index, row)| KnownGame { index, line: line_of(&row), row })
-        .collect()
+        found.iter().filter(|g| g.line.is_none()).map(|g| g.index / replays).collect();
+    found.into_iter().filter(|g| !missing.contains(&(g.index / replays))).collect()
 }
 
 /// Feeds `games` to `tally` in order; with `sprt`, stops after the game where it decides. Returns

@@ -19,6 +19,7 @@ use crate::core::schedule::{Job, Schedule, Shard};
 use crate::core::GameRecord;
 use crate::error::{Error, Result};
 use crate::registry::{Arena, Venue};
+use crate::report::records::LineFormat;
 use crate::report::{
     count_games, write_atomic, GameRow, GamesWriter, Manifest, Records, RowFormat, RunStatus, RunTally, TimeTally,
     Verdicts, TEMP_SUFFIX,
@@ -235,8 +236,8 @@ pub(crate) struct Run<'a> {
 struct Sink<'a> {
     out: &'a mut Output,
     format: RowFormat,
-    /// The bots' names, for records.jsonl lines.
-    names: Vec<String>,
+    /// How a game becomes its records.jsonl line.
+    lines: LineFormat,
     /// Where a game's records.jsonl line is made.
     line: Vec<u8>,
     tally: &'a mut RunTally,
@@ -267,10 +268,8 @@ impl Sink<'_> {
         if let Some(moves) = self.out.moves.as_mut() {
             match (line, formatted) {
                 (Some(line), _) => {
-                    self.line.clear();
-                    self.line.extend_from_slice(line.as_bytes());
-                    self.line.push(b'\n');
-                    moves.write_rows(&self.line)?;
+                    moves.write_rows(line.as_bytes())?;
+                    moves.write_rows(b"\n")?;
                 }
                 (None, Some(formatted)) => {
                     let end = memchr::memchr(b'\n', formatted).map_or(formatted.len(), |i| i + 1);
@@ -279,7 +278,7 @@ impl Sink<'_> {
                 }
                 (None, None) => {
                     self.line.clear();
-                    crate::report::records::write_line(&mut self.line, job, &self.names, record);
+                    self.lines.line(job, record, &mut self.line);
                     moves.write_rows(&self.line)?;
                 }
             }
@@ -440,7 +439,7 @@ impl Run<'_> {
         let mut sink = Sink {
             out: output,
             format: RowFormat::new(&names(cfg)),
-            names: names(cfg),
+            lines: LineFormat::new(&names(cfg)),
             line: Vec::new(),
             tally,
             sprt,
@@ -464,7 +463,7 @@ impl Run<'_> {
             if plan.count > 0 {
                 let rows_of = sink.format.clone();
                 let writing = sink.out.games.is_some();
-                let moves = sink.out.moves.is_some().then(|| sink.names.clone());
+                let moves = sink.out.moves.is_some().then(|| sink.lines.clone());
                 // Every game played is timed, delivered or not (one played past an SPRT's stop point).
                 let worker_times = PerWorker::new(opts.threads, || vec![TimeTally::default(); times.len()]);
                 let format = |job: &Job, record: &GameRecord, rows: &mut Vec<u8>| {
@@ -475,8 +474,8 @@ impl Run<'_> {
                     });
                     // Formatted here, on the worker that played the game: the delivering thread
                     // only copies bytes in order.
-                    if let Some(names) = &moves {
-                        crate::report::records::write_line(rows, job, names, record);
+                    if let Some(lines) = &moves {
+                        lines.line(job, record, rows);
                     }
                     if writing {
                         rows_of.rows(job, record, rows);

@@ -98,3 +98,14 @@ paired = true
 [table]
 size = 9
 "#;
+
+/// A file's text, decompressed when it is gzip's.
+pub fn gunzipped(path: &Path) -> Vec<u8> {
+    let bytes = std::fs::read(path).unwrap();
+    if !path.to_string_lossy().ends_with(".gz") {
+        return bytes;
+    }
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text).unwrap();
+    text
+}

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{arena, write};
+use crate::common::{arena, gunzipped, write};
 use tempfile::TempDir;
 
 /// One small run of each game: paired, three or more bots where the table allows.
@@ -234,17 +234,6 @@ fn moves_survive_a_kill_and_resume_and_a_merge_of_shards() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!((out.status.code(), stderr.trim_end().lines().count()), (Some(2), 1), "{stderr}");
     assert!(stderr.contains("kept no move records"), "{stderr}");
-}
-
-/// A file's text, decompressed when it is gzip's.
-fn gunzipped(path: &Path) -> Vec<u8> {
-    let bytes = std::fs::read(path).unwrap();
-    if !path.to_string_lossy().ends_with(".gz") {
-        return bytes;
-    }
-    let mut text = Vec::new();
-    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text).unwrap();
-    text
 }
 
 #[test]

@@ -2,12 +2,11 @@
 //! keeps no games writes the same verdicts; compressed runs resume after a kill and merge from
 //! shards to the run never interrupted; a run without games refuses what needs them.
 
-use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{arena, write};
+use crate::common::{arena, gunzipped, write};
 use tempfile::TempDir;
 
 /// A paired gomoku run of a few tenths of a second.
@@ -22,12 +21,6 @@ fn run(config: &Path, out: &Path, extra: &[&str]) -> Duration {
     let output = arena().args(["run", "--quiet", "--out"]).arg(out).arg(config).args(extra).output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     start.elapsed()
-}
-
-fn gunzip(path: &Path) -> Vec<u8> {
-    let mut text = Vec::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()).read_to_end(&mut text).unwrap();
-    text
 }
 
 fn same_verdicts(a: &Path, b: &Path) {
@@ -48,7 +41,7 @@ fn gz_holds_games_csv_compressed_and_none_writes_the_same_verdicts() {
     assert!(!gz.join("games.csv").exists() && !none.join("games.csv").exists() && !none.join("games.csv.gz").exists());
     let packed = std::fs::metadata(gz.join("games.csv.gz")).unwrap().len();
     assert!(packed * 3 < games.len() as u64, "{packed} bytes compressed of {}", games.len());
-    assert_eq!(gunzip(&gz.join("games.csv.gz")), games);
+    assert_eq!(gunzipped(&gz.join("games.csv.gz")), games);
     same_verdicts(&csv, &gz);
     same_verdicts(&csv, &none);
     // stats and the report read a compressed run as they read games.csv.
@@ -100,7 +93,7 @@ fn a_compressed_run_killed_anywhere_resumes_to_the_run_never_interrupted() {
         }
         let resumed = arena().args(["resume", "--quiet", "--threads", "1"]).arg(&out).output().unwrap();
         assert_eq!(resumed.status.code(), Some(0), "{}", String::from_utf8_lossy(&resumed.stderr));
-        assert_eq!(gunzip(&out.join("games.csv.gz")), games, "killed at moment {k}");
+        assert_eq!(gunzipped(&out.join("games.csv.gz")), games, "killed at moment {k}");
         same_verdicts(&reference, &out);
         kept += 1;
     }
@@ -129,7 +122,7 @@ fn compressed_shards_merge_to_the_one_machine_run() {
             .unwrap();
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
         let text = match records {
-            "gz" => gunzip(&merged.join(file)),
+            "gz" => gunzipped(&merged.join(file)),
             _ => std::fs::read(merged.join(file)).unwrap(),
         };
         assert_eq!(text, std::fs::read(whole.join("games.csv")).unwrap(), "merged as {records}");

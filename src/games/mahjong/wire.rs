@@ -347,7 +347,7 @@ mod tests {
 
     use super::super::tiles::TILE_KINDS;
     use crate::core::record::{replay, Ending, Event};
-    use crate::core::{play_game_into, Entrant, GameRecord, GameSeeds, Keep, Params, Seating, Status};
+    use crate::core::{play_kept, GameRecord, GameSeeds, Keep, Status};
 
     /// One game played by `random` and `greedy` bots (`greedy[seat]`), its record kept.
     fn recorded(game: &Mahjong, greedy: [bool; 4], seeds: &GameSeeds) -> GameRecord {
@@ -361,22 +361,9 @@ mod tests {
                 }
             })
             .collect();
-        let entrant = Entrant::default();
-        let entrants = vec![&entrant; SEATS];
-        let table = Params::default();
-        let seating = Seating { entrants: &entrants, game: 0, table: &table, run: None };
-        let mut record = GameRecord::new();
-        let keep = Keep { columns: true, history: false, moves: true };
-        play_game_into(game, &mut bots, seeds, &seating, keep, &mut record);
+        let record = play_kept(game, &mut bots, seeds, Keep { columns: true, history: false, moves: true });
         assert_eq!(record.status, Status::Ok);
         record
-    }
-
-    /// A record's body as JSON (the deal, the events, the end) and its events.
-    fn body(bytes: &[u8]) -> (serde_json::Value, Vec<Event>) {
-        let value: serde_json::Value = serde_json::from_slice(&[b"{", bytes, b"}"].concat()).unwrap();
-        let events = serde_json::from_value(value["events"].clone()).unwrap();
-        (value, events)
     }
 
     fn wall_text(wall: &[Tile]) -> Vec<String> {
@@ -417,7 +404,7 @@ mod tests {
             let seeds = GameSeeds::derive(master, 0, g, 1);
             let greedy = [g % 2 == 0, true, g % 3 == 0, false];
             let record = recorded(game, greedy, &seeds);
-            let (value, events) = body(&record.log.body);
+            let (value, events) = (record.log.to_json(), record.log.read_events());
             let back = replay(game, &seeds, &events, Ending::Over).unwrap_or_else(|d| panic!("game {g}: {d:?}"));
             assert_eq!(String::from_utf8_lossy(&back.log.body), String::from_utf8_lossy(&record.log.body));
             let dealt = game.deal(&mut seeds.deal_rng());
@@ -541,7 +528,7 @@ mod tests {
                 }
             }
             log.end(&game, &s);
-            let (_, events) = body(&log.body);
+            let events = log.read_events();
             // After a kong (not robbed) comes a replacement for the seat that declared it.
             for (i, e) in events.iter().enumerate() {
                 if let Event::Action(seat, a) = e {
@@ -608,7 +595,7 @@ mod tests {
         for g in 0..40 {
             let seeds = GameSeeds::derive(31, 0, g, 1);
             let record = recorded(&game, [true, false, true, false], &seeds);
-            let (_, events) = body(&record.log.body);
+            let events = record.log.read_events();
             let draws: Vec<usize> = (0..events.len())
                 .filter(|&i| matches!(&events[i], Event::Chance(t) if t.starts_with("draw") && !t.ends_with(" H")))
                 .collect();

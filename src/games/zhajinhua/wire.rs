@@ -177,7 +177,7 @@ mod tests {
     }
 
     use crate::core::record::{replay, Ending, Event};
-    use crate::core::{play_game_into, Entrant, GameDef, GameRecord, GameSeeds, Keep, Params, Seating, Status};
+    use crate::core::{play_kept, GameDef, GameRecord, GameSeeds, Keep, Params, Status};
 
     /// One game played by the game's bots, `lineup` naming a kind per seat, its record kept.
     fn recorded(game: &Zhajinhua, lineup: &[&str], seeds: &GameSeeds) -> GameRecord {
@@ -189,22 +189,9 @@ mod tests {
                 (kind.make)(&params, game).unwrap()()
             })
             .collect();
-        let entrant = Entrant::default();
-        let entrants = vec![&entrant; bots.len()];
-        let table = Params::default();
-        let seating = Seating { entrants: &entrants, game: 0, table: &table, run: None };
-        let mut record = GameRecord::new();
-        let keep = Keep { columns: true, history: false, moves: true };
-        play_game_into(game, &mut bots, seeds, &seating, keep, &mut record);
+        let record = play_kept(game, &mut bots, seeds, Keep { columns: true, history: false, moves: true });
         assert_eq!(record.status, Status::Ok);
         record
-    }
-
-    /// A record's body as JSON (the deal, the events, the end) and its events.
-    fn body(bytes: &[u8]) -> (serde_json::Value, Vec<Event>) {
-        let value: serde_json::Value = serde_json::from_slice(&[b"{", bytes, b"}"].concat()).unwrap();
-        let events = serde_json::from_value(value["events"].clone()).unwrap();
-        (value, events)
     }
 
     fn tables() -> Vec<Zhajinhua> {
@@ -225,7 +212,7 @@ mod tests {
                 let seeds = GameSeeds::derive(3, 0, g, 1);
                 let lineup: Vec<&str> = (0..game.seats).map(|x| LINEUP[(x + g as usize) % 4]).collect();
                 let record = recorded(&game, &lineup, &seeds);
-                let (value, events) = body(&record.log.body);
+                let (value, events) = (record.log.to_json(), record.log.read_events());
                 assert!(events.iter().all(|e| matches!(e, Event::Action(..))), "{events:?}");
                 let back = replay(&game, &seeds, &events, Ending::Over).unwrap_or_else(|d| panic!("{d:?}"));
                 assert_eq!(String::from_utf8_lossy(&back.log.body), String::from_utf8_lossy(&record.log.body));
@@ -270,7 +257,7 @@ mod tests {
         for g in 0..100 {
             let seeds = GameSeeds::derive(9, 0, g, 1);
             let record = recorded(&game, &["always-call", "ev", "random"], &seeds);
-            let (_, events) = body(&record.log.body);
+            let events = record.log.read_events();
             let Event::Action(seat, action) = &events[0] else { unreachable!("actions only") };
             // The first seat folds at once (or, had it folded, calls): the seats after it either
             // act where the rules do not let them or play to another end.
