@@ -8,6 +8,7 @@
 //! - [`bots`]: `rr`, `always-call`, `always-raise`, `all-in`, `random`.
 //! - [`advise`]: `arena advise holdem ...`.
 
+pub mod acpc;
 pub mod advise;
 mod bench;
 pub mod bots;
