@@ -15,7 +15,7 @@ use crate::core::limits;
 use crate::core::roster::Roster;
 use crate::core::schedule::{self, Schedule, Shape};
 use crate::core::BotChoice;
-use crate::core::{Headline, Params};
+use crate::core::{Headline, Params, TablePreset};
 use crate::error::{one_line, shown, Error, Result};
 use crate::registry::{Arena, GameEntry};
 use crate::stats::sprt::{SprtGiven, SprtKey, SprtPlace};
@@ -230,7 +230,9 @@ impl RunConfig {
         let table_owner = format!("the {} table", entry.name());
         let table = match &file.table {
             Some(t) => {
-                let given: Table = t.get_ref().iter().map(|(k, v)| (k.clone(), v.get_ref().clone())).collect();
+                let mut given: Table = t.get_ref().iter().map(|(k, v)| (k.clone(), v.get_ref().clone())).collect();
+                TablePreset::expand(entry.tables(), entry.name(), &mut given, None)
+                    .map_err(|e| src.error_at(&t.get_ref().get("preset").map_or(t.span(), |v| v.span()), e))?;
                 Params::new(entry.options(), &given, &table_owner).map_err(|e| {
                     // Point at the option at fault, or at [table] for an option that is missing.
                     let span = match &e {

@@ -31,7 +31,7 @@ use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{
     per_seat, play_game_into, Adviser, Bot, BotChoice, BotFactory, BotKind, EngineBot, EngineNames, Entrant, GameDef,
     GameRecord, GameSeeds, Headline, Keep, Limits, ParamSpec, Params, PerSeat, Played, RecordFormat, RunFolder,
-    Seating,
+    Seating, TablePreset,
 };
 use crate::error::{Error, Result};
 use crate::games::{gomoku, holdem, mahjong, stud, zhajinhua};
@@ -125,10 +125,13 @@ pub trait GameEntry: Send + Sync {
         &self,
         bot: &str,
         params: &[String],
+        table: &[String],
         seed: u64,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
     ) -> Result<()>;
+    /// The game's named tables ([`GameDef::TABLES`]).
+    fn tables(&self) -> &'static [TablePreset];
     /// A table with `bots` available to seat; `options` already checked against [`Self::options`].
     /// `run_dir`: the run folder, where bots may keep logs (`None`: nothing is written).
     fn venue(
@@ -261,6 +264,9 @@ impl<G: GameDef> GameEntry for Registered<G> {
     fn options(&self) -> &'static [ParamSpec] {
         G::OPTIONS
     }
+    fn tables(&self) -> &'static [TablePreset] {
+        G::TABLES
+    }
     fn bots(&self) -> Vec<BotListing> {
         self.kinds.iter().map(|k| BotListing { name: k.name, about: k.about, params: k.params }).collect()
     }
@@ -294,6 +300,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
         &self,
         bot: &str,
         params: &[String],
+        table: &[String],
         seed: u64,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
@@ -302,7 +309,14 @@ impl<G: GameDef> GameEntry for Registered<G> {
         let entry: &dyn GameEntry = self;
         let (kind, params) = roster::bot_from_args(entry, bot, params)?;
         let kind = self.kind(&kind).expect("the roster resolved a kind of this game").clone();
-        let bot = EngineBot { name: bot.to_string(), kind, params };
+        let mut options = toml::Table::new();
+        for option in table {
+            let (name, value) = roster::assignment(option, "--table")?;
+            options.insert(name, value);
+        }
+        TablePreset::expand(G::TABLES, G::NAME, &mut options, engine.table)?;
+        let table = Params::new(G::OPTIONS, &options, &format!("the {} table", G::NAME))?;
+        let bot = EngineBot { name: bot.to_string(), kind, params, table };
         (engine.check)(&bot)?;
         match (engine.serve)(bot, seed, input, output) {
             // The manager is gone or has given up on the engine: the session is over, not failed.

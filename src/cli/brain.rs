@@ -44,7 +44,9 @@ pub fn command_line(arena: &Arena, args: impl IntoIterator<Item = OsString>) -> 
     let file = program.rsplit(['/', '\\']).next().unwrap_or(program);
     let stem = file.strip_suffix(".exe").or_else(|| file.strip_suffix(".EXE")).unwrap_or(file);
     let stem = without_tags(stem);
-    let engines = arena.games().filter_map(|g| g.engine().map(|e| (g.name(), e)));
+    // A protocol without a program prefix (ACPC's agents are started by their command) names none.
+    let engines =
+        arena.games().filter_map(|g| g.engine().map(|e| (g.name(), e))).filter(|(_, e)| !e.program_prefix.is_empty());
     for (game, engine) in engines {
         let Some(name) = stem.strip_prefix(engine.program_prefix) else { continue };
         let bot = name.strip_prefix("arena-").unwrap_or(engine.default_bot).to_string();
@@ -81,7 +83,7 @@ pub fn brain(arena: &Arena, args: &BrainArgs) -> Result<i32> {
     };
     let bot = args.bot.as_deref().unwrap_or(engine.default_bot);
     let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
-    game.serve_engine(bot, &args.params, args.seed, &mut stdin.lock(), &mut stdout.lock())?;
+    game.serve_engine(bot, &args.params, &[], args.seed, &mut stdin.lock(), &mut stdout.lock())?;
     Ok(EXIT_OK)
 }
 

@@ -32,6 +32,13 @@ fn describe(game: &dyn GameEntry) -> Result<String> {
         out.push_str("  table options ([table] in a config):\n");
         params(&mut out, "    ", game.options());
     }
+    if !game.tables().is_empty() {
+        out.push_str("  table presets (preset = \"NAME\" in [table]; options given beside it win):\n");
+        for preset in game.tables() {
+            let options: Vec<&str> = preset.options.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+            out.push_str(&format!("    {}: {} ({})\n", preset.name, preset.about, options.join(", ")));
+        }
+    }
     out.push_str("  bots:\n");
     for bot in game.bots() {
         out.push_str(&format!("    {}: {}\n", bot.name, bot.about));

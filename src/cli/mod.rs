@@ -14,6 +14,7 @@ use crate::cli::out::{note, say};
 use crate::error::{Error, Result};
 use crate::registry::Arena;
 
+mod acpc_agent;
 mod bench;
 mod brain;
 mod gate;
@@ -70,8 +71,11 @@ enum Command {
     /// Write report.html for run folders: plots, tables, and games step by step (a small inline
     /// script) when the run kept its moves.
     Report(report::ReportArgs),
-    /// A gomoku bot as a Gomocup (Piskvork protocol) engine on stdin/stdout.
+    /// A gomoku bot as a Gomocup (Piskvork protocol) engine on stdin/stdout, a hold'em bot as an
+    /// ACPC agent.
     Brain(brain::BrainArgs),
+    /// A hold'em bot as an ACPC poker agent, connected to an ACPC dealer at HOST PORT.
+    AcpcAgent(acpc_agent::AcpcAgentArgs),
     /// A random-legal bot speaking the external protocol on stdin/stdout (docs/protocol.md).
     #[command(hide = true)]
     ProtocolBot,
@@ -122,6 +126,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
         Command::Status(args) => status::status(args),
         Command::Gate(args) => gate::gate(arena, args),
         Command::Brain(args) => brain::brain(arena, args),
+        Command::AcpcAgent(args) => acpc_agent::acpc_agent(arena, args),
         Command::Report(args) => report::report(arena, args),
         Command::Replay(args) => replay::replay(arena, args),
         Command::Play(args) => play::play(arena, args),

@@ -99,12 +99,57 @@ impl Adviser {
     }
 }
 
-/// A bot of a game ready to be seated by an engine protocol: the name it gives itself, its kind and
-/// its checked parameters.
+/// A named set of table options ([`GameDef::TABLES`]).
+#[derive(Clone, Copy, Debug)]
+pub struct TablePreset {
+    pub name: &'static str,
+    pub about: &'static str,
+    /// The options it sets, as a config's `[table]` would (TOML); the rest keep their defaults.
+    pub options: &'static str,
+}
+
+/// A bot of a game ready to be seated by an engine protocol: the name it gives itself, its kind,
+/// its checked parameters, and the table it plays when the protocol does not say (the engine's
+/// preset with `--table` options over it).
 pub struct EngineBot<G: Game> {
     pub name: String,
     pub kind: BotKind<G>,
     pub params: Params,
+    pub table: Params,
+}
+
+impl TablePreset {
+    /// `given` (a config's `[table]`, or options from the command line) with the preset its
+    /// `preset` key names (or `default`, when it names none) expanded under it: the options
+    /// given win over the preset's. `game` names the game in the error.
+    pub fn expand(presets: &[TablePreset], game: &str, given: &mut toml::Table, default: Option<&str>) -> Result<()> {
+        let name = match given.remove("preset") {
+            Some(toml::Value::String(name)) => name,
+            Some(other) => return Err(Error::input(format!("[table] preset must be a name, not {other}"))),
+            None => match default {
+                Some(name) => name.to_string(),
+                None => return Ok(()),
+            },
+        };
+        let preset = presets.iter().find(|p| p.name == name).ok_or_else(|| {
+            let known: Vec<&str> = presets.iter().map(|p| p.name).collect();
+            let known =
+                if known.is_empty() { "it has none".to_string() } else { format!("known: {}", known.join(", ")) };
+            Error::input(format!("{game} has no table preset `{name}` ({known})"))
+        })?;
+        let mut options: toml::Table = toml::from_str(preset.options).expect("a preset's options are TOML");
+        options.extend(std::mem::take(given));
+        *given = options;
+        Ok(())
+    }
+}
+
+impl<G: GameDef> EngineBot<G> {
+    /// A bot on the game's default table.
+    pub fn new(name: String, kind: BotKind<G>, params: Params) -> EngineBot<G> {
+        let table = Params::new(G::OPTIONS, &toml::Table::new(), "the table").expect("the default table is valid");
+        EngineBot { name, kind, params, table }
+    }
 }
 
 /// Serves an engine session: the bot, its seed, the manager's input and the output to it.
@@ -125,6 +170,9 @@ pub struct EngineNames {
 /// and stdout in the protocol of the game's community (gomoku: Gomocup's).
 pub struct Engine<G: Game> {
     pub names: EngineNames,
+    /// The [`GameDef::TABLES`] preset played when the protocol does not say what the table is
+    /// (ACPC's states do not show the blinds or stacks); `None`: the game's defaults.
+    pub table: Option<&'static str>,
     /// Builds the bot once, so that a bad value is an error before a manager starts a game.
     pub check: fn(&EngineBot<G>) -> Result<()>,
     /// Serves one session with the bot and the seed of its random stream, until the input ends.
@@ -150,6 +198,9 @@ pub trait GameDef: Wire {
     const SEATS: RangeInclusive<usize>;
     /// Table options (`[table]` in a config).
     const OPTIONS: &'static [ParamSpec];
+    /// Named sets of table options (`preset = "name"` in a config's `[table]`): the tables the
+    /// game's community plays, such as hold'em's ACPC tables.
+    const TABLES: &'static [TablePreset] = &[];
     /// Named variants of the bots, as the text of a roster file (`bots/<game>.toml`), built into
     /// the binary; a `bots/<game>.toml` in the working folder adds to and overrides it.
     const ROSTER: &'static str = "";

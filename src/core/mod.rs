@@ -21,6 +21,7 @@ pub mod wire;
 
 pub use def::{
     factory, Advice, Adviser, BotChoice, BotFactory, BotKind, Engine, EngineBot, EngineNames, GameDef, ProtocolExample,
+    TablePreset,
 };
 pub use game::{
     bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, Played, RecordFormat,

@@ -204,19 +204,25 @@ impl Roster {
 
 /// A bot named on a command line (`--bot NAME`, a kind or a roster name) with `--param
 /// name=value` overrides (TOML values, else the text as a string): its kind and checked parameters.
+/// `name=value` from the command line (`flag` names it in the error): the value read as TOML
+/// (`depth=4`, `own=[1,2]`), or as a string when it is not TOML (`rule=renju`).
+pub fn assignment(text: &str, flag: &str) -> Result<(String, toml::Value)> {
+    let (name, value) =
+        text.split_once('=').ok_or_else(|| Error::input(format!("{flag} {}: expected name=value", shown(text))))?;
+    let value = toml::from_str::<Table>(&format!("v = {value}"))
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(value.to_string()));
+    Ok((name.trim().to_string(), value))
+}
+
 pub fn bot_from_args(game: &(impl BotCatalog + ?Sized), bot: &str, overrides: &[String]) -> Result<(String, Params)> {
     limits::check_bot_name(bot)?;
     let resolved = Roster::load(game)?.lookup(game, bot)?;
     let mut params = resolved.params;
     for param in overrides {
-        let (name, value) = param
-            .split_once('=')
-            .ok_or_else(|| Error::input(format!("--param {}: expected name=value", shown(param))))?;
-        let value = toml::from_str::<Table>(&format!("v = {value}"))
-            .ok()
-            .and_then(|mut t| t.remove("v"))
-            .unwrap_or_else(|| toml::Value::String(value.to_string()));
-        params.insert(name.trim().to_string(), value);
+        let (name, value) = assignment(param, "--param")?;
+        params.insert(name, value);
     }
     let specs = game.kind_params(&resolved.kind).expect("the roster resolved a kind of this game");
     let params = Params::new(&BotChoice::specs(specs), &params, &format!("bot `{bot}`"))?;

@@ -5,7 +5,8 @@
 //! - [`protocol`]: the JSON line protocol of docs/protocol.md and the `external` bot kind every
 //!   game gets through its [`crate::core::Wire`] encoding.
 //! - [`reference`]: `arena protocol-bot`, a random-legal bot speaking the protocol.
-//! - [`bench`]: `arena bench external`, round trips per second through the protocol.
+//! - [`socket`]: line I/O with deadlines over a loopback TCP connection, for programs that speak
+//!   their protocol over a socket (ACPC poker agents).
 
 #[cfg(test)]
 mod doc_examples;
@@ -13,5 +14,6 @@ pub mod examples;
 pub mod process;
 pub mod protocol;
 pub mod reference;
+pub mod socket;
 
 pub use protocol::{kind, External, PROTOCOL};

@@ -169,6 +169,18 @@ struct Drain {
     ended: Arc<AtomicBool>,
 }
 
+impl Drain {
+    /// A thread copying `pipe` (`name`: stderr or stdout) of program `pid` into `log`.
+    fn start(log: &Arc<Log>, pid: u32, pipe: impl Read + AsRawFd + Send + 'static, name: &str) -> io::Result<Drain> {
+        set_nonblocking(pipe.as_raw_fd())?;
+        let (log, ended) = (Arc::clone(log), Arc::new(AtomicBool::new(false)));
+        let flag = Arc::clone(&ended);
+        let thread =
+            std::thread::Builder::new().name(format!("bot-{name}-{pid}")).spawn(move || log.drain(pid, pipe, &flag))?;
+        Ok(Drain { thread, ended })
+    }
+}
+
 /// The drains of ended programs that were still reading when their program was killed (their
 /// thread not yet run on a busy machine, or the pipe held by a stranger). Each stops on its own
 /// within [`DRAIN_AFTER_END`] and a tick; [`settle_logs`] waits for them, so that the logs are
@@ -183,20 +195,24 @@ pub fn settle_logs() {
     }
 }
 
-/// Reads lines from a non-blocking pipe without copying them: bytes are kept from `start` to
-/// `end` of `buf`, and a line is handed out as a slice of it.
-struct LineReader {
+/// Reads lines from a non-blocking pipe or socket without copying them: bytes are kept from
+/// `start` to `end` of `buf`, and a line is handed out as a slice of it.
+pub(crate) struct LineReader {
     buf: Vec<u8>,
     start: usize,
     end: usize,
 }
 
 impl LineReader {
-    fn new() -> LineReader {
+    pub(crate) fn new() -> LineReader {
         LineReader { buf: vec![0; 64 << 10], start: 0, end: 0 }
     }
 
-    fn read_line(&mut self, pipe: &mut ChildStdout, deadline: Option<Instant>) -> Result<&[u8], LineError> {
+    pub(crate) fn read_line(
+        &mut self,
+        pipe: &mut (impl Read + AsRawFd),
+        deadline: Option<Instant>,
+    ) -> Result<&[u8], LineError> {
         let mut scanned = self.start;
         loop {
             if let Some(i) = self.buf[scanned..self.end].iter().position(|&b| b == b'\n') {
@@ -228,7 +244,7 @@ impl LineReader {
 }
 
 impl LineReader {
-    fn unasked(&mut self, pipe: &mut ChildStdout) -> Option<&[u8]> {
+    pub(crate) fn unasked(&mut self, pipe: &mut impl Read) -> Option<&[u8]> {
         if self.start == self.end {
             (self.start, self.end) = (0, 0);
             loop {
@@ -283,7 +299,7 @@ pub fn read_spinning(
 
 /// Waits until `fd` is ready for `events` or `deadline` passes (what is ready at the deadline
 /// still counts).
-fn wait(fd: i32, events: libc::c_short, deadline: Option<Instant>) -> Result<(), LineError> {
+pub(crate) fn wait(fd: i32, events: libc::c_short, deadline: Option<Instant>) -> Result<(), LineError> {
     loop {
         let (timeout_ms, last) = match deadline {
             None => (-1, false),
@@ -306,6 +322,25 @@ fn wait(fd: i32, events: libc::c_short, deadline: Option<Instant>) -> Result<(),
     }
 }
 
+/// Writes `bytes` to a non-blocking pipe or socket before `deadline`.
+pub(crate) fn write_all(
+    out: &mut (impl Write + AsRawFd),
+    bytes: &[u8],
+    deadline: Option<Instant>,
+) -> Result<(), LineError> {
+    let mut written = 0;
+    while written < bytes.len() {
+        match out.write(&bytes[written..]) {
+            Ok(0) => return Err(LineError::InputClosed),
+            Ok(n) => written += n,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait(out.as_raw_fd(), libc::POLLOUT, deadline)?,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return Err(LineError::InputClosed),
+        }
+    }
+    Ok(())
+}
+
 pub fn set_nonblocking(fd: i32) -> io::Result<()> {
     // SAFETY: fcntl on a descriptor we own.
     let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
@@ -315,13 +350,23 @@ pub fn set_nonblocking(fd: i32) -> io::Result<()> {
     Ok(())
 }
 
-/// A spawn request: the program and its arguments, where its stderr goes, the bound on its
-/// address space in bytes (if any), and where to answer.
-type SpawnRequest = (Vec<String>, bool, Option<u64>, mpsc::Sender<io::Result<Child>>);
+/// Where a program's stdout goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// To the host, read line by line: the program speaks its protocol there.
+    Lines,
+    /// Into the program's log with its stderr (nowhere without a log): a program that speaks its
+    /// protocol over a socket, whose stdout is chatter that must not fill a pipe nobody reads.
+    Log,
+}
+
+/// A spawn request: the program and its arguments, whether its stderr and its stdout are piped,
+/// the bound on its address space in bytes (if any), and where to answer.
+type SpawnRequest = (Vec<String>, (bool, bool), Option<u64>, mpsc::Sender<io::Result<Child>>);
 
 /// Starts children from one thread that lives as long as the host, so that `PR_SET_PDEATHSIG`
 /// (which fires when the *thread* that started a child ends) means "when the host dies".
-fn spawn_child(command: &[String], piped_stderr: bool, memory: Option<u64>) -> io::Result<Child> {
+fn spawn_child(command: &[String], piped: (bool, bool), memory: Option<u64>) -> io::Result<Child> {
     static SPAWNER: OnceLock<Mutex<mpsc::Sender<SpawnRequest>>> = OnceLock::new();
     let spawner = SPAWNER.get_or_init(|| {
         become_subreaper();
@@ -329,8 +374,8 @@ fn spawn_child(command: &[String], piped_stderr: bool, memory: Option<u64>) -> i
         std::thread::Builder::new()
             .name("bot-spawner".into())
             .spawn(move || {
-                for (command, piped_stderr, memory, answer) in rx {
-                    let _ = answer.send(spawn_now(&command, piped_stderr, memory));
+                for (command, piped, memory, answer) in rx {
+                    let _ = answer.send(spawn_now(&command, piped, memory));
                 }
             })
             .expect("a thread to start bot processes");
@@ -340,7 +385,7 @@ fn spawn_child(command: &[String], piped_stderr: bool, memory: Option<u64>) -> i
     spawner
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .send((command.to_vec(), piped_stderr, memory, tx))
+        .send((command.to_vec(), piped, memory, tx))
         .expect("the spawner runs");
     rx.recv().expect("the spawner answers")
 }
@@ -476,12 +521,12 @@ fn guard(op: char, group: u32) {
     }
 }
 
-fn spawn_now(command: &[String], piped_stderr: bool, memory: Option<u64>) -> io::Result<Child> {
+fn spawn_now(command: &[String], (piped_stderr, piped_stdout): (bool, bool), memory: Option<u64>) -> io::Result<Child> {
     let (program, args) = command.split_first().ok_or_else(|| io::Error::other("empty command"))?;
     let mut cmd = Command::new(program);
     cmd.args(args)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(if piped_stdout { Stdio::piped() } else { Stdio::null() })
         .stderr(if piped_stderr { Stdio::piped() } else { Stdio::null() })
         .process_group(0);
     #[cfg(target_os = "linux")]
@@ -523,11 +568,13 @@ fn spawn_now(command: &[String], piped_stderr: bool, memory: Option<u64>) -> io:
 pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
-    stdout: ChildStdout,
+    /// `None` when its stdout goes to the log ([`Output::Log`]).
+    stdout: Option<ChildStdout>,
     reader: LineReader,
     /// Lines that need no answer, held to go out with the next [`Process::send`].
     queued: Vec<u8>,
-    stderr: Option<Drain>,
+    /// The threads copying its stderr (and its stdout, with [`Output::Log`]) to its log.
+    drains: Vec<Drain>,
     reaped: bool,
 }
 
@@ -540,25 +587,49 @@ impl Process {
     /// [`Process::spawn`], with the program's address space bounded to `memory` bytes (Linux:
     /// `RLIMIT_AS`, set in the child before it runs the program; elsewhere not bounded).
     pub fn spawn_bounded(command: &[String], log: Option<&Arc<Log>>, memory: Option<u64>) -> io::Result<Process> {
-        let mut child = spawn_child(command, log.is_some(), memory)?;
+        Process::spawn_with(command, log, memory, Output::Lines)
+    }
+
+    /// [`Process::spawn_bounded`], with its stdout sent where `output` says.
+    pub fn spawn_with(
+        command: &[String],
+        log: Option<&Arc<Log>>,
+        memory: Option<u64>,
+        output: Output,
+    ) -> io::Result<Process> {
+        let lines = output == Output::Lines;
+        let mut child = spawn_child(command, (log.is_some(), lines || log.is_some()), memory)?;
         let pid = child.id();
         let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
+        let stdout = child.stdout.take();
         let stderr = child.stderr.take();
         let reader = LineReader::new();
         // From here on an error drops `process`, which kills and reaps the child.
-        let mut process =
-            Process { child, stdin: Some(stdin), stdout, reader, queued: Vec::new(), stderr: None, reaped: false };
-        set_nonblocking(process.stdout.as_raw_fd())?;
+        let mut process = Process {
+            child,
+            stdin: Some(stdin),
+            stdout: None,
+            reader,
+            queued: Vec::new(),
+            drains: Vec::new(),
+            reaped: false,
+        };
         set_nonblocking(process.stdin.as_ref().expect("just set").as_raw_fd())?;
-        if let (Some(log), Some(pipe)) = (log, stderr) {
-            set_nonblocking(pipe.as_raw_fd())?;
-            let (log, ended) = (Arc::clone(log), Arc::new(AtomicBool::new(false)));
-            let flag = Arc::clone(&ended);
-            let thread = std::thread::Builder::new()
-                .name(format!("bot-stderr-{pid}"))
-                .spawn(move || log.drain(pid, pipe, &flag))?;
-            process.stderr = Some(Drain { thread, ended });
+        if let Some(log) = log {
+            if let Some(pipe) = stderr {
+                process.drains.push(Drain::start(log, pid, pipe, "stderr")?);
+            }
+        }
+        match (lines, stdout) {
+            (true, Some(pipe)) => {
+                set_nonblocking(pipe.as_raw_fd())?;
+                process.stdout = Some(pipe);
+            }
+            (false, Some(pipe)) => {
+                let log = log.expect("stdout is piped to a log only when there is one");
+                process.drains.push(Drain::start(log, pid, pipe, "stdout")?);
+            }
+            (_, None) => {}
         }
         Ok(process)
     }
@@ -589,18 +660,7 @@ impl Process {
     }
 
     fn write_all(&mut self, bytes: &[u8], deadline: Option<Instant>) -> Result<(), LineError> {
-        let stdin = self.stdin.as_mut().ok_or(LineError::InputClosed)?;
-        let mut written = 0;
-        while written < bytes.len() {
-            match stdin.write(&bytes[written..]) {
-                Ok(0) => return Err(LineError::InputClosed),
-                Ok(n) => written += n,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait(stdin.as_raw_fd(), libc::POLLOUT, deadline)?,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => return Err(LineError::InputClosed),
-            }
-        }
-        Ok(())
+        write_all(self.stdin.as_mut().ok_or(LineError::InputClosed)?, bytes, deadline)
     }
 
     /// What the program wrote that nobody asked for: anything already read and not handed out, or
@@ -608,12 +668,13 @@ impl Process {
     /// question, so that a line written out of turn is named as such rather than taken for the
     /// next answer (one non-blocking read a question).
     pub fn unasked(&mut self) -> Option<&[u8]> {
-        self.reader.unasked(&mut self.stdout)
+        self.reader.unasked(self.stdout.as_mut()?)
     }
 
     /// The next line the program writes (without its newline), before `deadline`.
     pub fn read_line(&mut self, deadline: Option<Instant>) -> Result<&[u8], LineError> {
-        self.reader.read_line(&mut self.stdout, deadline)
+        let Some(stdout) = self.stdout.as_mut() else { return Err(LineError::Closed) };
+        self.reader.read_line(stdout, deadline)
     }
 
     /// How the program ended (`None` while it runs), without reaping it: its process id stays
@@ -683,7 +744,7 @@ impl Process {
             sweep();
         }
         self.stdin = None;
-        if let Some(drain) = self.stderr.take() {
+        for drain in std::mem::take(&mut self.drains) {
             // The pipe closes once the group is gone, unless a process outside it holds it: then
             // the thread stops by itself within DRAIN_AFTER_END. It is not waited for here (a
             // game would wait for it), but when the pool ends.

@@ -972,7 +972,7 @@ fn game<G: GameDef>(seats: usize) -> G {
 fn brain_bot(name: &str) -> BrainBot {
     let kind = arena().kinds::<Gomoku>().unwrap().iter().find(|k| k.name == name).unwrap().clone();
     let params = Params::new(kind.params, &Default::default(), name).unwrap();
-    BrainBot { name: name.to_string(), kind, params }
+    BrainBot::new(name.to_string(), kind, params)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -67,6 +67,8 @@ pub type BrainBot = EngineBot<Gomoku>;
 pub fn engine() -> Engine<Gomoku> {
     Engine {
         names: EngineNames { protocol: "Gomocup", program_prefix: "pbrain-", default_bot: "search" },
+        // START and INFO rule say what the board is.
+        table: None,
         // On the standard board, so that a bad value is an error before the manager starts a game.
         check: |bot| (bot.kind.make)(&bot.params, &Gomoku::new(15, Rule::Freestyle, 0)).map(drop),
         serve: |bot, seed, input, output| Brain::new(bot, seed).serve(input, output),
@@ -568,7 +570,7 @@ mod tests {
     fn bot(kind: &str) -> BrainBot {
         let kind = super::super::bots::BOT_KINDS.iter().find(|k| k.name == kind).unwrap();
         let params = crate::core::Params::new(kind.params, &toml::Table::new(), "test").unwrap();
-        BrainBot { name: kind.name.to_string(), kind: kind.clone(), params }
+        BrainBot::new(kind.name.to_string(), kind.clone(), params)
     }
 
     /// The answers to a script, one string per line.
@@ -755,7 +757,7 @@ mod tests {
         let kind = super::super::bots::BOT_KINDS.iter().find(|k| k.name == "search").unwrap();
         let table: toml::Table = toml::from_str("depth = 8\nwidth = 8").unwrap();
         let params = crate::core::Params::new(kind.params, &table, "test").unwrap();
-        let deep = BrainBot { name: "deep".into(), kind: kind.clone(), params };
+        let deep = BrainBot::new("deep".into(), kind.clone(), params);
         let script = "START 15\nINFO timeout_turn 100\nBOARD\n7,7,2\n8,8,1\n7,8,2\nDONE\nTURN 9,9\nTURN 5,5\n";
         let began = std::time::Instant::now();
         let mut out = Vec::new();

@@ -391,6 +391,11 @@ impl<'a> View<'a> {
     pub fn seat(&self) -> Seat {
         self.seat
     }
+    /// The whole hand, hidden cards included: for the table's own protocol code (ACPC's dealer
+    /// writes a seat's `MATCHSTATE` from it, showing only what the seat may see).
+    pub(in crate::games::holdem) fn state(&self) -> &'a State {
+        self.state
+    }
     pub fn seats(&self) -> usize {
         self.state.n
     }

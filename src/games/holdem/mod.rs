@@ -24,7 +24,7 @@ pub use engine::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
 
 use crate::core::bench::Bench;
 use crate::core::section::{PlayedGame, ReportBlock};
-use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
+use crate::core::{Adviser, BotKind, Engine, GameDef, ProtocolExample, TablePreset};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 
@@ -37,6 +37,15 @@ impl GameDef for Holdem {
     const PROTOCOL_EXAMPLE: Option<ProtocolExample> =
         Some(ProtocolExample { options: "", seats: 2, script: &["call", "check"] });
     const BENCH_LINEUP: &'static [&'static str] = &["always-call", "always-call"];
+    /// The no-limit table of the Annual Computer Poker Competition (the ACPC server's
+    /// `holdem.nolimit.2p.reverse_blinds.game` heads-up, `holdem.nolimit.3p.game` with three
+    /// seats): our heads-up button posts the small blind and acts first pre-flop, as ACPC's
+    /// reversed blinds have it, and a cash game's stacks start afresh every hand.
+    const TABLES: &'static [TablePreset] = &[TablePreset {
+        name: "acpc",
+        about: "ACPC's no-limit hold'em: blinds 50/100, 20,000 chips (200 big blinds) reset every hand, no ante",
+        options: "small_blind = 50\nbig_blind = 100\nante = 0\nstack = 200\nformat = \"cash\"\n",
+    }];
     const OPTIONS: &'static [ParamSpec] = &[
         ParamSpec::new("small_blind", "50", "small blind in chips (at most the big blind)").range(0.0, 1e6),
         ParamSpec::new("big_blind", "100", "big blind in chips (also the minimum bet)").range(1.0, 1e6),
@@ -103,6 +112,11 @@ impl GameDef for Holdem {
 
     fn benches() -> Vec<Bench> {
         bench::benches()
+    }
+
+    /// `arena acpc-agent holdem` (and `arena brain holdem`): a bot of ours as an ACPC agent.
+    fn engine() -> Option<Engine<Self>> {
+        Some(acpc::agent::engine())
     }
 
     fn adviser() -> Option<Adviser> {

@@ -179,6 +179,27 @@ fn write_board(board: &[Card; 5], streets: u8, out: &mut String) {
     }
 }
 
+/// The table as an ACPC game definition file (the ACPC server's `.game` format), for agents that
+/// read the game they play from one: `example_player holdem.game HOST PORT`. Heads-up it is the
+/// server's `holdem.nolimit.2p.reverse_blinds.game` when the table is ACPC's (50/100 blinds,
+/// 20,000 chips), with three seats its `holdem.nolimit.3p.game`.
+pub fn game_definition(game: &Holdem) -> String {
+    let n = game.seats;
+    let mut blinds = vec![0; n];
+    let (small, big) = if n == 2 { (1, 0) } else { (0, 1) };
+    blinds[small] = game.blinds.small;
+    blinds[big] = game.blinds.big;
+    let list = |values: &[Chips]| values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ");
+    // 1-based positions: heads-up the button (position 1) opens; else the seat after the big blind.
+    let first = if n == 2 { 2 } else { 3 };
+    format!(
+        "GAMEDEF\nnolimit\nnumPlayers = {n}\nnumRounds = 4\nstack = {}\nblind = {}\nfirstPlayer = {first} 1 1 1\n\
+         numSuits = 4\nnumRanks = 13\nnumHoleCards = 2\nnumBoardCards = 0 3 1 1\nEND GAMEDEF\n",
+        list(&vec![game.stack; n]),
+        list(&blinds),
+    )
+}
+
 /// A `MATCHSTATE` (or the `<hand>:<betting>:<cards>` of a log's `STATE`) read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchState {
@@ -359,6 +380,18 @@ mod tests {
             game.apply(&mut s, a).unwrap();
         }
         s
+    }
+
+    #[test]
+    fn the_acpc_tables_are_written_as_the_server_defines_them() {
+        let heads_up = game_definition(&Holdem::new(2, 50, 100, 20_000));
+        for line in ["numPlayers = 2", "stack = 20000 20000", "blind = 100 50", "firstPlayer = 2 1 1 1"] {
+            assert!(heads_up.lines().any(|l| l == line), "{line} in\n{heads_up}");
+        }
+        let three = game_definition(&Holdem::new(3, 50, 100, 20_000));
+        for line in ["numPlayers = 3", "blind = 50 100 0", "firstPlayer = 3 1 1 1", "numBoardCards = 0 3 1 1"] {
+            assert!(three.lines().any(|l| l == line), "{line} in\n{three}");
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::Holdem;
 pub use rr::{RrBot, RrConfig};
 
 pub static BOT_KINDS: &[BotKind<Holdem>] =
-    &[rr::KIND, simple::ALWAYS_CALL, simple::ALWAYS_RAISE, simple::ALL_IN, simple::RANDOM];
+    &[rr::KIND, simple::ALWAYS_CALL, simple::ALWAYS_RAISE, simple::ALL_IN, simple::RANDOM, super::acpc::kind::KIND];
 
 /// An always-call bot (for benches and tests).
 pub fn always_call() -> simple::AlwaysCall {

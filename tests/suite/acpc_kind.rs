@@ -1,0 +1,160 @@
+//! The ACPC protocol both ways, through the `arena` binary:
+//! - the `acpc` bot kind: the reference agent (bots/examples/acpc_agent.py, written from the
+//!   protocol's text) plays a thousand hands against rr heads-up and a three-seat table, with no
+//!   fault, the same bytes on one and two threads; agents that misbehave (a line that is not an
+//!   action, an answer for another hand, an illegal raise, half a line and a stall, no connection,
+//!   an exit at once, the wrong version) each lose their hand with the reason, the run goes on, and
+//!   no process is left;
+//! - `arena acpc-agent`: our bots play a test dealer written from the protocol's text
+//!   (tests/tools/acpc_dealer.py), heads-up and three-handed, answering exactly the states where
+//!   they are to act, and exit when the dealer closes the connection.
+//!
+//! The tests skip with a message where python3 is absent.
+
+#![cfg(target_os = "linux")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::common::{arena, mark, statuses, survivors, write, MARK};
+use tempfile::TempDir;
+
+fn python() -> bool {
+    let there = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !there {
+        eprintln!("skipped: python3 is not installed (the reference ACPC agent and test dealer are Python)");
+    }
+    there
+}
+
+fn project(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// The reference agent as an `acpc` bot named `agent`, with more arguments and parameters.
+fn agent(args: &[&str], params: &str) -> String {
+    let script = project("bots/examples/acpc_agent.py").display().to_string();
+    let args: String = args.iter().map(|a| format!(", {a:?}")).collect();
+    format!("{{ name = \"agent\", kind = \"acpc\", params = {{ command = [\"python3\", {script:?}{args}]{params} }} }}")
+}
+
+/// Runs `config` into `dir/out` on `threads`; returns (games.csv, stdout).
+fn run(dir: &Path, mark: &str, config: &str, out: &str, threads: usize) -> (String, String) {
+    let path = write(dir, &format!("{out}.toml"), config);
+    let output = arena()
+        .args(["run", "--threads", &threads.to_string(), "--out"])
+        .arg(dir.join(out))
+        .arg(&path)
+        .current_dir(project(""))
+        .env(MARK, mark)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    (std::fs::read_to_string(dir.join(out).join("games.csv")).unwrap(), String::from_utf8(output.stdout).unwrap())
+}
+
+#[test]
+fn the_reference_agent_plays_a_thousand_hands_cleanly_and_alike_on_one_and_two_threads() {
+    if !python() {
+        return;
+    }
+    let dir = TempDir::new().unwrap();
+    let mark = mark(module_path!(), "clean");
+    let config = format!(
+        "game = \"holdem\"\ngames = 1000\npaired = true\nbots = [{}, \"rr\"]\n[table]\npreset = \"acpc\"\n",
+        agent(&[], "")
+    );
+    let mut results = Vec::new();
+    for threads in [1, 2] {
+        let out = format!("t{threads}");
+        let (games, stdout) = run(dir.path(), &mark, &config, &out, threads);
+        let rows = statuses(&games, "agent");
+        assert_eq!(rows.len(), 1000);
+        assert!(rows.iter().all(|s| s == "ok"), "{:?}", rows.iter().find(|s| *s != "ok"));
+        assert!(!stdout.contains("forfeits"), "{stdout}");
+        results.push((games, std::fs::read_to_string(dir.path().join(&out).join("summary.csv")).unwrap()));
+    }
+    assert!(results[0] == results[1], "results differ between 1 and 2 threads");
+    // Three seats, from the config the project ships (its preset, the roster's agent).
+    let config = std::fs::read_to_string(project("configs/holdem-acpc-3p.toml")).unwrap();
+    let (games, _) = run(dir.path(), &mark, &config.replace("games = 300", "games = 150"), "three", 2);
+    let rows = statuses(&games, "acpc-example");
+    assert_eq!(rows.len(), 150);
+    assert!(rows.iter().all(|s| s == "ok"), "{:?}", rows.iter().find(|s| *s != "ok"));
+    assert!(survivors(&mark, Duration::from_secs(3)).is_empty(), "processes left behind");
+}
+
+#[test]
+fn every_fault_loses_its_hand_with_its_reason_and_the_run_goes_on() {
+    if !python() {
+        return;
+    }
+    let dir = TempDir::new().unwrap();
+    let mark = mark(module_path!(), "faults");
+    let fast = ", move_ms = 500, start_ms = 1000";
+    let python_agent = |stall: &str| agent(&["--stall", stall], fast);
+    let cases = [
+        (python_agent("garbage"), "malformed action `raise please` (f, c or r<chips>) in `MATCHSTATE:", "protocol"),
+        (python_agent("wrong"), "answered another state: `MATCHSTATE:", "protocol"),
+        (python_agent("illegal"), "illegal action `r1`: a raise here goes to r", "illegal"),
+        (python_agent("half"), "timeout 500 ms: ", "timeout"),
+        (python_agent("never"), "timeout: the agent did not connect to 127.0.0.1:", "timeout"),
+        (python_agent("version"), "first line `VERSION:1.0.0` is not VERSION:2.0.0", "protocol"),
+        (
+            format!("{{ name = \"agent\", kind = \"acpc\", params = {{ command = [\"false\"]{fast} }} }}"),
+            "the agent exited with code 1 before connecting",
+            "crash",
+        ),
+    ];
+    for (i, (bot, reason, kind)) in cases.iter().enumerate() {
+        // Against always-call the agent acts in every hand, whichever its seat.
+        let config = format!("game = \"holdem\"\ngames = 4\npaired = true\nbots = [{bot}, \"always-call\"]\n[table]\npreset = \"acpc\"\n");
+        let (games, stdout) = run(dir.path(), &mark, &config, &format!("case{i}"), 2);
+        let rows = statuses(&games, "agent");
+        assert_eq!(rows.len(), 4, "{bot}");
+        for status in &rows {
+            assert!(status.starts_with(&format!("forfeit: {reason}")), "{bot}: {status}\nexpected {reason}");
+        }
+        assert!(statuses(&games, "always-call").iter().all(|s| s == "opponent forfeit"), "{bot}");
+        assert!(stdout.contains(&format!("forfeits: agent 4 ({kind} 4)")), "{bot}: {stdout}");
+    }
+    assert!(survivors(&mark, Duration::from_secs(3)).is_empty(), "processes left behind");
+}
+
+#[test]
+fn our_bots_play_a_test_dealer_as_acpc_agents() {
+    if !python() {
+        return;
+    }
+    let arena_bin = assert_cmd::cargo::cargo_bin("arena");
+    for (players, bot, hands) in [("2", "rr", "400"), ("3", "rr-tight", "200"), ("2", "all-in", "100")] {
+        let output = Command::new("python3")
+            .arg(project("tests/tools/acpc_dealer.py"))
+            .args(["--hands", hands, "--players", players, "--"])
+            .arg(&arena_bin)
+            .args(["acpc-agent", "holdem", "--bot", bot])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{bot} at {players} seats: {stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let last = stdout.lines().last().unwrap_or_default();
+        assert!(last.starts_with(&format!("hands {hands} answers ")) && last.ends_with(" errors 0 exit 0"), "{last}");
+    }
+}
+
+#[test]
+fn an_agent_that_cannot_reach_its_dealer_is_one_error_line() {
+    let output = arena().args(["acpc-agent", "holdem", "--bot", "rr", "127.0.0.1", "1"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot connect to the dealer at 127.0.0.1:1"), "{stderr}");
+    let output = arena().args(["acpc-agent", "gomoku", "127.0.0.1", "1"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("gomoku has no ACPC agent (only holdem has)"));
+}
