@@ -4,7 +4,6 @@
 //! protocol, as the registry offers it (hold'em: `games::holdem::acpc::agent`).
 
 use std::io::BufReader;
-use std::net::TcpStream;
 
 use clap::Args;
 
@@ -54,12 +53,9 @@ pub fn acpc_agent(arena: &Arena, args: &AcpcAgentArgs) -> Result<i32> {
         return Err(Error::input(format!("{} has no ACPC agent (only {} has)", game.name(), with.join(", "))));
     };
     let address = format!("{}:{}", args.host, args.port);
-    let stream = TcpStream::connect(address.as_str())
+    let (reading, mut writing) = crate::external::socket::connect(&address)
         .map_err(|e| Error::input(format!("cannot connect to the dealer at {address}: {e}")))?;
-    let _ = stream.set_nodelay(true);
-    let reading = stream.try_clone().map_err(|e| Error::input(format!("{address}: {e}")))?;
-    let mut output = stream;
     let bot = args.bot.as_deref().unwrap_or(engine.default_bot);
-    game.serve_engine(bot, &args.params, &args.table, args.seed, &mut BufReader::new(reading), &mut output)?;
+    game.serve_engine(bot, &args.params, &args.table, args.seed, &mut BufReader::new(reading), &mut writing)?;
     Ok(EXIT_OK)
 }

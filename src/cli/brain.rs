@@ -1,5 +1,6 @@
 //! `arena brain GAME`: one of a game's bots as an engine of its community's protocol on stdin and
-//! stdout (gomoku: Gomocup, the protocol in `games::gomoku::brain`), as the registry offers it.
+//! stdout (gomoku: Gomocup, the protocol in `games::gomoku::brain`; hold'em: ACPC's, in
+//! `games::holdem::acpc::agent`), as the registry offers it.
 //! Run under a name starting with the protocol's program prefix (a link or a copy of the binary;
 //! Gomocup's is `pbrain-`), `arena` is that engine with no arguments, as managers expect:
 //! `pbrain-arena` seats the default bot, `pbrain-arena-<bot>` the bot named after the dash.
@@ -20,10 +21,11 @@ use crate::registry::Arena;
     after_help = "Examples:\n  arena brain gomoku --bot weights\n  arena brain gomoku --bot search --param depth=4 --param width=12\n  ln -s \"$(command -v arena)\" pbrain-arena-weights   # a Gomocup engine named pbrain-*"
 )]
 pub struct BrainArgs {
-    /// The game: one with an engine protocol (gomoku: Gomocup).
+    /// The game: one with an engine protocol (gomoku: Gomocup; holdem: ACPC, as `arena
+    /// acpc-agent` speaks it over TCP).
     game: String,
     /// The bot: a roster name or bot kind (see `arena list GAME`); default: the protocol's own
-    /// (gomoku: search).
+    /// (gomoku: search; holdem: rr).
     #[arg(long)]
     bot: Option<String>,
     /// A bot parameter, `name=value` with a TOML value (`depth=4`, `own=[1,4,16,64,256]`);

@@ -158,3 +158,29 @@ fn an_agent_that_cannot_reach_its_dealer_is_one_error_line() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("gomoku has no ACPC agent (only holdem has)"));
 }
+
+#[test]
+fn the_acpc_preset_sets_the_table_and_a_wrong_preset_is_one_error() {
+    let dir = TempDir::new().unwrap();
+    let config =
+        "game = \"holdem\"\ngames = 2\nbots = [\"always-call\", \"rr\"]\n[table]\npreset = \"acpc\"\nbig_blind = 200\n";
+    let path = write(dir.path(), "preset.toml", config);
+    let output = arena().args(["run", "--out"]).arg(dir.path().join("out")).arg(&path).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let resolved: toml::Table = std::fs::read_to_string(dir.path().join("out/config.toml")).unwrap().parse().unwrap();
+    let table = resolved["table"].as_table().unwrap();
+    // The preset's options, with the one given beside it winning; the preset itself is expanded away.
+    assert_eq!(table["small_blind"].as_integer(), Some(50));
+    assert_eq!(table["stack"].as_integer(), Some(200));
+    assert_eq!(table["big_blind"].as_integer(), Some(200));
+    assert!(!table.contains_key("preset"));
+    let path = write(dir.path(), "wrong.toml", &config.replace("\"acpc\"", "\"acpc-3p\""));
+    let output = arena().args(["run", "--out"]).arg(dir.path().join("wrong")).arg(&path).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("wrong.toml:5") && stderr.contains("holdem has no table preset `acpc-3p` (known: acpc)"),
+        "{stderr}"
+    );
+}

@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::cards::{Card, Deck};
 use crate::core::bench::{throughput, Bench, BenchOptions, Measure};
-use crate::core::{play_game, Bot, DealRng, Game, GameSeeds};
+use crate::core::{play_game, Bot, BotChoice, BotFactory, BotKind, DealRng, Game, GameSeeds, Params, Status};
 
 use super::bots::{RrBot, RrConfig};
 use super::equity::{monte_carlo, FastRng, Opponents};
@@ -19,6 +19,7 @@ pub fn benches() -> Vec<Bench> {
         Bench { name: "holdem.mc_1m_aa_vs_kk_s", run: mc_1m },
         Bench { name: "holdem.hands_per_s", run: hands_per_s },
         Bench { name: "holdem.rr_hands_per_s", run: rr_hands_per_s },
+        Bench { name: "holdem.acpc", run: acpc_moves_per_s },
     ]
 }
 
@@ -94,4 +95,54 @@ fn rr_hands_per_s(o: &BenchOptions) -> Vec<Measure> {
         total
     });
     measure("holdem.rr_hands_per_s", rate, "hands/s")
+}
+
+/// What an agent over ACPC's protocol costs, side by side with the JSON protocol: decisions a
+/// second, heads-up on ACPC's table, through the `acpc` kind (two `arena acpc-agent holdem --bot
+/// always-call`, this executable: a compiled agent that thinks no time) and through the `external`
+/// kind (two `arena protocol-bot`), agents and processes reused game after game as in a run; and
+/// the second rate over the first.
+fn acpc_moves_per_s(o: &BenchOptions) -> Vec<Measure> {
+    let exe = std::env::current_exe().expect("the path of this executable").display().to_string();
+    let game = Holdem::new(2, 50, 100, 20_000);
+    let agent = [exe.as_str(), "acpc-agent", "holdem", "--bot", "always-call"];
+    let acpc = factory(&super::acpc::kind::KIND, &game, &agent);
+    let external = factory(&crate::external::kind::<Holdem>(), &game, &[exe.as_str(), "protocol-bot"]);
+    let half = o.budget / 2;
+    let over_acpc = moves_per_s(&game, &acpc, half);
+    let over_json = moves_per_s(&game, &external, half);
+    vec![
+        Measure { name: "holdem.acpc_moves_per_s".into(), value: over_acpc, unit: "moves/s" },
+        Measure { name: "holdem.acpc_external_moves_per_s".into(), value: over_json, unit: "moves/s" },
+        Measure { name: "holdem.acpc_external_over_acpc".into(), value: over_json / over_acpc, unit: "x" },
+    ]
+}
+
+/// A bot of `kind` running `command`.
+fn factory(kind: &BotKind<Holdem>, game: &Holdem, command: &[&str]) -> BotFactory<Holdem> {
+    let command = toml::Value::Array(command.iter().map(|&a| a.into()).collect());
+    let given = toml::Table::from_iter([("command".to_string(), command)]);
+    let params = Params::new(&BotChoice::specs(kind.params), &given, "the bench bot").expect("valid parameters");
+    (kind.make)(&params, game).expect("a bench bot")
+}
+
+/// Decisions a second of two bots from `factory` playing each other for about `budget`.
+fn moves_per_s(game: &Holdem, factory: &BotFactory<Holdem>, budget: std::time::Duration) -> f64 {
+    let play = |g: u64| {
+        let mut bots = vec![factory(), factory()];
+        let record = play_game(game, &mut bots, &GameSeeds::derive(1, 0, g, 1), false);
+        assert_eq!(record.status, Status::Ok, "the bench's agents play legal moves");
+        record.times.len() as u64
+    };
+    // Start the processes and fill the evaluator's tables.
+    (0..50).for_each(|g| {
+        play(g);
+    });
+    let (mut games, mut moves) = (50, 0);
+    let began = Instant::now();
+    while began.elapsed() < budget {
+        moves += play(games);
+        games += 1;
+    }
+    moves as f64 / began.elapsed().as_secs_f64()
 }

@@ -44,7 +44,7 @@ fn invalid(line: &str, why: String) -> io::Error {
 
 /// One session: states in, answers out, until the dealer closes the connection.
 fn serve(bot: EngineBot<Holdem>, seed: u64, input: &mut dyn BufRead, output: &mut dyn Write) -> io::Result<()> {
-    write!(output, "{VERSION}\r\n")?;
+    output.write_all(format!("{VERSION}\r\n").as_bytes())?;
     output.flush()?;
     let mut tables: BTreeMap<usize, Seated> = BTreeMap::new();
     // The bot's random stream, one per hand: the same states get the same answers.
@@ -86,7 +86,8 @@ fn serve(bot: EngineBot<Holdem>, seed: u64, input: &mut dyn BufRead, output: &mu
             Action::CheckCall => Move::Call,
             Action::RaiseTo(to) => Move::Raise(base + to),
         };
-        write!(output, "{text}:{answer}\r\n")?;
+        // One write: each write is a segment of its own on a connection without Nagle's delay.
+        output.write_all(format!("{text}:{answer}\r\n").as_bytes())?;
         output.flush()?;
     }
 }

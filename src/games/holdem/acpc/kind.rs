@@ -86,12 +86,20 @@ struct Agents {
 struct Agent {
     socket: Socket,
     process: Option<Process>,
+    /// The last states of its last hand, which need no answer: they go out with the next hand's
+    /// first states, in one write (every write wakes the agent), or before the connection closes.
+    queued: String,
 }
 
 impl Agent {
-    /// Closes the connection (the agent reads end of file, as at the end of an ACPC match) and
-    /// gives the process a moment to exit before it is killed.
+    fn new(socket: Socket, process: Option<Process>) -> Agent {
+        Agent { socket, process, queued: String::new() }
+    }
+
+    /// Sends what is queued, closes the connection (the agent reads end of file, as at the end
+    /// of an ACPC match) and gives the process a moment to exit before it is killed.
     fn end(mut self) {
+        self.flush();
         self.socket.close();
         if let Some(process) = self.process.take() {
             let until = Instant::now() + Duration::from_millis(200);
@@ -101,6 +109,15 @@ impl Agent {
             // Dropped: killed and reaped.
         }
     }
+
+    /// Sends the queued states, if any, giving up after a moment (an agent that does not read
+    /// them is ended anyway).
+    fn flush(&mut self) {
+        if !self.queued.is_empty() {
+            let _ = self.socket.send(self.queued.as_bytes(), Some(Instant::now() + Duration::from_millis(200)));
+            self.queued.clear();
+        }
+    }
 }
 
 impl Drop for Agents {
@@ -108,6 +125,7 @@ impl Drop for Agents {
         let idle = std::mem::take(self.idle.get_mut().unwrap_or_else(|e| e.into_inner()));
         let mut processes = Vec::new();
         for mut agent in idle {
+            agent.flush();
             agent.socket.close();
             processes.extend(agent.process.take());
         }
@@ -252,7 +270,7 @@ impl Acpc {
             }
             Err(Accept::Failed) => return Err(crash("the connection failed".to_string())),
         };
-        Ok(Agent { socket, process: Some(process) })
+        Ok(Agent::new(socket, Some(process)))
     }
 
     /// Takes the next agent that connects to the shared port.
@@ -267,7 +285,7 @@ impl Acpc {
         let listener = listener.as_ref().map_err(|e| Fault::new(FaultKind::Crash, e.clone()))?;
         let deadline = Instant::now() + agents.start_limit;
         match listener.accept(deadline, || None) {
-            Ok(socket) => Ok(Agent { socket, process: None }),
+            Ok(socket) => Ok(Agent::new(socket, None)),
             Err(_) => Err(Fault::new(
                 FaultKind::Timeout,
                 format!(
@@ -355,6 +373,9 @@ impl Bot<Holdem> for Acpc {
         deadline: Option<Instant>,
     ) -> Result<Action, Fault> {
         self.out.clear();
+        let agent = self.agent.as_mut().expect("an agent is connected");
+        self.out.push_str(&agent.queued);
+        agent.queued.clear();
         self.shown = text::write_states(view.state(), self.seat, self.hand, self.shown, &mut self.out);
         let asked = self.out.trim_end().rsplit("\r\n").next().unwrap_or("").to_string();
         if let Some(line) = self.agent().socket.unasked() {
@@ -390,7 +411,7 @@ impl Bot<Holdem> for Acpc {
     }
 
     fn finish(&mut self, _game: &Holdem, state: &State, end: &GameEnd<'_>) {
-        let Some(agent) = self.agent.take() else { return };
+        let Some(mut agent) = self.agent.take() else { return };
         match end.status {
             // The hand played to its end: every seat is shown the last states, as the dealer does.
             Status::Ok => {}
@@ -401,19 +422,11 @@ impl Bot<Holdem> for Acpc {
             }
             _ => return agent.end(),
         }
-        self.agent = Some(agent);
-        self.out.clear();
-        text::write_states(state, self.seat, self.hand, self.shown, &mut self.out);
-        let deadline = Instant::now() + self.agents.start_limit;
-        let out = std::mem::take(&mut self.out);
-        let sent = self.agent().socket.send(out.as_bytes(), Some(deadline));
-        self.out = out;
-        let agent = self.agent.take().expect("just put back");
-        match sent {
-            Ok(()) if !self.agents.fresh_each_hand => {
-                self.agents.idle.lock().unwrap_or_else(|e| e.into_inner()).push(agent)
-            }
-            _ => agent.end(),
+        // Sent with the next hand's first states, or before the connection closes.
+        text::write_states(state, self.seat, self.hand, self.shown, &mut agent.queued);
+        match self.agents.fresh_each_hand {
+            false => self.agents.idle.lock().unwrap_or_else(|e| e.into_inner()).push(agent),
+            true => agent.end(),
         }
     }
 }
