@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod folder;
 pub mod gate;
+pub mod import;
 pub mod launch;
 pub mod merge;
 pub mod progress;

@@ -10,6 +10,7 @@
 
 mod common;
 
+mod acpc_import;
 mod architecture;
 mod cli;
 mod configs;
