@@ -233,7 +233,7 @@ impl MatchState {
         for text in holes.split('|') {
             hole.push(match text.len() {
                 0 => None,
-                4 => Some([card(&text[..2])?, card(&text[2..])?]),
+                4 if text.is_ascii() => Some([card(&text[..2])?, card(&text[2..])?]),
                 _ => return Err(format!("hole cards `{text}` are not two cards")),
             });
         }
@@ -346,6 +346,9 @@ pub struct Rebuilt {
 
 /// One round's actions: `f`, `c`, `r<total>` run together.
 fn read_round(text: &str) -> Result<Vec<Move>, String> {
+    if !text.is_ascii() {
+        return Err(format!("betting `{text}` is not f, c or r<chips>"));
+    }
     let bytes = text.as_bytes();
     let mut moves = Vec::new();
     let mut i = 0;
@@ -396,6 +399,14 @@ mod tests {
             for seat in 0..n {
                 assert_eq!(seat_at(position(seat, n), n), seat);
             }
+        }
+    }
+
+    #[test]
+    fn text_that_is_not_ascii_is_refused_not_a_panic() {
+        // Found by fuzz_inputs: a multi-byte character where a card or an action letter goes.
+        for body in ["0:\u{fffd}r16379r20000c:7d3d|2hAc", "0:cc:\u{20ac}d3d|2hAc", "0:cc:7d3d|2hAc/\u{20ac}d3"] {
+            assert!(MatchState::parse_body(body).is_err(), "{body}");
         }
     }
 
