@@ -30,8 +30,8 @@ use crate::core::roster::{self, BotCatalog};
 use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{
     per_seat, play_game_into, Adviser, Bot, BotChoice, BotFactory, BotKind, EngineBot, EngineNames, Entrant, GameDef,
-    GameRecord, GameSeeds, Headline, Keep, Limits, ParamSpec, Params, PerSeat, Played, RecordFormat, RunFolder,
-    Seating, TablePreset,
+    GameRecord, GameSeeds, Headline, ImportFile, Imported, ImportedGame, Keep, Limits, ParamSpec, Params, PerSeat,
+    Played, RecordFormat, RunFolder, Seating, TablePreset,
 };
 use crate::error::{Error, Result};
 use crate::games::{gomoku, holdem, mahjong, stud, zhajinhua};
@@ -141,6 +141,12 @@ pub trait GameEntry: Send + Sync {
         bots: &[BotChoice],
         run_dir: Option<&Path>,
     ) -> Result<Arc<dyn Venue>>;
+    /// The formats of other programs' logs the game reads (`arena import`), with what each is.
+    fn importers(&self) -> Vec<(&'static str, &'static str)>;
+    /// Reads `files` with the game's importer of `format` ([`GameDef::importers`]) and plays each
+    /// game's actions through the rules from its deal: its [`GameRecord`] (result, columns, the
+    /// move record, the game in its first record format) as a game played here would have it.
+    fn import(&self, format: &str, files: &[ImportFile]) -> Result<ImportedRun>;
     /// For [`Arena::bot`] and [`Arena::kinds`]: the concrete entry behind the trait.
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
@@ -163,6 +169,65 @@ impl BotCatalog for dyn GameEntry + '_ {
     fn kind_names(&self) -> Vec<&'static str> {
         self.bots().iter().map(|b| b.name).collect()
     }
+}
+
+/// Games played elsewhere ([`GameEntry::import`]), erased: [`Imported`] with each game scored.
+pub struct ImportedRun {
+    /// The table options, as a config's `[table]` gives them.
+    pub options: toml::Table,
+    pub seats: usize,
+    pub players: Vec<String>,
+    /// The bot kind each player is ([`crate::core::Importer::player_kind`]).
+    pub player_kind: &'static str,
+    pub seed: u64,
+    /// What the logs say of themselves, for the command to print.
+    pub notes: Vec<String>,
+    /// The games in the order read.
+    pub games: Vec<ImportedRecord>,
+}
+
+/// One imported game, played through the rules.
+pub struct ImportedRecord {
+    /// Its record (its `seed` left 0: the run gives it the seed of its place).
+    pub record: GameRecord,
+    /// The player in each seat (indexes into [`ImportedRun::players`]).
+    pub players: Vec<usize>,
+    /// Games of one key were dealt the same cards.
+    pub deal: u64,
+    /// Where it was read (`file:line`).
+    pub place: String,
+}
+
+/// Plays an imported game's actions from its deal and scores it as [`record::rescore`] does.
+fn score_imported<G: GameDef>(game: &G, played: ImportedGame<G>, players: &[String]) -> Result<ImportedRecord> {
+    let ImportedGame { dealt, actions, players: seating, deal, place } = played;
+    if seating.len() != game.seats() {
+        return Err(Error::input(format!("{place}: {} players at a table of {}", seating.len(), game.seats())));
+    }
+    let mut state = dealt;
+    let mut record = GameRecord::new();
+    record.log.begin(game, &state);
+    for action in &actions {
+        let seat =
+            game.to_act(&state).ok_or_else(|| Error::input(format!("{place}: an action after the game is over")))?;
+        game.apply(&mut state, action).map_err(|e| {
+            Error::input(format!("{place}: seat {seat}'s \"{}\" is illegal: {e}", game.action_text(action)))
+        })?;
+        record.moves += 1;
+        record.log.action(game, seat, action, &state);
+    }
+    if let Some(seat) = game.to_act(&state) {
+        return Err(Error::input(format!("{place}: the game stops with seat {seat} to act")));
+    }
+    record.log.end(game, &state);
+    let outcome = game.outcome(&state);
+    for seat in 0..game.seats() {
+        game.record(&state, seat, &mut record.columns);
+        record.seats.push(crate::core::SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] });
+    }
+    let names: Vec<&str> = seating.iter().map(|&p| players[p].as_str()).collect();
+    record.history = game.history(&state, &Played { names: &names, forfeit: None });
+    Ok(ImportedRecord { record, players: seating, deal, place })
 }
 
 /// A registered game: its [`GameDef`] and the bot kinds it has (its own, plus any added).
@@ -350,6 +415,22 @@ impl<G: GameDef> GameEntry for Registered<G> {
             options: options.clone(),
             run: run_dir.map(RunFolder::new),
         }))
+    }
+    fn importers(&self) -> Vec<(&'static str, &'static str)> {
+        G::importers().iter().map(|i| (i.format, i.about)).collect()
+    }
+    fn import(&self, format: &str, files: &[ImportFile]) -> Result<ImportedRun> {
+        let importers = G::importers();
+        let importer = importers
+            .iter()
+            .find(|i| i.format == format)
+            .ok_or_else(|| Error::input(format!("{} imports no format {}", G::NAME, crate::error::shown(format))))?;
+        let imported = (importer.read)(files)?;
+        let options = Params::new(G::OPTIONS, &imported.options, G::NAME)?;
+        let game = G::from_options(&options, imported.seats)?;
+        let Imported { options, seats, players, seed, notes, games } = imported;
+        let games = games.into_iter().map(|g| score_imported(&game, g, &players)).collect::<Result<Vec<_>>>()?;
+        Ok(ImportedRun { options, seats, players, player_kind: importer.player_kind, seed, notes, games })
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -18,6 +18,7 @@ mod acpc_agent;
 mod bench;
 mod brain;
 mod gate;
+mod import;
 mod json;
 mod list;
 mod merge;
@@ -50,6 +51,8 @@ enum Command {
     Resume(resume::ResumeArgs),
     /// Merge the folders of a run's shards (`arena run --shard K/N`) into one run folder.
     Merge(merge::MergeArgs),
+    /// Turn another program's game logs (an ACPC dealer's log) into a run folder.
+    Import(import::ImportArgs),
     /// List games, table options, bots and their parameters (with defaults and meaning).
     List(list::ListArgs),
     /// Measure throughput: one line per measure, `name value unit`.
@@ -120,6 +123,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
         Command::Run(args) => run::run(arena, args),
         Command::Resume(args) => resume::resume(arena, args),
         Command::Merge(args) => merge::merge(arena, args),
+        Command::Import(args) => import::import(arena, args),
         Command::List(args) => list::list(arena, args),
         Command::Bench(args) => bench::bench(arena, args),
         Command::Stats(args) => stats::stats(arena, args),

@@ -252,6 +252,60 @@ pub trait GameDef: Wire {
     /// sets, discards and the wall), counted: the conformance check asks that the count never
     /// changes within a game. `None` when the game has nothing of the kind.
     fn conserved(&self, state: &Self::State) -> Option<u64>;
+    /// The formats of other programs' game logs the game reads (`arena import FORMAT FILE...`);
+    /// empty (the default): none.
+    fn importers() -> Vec<Importer<Self>> {
+        Vec::new()
+    }
+}
+
+/// A file given to an importer: its name (for errors) and its text.
+#[derive(Clone, Debug)]
+pub struct ImportFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// A reader of another program's game logs ([`GameDef::importers`]).
+pub struct Importer<G: Game> {
+    /// The name `arena import` takes (`acpc`).
+    pub format: &'static str,
+    pub about: &'static str,
+    /// The bot kind a player of these games is (hold'em's ACPC logs: `acpc`, the agent that
+    /// played): the imported run's config.toml names each player with it.
+    pub player_kind: &'static str,
+    /// Reads the files, in the order given (a duplicate match is two logs), into games of ours;
+    /// an error names the file and line.
+    pub read: fn(&[ImportFile]) -> Result<Imported<G>>,
+}
+
+/// Games played elsewhere, read into the game's own terms.
+pub struct Imported<G: Game> {
+    /// The table options, as a config's `[table]` gives them.
+    pub options: toml::Table,
+    pub seats: usize,
+    /// The players, in the order the run lists them.
+    pub players: Vec<String>,
+    /// The seed the log names (the run's `seed`).
+    pub seed: u64,
+    /// What the logs say of themselves that the command should print (the source's own totals).
+    pub notes: Vec<String>,
+    /// The games in the order read.
+    pub games: Vec<ImportedGame<G>>,
+}
+
+/// One game played elsewhere: the deal, the actions and who sat where.
+pub struct ImportedGame<G: Game> {
+    /// The state right after the deal.
+    pub dealt: G::State,
+    /// The actions played, in order.
+    pub actions: Vec<G::Action>,
+    /// The player (an index into [`Imported::players`]) in each seat.
+    pub players: Vec<usize>,
+    /// The deal's key: games with one key were dealt the same cards (a duplicate match).
+    pub deal: u64,
+    /// Where the game was read from (`file:line`), for errors.
+    pub place: String,
 }
 
 /// A bot chosen for a table: its name in the run, a kind of the game and its checked parameters

@@ -20,8 +20,8 @@ pub mod seeds;
 pub mod wire;
 
 pub use def::{
-    factory, Advice, Adviser, BotChoice, BotFactory, BotKind, Engine, EngineBot, EngineNames, GameDef, ProtocolExample,
-    TablePreset,
+    factory, Advice, Adviser, BotChoice, BotFactory, BotKind, Engine, EngineBot, EngineNames, GameDef, ImportFile,
+    Imported, ImportedGame, Importer, ProtocolExample, TablePreset,
 };
 pub use game::{
     bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, Played, RecordFormat,

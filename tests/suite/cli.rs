@@ -147,7 +147,7 @@ fn bad_input_gets_one_clear_line_and_exit_code_2() {
         (
             Some("game = \"gomoku\"\ngames = 1\nschedule = \"swiss\"\nbots = [\"random\"]\n"),
             vec![],
-            "bad.toml:3: unknown schedule `swiss` (known: single-table, round-robin, gauntlet)",
+            "bad.toml:3: unknown schedule `swiss` (known: single-table, round-robin, gauntlet, rotations)",
         ),
         (
             Some("game = \"gomoku\"\ngames = 1\nschedule = \"single-table\"\nbots = [\"random\", \"weights\", \"search\"]\n"),

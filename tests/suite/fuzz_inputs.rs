@@ -855,6 +855,23 @@ proptest! {
     }
 
     #[test]
+    fn acpc_logs_import_or_are_refused(
+        edits in prop::collection::vec(edit(), 1..5),
+        log in select(&["dupA.log", "ep3p.log"][..]),
+        pair in any::<bool>(),
+    ) {
+        use bot_arena::core::ImportFile;
+        use bot_arena::games::holdem::acpc::log::read;
+        let file = |name: &str, text: String| ImportFile { name: name.to_string(), text };
+        let text = mutate(&repo_text(&format!("tests/data/acpc/{log}")), &edits);
+        let mut files = vec![file(log, text)];
+        if pair {
+            files.push(file("dupB.log", repo_text("tests/data/acpc/dupB.log")));
+        }
+        one_line(read(&files))?;
+    }
+
+    #[test]
     fn action_texts_parse_or_are_refused(text in words(ACTION_WORDS, 4), raw in ".{0,16}") {
         for t in [&text, &raw] {
             let _ = game::<bot_arena::games::holdem::Holdem>(2).parse_action(t);

@@ -10,6 +10,7 @@
 
 mod common;
 
+mod acpc_import;
 mod acpc_kind;
 mod architecture;
 mod cli;

@@ -111,7 +111,7 @@ fn check_readme(slow: bool) {
     let scratch = tempfile::TempDir::new().unwrap();
     // The configs name files relative to the project's root: configs, openings and (for the
     // Gomocup engine example) the built binary.
-    for dir in ["configs", "openings", "target"] {
+    for dir in ["configs", "openings", "target", "tests"] {
         std::os::unix::fs::symlink(repo.join(dir), scratch.path().join(dir)).unwrap();
     }
     let mut failures = Vec::new();

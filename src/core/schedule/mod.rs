@@ -3,19 +3,22 @@
 //! - A *pairing* is one table of bots. Its shape comes from a [`Shape`], one file each (modelled
 //!   on fastchess's schedulers): [`SingleTable`] (every bot listed at one table, filling the seats
 //!   in order and cyclically: two bots at a four-seat mahjong table sit A B A B), [`RoundRobin`]
-//!   (every combination of `seats` bots: for two-seat games, all pairs) and [`Gauntlet`] (the first
-//!   bot against each of the others, in one seat against copies of the opponent in the rest).
+//!   (every combination of `seats` bots: for two-seat games, all pairs), [`Gauntlet`] (the first
+//!   bot against each of the others, in one seat against copies of the opponent in the rest) and
+//!   [`Rotations`] (one table in each of its seat orders, a pairing each).
 //!   [`SHAPES`] lists them; a new shape is a file and a line there.
 //! - Paired mode replays every deal once per seat rotation: game `g` of a pairing uses deal
 //!   `g / seats` and seats bot `table[(seat + g) % seats]` in `seat`. For two seats that is the
 //!   same opening with colours swapped; for N seats every bot plays every seat's cards.
 
 mod gauntlet;
+mod rotations;
 mod round_robin;
 mod shard;
 mod single_table;
 
 pub use gauntlet::Gauntlet;
+pub use rotations::Rotations;
 pub use round_robin::RoundRobin;
 pub use shard::Shard;
 pub use single_table::SingleTable;
@@ -46,7 +49,7 @@ impl PartialEq for dyn Shape {
 }
 
 /// Every shape, in the order the documentation lists them.
-pub const SHAPES: &[&dyn Shape] = &[&SingleTable, &RoundRobin, &Gauntlet];
+pub const SHAPES: &[&dyn Shape] = &[&SingleTable, &RoundRobin, &Gauntlet, &Rotations];
 
 /// The shape called `name`.
 pub fn shape(name: &str) -> Result<&'static dyn Shape> {

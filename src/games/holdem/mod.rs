@@ -24,7 +24,7 @@ pub use engine::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
 
 use crate::core::bench::Bench;
 use crate::core::section::{PlayedGame, ReportBlock};
-use crate::core::{Adviser, BotKind, Engine, GameDef, ProtocolExample, TablePreset};
+use crate::core::{Adviser, BotKind, Engine, GameDef, Importer, ProtocolExample, TablePreset};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 
@@ -132,6 +132,10 @@ impl GameDef for Holdem {
 
     fn conserved(&self, state: &Self::State) -> Option<u64> {
         Some(self.chips_in_play(state))
+    }
+
+    fn importers() -> Vec<Importer<Holdem>> {
+        vec![acpc::log::importer()]
     }
 }
 

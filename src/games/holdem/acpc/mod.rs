@@ -5,7 +5,9 @@
 //!   ACPC game definition.
 //! - [`kind`]: the `acpc` bot kind, an ACPC agent at our table (bot-arena deals).
 //! - [`agent`]: our bots as ACPC agents (`arena acpc-agent`), the game's engine protocol.
+//! - [`log`]: the dealer's log read into hands of ours (`arena import acpc`).
 
 pub mod agent;
 pub mod kind;
+pub mod log;
 pub mod text;

@@ -254,7 +254,7 @@ impl MatchState {
         for text in holes.split('|') {
             hole.push(match text.len() {
                 0 => None,
-                4 => Some([card(&text[..2])?, card(&text[2..])?]),
+                4 if text.is_ascii() => Some([card(&text[..2])?, card(&text[2..])?]),
                 _ => return Err(format!("hole cards `{text}` are not two cards")),
             });
         }
@@ -282,6 +282,17 @@ impl MatchState {
     /// others from the rest of the deck, and every action applied. An action our rules refuse, or
     /// a round split where ours does not end one, is an error naming it.
     pub fn rebuild(&self, game: &Holdem) -> Result<State, String> {
+        self.replay(game, &self.board).map(|r| r.state)
+    }
+
+    /// [`MatchState::rebuild`], keeping the state right after the deal and our actions in order
+    /// (what an imported game is made of). `board`: the hand's board as far as it is known (from
+    /// this state, or from another log of the same deal that went further: a duplicate match's
+    /// games then share every card they show); it must begin with this state's board.
+    pub fn replay(&self, game: &Holdem, board: &[Card]) -> Result<Rebuilt, String> {
+        if !board.starts_with(&self.board) || board.len() > 5 {
+            return Err("the board given does not begin with the state's own".to_string());
+        }
         let n = self.hole.len();
         if n != game.seats {
             return Err(format!("{n} positions at a table of {} seats", game.seats));
@@ -294,13 +305,15 @@ impl MatchState {
                 deck[2 * seat + 1] = Some(*b);
             }
         }
-        for (i, c) in self.board.iter().enumerate() {
+        for (i, c) in board.iter().enumerate() {
             deck[2 * n + i] = Some(*c);
         }
         let used: CardSet = deck.iter().flatten().copied().collect();
         let mut rest = Card::all().filter(|c| !used.contains(*c));
         let cards: [Card; 52] = std::array::from_fn(|i| deck[i].unwrap_or_else(|| rest.next().expect("52 cards")));
         let mut s = game.deal_cards(&cards, &vec![game.stack; n]);
+        let dealt = s.clone();
+        let mut actions = Vec::new();
         for (round, moves) in self.rounds.iter().enumerate() {
             if !s.over && round as u8 != s.street {
                 return Err(format!("round {} begins where our rules are in round {}", round + 1, s.street + 1));
@@ -323,6 +336,7 @@ impl MatchState {
                 game.apply(&mut s, &action).map_err(|e| {
                     format!("position {}'s `{m}` (round {}, action {}): {}", position(seat, n), round + 1, i + 1, e.0)
                 })?;
+                actions.push(action);
             }
             let last = round + 1 == self.rounds.len();
             if !last && s.street == round as u8 && !s.over {
@@ -336,12 +350,26 @@ impl MatchState {
         if self.board.len() != s.dealt {
             return Err(format!("{} board cards where our rules have dealt {}", self.board.len(), s.dealt));
         }
-        Ok(s)
+        Ok(Rebuilt { dealt, actions, state: s })
     }
+}
+
+/// A state played out through our rules ([`MatchState::replay`]).
+#[derive(Clone, Debug)]
+pub struct Rebuilt {
+    /// The state right after the deal.
+    pub dealt: State,
+    /// Our actions, in order.
+    pub actions: Vec<Action>,
+    /// The state they reach.
+    pub state: State,
 }
 
 /// One round's actions: `f`, `c`, `r<total>` run together.
 fn read_round(text: &str) -> Result<Vec<Move>, String> {
+    if !text.is_ascii() {
+        return Err(format!("betting `{text}` is not f, c or r<chips>"));
+    }
     let bytes = text.as_bytes();
     let mut moves = Vec::new();
     let mut i = 0;
@@ -404,6 +432,14 @@ mod tests {
             for seat in 0..n {
                 assert_eq!(seat_at(position(seat, n), n), seat);
             }
+        }
+    }
+
+    #[test]
+    fn text_that_is_not_ascii_is_refused_not_a_panic() {
+        // Found by fuzz_inputs: a multi-byte character where a card or an action letter goes.
+        for body in ["0:\u{fffd}r16379r20000c:7d3d|2hAc", "0:cc:\u{20ac}d3d|2hAc", "0:cc:7d3d|2hAc/\u{20ac}d3"] {
+            assert!(MatchState::parse_body(body).is_err(), "{body}");
         }
     }
 
