@@ -128,7 +128,7 @@ fn our_bots_play_a_test_dealer_as_acpc_agents() {
         return;
     }
     let arena_bin = assert_cmd::cargo::cargo_bin("arena");
-    for (players, bot, hands) in [("2", "rr", "400"), ("3", "rr-tight", "200"), ("2", "all-in", "100")] {
+    for (players, bot, hands) in [("2", "rr", "1000"), ("3", "rr-tight", "500"), ("2", "all-in", "200")] {
         let output = Command::new("python3")
             .arg(project("tests/tools/acpc_dealer.py"))
             .args(["--hands", hands, "--players", players, "--"])

@@ -167,7 +167,10 @@ fn a_pbrain_link_is_an_engine() {
 #[test]
 fn bad_command_lines_are_one_error_line() {
     for (args, expected) in [
-        (&["brain", "holdem"][..], "error: no engine protocol for holdem: only gomoku has one (Gomocup)\n"),
+        (
+            &["brain", "stud"][..],
+            "error: no engine protocol for stud: only holdem has one (ACPC), gomoku has one (Gomocup)\n",
+        ),
         (&["brain", "gomoku", "--bot", "nobody"], "error: unknown bot `nobody` for gomoku"),
         (
             &["brain", "gomoku", "--param", "depth=99"],
