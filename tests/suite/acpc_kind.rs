@@ -4,7 +4,7 @@
 //!   fault, the same bytes on one and two threads; agents that misbehave (a line that is not an
 //!   action, an answer for another hand, an illegal raise, half a line and a stall, no connection,
 //!   an exit at once, the wrong version) each lose their hand with the reason, the run goes on, and
-//!   no process is left;
+//!   no process is left, nor after Ctrl-C, SIGTERM or `kill -9` of the host;
 //! - `arena acpc-agent`: our bots play a test dealer written from the protocol's text
 //!   (tests/tools/acpc_dealer.py), heads-up and three-handed, answering exactly the states where
 //!   they are to act, and exit when the dealer closes the connection.
@@ -183,4 +183,44 @@ fn the_acpc_preset_sets_the_table_and_a_wrong_preset_is_one_error() {
         stderr.contains("wrong.toml:5") && stderr.contains("holdem has no table preset `acpc-3p` (known: acpc)"),
         "{stderr}"
     );
+}
+
+/// Ctrl-C, SIGTERM and `kill -9` of the host while ACPC agents play (two of them, on two
+/// threads, one stalling mid-answer): no agent outlives it. (Ctrl-C and SIGTERM let the hands
+/// under way finish: the stalling agent's by its 3-second limit.)
+#[test]
+fn a_host_stopped_by_any_signal_leaves_no_agent_behind() {
+    if !python() {
+        return;
+    }
+    let dir = TempDir::new().unwrap();
+    for (signal, code) in [(libc::SIGINT, Some(130)), (libc::SIGTERM, Some(143)), (libc::SIGKILL, None)] {
+        let mark = mark(module_path!(), &format!("signal{signal}"));
+        let stalling = agent(&["--stall", "half"], ", move_ms = 3000").replace("\"agent\"", "\"stalling\"");
+        let config = format!(
+            "game = \"holdem\"\ngames = 1000000\npaired = true\nbots = [{}, {stalling}]\n[table]\npreset = \"acpc\"\n",
+            agent(&[], "")
+        );
+        let path = write(dir.path(), &format!("signal{signal}.toml"), &config);
+        let mut child = arena()
+            .args(["run", "--threads", "2", "--quiet", "--out"])
+            .arg(dir.path().join(format!("signal{signal}")))
+            .arg(&path)
+            .current_dir(project(""))
+            .env(MARK, &mark)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // The host and at least three agents (both seats of one worker, one of the other's).
+        let until = std::time::Instant::now() + Duration::from_secs(20);
+        while crate::common::marked(&format!("{MARK}={mark}")).len() < 4 && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        // SAFETY: signalling our own child.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        assert_eq!(child.wait().unwrap().code(), code, "signal {signal}");
+        assert!(survivors(&mark, Duration::from_secs(3)).is_empty(), "signal {signal}: agents left behind");
+    }
 }
