@@ -224,3 +224,49 @@ fn a_host_stopped_by_any_signal_leaves_no_agent_behind() {
         assert!(survivors(&mark, Duration::from_secs(3)).is_empty(), "signal {signal}: agents left behind");
     }
 }
+
+/// Without a command the kind waits on `port` for agents the user starts: one agent, started
+/// once the run says where it listens, serves every hand of a one-thread run on its one
+/// connection.
+#[test]
+fn agents_started_by_the_user_connect_to_the_port() {
+    use std::io::BufRead;
+    if !python() {
+        return;
+    }
+    let dir = TempDir::new().unwrap();
+    let mark = mark(module_path!(), "port");
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let config = format!(
+        "game = \"holdem\"\ngames = 40\npaired = true\nbots = [{{ name = \"agent\", kind = \"acpc\", params = {{ port = {port} }} }}, \"rr\"]\n[table]\npreset = \"acpc\"\n"
+    );
+    let path = write(dir.path(), "port.toml", &config);
+    let mut run = arena()
+        .args(["run", "--threads", "1", "--quiet", "--out"])
+        .arg(dir.path().join("out"))
+        .arg(&path)
+        .env(MARK, &mark)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(run.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert_eq!(line.trim_end(), format!("acpc: agents connect to 127.0.0.1 port {port}"));
+    let mut agent = Command::new("python3")
+        .arg(project("bots/examples/acpc_agent.py"))
+        .args(["127.0.0.1", &port.to_string()])
+        .env(MARK, &mark)
+        .spawn()
+        .unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    assert!(run.wait().unwrap().success(), "{rest}");
+    let games = std::fs::read_to_string(dir.path().join("out/games.csv")).unwrap();
+    let rows = statuses(&games, "agent");
+    assert_eq!(rows.len(), 40);
+    assert!(rows.iter().all(|s| s == "ok"), "{:?}", rows.iter().find(|s| *s != "ok"));
+    // The run closed the connection: the agent read end of file and exited.
+    assert!(agent.wait().unwrap().success());
+}
