@@ -220,3 +220,126 @@ fn not_a_winning_hand() {
     let wh = WinningHand { melds: &h.melds, concealed: &h.concealed, win_tile: h.win_tile.unwrap() };
     assert!(score(&wh, &WinContext::default()).is_none());
 }
+
+/// Botzone's tile name of one of ours (`W` characters, `T` bamboo, `B` dots, `F` winds, `J`
+/// dragons red, green, white).
+fn botzone_name(t: Tile) -> String {
+    let t = t as usize;
+    match t {
+        0..=26 => format!("{}{}", ['W', 'T', 'B'][t / 9], t % 9 + 1),
+        27..=30 => format!("F{}", t - 26),
+        _ => format!("J{}", t - 30),
+    }
+}
+
+/// Random winning hands (regular ones with melds, seven pairs, thirteen orphans, honours and
+/// knitted) with random winning conditions, scored by this calculator and by Botzone's
+/// (MahjongGB, the judge's calculator, built by hand: docs/rules/mahjong.md): the totals must be
+/// the same. `MAHJONG_GB_HANDS` sets the count (default 200,000).
+#[test]
+#[ignore = "needs the MahjongGB Python module: cargo test --release --lib mahjong_gb -- --ignored --nocapture"]
+fn totals_agree_with_botzones_calculator_mahjong_gb() {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    let hands: usize = std::env::var("MAHJONG_GB_HANDS").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    let mut out = String::new();
+    let orphans: Vec<Tile> = (0..TILE_KINDS as Tile).filter(|&t| t >= 27 || t % 9 == 0 || t % 9 == 8).collect();
+    for i in 0..hands {
+        let (melds, concealed, win) = match i % 10 {
+            // Seven pairs: seven kinds, one of them maybe twice (four of a kind as two pairs).
+            7 => {
+                let mut counts = [0u8; TILE_KINDS];
+                while counts.iter().map(|&c| c as usize).sum::<usize>() < 14 {
+                    let t = rng.random_range(0..TILE_KINDS);
+                    if counts[t] <= 2 {
+                        counts[t] += 2;
+                    }
+                }
+                let present: Vec<usize> = (0..TILE_KINDS).filter(|&t| counts[t] > 0).collect();
+                let win = present[rng.random_range(0..present.len())] as Tile;
+                counts[win as usize] -= 1;
+                (Vec::new(), counts, win)
+            }
+            // Thirteen orphans: each terminal and honour once, one twice.
+            8 => {
+                let mut counts = [0u8; TILE_KINDS];
+                orphans.iter().for_each(|&t| counts[t as usize] = 1);
+                counts[orphans[rng.random_range(0..13)] as usize] += 1;
+                let win = orphans[rng.random_range(0..13)];
+                counts[win as usize] -= 1;
+                (Vec::new(), counts, win)
+            }
+            // Honours and knitted tiles: 147, 258 and 369 in three suits and the honours, 14 of the
+            // 16 kinds.
+            9 => {
+                let mut suits = [0usize, 1, 2];
+                suits.swap(0, rng.random_range(0..3));
+                suits.swap(1, rng.random_range(1..3));
+                let mut kinds: Vec<Tile> =
+                    (0..3).flat_map(|k| (0..3).map(move |j| (suits[k] * 9 + k + 3 * j) as Tile)).collect();
+                kinds.extend(27..34);
+                while kinds.len() > 14 {
+                    kinds.remove(rng.random_range(0..kinds.len()));
+                }
+                let mut counts = [0u8; TILE_KINDS];
+                kinds.iter().for_each(|&t| counts[t as usize] = 1);
+                let win = kinds[rng.random_range(0..14)];
+                counts[win as usize] -= 1;
+                (Vec::new(), counts, win)
+            }
+            _ => {
+                let (melds, concealed, win) = crate::games::mahjong::bench::random_winning_hand(&mut rng, 4);
+                (melds, concealed, win)
+            }
+        };
+        let ctx = WinContext {
+            self_drawn: rng.random_bool(0.4),
+            fourth_tile: rng.random_bool(0.1),
+            kong_related: rng.random_bool(0.1),
+            last_wall_tile: rng.random_bool(0.05),
+            flowers: rng.random_range(0..=8),
+            seat_wind: rng.random_range(0..4),
+            prevalent_wind: rng.random_range(0..4),
+        };
+        let hand = WinningHand { melds: &melds, concealed: &concealed, win_tile: win };
+        let Some(ours) = score(&hand, &ctx) else { continue };
+        let fans: Vec<String> = ours.table.fans().map(|(f, n)| format!("{} {n}", f.name())).collect();
+        let pack: Vec<serde_json::Value> = melds
+            .iter()
+            .map(|m| {
+                let (kind, tile, offer) = match m.kind {
+                    // A chow's offer is which of its tiles was claimed, 1-3; the lowest here.
+                    MeldKind::Chow => ("CHI", m.tile + 1, 1),
+                    MeldKind::Pung => ("PENG", m.tile, 1),
+                    MeldKind::Kong => ("GANG", m.tile, 1),
+                    MeldKind::ConcealedKong => ("GANG", m.tile, 0),
+                };
+                serde_json::json!([kind, botzone_name(tile), offer])
+            })
+            .collect();
+        let standing: Vec<String> =
+            (0..TILE_KINDS).flat_map(|t| std::iter::repeat_n(botzone_name(t as Tile), concealed[t] as usize)).collect();
+        let line = serde_json::json!({
+            "pack": pack, "hand": standing, "win": botzone_name(win), "flowers": ctx.flowers,
+            "self": ctx.self_drawn, "fourth": ctx.fourth_tile, "kong": ctx.kong_related, "last": ctx.last_wall_tile,
+            "seat": ctx.seat_wind, "prevalent": ctx.prevalent_wind, "ours": ours.total, "fans": fans.join(", "),
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    let dir = tempfile::TempDir::new().unwrap();
+    let path = std::env::var("MAHJONG_GB_KEEP").map(std::path::PathBuf::from).unwrap_or_else(|_| dir.path().join("hands.jsonl"));
+    std::fs::write(&path, out).unwrap();
+    let tool = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/mahjong_gb_check.py");
+    let python = std::env::var("MAHJONG_GB_PYTHON").unwrap_or_else(|_| "python3".into());
+    let output = std::process::Command::new(python).arg(tool).arg(&path).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    if output.status.code() == Some(3) {
+        eprintln!("skipped: {text}");
+        return;
+    }
+    let shown: Vec<&str> = text.lines().take(20).collect();
+    println!("{}", text.lines().last().unwrap_or_default());
+    assert!(output.status.success(), "{}{}", shown.join("\n"), String::from_utf8_lossy(&output.stderr));
+}
