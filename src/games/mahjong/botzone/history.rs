@@ -488,6 +488,29 @@ mod tests {
     }
 
     #[test]
+    fn the_next_hand_starts_a_new_log_with_the_next_dealer() {
+        let game = Mahjong { min_fans: 8, flowers: true, hands: 16 };
+        let seeds = GameSeeds::derive(3, 0, 0, 1);
+        let mut s = game.deal(&mut seeds.deal_rng());
+        let mut log = HandLog::start(&s).unwrap();
+        let mut rng = BotRng::seed_from_u64(3);
+        while !log.is_over() {
+            let seat = game.to_act(&s).unwrap();
+            let a = wild(&game.view(&s, seat).legal, &mut rng);
+            let before = s.clone();
+            game.apply(&mut s, &a).unwrap();
+            log.observe(&before, seat, &a, &s).unwrap();
+        }
+        assert_eq!((s.hand_no, s.dealer), (1, 1));
+        assert!(log.observe(&s.clone(), 1, &Action::Pass, &s).is_err(), "a log ends with its hand");
+        let next = HandLog::start(&s).unwrap();
+        let r = next.requests(1);
+        assert_eq!(r[0].to_string(), "0 0 0", "the dealer is East");
+        assert!(matches!(r.last(), Some(Request::Draw(_))), "and draws first");
+        assert_eq!(next.requests(0)[0].to_string(), "0 3 0");
+    }
+
+    #[test]
     fn ids_count_from_the_dealer_and_quan_from_the_hand() {
         assert_eq!((0..4).map(|s| botzone_id(s, 2)).collect::<Vec<_>>(), [2, 3, 0, 1]);
         assert_eq!(botzone_id(3, 3), 0);
@@ -500,6 +523,10 @@ mod tests {
             hand_no: 5,
             dealer: 1,
             events: vec![
+                Event::Deal {
+                    hands: [[0; 13], [1; 13], [2; 13], [3; 13]],
+                    flowers: [vec![1], vec![], vec![2, 5], vec![8]],
+                },
                 Event::Discard { seat: 1, tile: 4 },
                 Event::Pung { seat: 3, tile: 4 },
                 Event::Discard { seat: 3, tile: 30 },
@@ -523,6 +550,7 @@ mod tests {
             lines,
             [
                 "0 1 1",
+                "1 0 2 1 1 W3 W3 W3 W3 W3 W3 W3 W3 W3 W3 W3 W3 W3 H2 H5 H8 H1",
                 "3 0 PLAY W5",
                 "3 2 PENG F4",
                 "3 3 CHI T2 B3",
@@ -533,6 +561,6 @@ mod tests {
                 "3 0 BUGANG W9"
             ]
         );
-        assert_eq!(log.requests(1)[4].to_string(), "2 W8", "the drawer sees its tile");
+        assert_eq!(log.requests(1)[5].to_string(), "2 W8", "the drawer sees its tile");
     }
 }
