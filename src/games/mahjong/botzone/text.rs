@@ -180,7 +180,7 @@ fn arity(words: &[&str], n: usize, what: &str) -> Result<(), String> {
     if words.len() == n {
         Ok(())
     } else {
-        Err(format!("{what} takes {n} words, not {}", words.len()))
+        Err(format!("{what} has {} words where it takes {n}", words.len()))
     }
 }
 
@@ -319,10 +319,17 @@ impl fmt::Display for Response {
 }
 
 impl Response {
-    /// Reads a response line. The judge splits on spaces and takes the verb and the word count
-    /// as they are, so this is as strict: upper-case verbs, the exact number of words.
+    /// Reads a response line. The judge splits it at every single space (two spaces make an empty
+    /// word) and takes the verb and the word count as they are, so this is as strict: upper-case
+    /// verbs, one space between words, the exact number of words.
     pub fn parse(line: &str) -> Result<Response, String> {
-        let words: Vec<&str> = line.split_whitespace().collect();
+        if line.is_empty() {
+            return Err("an empty response".into());
+        }
+        let words: Vec<&str> = line.split(' ').collect();
+        if words.iter().any(|w| w.is_empty()) {
+            return Err(format!("`{}` has an empty word: the judge splits at every space", line.escape_debug()));
+        }
         Ok(match words.as_slice() {
             ["PASS"] => Response::Pass,
             ["HU"] => Response::Hu,
@@ -332,7 +339,6 @@ impl Response {
             ["BUGANG", t] => Response::BuGang(parse_tile(t)?),
             ["PENG", t] => Response::Peng(parse_tile(t)?),
             ["CHI", m, t] => Response::Chi { mid: parse_chow_middle(m)?, tile: parse_tile(t)? },
-            [] => return Err("an empty response".into()),
             _ => {
                 let shown: String = line.chars().take(60).collect();
                 return Err(format!(
@@ -688,10 +694,10 @@ mod tests {
             ("", "empty"),
             ("4 1", "not a request type"),
             ("0 4 1", "player id"),
-            ("0 1", "3 words"),
+            ("0 1", "takes 3"),
             ("2 H1", "flower"),
-            ("2 T6 T7", "2 words"),
-            ("3 1 DRAW W1", "1 words"),
+            ("2 T6 T7", "takes 2"),
+            ("3 1 DRAW W1", "takes 1"),
             ("3 1 BUHUA W1", "not a flower"),
             ("3 1 EAT W1", "not an event"),
             ("3 1 CHI F2 W1", "middle of a chow"),
@@ -712,7 +718,21 @@ mod tests {
         }
         assert_eq!(Response::parse("GANG W1"), Ok(Response::ConcealedGang(0)));
         assert_eq!(Response::parse("GANG"), Ok(Response::Gang));
-        for bad in ["", "pass", "PLAY", "PLAY H1", "PASS PASS", "CHI W1 W2", "HU W1", "GANG W1 W2", "PLAY X9"] {
+        for bad in [
+            "",
+            "pass",
+            "PLAY",
+            "PLAY H1",
+            "PASS PASS",
+            "CHI W1 W2",
+            "HU W1",
+            "GANG W1 W2",
+            "PLAY X9",
+            "PLAY  W1",
+            "PASS ",
+            " PASS",
+            "PLAY\tW1",
+        ] {
             assert!(Response::parse(bad).is_err(), "{bad:?}");
         }
     }
