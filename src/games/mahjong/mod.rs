@@ -27,6 +27,7 @@
 pub mod advise;
 pub mod ai;
 pub mod bots;
+pub mod botzone;
 pub mod engine;
 pub mod fans;
 mod report;
