@@ -235,7 +235,8 @@ fn botzone_name(t: Tile) -> String {
 /// Random winning hands (regular ones with melds, seven pairs, thirteen orphans, honours and
 /// knitted) with random winning conditions, scored by this calculator and by Botzone's
 /// (MahjongGB, the judge's calculator, built by hand: docs/rules/mahjong.md): the totals must be
-/// the same. `MAHJONG_GB_HANDS` sets the count (default 200,000).
+/// the same. `MAHJONG_GB_HANDS` sets the count (default 200,000), `MAHJONG_GB_KEEP` a file that keeps
+/// the hands written.
 #[test]
 #[ignore = "needs the MahjongGB Python module: cargo test --release --lib mahjong_gb -- --ignored --nocapture"]
 fn totals_agree_with_botzones_calculator_mahjong_gb() {
@@ -329,7 +330,9 @@ fn totals_agree_with_botzones_calculator_mahjong_gb() {
         out.push('\n');
     }
     let dir = tempfile::TempDir::new().unwrap();
-    let path = std::env::var("MAHJONG_GB_KEEP").map(std::path::PathBuf::from).unwrap_or_else(|_| dir.path().join("hands.jsonl"));
+    let path = std::env::var("MAHJONG_GB_KEEP")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| dir.path().join("hands.jsonl"));
     std::fs::write(&path, out).unwrap();
     let tool = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/mahjong_gb_check.py");
     let python = std::env::var("MAHJONG_GB_PYTHON").unwrap_or_else(|_| "python3".into());
