@@ -264,7 +264,7 @@ impl Acpc {
                     format!(
                         "timeout: the agent did not connect to 127.0.0.1:{} in {} ms",
                         listener.port(),
-                        ms(agents.start_limit)
+                        agents.start_limit.as_millis()
                     ),
                 ))
             }
@@ -291,7 +291,7 @@ impl Acpc {
                 format!(
                     "timeout: no agent connected to 127.0.0.1:{} in {} ms",
                     listener.port(),
-                    ms(agents.start_limit)
+                    agents.start_limit.as_millis()
                 ),
             )),
         }
@@ -300,7 +300,7 @@ impl Acpc {
     /// Reads the agent's first line, which must be `VERSION:2.<minor>.<revision>`.
     fn greet(&mut self) -> Result<(), Fault> {
         let deadline = Instant::now() + self.agents.start_limit;
-        let limit = ms(self.agents.start_limit);
+        let limit = self.agents.start_limit.as_millis();
         let line = match self.agent().socket.read_line(Some(deadline)) {
             Ok(line) => String::from_utf8_lossy(line).into_owned(),
             Err(LineError::Timeout) => {
@@ -315,10 +315,6 @@ impl Acpc {
             _ => Err(self.fail(Fault::new(FaultKind::Protocol, format!("first line `{line}` is not {VERSION}")))),
         }
     }
-}
-
-fn ms(d: Duration) -> u128 {
-    d.as_millis()
 }
 
 /// The action an answer's text names, for the seat to act in `view`, or why it is not legal
@@ -372,42 +368,51 @@ impl Bot<Holdem> for Acpc {
         _rng: &mut BotRng,
         deadline: Option<Instant>,
     ) -> Result<Action, Fault> {
-        self.out.clear();
+        // The lines go out and the answer is read without a copy: a decision allocates nothing.
         let agent = self.agent.as_mut().expect("an agent is connected");
+        self.out.clear();
         self.out.push_str(&agent.queued);
         agent.queued.clear();
+        let from = self.out.len();
         self.shown = text::write_states(view.state(), self.seat, self.hand, self.shown, &mut self.out);
-        let asked = self.out.trim_end().rsplit("\r\n").next().unwrap_or("").to_string();
-        if let Some(line) = self.agent().socket.unasked() {
-            let line = String::from_utf8_lossy(line).into_owned();
-            return Err(self.fail(Fault::new(FaultKind::Protocol, format!("wrote `{line}` when not asked to act"))));
-        }
-        let out = std::mem::take(&mut self.out);
-        let sent = self.agent().socket.send(out.as_bytes(), deadline);
-        self.out = out;
-        sent.map_err(|e| self.broken(e))?;
-        let line = loop {
-            match self.agent().socket.read_line(deadline) {
-                Ok(line) if line.is_empty() || line[0] == b'#' || line[0] == b';' => continue,
-                Ok(line) => break String::from_utf8_lossy(line).into_owned(),
-                Err(e) => return Err(self.broken(e)),
-            }
-        };
-        let answer = match line.strip_prefix(asked.as_str()).and_then(|rest| rest.strip_prefix(':')) {
-            Some(answer) => answer.trim_end(),
-            None if line.starts_with("MATCHSTATE:") => {
-                let fault = format!("answered another state: `{line}` (asked: `{asked}`)");
-                return Err(self.fail(Fault::new(FaultKind::Protocol, fault)));
-            }
-            None => return Err(self.fail(Fault::new(FaultKind::Protocol, format!("malformed answer `{line}`")))),
-        };
-        let Some(m) = Move::parse(answer) else {
-            let fault = format!("malformed action `{answer}` (f, c or r<chips>) in `{line}`");
+        // The state asked: the last line written, without its CR LF.
+        let end = self.out.len() - 2;
+        let asked_at = self.out[from..end].rfind("\r\n").map_or(from, |i| from + i + 2);
+        if let Some(line) = agent.socket.unasked() {
+            let fault = format!("wrote `{}` when not asked to act", String::from_utf8_lossy(line));
             return Err(self.fail(Fault::new(FaultKind::Protocol, fault)));
+        }
+        if let Err(e) = agent.socket.send(self.out.as_bytes(), deadline) {
+            return Err(self.broken(e));
+        }
+        let read = loop {
+            match agent.socket.read_line(deadline) {
+                Ok(line) if line.is_empty() || line[0] == b'#' || line[0] == b';' => continue,
+                read => break read,
+            }
         };
-        action(view, game, m).map_err(|why| {
-            self.fail(Fault::new(FaultKind::Illegal, format!("illegal action `{answer}`: {why}; in `{line}`")))
-        })
+        let line = match read {
+            Ok(line) => String::from_utf8_lossy(line),
+            Err(e) => return Err(self.broken(e)),
+        };
+        let asked = &self.out[asked_at..end];
+        let fault = match line.strip_prefix(asked).and_then(|rest| rest.strip_prefix(':')).map(str::trim_end) {
+            Some(answer) => match Move::parse(answer).map(|m| action(view, game, m)) {
+                Some(Ok(action)) => return Ok(action),
+                Some(Err(why)) => {
+                    Fault::new(FaultKind::Illegal, format!("illegal action `{answer}`: {why}; in `{line}`"))
+                }
+                None => Fault::new(
+                    FaultKind::Protocol,
+                    format!("malformed action `{answer}` (f, c or r<chips>) in `{line}`"),
+                ),
+            },
+            None if line.starts_with("MATCHSTATE:") => {
+                Fault::new(FaultKind::Protocol, format!("answered another state: `{line}` (asked: `{asked}`)"))
+            }
+            None => Fault::new(FaultKind::Protocol, format!("malformed answer `{line}`")),
+        };
+        Err(self.fail(fault))
     }
 
     fn finish(&mut self, _game: &Holdem, state: &State, end: &GameEnd<'_>) {
