@@ -46,11 +46,9 @@ pub fn command_line(arena: &Arena, args: impl IntoIterator<Item = OsString>) -> 
     let file = program.rsplit(['/', '\\']).next().unwrap_or(program);
     let stem = file.strip_suffix(".exe").or_else(|| file.strip_suffix(".EXE")).unwrap_or(file);
     let stem = without_tags(stem);
-    // A protocol without a program prefix (ACPC's agents are started by their command) names none.
-    let engines =
-        arena.games().filter_map(|g| g.engine().map(|e| (g.name(), e))).filter(|(_, e)| !e.program_prefix.is_empty());
+    let engines = arena.games().filter_map(|g| g.engine().map(|e| (g.name(), e)));
     for (game, engine) in engines {
-        let Some(name) = stem.strip_prefix(engine.program_prefix) else { continue };
+        let Some(name) = engine.program_prefix.and_then(|prefix| stem.strip_prefix(prefix)) else { continue };
         let bot = name.strip_prefix("arena-").unwrap_or(engine.default_bot).to_string();
         let rest = args.split_off(1);
         return ["arena", "brain", game, "--bot", &bot].into_iter().map(OsString::from).chain(rest).collect();

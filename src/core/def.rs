@@ -161,8 +161,9 @@ pub struct EngineNames {
     /// The protocol's name, for `--help` and errors.
     pub protocol: &'static str,
     /// The program names the community's managers run: under `<prefix>arena` the program is this
-    /// engine with `default_bot`, under `<prefix>arena-<bot>` with `<bot>` (Gomocup: `pbrain-`).
-    pub program_prefix: &'static str,
+    /// engine with `default_bot`, under `<prefix>arena-<bot>` with `<bot>` (Gomocup: `pbrain-`);
+    /// `None` when the community's programs are started by a command line of their own (ACPC's).
+    pub program_prefix: Option<&'static str>,
     pub default_bot: &'static str,
 }
 

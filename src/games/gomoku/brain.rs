@@ -66,7 +66,7 @@ pub type BrainBot = EngineBot<Gomoku>;
 /// Gomocup's engine protocol, as the registry offers it (`arena brain gomoku`).
 pub fn engine() -> Engine<Gomoku> {
     Engine {
-        names: EngineNames { protocol: "Gomocup", program_prefix: "pbrain-", default_bot: "search" },
+        names: EngineNames { protocol: "Gomocup", program_prefix: Some("pbrain-"), default_bot: "search" },
         // START and INFO rule say what the board is.
         table: None,
         // On the standard board, so that a bad value is an error before the manager starts a game.

@@ -22,7 +22,7 @@ use crate::core::{Bot, BotRng, Engine, EngineBot, EngineNames, Game, GameDef};
 /// The ACPC protocol as the registry offers it.
 pub fn engine() -> Engine<Holdem> {
     Engine {
-        names: EngineNames { protocol: "ACPC", program_prefix: "", default_bot: "rr" },
+        names: EngineNames { protocol: "ACPC", program_prefix: None, default_bot: "rr" },
         table: Some("acpc"),
         check: |bot| {
             let game = Holdem::from_options(&bot.table, 2)?;

@@ -98,42 +98,41 @@ impl Agent {
 
     /// Sends what is queued, closes the connection (the agent reads end of file, as at the end
     /// of an ACPC match) and gives the process a moment to exit before it is killed.
-    fn end(mut self) {
-        self.flush();
-        self.socket.close();
-        if let Some(process) = self.process.take() {
-            let until = Instant::now() + Duration::from_millis(200);
-            while process.is_running() && Instant::now() < until {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            // Dropped: killed and reaped.
-        }
+    fn end(self) {
+        end_all(std::iter::once(self));
     }
 
     /// Sends the queued states, if any, giving up after a moment (an agent that does not read
     /// them is ended anyway).
     fn flush(&mut self) {
         if !self.queued.is_empty() {
-            let _ = self.socket.send(self.queued.as_bytes(), Some(Instant::now() + Duration::from_millis(200)));
+            let _ = self.socket.send(self.queued.as_bytes(), Some(Instant::now() + GRACE));
             self.queued.clear();
         }
     }
 }
 
+/// How long ended agents have to exit after their connection closes before they are killed.
+const GRACE: Duration = Duration::from_millis(200);
+
+/// Ends `agents` at once: what is queued sent, every connection closed, then one grace period for
+/// all of them before whatever is left is killed (dropped: killed and reaped).
+fn end_all(agents: impl IntoIterator<Item = Agent>) {
+    let mut processes = Vec::new();
+    for mut agent in agents {
+        agent.flush();
+        agent.socket.close();
+        processes.extend(agent.process.take());
+    }
+    let until = Instant::now() + GRACE;
+    while processes.iter().any(Process::is_running) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 impl Drop for Agents {
     fn drop(&mut self) {
-        let idle = std::mem::take(self.idle.get_mut().unwrap_or_else(|e| e.into_inner()));
-        let mut processes = Vec::new();
-        for mut agent in idle {
-            agent.flush();
-            agent.socket.close();
-            processes.extend(agent.process.take());
-        }
-        let until = Instant::now() + Duration::from_millis(200);
-        while processes.iter().any(Process::is_running) && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        // Dropping kills and reaps whatever is left.
+        end_all(std::mem::take(self.idle.get_mut().unwrap_or_else(|e| e.into_inner())));
     }
 }
 
