@@ -135,9 +135,103 @@ pub struct State {
     /// never read it; a record says who set aside the wall's last flowers, which a state dealt
     /// into the next hand no longer shows).
     pub exhausted_by: Option<Seat>,
+    /// What happened in the hand being played, in order (the state keeps where things are, this
+    /// the order they came in: a claimed discard leaves the discards, a flower is only a count).
+    /// Hidden tiles included; a seat reads it through [`View::history`].
+    log: Vec<Event>,
+}
+
+/// What happened at the table, in order (our seats). Flowers are numbered 1..=8 by their place in
+/// the hand's wall (the k-th flower of the wall in its stored order is flower k), so that every
+/// flower has one name for the whole hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Each seat's 13 tiles in the order dealt, and the flowers it set aside while being dealt.
+    Deal {
+        hands: [[Tile; 13]; SEATS],
+        flowers: [Vec<u8>; SEATS],
+    },
+    Draw {
+        seat: Seat,
+        tile: Tile,
+    },
+    /// Flower `flower` drawn and set aside; the seat draws again (from the far end).
+    Flower {
+        seat: Seat,
+        flower: u8,
+    },
+    Discard {
+        seat: Seat,
+        tile: Tile,
+    },
+    /// A pung or chow (its lowest tile) of the last discard; the seat discards next.
+    Pung {
+        seat: Seat,
+        tile: Tile,
+    },
+    Chow {
+        seat: Seat,
+        low: Tile,
+    },
+    /// A kong on the last discard.
+    Kong {
+        seat: Seat,
+        tile: Tile,
+    },
+    ConcealedKong {
+        seat: Seat,
+        tile: Tile,
+    },
+    AddedKong {
+        seat: Seat,
+        tile: Tile,
+    },
+    Win {
+        seat: Seat,
+    },
+}
+
+/// An [`Event`] as one seat sees it: another seat's dealt tiles, drawn tile and concealed kong are
+/// hidden; everything else is public.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seen<'a> {
+    /// The seat's own 13 dealt tiles, and every seat's flowers.
+    Deal {
+        hand: &'a [Tile; 13],
+        flowers: &'a [Vec<u8>; SEATS],
+    },
+    /// `tile`: `None` when another seat drew.
+    Draw {
+        seat: Seat,
+        tile: Option<Tile>,
+    },
+    /// `tile`: `None` when another seat declared it.
+    ConcealedKong {
+        seat: Seat,
+        tile: Option<Tile>,
+    },
+    Public(&'a Event),
+}
+
+impl Event {
+    pub fn seen_by(&self, me: Seat) -> Seen<'_> {
+        let mine = |seat: Seat, tile: Tile| (seat == me).then_some(tile);
+        match *self {
+            Event::Deal { ref hands, ref flowers } => Seen::Deal { hand: &hands[me], flowers },
+            Event::Draw { seat, tile } => Seen::Draw { seat, tile: mine(seat, tile) },
+            Event::ConcealedKong { seat, tile } => Seen::ConcealedKong { seat, tile: mine(seat, tile) },
+            _ => Seen::Public(self),
+        }
+    }
 }
 
 impl State {
+    /// The events of the hand being played, hidden tiles included (for the host: records and
+    /// translators that tell each seat its share; a seat reads [`View::history`]).
+    pub fn events(&self) -> &[Event] {
+        &self.log
+    }
+
     /// The wall of hand `hand` (from 0) in draw order: the live end first, replacements from the
     /// far end. A flower is [`FLOWER`].
     pub fn wall_of(&self, hand: usize) -> &[Tile] {
@@ -179,9 +273,15 @@ pub struct View<'a> {
     pub dealer: Seat,
     pub flowers: [u8; SEATS],
     pub legal: Vec<Action>,
+    log: &'a [Event],
 }
 
 impl View<'_> {
+    /// What happened this hand, in order, as this seat saw it.
+    pub fn history(&self) -> impl Iterator<Item = Seen<'_>> + '_ {
+        self.log.iter().map(|e| e.seen_by(self.seat))
+    }
+
     /// This seat's declared sets, concealed kongs included.
     pub fn own_melds(&self) -> &[Meld] {
         &self.melds[self.seat]
@@ -369,17 +469,20 @@ impl Mahjong {
             if Self::live_left(s) == 0 {
                 return None;
             }
-            let t = if from_end {
+            let at = if from_end {
                 s.end -= 1;
-                s.wall[s.end]
+                s.end
             } else {
                 s.next += 1;
-                s.wall[s.next - 1]
+                s.next - 1
             };
+            let t = s.wall[at];
             if t != FLOWER {
                 return Some(t);
             }
             s.flowers[seat] += 1;
+            let flower = s.wall[..=at].iter().filter(|&&x| x == FLOWER).count() as u8;
+            s.log.push(Event::Flower { seat, flower });
             from_end = true;
         }
     }
@@ -388,6 +491,7 @@ impl Mahjong {
         match Self::take(s, seat, replacement) {
             Some(t) => {
                 s.hands[seat][t as usize] += 1;
+                s.log.push(Event::Draw { seat, tile: t });
                 s.phase = Phase::Turn { seat, drawn: Some(t), after_kong: replacement };
             }
             // Exhausted wall: a draw, nobody pays.
@@ -409,13 +513,24 @@ impl Mahjong {
         s.discards = Default::default();
         s.seen = [0; TILE_KINDS];
         s.flowers = [0; SEATS];
+        s.log.clear();
+        let mut hands = [[0; 13]; SEATS];
         for k in 0..SEATS {
             let seat = next_seat(s.dealer, k);
-            for _ in 0..13 {
+            for slot in hands[seat].iter_mut() {
                 let t = Self::take(s, seat, false).expect("a wall holds four hands");
                 s.hands[seat][t as usize] += 1;
+                *slot = t;
             }
         }
+        // The flowers of the deal go with it, not as events of their own.
+        let mut flowers: [Vec<u8>; SEATS] = Default::default();
+        for e in s.log.drain(..) {
+            if let Event::Flower { seat, flower } = e {
+                flowers[seat].push(flower);
+            }
+        }
+        s.log.push(Event::Deal { hands, flowers });
         self.draw(s, s.dealer, false);
     }
 
@@ -445,6 +560,7 @@ impl Mahjong {
         if let Some(p) = payer {
             s.deal_ins[p] += 1;
         }
+        s.log.push(Event::Win { seat: winner });
         s.wins[winner] += 1;
         s.win_fans[winner] += fans;
         s.winner = Some(winner);
@@ -480,6 +596,7 @@ impl Mahjong {
             let kong = answers[k] == Action::Kong;
             let kind = if kong { MeldKind::Kong } else { MeldKind::Pung };
             take(s, k, Meld { kind, tile });
+            s.log.push(if kong { Event::Kong { seat: k, tile } } else { Event::Pung { seat: k, tile } });
             if kong {
                 self.draw(s, k, true);
             } else {
@@ -490,6 +607,7 @@ impl Mahjong {
         let right = order[0];
         if let Action::Chow(low) = answers[right] {
             take(s, right, Meld { kind: MeldKind::Chow, tile: low });
+            s.log.push(Event::Chow { seat: right, low });
             s.phase = Phase::Turn { seat: right, drawn: None, after_kong: false };
             return;
         }
@@ -598,6 +716,7 @@ impl Game for Mahjong {
             fans: 0,
             payoff: [0; SEATS],
             exhausted_by: None,
+            log: Vec::new(),
         };
         self.start_hand(&mut s);
         s
@@ -639,6 +758,7 @@ impl Game for Mahjong {
             dealer: s.dealer,
             flowers: s.flowers,
             legal,
+            log: &s.log,
         }
     }
 
@@ -655,6 +775,7 @@ impl Game for Mahjong {
                 }
                 Action::Discard(t) => {
                     s.hands[seat][t as usize] -= 1;
+                    s.log.push(Event::Discard { seat, tile: t });
                     s.discards[seat].push(t);
                     s.seen[t as usize] += 1;
                     let can_win: [bool; SEATS] =
@@ -673,14 +794,20 @@ impl Game for Mahjong {
                     }
                 }
                 Action::ConcealedKong(t) => {
+                    s.log.push(Event::ConcealedKong { seat, tile: t });
                     s.hands[seat][t as usize] -= 4;
                     s.melds[seat].push(Meld { kind: MeldKind::ConcealedKong, tile: t });
                     self.draw(s, seat, true);
                 }
-                Action::AddedKong(t) => match self.next_robber(s, seat, t, seat) {
-                    Some(k) => s.phase = Phase::RobKong { seat, tile: t, asking: k, answers: [Action::Pass; SEATS] },
-                    None => self.finish_added_kong(s, seat, t),
-                },
+                Action::AddedKong(t) => {
+                    s.log.push(Event::AddedKong { seat, tile: t });
+                    match self.next_robber(s, seat, t, seat) {
+                        Some(k) => {
+                            s.phase = Phase::RobKong { seat, tile: t, asking: k, answers: [Action::Pass; SEATS] }
+                        }
+                        None => self.finish_added_kong(s, seat, t),
+                    }
+                }
                 _ => unreachable!("checked against the legal actions"),
             },
             Phase::Claims { from, tile, asking, mut answers, can_win } => {

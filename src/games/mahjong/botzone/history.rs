@@ -1,12 +1,13 @@
 //! A hand of ours told as Botzone's judge tells it: the requests one seat would have been sent up
 //! to now.
 //!
-//! Why an event log: our `State` keeps where things are (hands, sets, discards, the wall and how
-//! far it is taken), not the order they happened in (a claimed discard leaves the discards, a
-//! flower is only a count), and Botzone's requests are that order. So [`HandLog`] is filled
-//! beside the engine, one [`HandLog::observe`] per applied action, from the state before and after
-//! it; the engine's rules are not touched. What the log cannot explain (tiles taken that are not
-//! the drawn tile and flowers) is an error, not a guess.
+//! Botzone's requests are the order things happened in, which the engine keeps as its hand's
+//! [`Event`]s (a seat reads them through `View::history`, hidden tiles hidden): [`requests`] tells
+//! them as one seat's requests.
+//!
+//! The tests hold the engine's log to an independent one: `HandLog` (test code) is filled beside
+//! the engine from the states before and after every action (where things are, read from the
+//! wall and how far it is taken), and must come to the same events, hand after hand.
 //!
 //! Seats and winds: Botzone's player id is the seat wind, 0 = East = the dealer, and turns go
 //! 0→1→2→3; ours go seat → seat + 1 from the dealer, so id = (seat − dealer) mod 4. `quan`, the
@@ -15,58 +16,13 @@
 //! Flowers: ours are one kind, Botzone's are H1..H8; the k-th flower of a hand's wall (in the
 //! wall's stored order) is named `Hk`, so every flower has one name for the whole hand.
 
-use super::super::engine::{Action, Phase, State, FLOWER, SEATS};
+#[cfg(test)]
+use super::super::engine::{Action, Phase, State, FLOWER};
+use super::super::engine::{Event, Seen, SEATS};
+#[cfg(test)]
 use super::super::tiles::{MeldKind, Tile, TILE_KINDS};
 use super::text::{Happening, Request};
 use crate::core::Seat;
-
-/// What happened at the table, in order (our seats).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// Each seat's 13 tiles in the order dealt, and the flowers it set aside while being dealt.
-    Deal {
-        hands: [[Tile; 13]; SEATS],
-        flowers: [Vec<u8>; SEATS],
-    },
-    Draw {
-        seat: Seat,
-        tile: Tile,
-    },
-    /// Flower `flower` (1..=8) drawn and set aside; the seat draws again.
-    Flower {
-        seat: Seat,
-        flower: u8,
-    },
-    Discard {
-        seat: Seat,
-        tile: Tile,
-    },
-    /// A pung or chow (its lowest tile) of the last discard; the seat discards next.
-    Pung {
-        seat: Seat,
-        tile: Tile,
-    },
-    Chow {
-        seat: Seat,
-        low: Tile,
-    },
-    /// A kong on the last discard.
-    Kong {
-        seat: Seat,
-        tile: Tile,
-    },
-    ConcealedKong {
-        seat: Seat,
-        tile: Tile,
-    },
-    AddedKong {
-        seat: Seat,
-        tile: Tile,
-    },
-    Win {
-        seat: Seat,
-    },
-}
 
 /// Botzone's id of our `seat` when `dealer` deals.
 pub fn botzone_id(seat: Seat, dealer: Seat) -> u8 {
@@ -78,6 +34,53 @@ pub fn quan(hand_no: usize) -> u8 {
     (hand_no / SEATS % SEATS) as u8
 }
 
+/// The requests Botzone's judge would have sent our seat `me` in hand `hand_no` (dealt by
+/// `dealer`), from what it saw happen: its id and the prevalent wind, the deal, then every event
+/// (a pung or chow goes out with the discard that follows it, as one request; a kong's tile is
+/// hidden; a win ends the requests).
+pub fn requests<'a>(seen: impl IntoIterator<Item = Seen<'a>>, me: Seat, dealer: Seat, hand_no: usize) -> Vec<Request> {
+    let id = |k: Seat| botzone_id(k, dealer);
+    let mut out = vec![Request::Init { id: id(me), quan: quan(hand_no) }];
+    let mut pending: Option<&Event> = None;
+    for seen in seen {
+        let (k, what) = match seen {
+            Seen::Deal { hand, flowers } => {
+                let mut by_id: [Vec<u8>; SEATS] = Default::default();
+                for (k, list) in flowers.iter().enumerate() {
+                    by_id[id(k) as usize] = list.clone();
+                }
+                out.push(Request::Deal { hand: *hand, flowers: by_id });
+                continue;
+            }
+            Seen::Draw { tile: Some(tile), .. } => {
+                out.push(Request::Draw(tile));
+                continue;
+            }
+            Seen::Draw { seat: k, tile: None } => (k, Happening::Draw),
+            Seen::ConcealedKong { seat: k, .. } => (k, Happening::Gang),
+            Seen::Public(event) => match *event {
+                Event::Flower { seat: k, flower } => (k, Happening::Flower(flower)),
+                Event::Discard { seat: k, tile } => match pending.take() {
+                    Some(Event::Pung { .. }) => (k, Happening::Peng(tile)),
+                    Some(Event::Chow { low, .. }) => (k, Happening::Chi { mid: low + 1, tile }),
+                    _ => (k, Happening::Play(tile)),
+                },
+                Event::Pung { .. } | Event::Chow { .. } => {
+                    pending = Some(event);
+                    continue;
+                }
+                Event::Kong { seat: k, .. } | Event::ConcealedKong { seat: k, .. } => (k, Happening::Gang),
+                Event::AddedKong { seat: k, tile } => (k, Happening::BuGang(tile)),
+                Event::Win { .. } => break,
+                Event::Deal { .. } | Event::Draw { .. } => unreachable!("seen as Seen::Deal and Seen::Draw"),
+            },
+        };
+        out.push(Request::Player { id: id(k), what });
+    }
+    out
+}
+
+#[cfg(test)]
 /// How far a hand's wall is taken: from the front `..next`, from the far end `end..`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Cursor {
@@ -85,7 +88,8 @@ struct Cursor {
     end: usize,
 }
 
-/// One hand's events, filled beside the engine.
+#[cfg(test)]
+/// One hand's events, filled beside the engine from the states alone (the tests' oracle).
 #[derive(Clone, Debug)]
 pub struct HandLog {
     pub hand_no: usize,
@@ -98,6 +102,7 @@ pub struct HandLog {
     over: bool,
 }
 
+#[cfg(test)]
 impl HandLog {
     /// The log of the hand `s` has just dealt (a state as `Game::deal` returns it, or as `apply`
     /// leaves it when it starts the next hand): the deal and the dealer's first draw, read from
@@ -257,48 +262,13 @@ impl HandLog {
         Ok(())
     }
 
-    /// The requests Botzone's judge would have sent our `seat` so far, in order: its id and the
-    /// prevalent wind, the deal, then every event (a pung or chow goes out with the discard that
-    /// follows it, as one request; a kong's tile is hidden; a win ends the requests).
+    /// The requests Botzone's judge would have sent our `seat` so far (see [`requests`]).
     pub fn requests(&self, seat: Seat) -> Vec<Request> {
-        let id = |k: Seat| botzone_id(k, self.dealer);
-        let mut out = vec![Request::Init { id: id(seat), quan: quan(self.hand_no) }];
-        let mut pending: Option<Event> = None;
-        for event in &self.events {
-            let (k, what) = match *event {
-                Event::Deal { ref hands, ref flowers } => {
-                    let mut by_id: [Vec<u8>; SEATS] = Default::default();
-                    for (k, list) in flowers.iter().enumerate() {
-                        by_id[id(k) as usize] = list.clone();
-                    }
-                    out.push(Request::Deal { hand: hands[seat], flowers: by_id });
-                    continue;
-                }
-                Event::Draw { seat: k, tile } if k == seat => {
-                    out.push(Request::Draw(tile));
-                    continue;
-                }
-                Event::Draw { seat: k, .. } => (k, Happening::Draw),
-                Event::Flower { seat: k, flower } => (k, Happening::Flower(flower)),
-                Event::Discard { seat: k, tile } => match pending.take() {
-                    Some(Event::Pung { .. }) => (k, Happening::Peng(tile)),
-                    Some(Event::Chow { low, .. }) => (k, Happening::Chi { mid: low + 1, tile }),
-                    _ => (k, Happening::Play(tile)),
-                },
-                Event::Pung { .. } | Event::Chow { .. } => {
-                    pending = Some(event.clone());
-                    continue;
-                }
-                Event::Kong { seat: k, .. } | Event::ConcealedKong { seat: k, .. } => (k, Happening::Gang),
-                Event::AddedKong { seat: k, tile } => (k, Happening::BuGang(tile)),
-                Event::Win { .. } => break,
-            };
-            out.push(Request::Player { id: id(k), what });
-        }
-        out
+        requests(self.events.iter().map(|e| e.seen_by(seat)), seat, self.dealer, self.hand_no)
     }
 }
 
+#[cfg(test)]
 /// The set a seat declared on the discard, read from the sets before and after.
 fn claimed_set(before: &State, after: &State) -> Option<Event> {
     (0..SEATS).find_map(|k| {
@@ -349,6 +319,25 @@ mod tests {
             log.observe(&before, seat, &a, &s).unwrap_or_else(|e| panic!("seed {seed} step {step}: {e}"));
             if log.is_over() {
                 break;
+            }
+            // The engine's own log says the same, and each seat's view of it hides what it should.
+            assert_eq!(s.events(), &log.events[..], "seed {seed} step {step}");
+            for k in 0..SEATS {
+                let v = game.view(&s, k);
+                assert_eq!(requests(v.history(), k, s.dealer, s.hand_no), log.requests(k));
+                for seen in v.history() {
+                    match seen {
+                        Seen::Draw { seat, tile } | Seen::ConcealedKong { seat, tile } => {
+                            assert_eq!(tile.is_some(), seat == k)
+                        }
+                        Seen::Public(e) => {
+                            assert!(!matches!(e, Event::Deal { .. } | Event::Draw { .. } | Event::ConcealedKong { .. }))
+                        }
+                        Seen::Deal { hand, .. } => {
+                            assert!(matches!(&s.events()[0], Event::Deal { hands, .. } if hands[k] == *hand))
+                        }
+                    }
+                }
             }
             check(&s, &log);
         }
