@@ -671,6 +671,14 @@ impl Process {
         self.reader.unasked(self.stdout.as_mut()?)
     }
 
+    /// What the program wrote after its last newline, once its output is closed (a last line
+    /// without a newline); taken, so that it is read once.
+    pub fn rest(&mut self) -> Vec<u8> {
+        let rest = self.reader.buf[self.reader.start..self.reader.end].to_vec();
+        self.reader.start = self.reader.end;
+        rest
+    }
+
     /// The next line the program writes (without its newline), before `deadline`.
     pub fn read_line(&mut self, deadline: Option<Instant>) -> Result<&[u8], LineError> {
         let Some(stdout) = self.stdout.as_mut() else { return Err(LineError::Closed) };

@@ -255,6 +255,8 @@ pub struct Mahjong {
     pub flowers: bool,
     /// Hands per game: 1 or 16.
     pub hands: usize,
+    /// What a seat that forfeits pays each other seat.
+    pub fault_pays: i32,
 }
 
 /// What one seat sees. Declared sets are read through [`View::own_melds`] and
@@ -315,7 +317,7 @@ fn next_seat(s: Seat, k: usize) -> Seat {
 impl Mahjong {
     /// One hand, no flowers.
     pub fn new(min_fans: u32) -> Mahjong {
-        Mahjong { min_fans, flowers: false, hands: 1 }
+        Mahjong { min_fans, flowers: false, hands: 1, fault_pays: 96 }
     }
 
     fn live_left(s: &State) -> usize {
@@ -844,10 +846,12 @@ impl Game for Mahjong {
     }
 
     fn forfeit(&self, _s: &State, seat: Seat) -> Outcome {
-        // The forfeiting seat pays the largest possible self-drawn loss to each other seat.
+        // The forfeiting seat pays `fault_pays` to each other seat (by default 96, the largest
+        // possible self-drawn loss; Botzone's judge: 10).
+        let fine = f64::from(self.fault_pays);
         let mut pay = [0.0; SEATS];
         for (k, p) in pay.iter_mut().enumerate() {
-            *p = if k == seat { -3.0 * 96.0 } else { 96.0 };
+            *p = if k == seat { -3.0 * fine } else { fine };
         }
         Outcome::from_payoffs(pay)
     }
@@ -1006,7 +1010,7 @@ mod tests {
 
     #[test]
     fn a_full_round_with_flowers() {
-        let game = Mahjong { min_fans: 8, flowers: true, hands: 16 };
+        let game = Mahjong { min_fans: 8, flowers: true, hands: 16, fault_pays: 96 };
         let mut flowers_seen = false;
         for seed in 0..4 {
             let s = play(&game, 100 + seed, [true, false, true, true]);

@@ -41,13 +41,14 @@ pub use engine::Mahjong;
 
 use crate::core::bench::Bench;
 use crate::core::section::{PlayedGame, ReportBlock};
-use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
+use crate::core::{Adviser, BotKind, GameDef, ProtocolExample, TablePreset};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 
 /// The game's bot kinds: the baselines and the documents' AIs (listed here, so that the bots and
 /// the AI that builds on them do not import each other).
-pub static BOT_KINDS: &[BotKind<Mahjong>] = &[bots::RANDOM, bots::GREEDY, ai::expectimax::KIND, ai::pruned::KIND];
+pub static BOT_KINDS: &[BotKind<Mahjong>] =
+    &[bots::RANDOM, bots::GREEDY, ai::expectimax::KIND, ai::pruned::KIND, botzone::kind::KIND];
 
 impl GameDef for Mahjong {
     const NAME: &'static str = "mahjong";
@@ -62,14 +63,25 @@ impl GameDef for Mahjong {
         ParamSpec::new("flowers", "false", "8 flower tiles in the wall, 1 fan each"),
         ParamSpec::new("hands", "1", "hands per game: 1, or 16 for a full round (dealer and winds rotate)")
             .range(1.0, 16.0),
+        ParamSpec::new(
+            "fault_pays",
+            "96",
+            "points a seat that forfeits (a fault, a false win) pays each other seat (96: the most a hand can cost; Botzone: 10)",
+        )
+        .range(0.0, 10_000.0),
     ];
+    const TABLES: &'static [TablePreset] = &[TablePreset {
+        name: "botzone",
+        about: "Botzone's Chinese-Standard-Mahjong: 144 tiles with flowers, one hand, 8 fans to win, a fault costs 30 (10 to each other player)",
+        options: "flowers = true\nhands = 1\nmin_fans = 8\nfault_pays = 10\n",
+    }];
 
     fn from_options(p: &Params, _seats: usize) -> Result<Mahjong> {
         let hands = p.i64("hands") as usize;
         if hands != 1 && hands != 16 {
             return Err(Error::input("mahjong: hands must be 1 or 16"));
         }
-        Ok(Mahjong { min_fans: p.i64("min_fans") as u32, flowers: p.bool("flowers"), hands })
+        Ok(Mahjong { min_fans: p.i64("min_fans") as u32, flowers: p.bool("flowers"), hands, fault_pays: p.i64("fault_pays") as i32 })
     }
 
     fn payoff_label(&self) -> &'static str {

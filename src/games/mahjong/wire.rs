@@ -484,7 +484,7 @@ mod tests {
     fn one_hand_records_play_back_and_account_for_every_tile_drawn() {
         let seen = check_records(&Mahjong::new(8), 150, 21);
         assert!(seen.draws > 150 * 30 && seen.exhausted > 0, "{seen:?}");
-        let flowers = Mahjong { min_fans: 0, flowers: true, hands: 1 };
+        let flowers = Mahjong { min_fans: 0, flowers: true, hands: 1, fault_pays: 96 };
         let seen = check_records(&flowers, 150, 22);
         // Each flower is replaced from the far end.
         assert!(seen.flowers > 150 && seen.replacements >= seen.flowers, "{seen:?}");
@@ -492,13 +492,13 @@ mod tests {
 
     #[test]
     fn full_round_records_play_back_with_each_hands_deal() {
-        let round = Mahjong { min_fans: 8, flowers: true, hands: 16 };
+        let round = Mahjong { min_fans: 8, flowers: true, hands: 16, fault_pays: 96 };
         let seen = check_records(&round, 12, 23);
         assert_eq!(seen.hands, 12 * 15);
         // Some hands ran out on flowers: the seat that set them aside is named though the next
         // hand's deal has cleared the flowers.
         assert!(seen.exhausted > 0 && seen.flowers > 0 && seen.exhausted_on_flowers > 0, "{seen:?}");
-        let plain = Mahjong { min_fans: 0, flowers: false, hands: 16 };
+        let plain = Mahjong { min_fans: 0, flowers: false, hands: 16, fault_pays: 96 };
         check_records(&plain, 6, 24);
     }
 
@@ -507,7 +507,7 @@ mod tests {
     #[test]
     fn kong_replacements_are_recorded() {
         use crate::core::record::GameLog;
-        let game = Mahjong { min_fans: 0, flowers: true, hands: 16 };
+        let game = Mahjong { min_fans: 0, flowers: true, hands: 16, fault_pays: 96 };
         let mut rng = DealRng::seed_from_u64(3);
         let mut kongs = 0;
         for g in 0..10 {
@@ -550,7 +550,7 @@ mod tests {
 
     #[test]
     fn the_deal_holds_the_wall_hands_and_winds() {
-        for game in [Mahjong::new(8), Mahjong { min_fans: 8, flowers: true, hands: 16 }] {
+        for game in [Mahjong::new(8), Mahjong { min_fans: 8, flowers: true, hands: 16, fault_pays: 96 }] {
             for seed in 0..40 {
                 let s = game.deal(&mut DealRng::seed_from_u64(seed));
                 let deal = json(game.deal_json(&s));
@@ -590,7 +590,7 @@ mod tests {
     /// A record whose draws, or whose actions, were changed does not play back to itself.
     #[test]
     fn a_changed_record_is_caught() {
-        let game = Mahjong { min_fans: 8, flowers: true, hands: 1 };
+        let game = Mahjong { min_fans: 8, flowers: true, hands: 1, fault_pays: 96 };
         let mut refused = 0;
         for g in 0..40 {
             let seeds = GameSeeds::derive(31, 0, g, 1);

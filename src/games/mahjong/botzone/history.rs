@@ -444,7 +444,7 @@ mod tests {
 
     #[test]
     fn the_first_requests_name_the_seat_the_winds_and_the_deal() {
-        let game = Mahjong { min_fans: 8, flowers: true, hands: 1 };
+        let game = Mahjong { min_fans: 8, flowers: true, hands: 1, fault_pays: 96 };
         let log = play(&game, 7, 0, |_, _| {});
         let Event::Deal { ref hands, ref flowers } = log.events[0] else { panic!("the deal first") };
         for (seat, dealt) in hands.iter().enumerate() {
@@ -478,7 +478,7 @@ mod tests {
 
     #[test]
     fn the_next_hand_starts_a_new_log_with_the_next_dealer() {
-        let game = Mahjong { min_fans: 8, flowers: true, hands: 16 };
+        let game = Mahjong { min_fans: 8, flowers: true, hands: 16, fault_pays: 96 };
         let seeds = GameSeeds::derive(3, 0, 0, 1);
         let mut s = game.deal(&mut seeds.deal_rng());
         let mut log = HandLog::start(&s).unwrap();

@@ -9,4 +9,5 @@
 //!   filled beside the engine, our seats and winds as Botzone's ids and `quan`).
 
 pub mod history;
+pub mod kind;
 pub mod text;
