@@ -617,6 +617,126 @@ impl Mahjong {
     }
 }
 
+/// A table as one seat knows it: what another program's messages tell (Botzone's requests), from
+/// which [`Mahjong::rebuild`] makes a state whose view for that seat is what the seat would see.
+#[derive(Clone, Debug)]
+pub struct Known {
+    pub seat: Seat,
+    pub dealer: Seat,
+    pub hand_no: usize,
+    pub hand: Counts,
+    /// Every seat's declared sets; another seat's concealed kong with any tile (its view hides it).
+    pub melds: [Vec<Meld>; SEATS],
+    pub discards: [Vec<Tile>; SEATS],
+    pub flowers: [u8; SEATS],
+    /// How many concealed tiles each seat holds.
+    pub held: [usize; SEATS],
+    pub wall_left: usize,
+}
+
+impl Known {
+    /// Nothing known yet but who `seat` is and which hand is played.
+    pub fn new(seat: Seat, dealer: Seat, hand_no: usize) -> Known {
+        Known {
+            seat,
+            dealer,
+            hand_no,
+            hand: [0; TILE_KINDS],
+            melds: Default::default(),
+            discards: Default::default(),
+            flowers: [0; SEATS],
+            held: [0; SEATS],
+            wall_left: 0,
+        }
+    }
+}
+
+/// What the rebuilt table waits for from the seat that knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asked {
+    /// Its turn: `drawn` the tile just drawn (`None` after its own pung or chow).
+    Turn { drawn: Option<Tile>, after_kong: bool },
+    /// Whether it claims `from`'s discard `tile`.
+    Claim { from: Seat, tile: Tile },
+    /// Whether it robs `from`'s added kong of `tile`.
+    RobKong { from: Seat, tile: Tile },
+}
+
+impl Mahjong {
+    /// A state matching what `known` says, asking its seat `asked`: the other seats' concealed
+    /// tiles and the live wall are made of the tiles the seat cannot see (in kind order: their
+    /// place is unknown, and the seat's view does not show them).
+    pub fn rebuild(&self, known: &Known, asked: Asked) -> State {
+        let me = known.seat;
+        let mut seen: Counts = [0; TILE_KINDS];
+        for k in 0..SEATS {
+            known.discards[k].iter().for_each(|&t| seen[t as usize] += 1);
+            for m in known.melds[k].iter().filter(|m| m.kind != MeldKind::ConcealedKong) {
+                m.tiles().for_each(|t| seen[t as usize] += 1);
+            }
+        }
+        let mut unseen: Vec<Tile> = (0..TILE_KINDS)
+            .flat_map(|t| {
+                let own: u8 = known.melds[me]
+                    .iter()
+                    .filter(|m| m.kind == MeldKind::ConcealedKong && m.tile as usize == t)
+                    .count() as u8
+                    * 4;
+                let n = 4u8.saturating_sub(seen[t] + known.hand[t] + own);
+                std::iter::repeat_n(t as Tile, n as usize)
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let mut hands = [[0; TILE_KINDS]; SEATS];
+        hands[me] = known.hand;
+        for k in (0..SEATS).filter(|&k| k != me) {
+            for _ in 0..known.held[k] {
+                if let Some(t) = unseen.pop() {
+                    hands[k][t as usize] += 1;
+                }
+            }
+        }
+        let wall: Vec<Tile> = unseen.iter().rev().take(known.wall_left).copied().collect();
+        let end = wall.len();
+        let mut s = State {
+            walls: Vec::new(),
+            wall,
+            hand_no: known.hand_no,
+            dealer: known.dealer,
+            flowers: known.flowers,
+            wins: [0; SEATS],
+            win_fans: [0; SEATS],
+            deal_ins: [0; SEATS],
+            next: 0,
+            end,
+            hands,
+            melds: known.melds.clone(),
+            discards: known.discards.clone(),
+            seen,
+            phase: Phase::Over,
+            winner: None,
+            fans: 0,
+            payoff: [0; SEATS],
+            exhausted_by: None,
+            log: Vec::new(),
+        };
+        s.phase = match asked {
+            Asked::Turn { drawn, after_kong } => Phase::Turn { seat: me, drawn, after_kong },
+            Asked::Claim { from, tile } => {
+                let mut can_win = [false; SEATS];
+                can_win[me] = self.win_fans(&s, me, tile, false, false).is_some();
+                Phase::Claims { from, tile, asking: me, answers: [Action::Pass; SEATS], can_win }
+            }
+            Asked::RobKong { from, tile } => {
+                Phase::RobKong { seat: from, tile, asking: me, answers: [Action::Pass; SEATS] }
+            }
+        };
+        s
+    }
+}
+
 impl Mahjong {
     /// [`GameDef::redeal_hidden`](crate::core::GameDef::redeal_hidden): the other seats'
     /// concealed tiles (their hands, the tile just drawn, their concealed kongs) and the live wall,

@@ -41,7 +41,7 @@ pub use engine::Mahjong;
 
 use crate::core::bench::Bench;
 use crate::core::section::{PlayedGame, ReportBlock};
-use crate::core::{Adviser, BotKind, GameDef, ProtocolExample, TablePreset};
+use crate::core::{Adviser, BotKind, Engine, GameDef, ProtocolExample, TablePreset};
 use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
 use crate::error::{Error, Result};
 
@@ -81,7 +81,12 @@ impl GameDef for Mahjong {
         if hands != 1 && hands != 16 {
             return Err(Error::input("mahjong: hands must be 1 or 16"));
         }
-        Ok(Mahjong { min_fans: p.i64("min_fans") as u32, flowers: p.bool("flowers"), hands, fault_pays: p.i64("fault_pays") as i32 })
+        Ok(Mahjong {
+            min_fans: p.i64("min_fans") as u32,
+            flowers: p.bool("flowers"),
+            hands,
+            fault_pays: p.i64("fault_pays") as i32,
+        })
     }
 
     fn payoff_label(&self) -> &'static str {
@@ -102,6 +107,10 @@ impl GameDef for Mahjong {
 
     fn benches() -> Vec<Bench> {
         bench::benches()
+    }
+
+    fn engine() -> Option<Engine<Self>> {
+        Some(botzone::brain::engine())
     }
 
     fn adviser() -> Option<Adviser> {

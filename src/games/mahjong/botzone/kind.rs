@@ -4,11 +4,11 @@
 //! our actions.
 //!
 //! A turn, as on Botzone: the bot is started, given the whole history (simple or JSON
-//! interaction, `io`) with the `data` and `globaldata` it saved, and its output read until it
-//! exits. A bot that ends its output with `>>>BOTZONE_REQUEST_KEEP_RUNNING<<<` is kept instead, and
-//! later turns send it the new request alone, until it exits without the line (then the next turn
-//! starts it afresh) or the hand ends (then it is killed). Its stdin stays open: a bot reads its
-//! input by lines.
+//! interaction, `io`) with the `data` and `globaldata` it saved, its stdin closed, and its output
+//! read until it exits. A bot declared `keep_running` (as Botzone's local emulator declares one)
+//! keeps its stdin open, and when it ends its output with `>>>BOTZONE_REQUEST_KEEP_RUNNING<<<` it
+//! is kept: later turns send it the new request alone, until it exits without the line (then the
+//! next turn starts it afresh) or the hand ends (then it is killed).
 //!
 //! Botzone asks all four players every turn; our engine asks a seat only when it has something to
 //! decide. So when the seat is asked, it is first sent each request since its last decision (the
@@ -38,6 +38,11 @@ use crate::external::protocol::command;
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("command", "[]", "the bot and its arguments, e.g. [\"./sample\"] or [\"python3\", \"bot.py\"]"),
     ParamSpec::new("io", "\"json\"", "Botzone's interaction: \"json\" (one JSON line a turn) or \"simple\" (lines)"),
+    ParamSpec::new(
+        "keep_running",
+        "false",
+        "the bot may keep running (Botzone's keep-running bots): its stdin stays open after a turn's input, and a bot that prints >>>BOTZONE_REQUEST_KEEP_RUNNING<<< gets later requests alone; false: stdin is closed after the input, as a bot that reads to the end of its input needs",
+    ),
     ParamSpec::new(
         "turn_ms",
         "1000",
@@ -69,6 +74,7 @@ pub const KIND: BotKind<Mahjong> = BotKind {
 struct Program {
     command: Vec<String>,
     json: bool,
+    keep_running: bool,
     turn: Duration,
     memory: Option<u64>,
     /// `globaldata` kept across games (`globaldata = "run"`).
@@ -86,7 +92,9 @@ fn make(p: &Params, game: &Mahjong) -> Result<BotFactory<Mahjong>> {
     let json = match p.str("io") {
         "json" => true,
         "simple" => false,
-        other => return Err(Error::input(format!("bot kind botzone: io must be \"json\" or \"simple\", not \"{other}\""))),
+        other => {
+            return Err(Error::input(format!("bot kind botzone: io must be \"json\" or \"simple\", not \"{other}\"")))
+        }
     };
     let global = match p.str("globaldata") {
         "game" => None,
@@ -101,6 +109,7 @@ fn make(p: &Params, game: &Mahjong) -> Result<BotFactory<Mahjong>> {
     let program = Arc::new(Program {
         command,
         json,
+        keep_running: p.bool("keep_running"),
         turn: Duration::from_millis(p.i64("turn_ms") as u64),
         memory: (memory > 0).then_some(memory as u64),
         global,
@@ -154,8 +163,9 @@ impl Botzone {
         let (mut process, input) = match self.kept.take() {
             Some(process) => (process, super::text::keep_running_input(&request, json)),
             None => {
-                let mut history = History::new([&self.requests[..], &[request.clone()]].concat(), self.responses.clone())
-                    .expect("one request more than responses");
+                let mut history =
+                    History::new([&self.requests[..], &[request.clone()]].concat(), self.responses.clone())
+                        .expect("one request more than responses");
                 history.data = self.data.clone();
                 history.globaldata = self.globaldata.clone();
                 let input = match json {
@@ -176,6 +186,9 @@ impl Botzone {
         };
         if let Err(e) = process.send(input.as_bytes(), Some(deadline)) {
             return Err(broken(process, e, late));
+        }
+        if !self.program.keep_running {
+            process.close_input();
         }
         // The output: every line until the keep-running line or the end of the output.
         let mut output = String::new();
@@ -219,7 +232,7 @@ impl Botzone {
             }
             self.globaldata = global;
         }
-        if answer.keep_running {
+        if answer.keep_running && self.program.keep_running {
             self.kept = Some(process);
         }
         // Otherwise `process` is dropped: it has closed its output, and is killed and reaped.
@@ -336,7 +349,12 @@ mod tests {
 
     fn error(options: &str, given: &str) -> String {
         let table: toml::Table = toml::from_str(options).unwrap();
-        let game = Mahjong { min_fans: 8, flowers: true, hands: table.get("hands").map_or(1, |v| v.as_integer().unwrap() as usize), fault_pays: 96 };
+        let game = Mahjong {
+            min_fans: 8,
+            flowers: true,
+            hands: table.get("hands").map_or(1, |v| v.as_integer().unwrap() as usize),
+            fault_pays: 96,
+        };
         let p = Params::new(&crate::core::BotChoice::specs(PARAMS), &toml::from_str(given).unwrap(), "bz").unwrap();
         match make(&p, &game) {
             Ok(_) => panic!("{given}: accepted"),

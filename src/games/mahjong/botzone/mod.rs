@@ -8,6 +8,7 @@
 //! - [`history`]: a hand of ours as the requests one seat would have been sent (an event log
 //!   filled beside the engine, our seats and winds as Botzone's ids and `quan`).
 
+pub mod brain;
 pub mod history;
 pub mod kind;
 pub mod text;
