@@ -15,13 +15,14 @@
 
 use rand::seq::{IndexedRandom, SliceRandom};
 
+use super::botzone::judge;
 use super::fans::{score, WinContext, WinningHand};
 use super::shanten::is_winning_shape;
 use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, TILE_KINDS};
 use crate::core::wire::{write_int, Texts};
-use crate::core::{DealRng, Game, IllegalAction, Outcome, Seat};
+use crate::core::{DealRng, Game, IllegalAction, Outcome, Played, RecordFormat, Seat};
 
-pub const SEATS: usize = 4;
+pub use super::events::{Event, Seen, SEATS};
 
 /// What a seat may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,90 +140,6 @@ pub struct State {
     /// the order they came in: a claimed discard leaves the discards, a flower is only a count).
     /// Hidden tiles included; a seat reads it through [`View::history`].
     log: Vec<Event>,
-}
-
-/// What happened at the table, in order (our seats). Flowers are numbered 1..=8 by their place in
-/// the hand's wall (the k-th flower of the wall in its stored order is flower k), so that every
-/// flower has one name for the whole hand.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// Each seat's 13 tiles in the order dealt, and the flowers it set aside while being dealt.
-    Deal {
-        hands: [[Tile; 13]; SEATS],
-        flowers: [Vec<u8>; SEATS],
-    },
-    Draw {
-        seat: Seat,
-        tile: Tile,
-    },
-    /// Flower `flower` drawn and set aside; the seat draws again (from the far end).
-    Flower {
-        seat: Seat,
-        flower: u8,
-    },
-    Discard {
-        seat: Seat,
-        tile: Tile,
-    },
-    /// A pung or chow (its lowest tile) of the last discard; the seat discards next.
-    Pung {
-        seat: Seat,
-        tile: Tile,
-    },
-    Chow {
-        seat: Seat,
-        low: Tile,
-    },
-    /// A kong on the last discard.
-    Kong {
-        seat: Seat,
-        tile: Tile,
-    },
-    ConcealedKong {
-        seat: Seat,
-        tile: Tile,
-    },
-    AddedKong {
-        seat: Seat,
-        tile: Tile,
-    },
-    Win {
-        seat: Seat,
-    },
-}
-
-/// An [`Event`] as one seat sees it: another seat's dealt tiles, drawn tile and concealed kong are
-/// hidden; everything else is public.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seen<'a> {
-    /// The seat's own 13 dealt tiles, and every seat's flowers.
-    Deal {
-        hand: &'a [Tile; 13],
-        flowers: &'a [Vec<u8>; SEATS],
-    },
-    /// `tile`: `None` when another seat drew.
-    Draw {
-        seat: Seat,
-        tile: Option<Tile>,
-    },
-    /// `tile`: `None` when another seat declared it.
-    ConcealedKong {
-        seat: Seat,
-        tile: Option<Tile>,
-    },
-    Public(&'a Event),
-}
-
-impl Event {
-    pub fn seen_by(&self, me: Seat) -> Seen<'_> {
-        let mine = |seat: Seat, tile: Tile| (seat == me).then_some(tile);
-        match *self {
-            Event::Deal { ref hands, ref flowers } => Seen::Deal { hand: &hands[me], flowers },
-            Event::Draw { seat, tile } => Seen::Draw { seat, tile: mine(seat, tile) },
-            Event::ConcealedKong { seat, tile } => Seen::ConcealedKong { seat, tile: mine(seat, tile) },
-            _ => Seen::Public(self),
-        }
-    }
 }
 
 impl State {
@@ -978,6 +895,31 @@ impl Game for Mahjong {
 
     fn columns(&self) -> &'static [&'static str] {
         &["won", "fans", "dealt_in"]
+    }
+
+    /// `botzone`: the hand as the input of Botzone's judge (one JSON line a game; see
+    /// `botzone::judge`).
+    fn record_formats(&self) -> &'static [RecordFormat] {
+        &[RecordFormat { name: "botzone", extension: "json", per_pairing: false }]
+    }
+
+    fn write_record(&self, format: &str, s: &State, played: &Played<'_>) -> Option<String> {
+        let end = match (&s.phase, s.winner, played.forfeit) {
+            (Phase::Over, Some(w), None) => judge::End::Won(w),
+            (Phase::Over, None, None) => judge::End::Drawn,
+            _ => judge::End::Stopped,
+        };
+        let hand = judge::Hand {
+            events: &s.log,
+            dealer: s.dealer,
+            hand_no: s.hand_no,
+            one_hand: self.hands == 1,
+            flowers: self.flowers,
+            end,
+            fans: s.fans,
+            payoff: s.payoff,
+        };
+        (format == "botzone").then(|| judge::write(&hand) + "\n")
     }
 
     /// Hands won, their total fans (empty with no win), hands dealt in (paid for a discard).

@@ -29,6 +29,7 @@ pub mod ai;
 pub mod bots;
 pub mod botzone;
 pub mod engine;
+pub mod events;
 pub mod fans;
 mod report;
 pub mod shanten;

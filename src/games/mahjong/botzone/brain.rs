@@ -276,9 +276,11 @@ fn turn_rng(seed: u64, turn: usize) -> BotRng {
     BotRng::seed_from_u64(seed ^ (turn as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
-/// Reads the first turn's input: the requests and this bot's responses so far, and whether it
-/// came as JSON.
-fn first_input(input: &mut dyn BufRead) -> io::Result<Option<(Vec<Request>, Vec<Response>, bool)>> {
+/// The first turn's input: the requests and this bot's responses so far, and whether it came as
+/// JSON.
+type FirstInput = (Vec<Request>, Vec<Response>, bool);
+
+fn first_input(input: &mut dyn BufRead) -> io::Result<Option<FirstInput>> {
     let mut line = String::new();
     loop {
         line.clear();

@@ -18,7 +18,7 @@
 
 #[cfg(test)]
 use super::super::engine::{Action, Phase, State, FLOWER};
-use super::super::engine::{Event, Seen, SEATS};
+use super::super::events::{Event, Seen, SEATS};
 #[cfg(test)]
 use super::super::tiles::{MeldKind, Tile, TILE_KINDS};
 use super::text::{Happening, Request};
@@ -414,7 +414,7 @@ mod tests {
         let mut kinds = std::collections::BTreeSet::new();
         for seed in 0..80 {
             // Wins come quick without a minimum, and kongs in the longer hands with one.
-            let game = Mahjong { min_fans: if seed % 2 == 0 { 0 } else { 8 }, flowers: true, hands: 1 };
+            let game = Mahjong { min_fans: if seed % 2 == 0 { 0 } else { 8 }, flowers: true, hands: 1, fault_pays: 96 };
             let log = play(&game, seed, 400, |s, log| {
                 for seat in 0..SEATS {
                     let me = botzone_id(seat, s.dealer);

@@ -164,7 +164,7 @@ impl Botzone {
             Some(process) => (process, super::text::keep_running_input(&request, json)),
             None => {
                 let mut history =
-                    History::new([&self.requests[..], &[request.clone()]].concat(), self.responses.clone())
+                    History::new([&self.requests[..], std::slice::from_ref(&request)].concat(), self.responses.clone())
                         .expect("one request more than responses");
                 history.data = self.data.clone();
                 history.globaldata = self.globaldata.clone();
@@ -237,7 +237,7 @@ impl Botzone {
         }
         // Otherwise `process` is dropped: it has closed its output, and is killed and reaped.
         self.requests.push(request);
-        self.responses.push(answer.response.clone());
+        self.responses.push(answer.response);
         Ok(answer.response)
     }
 }

@@ -10,5 +10,6 @@
 
 pub mod brain;
 pub mod history;
+pub mod judge;
 pub mod kind;
 pub mod text;
