@@ -1,6 +1,7 @@
 //! `arena brain GAME`: one of a game's bots as an engine of its community's protocol on stdin and
 //! stdout (gomoku: Gomocup, the protocol in `games::gomoku::brain`; hold'em: ACPC's, in
-//! `games::holdem::acpc::agent`), as the registry offers it.
+//! `games::holdem::acpc::agent`; mahjong: Botzone's, in `games::mahjong::botzone::brain`), as the
+//! registry offers it.
 //! Run under a name starting with the protocol's program prefix (a link or a copy of the binary;
 //! Gomocup's is `pbrain-`), `arena` is that engine with no arguments, as managers expect:
 //! `pbrain-arena` seats the default bot, `pbrain-arena-<bot>` the bot named after the dash.
@@ -18,11 +19,11 @@ use crate::registry::Arena;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena brain gomoku --bot weights\n  arena brain gomoku --bot search --param depth=4 --param width=12\n  ln -s \"$(command -v arena)\" pbrain-arena-weights   # a Gomocup engine named pbrain-*"
+    after_help = "Examples:\n  arena brain gomoku --bot weights\n  arena brain mahjong --botzone --bot pruned   # a Botzone bot (JSON or simple input, keep-running)\n  arena brain gomoku --bot search --param depth=4 --param width=12\n  ln -s \"$(command -v arena)\" pbrain-arena-weights   # a Gomocup engine named pbrain-*"
 )]
 pub struct BrainArgs {
     /// The game: one with an engine protocol (gomoku: Gomocup; holdem: ACPC, as `arena
-    /// acpc-agent` speaks it over TCP).
+    /// acpc-agent` speaks it over TCP; mahjong: Botzone's Chinese-Standard-Mahjong).
     game: String,
     /// The bot: a roster name or bot kind (see `arena list GAME`); default: the protocol's own
     /// (gomoku: search; holdem: rr).
@@ -35,6 +36,10 @@ pub struct BrainArgs {
     /// Seed of the bot's random stream (gomoku: INFO seed overrides it).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Speak Botzone's protocol (a Botzone bot, as Botzone runs it: mahjong's engine protocol);
+    /// refused for a game whose protocol is another.
+    #[arg(long)]
+    botzone: bool,
 }
 
 /// The command line, rewritten to `arena brain GAME --bot B ...` when the program runs under a
@@ -81,6 +86,12 @@ pub fn brain(arena: &Arena, args: &BrainArgs) -> Result<i32> {
         let with = if with.is_empty() { "no game has one".to_string() } else { format!("only {}", with.join(", ")) };
         return Err(Error::input(format!("no engine protocol for {}: {with}", game.name())));
     };
+    if args.botzone && engine.protocol != "Botzone" {
+        let (game, protocol) = (game.name(), engine.protocol);
+        return Err(Error::input(format!(
+            "--botzone: {game} speaks {protocol}, not Botzone's protocol (mahjong does)"
+        )));
+    }
     let bot = args.bot.as_deref().unwrap_or(engine.default_bot);
     let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
     game.serve_engine(bot, &args.params, &[], args.seed, &mut stdin.lock(), &mut stdout.lock())?;

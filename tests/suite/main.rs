@@ -13,6 +13,7 @@ mod common;
 mod acpc_import;
 mod acpc_kind;
 mod architecture;
+mod botzone_kind;
 mod cli;
 mod configs;
 mod conformance;

@@ -216,7 +216,13 @@ impl Botzone {
             }
         }
         let answer = Answer::read_for(&output, json, &request, me).map_err(|why| {
-            let shown = output.trim_end();
+            // What was answered, on one line: the response line, or the JSON with its line breaks
+            // closed up.
+            let body = output.replace(KEEP_RUNNING, "");
+            let shown = match json {
+                true => body.split_whitespace().collect::<Vec<_>>().join(" "),
+                false => body.lines().next().unwrap_or_default().to_string(),
+            };
             Fault::new(FaultKind::Protocol, format!("answered `{shown}` to `{request}` (turn {turn_no}): {why}"))
         })?;
         let pid = process.id();
@@ -310,7 +316,7 @@ impl Bot<Mahjong> for Botzone {
         let me = botzone_id(view.seat, view.dealer);
         let all = requests(view.history(), view.seat, view.dealer, view.hand_no);
         let (asked, passes) = all[self.requests.len()..].split_last().expect("a decision comes with a request");
-        for request in passes.to_vec() {
+        for request in passes.iter().cloned() {
             let shown = request.to_string();
             match self.turn(request, me, deadline)? {
                 Response::Pass => {}
