@@ -94,6 +94,7 @@ const SLOW: &[&str] = &[
     "configs/gomoku-renju.toml",
     "configs/mahjong.toml",
     "mahjong-expectimax-greedy",
+    "mahjong-botzone",
     "--games 1000000",
     "--bot pruned-patent",
     "mahjong-patent-expectimax",

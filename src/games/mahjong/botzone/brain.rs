@@ -47,6 +47,8 @@ struct Table {
     /// The tiles of the whole wall, flowers included.
     tiles: usize,
     taken: usize,
+    /// The tiles each player has taken from its quarter of the judge's wall.
+    taken_by: [usize; SEATS],
     /// The last discard (player, tile): what a claim takes.
     last_discard: Option<(usize, Tile)>,
     /// Who drew last, while nothing else happened since (flowers aside): a kong by that player
@@ -67,6 +69,7 @@ impl Table {
             known,
             tiles,
             taken: 0,
+            taken_by: [0; SEATS],
             last_discard: None,
             drawer: None,
             after_kong: false,
@@ -81,8 +84,19 @@ impl Table {
 
     fn draw(&mut self, seat: usize) {
         self.known.held[seat] += 1;
+        self.take(seat);
+    }
+
+    /// A tile taken by `seat` from its quarter.
+    fn take(&mut self, seat: usize) {
         self.taken += 1;
+        self.taken_by[seat] += 1;
         self.known.wall_left = self.tiles.saturating_sub(self.taken);
+    }
+
+    /// Whether player `p`'s quarter of the judge's wall is empty.
+    fn quarter_empty(&self, p: usize) -> bool {
+        self.taken_by[p % SEATS] >= self.tiles / SEATS
     }
 
     fn take_from_hand(&mut self, seat: usize, tiles: impl IntoIterator<Item = Tile>) -> io::Result<()> {
@@ -125,6 +139,7 @@ impl Table {
                 for (k, list) in flowers.iter().enumerate() {
                     self.known.flowers[k] = list.len() as u8;
                     self.known.held[k] = 13;
+                    self.taken_by[k] = 13 + list.len();
                 }
                 self.taken = 52 + flowers.iter().map(Vec::len).sum::<usize>();
                 self.known.wall_left = self.tiles.saturating_sub(self.taken);
@@ -144,8 +159,7 @@ impl Table {
                     }
                     Happening::Flower(_) => {
                         self.known.flowers[p] += 1;
-                        self.taken += 1;
-                        self.known.wall_left = self.tiles.saturating_sub(self.taken);
+                        self.take(p);
                         // A flower's replacement is still the same draw.
                         self.drawer = drawer;
                     }
@@ -229,9 +243,27 @@ fn decide(
     asked: Asked,
     rng: &mut BotRng,
 ) -> io::Result<Response> {
-    let s = game.rebuild(&table.known, asked);
     let me = table.me();
-    let action = bot.act(game, &game.view(&s, me), rng);
+    // The judge's quarters: a tile is the last when the next player to draw has an empty
+    // quarter, and then no set may be claimed on a discard; a concealed or added kong needs
+    // tiles in the player's own quarter and the next player's.
+    let (last, refused): (bool, fn(&Action) -> bool) = match asked {
+        Asked::Turn { .. } if table.quarter_empty(me) || table.quarter_empty(me + 1) => {
+            (table.quarter_empty(me + 1), |a| matches!(a, Action::ConcealedKong(_) | Action::AddedKong(_)))
+        }
+        Asked::Claim { from, .. } if table.quarter_empty(from + 1) => {
+            (true, |a| matches!(a, Action::Pung | Action::Kong | Action::Chow(_)))
+        }
+        _ => (false, |_| false),
+    };
+    let mut known = table.known.clone();
+    if last {
+        known.wall_left = 0;
+    }
+    let s = game.rebuild(&known, asked);
+    let mut view = game.view(&s, me);
+    view.legal.retain(|a| !refused(a));
+    let action = bot.act(game, &view, rng);
     let after_set = |meld: Meld, rng: &mut BotRng, bot: &mut dyn Bot<Mahjong>| -> io::Result<Tile> {
         let mut known = table.known.clone();
         let Asked::Claim { from, tile } = asked else { unreachable!("a set is claimed on a discard") };
