@@ -169,7 +169,7 @@ fn bad_command_lines_are_one_error_line() {
     for (args, expected) in [
         (
             &["brain", "stud"][..],
-            "error: no engine protocol for stud: only holdem has one (ACPC), gomoku has one (Gomocup)\n",
+            "error: no engine protocol for stud: only holdem has one (ACPC), gomoku has one (Gomocup), mahjong has one (Botzone)\n",
         ),
         (&["brain", "gomoku", "--bot", "nobody"], "error: unknown bot `nobody` for gomoku"),
         (
