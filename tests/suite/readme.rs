@@ -6,7 +6,7 @@
 //! after two spaces and `#` is dropped), and the lines up to the next `$ ` line are what it prints
 //! on stdout (trailing blank lines aside). A line `...` in the output stands for any number of
 //! lines the README leaves out. Commands run in a scratch folder that sees the project's
-//! `configs/`, `openings/` and `target/`, so their results folders are fresh.
+//! `bots/`, `configs/`, `openings/`, `target/` and `tests/`, so their results folders are fresh.
 //!
 //! The examples that play long tournaments take about 20 minutes in all on two cores; they are ignored in the
 //! default run: `cargo test --release --test suite readme:: -- --include-ignored`.
@@ -110,9 +110,10 @@ fn check_readme(slow: bool) {
     let bin = Path::new(env!("CARGO_BIN_EXE_arena")).parent().unwrap();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     let scratch = tempfile::TempDir::new().unwrap();
-    // The configs name files relative to the project's root: configs, openings and (for the
-    // Gomocup engine example) the built binary.
-    for dir in ["configs", "openings", "target", "tests"] {
+    // The configs name files relative to the project's root: configs, openings, the example bots
+    // (the roster's Botzone and ACPC examples run them) and (for the Gomocup engine example) the
+    // built binary.
+    for dir in ["bots", "configs", "openings", "target", "tests"] {
         std::os::unix::fs::symlink(repo.join(dir), scratch.path().join(dir)).unwrap();
     }
     let mut failures = Vec::new();
