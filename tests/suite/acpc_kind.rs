@@ -13,24 +13,11 @@
 
 #![cfg(target_os = "linux")]
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::common::{arena, mark, statuses, survivors, write, MARK};
+use crate::common::{arena, mark, project, python, run_in, statuses, survivors, write, MARK};
 use tempfile::TempDir;
-
-fn python() -> bool {
-    let there = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !there {
-        eprintln!("skipped: python3 is not installed (the reference ACPC agent and test dealer are Python)");
-    }
-    there
-}
-
-fn project(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
 
 /// The reference agent as an `acpc` bot named `agent`, with more arguments and parameters.
 fn agent(args: &[&str], params: &str) -> String {
@@ -39,24 +26,9 @@ fn agent(args: &[&str], params: &str) -> String {
     format!("{{ name = \"agent\", kind = \"acpc\", params = {{ command = [\"python3\", {script:?}{args}]{params} }} }}")
 }
 
-/// Runs `config` into `dir/out` on `threads`; returns (games.csv, stdout).
-fn run(dir: &Path, mark: &str, config: &str, out: &str, threads: usize) -> (String, String) {
-    let path = write(dir, &format!("{out}.toml"), config);
-    let output = arena()
-        .args(["run", "--threads", &threads.to_string(), "--out"])
-        .arg(dir.join(out))
-        .arg(&path)
-        .current_dir(project(""))
-        .env(MARK, mark)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    (std::fs::read_to_string(dir.join(out).join("games.csv")).unwrap(), String::from_utf8(output.stdout).unwrap())
-}
-
 #[test]
 fn the_reference_agent_plays_a_thousand_hands_cleanly_and_alike_on_one_and_two_threads() {
-    if !python() {
+    if !python("the reference ACPC agent and test dealer") {
         return;
     }
     let dir = TempDir::new().unwrap();
@@ -68,7 +40,7 @@ fn the_reference_agent_plays_a_thousand_hands_cleanly_and_alike_on_one_and_two_t
     let mut results = Vec::new();
     for threads in [1, 2] {
         let out = format!("t{threads}");
-        let (games, stdout) = run(dir.path(), &mark, &config, &out, threads);
+        let (games, stdout) = run_in(dir.path(), &mark, &config, &out, threads);
         let rows = statuses(&games, "agent");
         assert_eq!(rows.len(), 1000);
         assert!(rows.iter().all(|s| s == "ok"), "{:?}", rows.iter().find(|s| *s != "ok"));
@@ -78,7 +50,7 @@ fn the_reference_agent_plays_a_thousand_hands_cleanly_and_alike_on_one_and_two_t
     assert!(results[0] == results[1], "results differ between 1 and 2 threads");
     // Three seats, from the config the project ships (its preset, the roster's agent).
     let config = std::fs::read_to_string(project("configs/holdem-acpc-3p.toml")).unwrap();
-    let (games, _) = run(dir.path(), &mark, &config.replace("games = 300", "games = 150"), "three", 2);
+    let (games, _) = run_in(dir.path(), &mark, &config.replace("games = 300", "games = 150"), "three", 2);
     let rows = statuses(&games, "acpc-example");
     assert_eq!(rows.len(), 150);
     assert!(rows.iter().all(|s| s == "ok"), "{:?}", rows.iter().find(|s| *s != "ok"));
@@ -87,7 +59,7 @@ fn the_reference_agent_plays_a_thousand_hands_cleanly_and_alike_on_one_and_two_t
 
 #[test]
 fn every_fault_loses_its_hand_with_its_reason_and_the_run_goes_on() {
-    if !python() {
+    if !python("the reference ACPC agent and test dealer") {
         return;
     }
     let dir = TempDir::new().unwrap();
@@ -110,7 +82,7 @@ fn every_fault_loses_its_hand_with_its_reason_and_the_run_goes_on() {
     for (i, (bot, reason, kind)) in cases.iter().enumerate() {
         // Against always-call the agent acts in every hand, whichever its seat.
         let config = format!("game = \"holdem\"\ngames = 4\npaired = true\nbots = [{bot}, \"always-call\"]\n[table]\npreset = \"acpc\"\n");
-        let (games, stdout) = run(dir.path(), &mark, &config, &format!("case{i}"), 2);
+        let (games, stdout) = run_in(dir.path(), &mark, &config, &format!("case{i}"), 2);
         let rows = statuses(&games, "agent");
         assert_eq!(rows.len(), 4, "{bot}");
         for status in &rows {
@@ -124,7 +96,7 @@ fn every_fault_loses_its_hand_with_its_reason_and_the_run_goes_on() {
 
 #[test]
 fn our_bots_play_a_test_dealer_as_acpc_agents() {
-    if !python() {
+    if !python("the reference ACPC agent and test dealer") {
         return;
     }
     let arena_bin = assert_cmd::cargo::cargo_bin("arena");
@@ -190,7 +162,7 @@ fn the_acpc_preset_sets_the_table_and_a_wrong_preset_is_one_error() {
 /// under way finish: the stalling agent's by its 3-second limit.)
 #[test]
 fn a_host_stopped_by_any_signal_leaves_no_agent_behind() {
-    if !python() {
+    if !python("the reference ACPC agent and test dealer") {
         return;
     }
     let dir = TempDir::new().unwrap();
@@ -231,7 +203,7 @@ fn a_host_stopped_by_any_signal_leaves_no_agent_behind() {
 #[test]
 fn agents_started_by_the_user_connect_to_the_port() {
     use std::io::BufRead;
-    if !python() {
+    if !python("the reference ACPC agent and test dealer") {
         return;
     }
     let dir = TempDir::new().unwrap();

@@ -13,24 +13,10 @@
 
 #![cfg(target_os = "linux")]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
-use crate::common::{arena, mark, statuses, survivors, write, MARK};
+use crate::common::{arena, mark, project, python, run_in, statuses, survivors, write};
 use tempfile::TempDir;
-
-fn python() -> bool {
-    let there = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !there {
-        eprintln!("skipped: python3 is not installed (the reference Botzone bot is Python)");
-    }
-    there
-}
-
-fn project(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
 
 /// A `botzone` bot named `name` running `command`, with more parameters.
 fn bot(name: &str, command: &[&str], params: &str) -> String {
@@ -55,21 +41,6 @@ fn config(games: usize, first: &str) -> String {
     )
 }
 
-/// Runs `config` into `dir/out` on `threads`; returns (games.csv, stdout).
-fn run(dir: &Path, mark: &str, config: &str, out: &str, threads: usize) -> (String, String) {
-    let path = write(dir, &format!("{out}.toml"), config);
-    let output = arena()
-        .args(["run", "--threads", &threads.to_string(), "--out"])
-        .arg(dir.join(out))
-        .arg(&path)
-        .current_dir(project(""))
-        .env(MARK, mark)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    (std::fs::read_to_string(dir.join(out).join("games.csv")).unwrap(), String::from_utf8(output.stdout).unwrap())
-}
-
 /// games.csv without the bot's name (the same games whoever plays them).
 fn plays(games: &str) -> Vec<String> {
     games.lines().map(|l| l.split(',').enumerate().filter(|(i, _)| *i != 4).map(|(_, c)| c).collect()).collect()
@@ -77,7 +48,7 @@ fn plays(games: &str) -> Vec<String> {
 
 #[test]
 fn the_reference_bot_plays_the_same_games_in_all_four_ways_and_on_one_and_two_threads() {
-    if !python() {
+    if !python("the reference Botzone bot") {
         return;
     }
     let dir = TempDir::new().unwrap();
@@ -86,7 +57,7 @@ fn the_reference_bot_plays_the_same_games_in_all_four_ways_and_on_one_and_two_th
     // A process a turn costs a Python bot a start every turn: four games that way, forty kept.
     for (io, keep, games) in [("json", false, 4), ("simple", false, 4), ("json", true, 40), ("simple", true, 40)] {
         let out = format!("{io}-{keep}");
-        let (csv, stdout) = run(dir.path(), &mark, &config(games, &reference(io, keep, &[], "")), &out, 2);
+        let (csv, stdout) = run_in(dir.path(), &mark, &config(games, &reference(io, keep, &[], "")), &out, 2);
         let rows = statuses(&csv, "ref");
         assert_eq!(rows.len(), games, "{out}");
         assert!(rows.iter().all(|s| s == "ok"), "{out}: {:?}", rows.iter().find(|s| *s != "ok"));
@@ -102,7 +73,7 @@ fn the_reference_bot_plays_the_same_games_in_all_four_ways_and_on_one_and_two_th
         let log = std::fs::read_to_string(dir.path().join(&out).join("logs/ref.log")).unwrap();
         assert!(keep || log.contains("debug (turn 2): turn 2"), "{out}: {log}");
     }
-    let (one, _) = run(dir.path(), &mark, &config(40, &reference("json", true, &[], "")), "one-thread", 1);
+    let (one, _) = run_in(dir.path(), &mark, &config(40, &reference("json", true, &[], "")), "one-thread", 1);
     let two = std::fs::read_to_string(dir.path().join("json-true/games.csv")).unwrap();
     assert_eq!(one, two, "one and two threads differ");
     assert!(survivors(&mark, Duration::from_secs(3)).is_empty(), "processes left behind");
@@ -110,7 +81,7 @@ fn the_reference_bot_plays_the_same_games_in_all_four_ways_and_on_one_and_two_th
 
 #[test]
 fn every_fault_loses_its_game_with_its_reason_scored_as_botzone_scores_it() {
-    if !python() {
+    if !python("the reference Botzone bot") {
         return;
     }
     let dir = TempDir::new().unwrap();
@@ -133,7 +104,7 @@ fn every_fault_loses_its_game_with_its_reason_scored_as_botzone_scores_it() {
         (reference("json", true, &["--fault", "crash", "--at", "4"], fast), "exited with code 1", "crash"),
     ];
     for (i, (bot, reason, kind)) in cases.iter().enumerate() {
-        let (games, stdout) = run(dir.path(), &mark, &config(4, bot), &format!("case{i}"), 2);
+        let (games, stdout) = run_in(dir.path(), &mark, &config(4, bot), &format!("case{i}"), 2);
         let rows = statuses(&games, "ref");
         assert_eq!(rows.len(), 4, "{bot}");
         for status in &rows {
@@ -163,7 +134,7 @@ fn our_bot_as_a_botzone_bot_plays_through_the_kind_in_all_four_ways() {
             &format!(", io = \"{io}\", keep_running = {keep}"),
         );
         let out = format!("{io}-{keep}");
-        let (csv, _) = run(dir.path(), &mark, &config(games, &entry), &out, 2);
+        let (csv, _) = run_in(dir.path(), &mark, &config(games, &entry), &out, 2);
         let rows = statuses(&csv, "brain");
         assert_eq!(rows.len(), games);
         assert!(rows.iter().all(|s| s == "ok"), "{out}: {:?}", rows.iter().find(|s| *s != "ok"));

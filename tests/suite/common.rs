@@ -109,3 +109,33 @@ pub fn gunzipped(path: &Path) -> Vec<u8> {
     std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text).unwrap();
     text
 }
+
+/// `path` in the project (the folder Cargo.toml is in).
+pub fn project(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// Whether python3 runs; if not, says which test skips and why (`needed`: what needs it).
+pub fn python(needed: &str) -> bool {
+    let there = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !there {
+        eprintln!("skipped: python3 is not installed ({needed} is Python)");
+    }
+    there
+}
+
+/// Runs `config` (written to `dir/<out>.toml`) into `dir/out` on `threads`, from the project's
+/// folder, its processes marked `mark`; returns (games.csv, stdout).
+pub fn run_in(dir: &Path, mark: &str, config: &str, out: &str, threads: usize) -> (String, String) {
+    let path = write(dir, &format!("{out}.toml"), config);
+    let output = arena()
+        .args(["run", "--threads", &threads.to_string(), "--out"])
+        .arg(dir.join(out))
+        .arg(&path)
+        .current_dir(project(""))
+        .env(MARK, mark)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    (std::fs::read_to_string(dir.join(out).join("games.csv")).unwrap(), String::from_utf8(output.stdout).unwrap())
+}

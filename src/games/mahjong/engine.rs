@@ -143,6 +143,32 @@ pub struct State {
 }
 
 impl State {
+    /// A table with `walls` and nothing dealt, no hand under way (`Game::deal` deals the first).
+    fn blank(walls: Vec<Vec<Tile>>) -> State {
+        State {
+            walls,
+            wall: Vec::new(),
+            hand_no: 0,
+            dealer: 0,
+            flowers: [0; SEATS],
+            wins: [0; SEATS],
+            win_fans: [0; SEATS],
+            deal_ins: [0; SEATS],
+            next: 0,
+            end: 0,
+            hands: [[0; TILE_KINDS]; SEATS],
+            melds: Default::default(),
+            discards: Default::default(),
+            seen: [0; TILE_KINDS],
+            phase: Phase::Over,
+            winner: None,
+            fans: 0,
+            payoff: [0; SEATS],
+            exhausted_by: None,
+            log: Vec::new(),
+        }
+    }
+
     /// The events of the hand being played, hidden tiles included (for the host: records and
     /// translators that tell each seat its share; a seat reads [`View::history`]).
     pub fn events(&self) -> &[Event] {
@@ -500,12 +526,7 @@ impl Mahjong {
         // The claimed tile leaves the discards for the set; the other tiles come from the hand.
         let take = |s: &mut State, seat: Seat, meld: Meld| {
             s.discards[from].pop();
-            let mut claimed = false;
-            for x in meld.tiles() {
-                if x == tile && !claimed {
-                    claimed = true;
-                    continue;
-                }
+            for x in meld.from_hand(tile) {
                 s.hands[seat][x as usize] -= 1;
                 s.seen[x as usize] += 1;
             }
@@ -592,52 +613,32 @@ impl Mahjong {
                 m.tiles().for_each(|t| seen[t as usize] += 1);
             }
         }
-        let mut unseen: Vec<Tile> = (0..TILE_KINDS)
-            .flat_map(|t| {
-                let own: u8 = known.melds[me]
-                    .iter()
-                    .filter(|m| m.kind == MeldKind::ConcealedKong && m.tile as usize == t)
-                    .count() as u8
-                    * 4;
-                let n = 4u8.saturating_sub(seen[t] + known.hand[t] + own);
-                std::iter::repeat_n(t as Tile, n as usize)
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        // The tiles this seat cannot see, in kind order: the others' hands first, then the wall.
+        let mut unseen = (0..TILE_KINDS).flat_map(|t| {
+            let own_kongs =
+                known.melds[me].iter().filter(|m| m.kind == MeldKind::ConcealedKong && m.tile as usize == t).count();
+            let n = 4u8.saturating_sub(seen[t] + known.hand[t] + 4 * own_kongs as u8);
+            std::iter::repeat_n(t as Tile, n as usize)
+        });
         let mut hands = [[0; TILE_KINDS]; SEATS];
         hands[me] = known.hand;
         for k in (0..SEATS).filter(|&k| k != me) {
-            for _ in 0..known.held[k] {
-                if let Some(t) = unseen.pop() {
-                    hands[k][t as usize] += 1;
-                }
+            for t in unseen.by_ref().take(known.held[k]) {
+                hands[k][t as usize] += 1;
             }
         }
-        let wall: Vec<Tile> = unseen.iter().rev().take(known.wall_left).copied().collect();
-        let end = wall.len();
+        let wall: Vec<Tile> = unseen.take(known.wall_left).collect();
         let mut s = State {
-            walls: Vec::new(),
+            end: wall.len(),
             wall,
             hand_no: known.hand_no,
             dealer: known.dealer,
             flowers: known.flowers,
-            wins: [0; SEATS],
-            win_fans: [0; SEATS],
-            deal_ins: [0; SEATS],
-            next: 0,
-            end,
             hands,
             melds: known.melds.clone(),
             discards: known.discards.clone(),
             seen,
-            phase: Phase::Over,
-            winner: None,
-            fans: 0,
-            payoff: [0; SEATS],
-            exhausted_by: None,
-            log: Vec::new(),
+            ..State::blank(Vec::new())
         };
         s.phase = match asked {
             Asked::Turn { drawn, after_kong } => Phase::Turn { seat: me, drawn, after_kong },
@@ -735,28 +736,7 @@ impl Game for Mahjong {
                 tiles.clone()
             })
             .collect();
-        let mut s = State {
-            walls,
-            wall: Vec::new(),
-            hand_no: 0,
-            dealer: 0,
-            flowers: [0; SEATS],
-            wins: [0; SEATS],
-            win_fans: [0; SEATS],
-            deal_ins: [0; SEATS],
-            end: 0,
-            next: 0,
-            hands: [[0; TILE_KINDS]; SEATS],
-            melds: Default::default(),
-            discards: Default::default(),
-            seen: [0; TILE_KINDS],
-            phase: Phase::Over,
-            winner: None,
-            fans: 0,
-            payoff: [0; SEATS],
-            exhausted_by: None,
-            log: Vec::new(),
-        };
+        let mut s = State::blank(walls);
         self.start_hand(&mut s);
         s
     }

@@ -123,6 +123,17 @@ impl Meld {
         (0..self.len()).map(move |i| if kind == MeldKind::Chow { t + i as u8 } else { t })
     }
 
+    /// The tiles of a set made on the discard `claimed` that come from the claimer's hand: the
+    /// set's tiles with one `claimed` left out.
+    pub fn from_hand(&self, claimed: Tile) -> impl Iterator<Item = Tile> {
+        let mut left_out = false;
+        self.tiles().filter(move |&t| {
+            let skip = t == claimed && !left_out;
+            left_out |= skip;
+            !skip
+        })
+    }
+
     pub fn len(&self) -> usize {
         match self.kind {
             MeldKind::Chow | MeldKind::Pung => 3,

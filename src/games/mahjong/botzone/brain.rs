@@ -46,7 +46,6 @@ struct Table {
     known: Known,
     /// The tiles of the whole wall, flowers included.
     tiles: usize,
-    taken: usize,
     /// The tiles each player has taken from its quarter of the judge's wall.
     taken_by: [usize; SEATS],
     /// The last discard (player, tile): what a claim takes.
@@ -68,7 +67,6 @@ impl Table {
         Table {
             known,
             tiles,
-            taken: 0,
             taken_by: [0; SEATS],
             last_discard: None,
             drawer: None,
@@ -89,9 +87,12 @@ impl Table {
 
     /// A tile taken by `seat` from its quarter.
     fn take(&mut self, seat: usize) {
-        self.taken += 1;
         self.taken_by[seat] += 1;
-        self.known.wall_left = self.tiles.saturating_sub(self.taken);
+    }
+
+    /// The tiles left in the wall, all quarters together.
+    fn wall_left(&self) -> usize {
+        self.tiles.saturating_sub(self.taken_by.iter().sum())
     }
 
     /// Whether player `p`'s quarter of the judge's wall is empty.
@@ -111,10 +112,15 @@ impl Table {
         Ok(())
     }
 
-    fn claimed(&mut self) -> io::Result<Tile> {
+    /// `p`'s set (`meld` of the discarded tile) made on the last discard: the discard leaves the
+    /// table, the set's other tiles `p`'s hand.
+    fn claim(&mut self, p: usize, meld: impl FnOnce(Tile) -> Meld) -> io::Result<()> {
         let (from, tile) = self.last_discard.take().ok_or_else(|| invalid("a set claimed with no discard"))?;
         self.known.discards[from].pop();
-        Ok(tile)
+        let meld = meld(tile);
+        self.take_from_hand(p, meld.from_hand(tile))?;
+        self.known.melds[p].push(meld);
+        Ok(())
     }
 
     fn discard(&mut self, seat: usize, tile: Tile) -> io::Result<()> {
@@ -141,8 +147,6 @@ impl Table {
                     self.known.held[k] = 13;
                     self.taken_by[k] = 13 + list.len();
                 }
-                self.taken = 52 + flowers.iter().map(Vec::len).sum::<usize>();
-                self.known.wall_left = self.tiles.saturating_sub(self.taken);
             }
             Request::Draw(t) => {
                 self.known.hand[*t as usize] += 1;
@@ -165,23 +169,15 @@ impl Table {
                     }
                     Happening::Play(t) => self.discard(p, t)?,
                     Happening::Peng(t) => {
-                        let tile = self.claimed()?;
-                        self.take_from_hand(p, [tile, tile])?;
-                        self.known.melds[p].push(Meld { kind: MeldKind::Pung, tile });
+                        self.claim(p, |tile| Meld { kind: MeldKind::Pung, tile })?;
                         self.discard(p, t)?;
                     }
                     Happening::Chi { mid, tile: t } => {
-                        let tile = self.claimed()?;
-                        let mut run: Vec<Tile> = (mid - 1..=mid + 1).collect();
-                        run.retain(|&x| x != tile);
-                        self.take_from_hand(p, run)?;
-                        self.known.melds[p].push(Meld { kind: MeldKind::Chow, tile: mid - 1 });
+                        self.claim(p, |_| Meld { kind: MeldKind::Chow, tile: mid - 1 })?;
                         self.discard(p, t)?;
                     }
                     Happening::Gang if drawer != Some(p) => {
-                        let tile = self.claimed()?;
-                        self.take_from_hand(p, [tile; 3])?;
-                        self.known.melds[p].push(Meld { kind: MeldKind::Kong, tile });
+                        self.claim(p, |tile| Meld { kind: MeldKind::Kong, tile })?;
                         self.after_kong = p == self.me();
                     }
                     Happening::Gang => {
@@ -257,23 +253,16 @@ fn decide(
         _ => (false, |_| false),
     };
     let mut known = table.known.clone();
-    if last {
-        known.wall_left = 0;
-    }
+    known.wall_left = if last { 0 } else { table.wall_left() };
     let s = game.rebuild(&known, asked);
     let mut view = game.view(&s, me);
     view.legal.retain(|a| !refused(a));
     let action = bot.act(game, &view, rng);
     let after_set = |meld: Meld, rng: &mut BotRng, bot: &mut dyn Bot<Mahjong>| -> io::Result<Tile> {
-        let mut known = table.known.clone();
+        let mut known = known.clone();
         let Asked::Claim { from, tile } = asked else { unreachable!("a set is claimed on a discard") };
         known.discards[from].pop();
-        let mut claimed = false;
-        for x in meld.tiles() {
-            if x == tile && !claimed {
-                claimed = true;
-                continue;
-            }
+        for x in meld.from_hand(tile) {
             known.hand[x as usize] -= 1;
             known.held[me] -= 1;
         }

@@ -35,49 +35,90 @@ pub fn quan(hand_no: usize) -> u8 {
 }
 
 /// The requests Botzone's judge would have sent our seat `me` in hand `hand_no` (dealt by
-/// `dealer`), from what it saw happen: its id and the prevalent wind, the deal, then every event
-/// (a pung or chow goes out with the discard that follows it, as one request; a kong's tile is
-/// hidden; a win ends the requests).
+/// `dealer`), from what it saw happen (see [`Teller`]).
 pub fn requests<'a>(seen: impl IntoIterator<Item = Seen<'a>>, me: Seat, dealer: Seat, hand_no: usize) -> Vec<Request> {
-    let id = |k: Seat| botzone_id(k, dealer);
-    let mut out = vec![Request::Init { id: id(me), quan: quan(hand_no) }];
-    let mut pending: Option<&Event> = None;
-    for seen in seen {
-        let (k, what) = match seen {
-            Seen::Deal { hand, flowers } => {
-                let mut by_id: [Vec<u8>; SEATS] = Default::default();
-                for (k, list) in flowers.iter().enumerate() {
-                    by_id[id(k) as usize] = list.clone();
-                }
-                out.push(Request::Deal { hand: *hand, flowers: by_id });
+    let mut out = Vec::new();
+    Teller::new(me, dealer, hand_no).tell(seen, &mut out);
+    out
+}
+
+/// Tells one seat's hand as Botzone's requests as it goes: its id and the prevalent wind, the
+/// deal, then every event (a pung or chow goes out with the discard that follows it, as one
+/// request; a kong's tile is hidden; a win ends the requests). Each call reads only the events
+/// after those it has read, so a seat asked again and again costs what happened since.
+#[derive(Clone, Debug)]
+pub struct Teller {
+    me: Seat,
+    dealer: Seat,
+    quan: u8,
+    /// Events read so far; `None` before the first call (the `0 id quan` request not yet told).
+    read: Option<usize>,
+    /// A pung or chow waiting for the discard it is told with.
+    pending: Option<Event>,
+    won: bool,
+}
+
+impl Teller {
+    pub fn new(me: Seat, dealer: Seat, hand_no: usize) -> Teller {
+        Teller { me, dealer, quan: quan(hand_no), read: None, pending: None, won: false }
+    }
+
+    /// Appends to `out` the requests of the events of `seen` (the whole hand so far, as the seat
+    /// sees it) after those already told.
+    pub fn tell<'a>(&mut self, seen: impl IntoIterator<Item = Seen<'a>>, out: &mut Vec<Request>) {
+        let id = |k: Seat| botzone_id(k, self.dealer);
+        let skip = match self.read {
+            Some(read) => read,
+            None => {
+                out.push(Request::Init { id: id(self.me), quan: self.quan });
+                0
+            }
+        };
+        let mut read = skip;
+        for seen in seen.into_iter().skip(skip) {
+            read += 1;
+            if self.won {
                 continue;
             }
-            Seen::Draw { tile: Some(tile), .. } => {
-                out.push(Request::Draw(tile));
-                continue;
-            }
-            Seen::Draw { seat: k, tile: None } => (k, Happening::Draw),
-            Seen::ConcealedKong { seat: k, .. } => (k, Happening::Gang),
-            Seen::Public(event) => match *event {
-                Event::Flower { seat: k, flower } => (k, Happening::Flower(flower)),
-                Event::Discard { seat: k, tile } => match pending.take() {
-                    Some(Event::Pung { .. }) => (k, Happening::Peng(tile)),
-                    Some(Event::Chow { low, .. }) => (k, Happening::Chi { mid: low + 1, tile }),
-                    _ => (k, Happening::Play(tile)),
-                },
-                Event::Pung { .. } | Event::Chow { .. } => {
-                    pending = Some(event);
+            let (k, what) = match seen {
+                Seen::Deal { hand, flowers } => {
+                    let mut by_id: [Vec<u8>; SEATS] = Default::default();
+                    for (k, list) in flowers.iter().enumerate() {
+                        by_id[id(k) as usize] = list.clone();
+                    }
+                    out.push(Request::Deal { hand: *hand, flowers: by_id });
                     continue;
                 }
-                Event::Kong { seat: k, .. } | Event::ConcealedKong { seat: k, .. } => (k, Happening::Gang),
-                Event::AddedKong { seat: k, tile } => (k, Happening::BuGang(tile)),
-                Event::Win { .. } => break,
-                Event::Deal { .. } | Event::Draw { .. } => unreachable!("seen as Seen::Deal and Seen::Draw"),
-            },
-        };
-        out.push(Request::Player { id: id(k), what });
+                Seen::Draw { tile: Some(tile), .. } => {
+                    out.push(Request::Draw(tile));
+                    continue;
+                }
+                Seen::Draw { seat: k, tile: None } => (k, Happening::Draw),
+                Seen::ConcealedKong { seat: k, .. } => (k, Happening::Gang),
+                Seen::Public(event) => match *event {
+                    Event::Flower { seat: k, flower } => (k, Happening::Flower(flower)),
+                    Event::Discard { seat: k, tile } => match self.pending.take() {
+                        Some(Event::Pung { .. }) => (k, Happening::Peng(tile)),
+                        Some(Event::Chow { low, .. }) => (k, Happening::Chi { mid: low + 1, tile }),
+                        _ => (k, Happening::Play(tile)),
+                    },
+                    Event::Pung { .. } | Event::Chow { .. } => {
+                        self.pending = Some(event.clone());
+                        continue;
+                    }
+                    Event::Kong { seat: k, .. } | Event::ConcealedKong { seat: k, .. } => (k, Happening::Gang),
+                    Event::AddedKong { seat: k, tile } => (k, Happening::BuGang(tile)),
+                    Event::Win { .. } => {
+                        self.won = true;
+                        continue;
+                    }
+                    Event::Deal { .. } | Event::Draw { .. } => unreachable!("seen as Seen::Deal and Seen::Draw"),
+                },
+            };
+            out.push(Request::Player { id: id(k), what });
+        }
+        self.read = Some(read);
     }
-    out
 }
 
 #[cfg(test)]
@@ -309,6 +350,8 @@ mod tests {
         let mut s = game.deal(&mut seeds.deal_rng());
         let mut log = HandLog::start(&s).unwrap();
         let mut rng = BotRng::seed_from_u64(seed);
+        let mut tellers: Vec<Teller> = (0..SEATS).map(|k| Teller::new(k, s.dealer, s.hand_no)).collect();
+        let mut told: [Vec<Request>; SEATS] = Default::default();
         check(&s, &log);
         for step in 0..steps {
             let Some(seat) = game.to_act(&s) else { break };
@@ -325,6 +368,9 @@ mod tests {
             for k in 0..SEATS {
                 let v = game.view(&s, k);
                 assert_eq!(requests(v.history(), k, s.dealer, s.hand_no), log.requests(k));
+                // Told a step at a time, the same requests.
+                tellers[k].tell(v.history(), &mut told[k]);
+                assert_eq!(told[k], log.requests(k), "seed {seed} step {step}, told a step at a time");
                 for seen in v.history() {
                     match seen {
                         Seen::Draw { seat, tile } | Seen::ConcealedKong { seat, tile } => {

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use super::super::engine::{Action, PhaseView, State, View};
 use super::super::Mahjong;
-use super::history::{botzone_id, requests};
+use super::history::{botzone_id, Teller};
 use super::text::{Answer, History, Request, Response, KEEP_RUNNING};
 use crate::core::{Bot, BotFactory, BotKind, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params};
 use crate::error::{Error, Result};
@@ -122,6 +122,8 @@ fn make(p: &Params, game: &Mahjong) -> Result<BotFactory<Mahjong>> {
 pub struct Botzone {
     program: Arc<Program>,
     log: Option<Arc<Log>>,
+    /// Tells the hand as the seat's requests (made at the seat's first decision).
+    teller: Option<Teller>,
     /// The requests sent so far and the bot's responses to them.
     requests: Vec<Request>,
     responses: Vec<Response>,
@@ -138,6 +140,7 @@ impl Botzone {
         Botzone {
             program,
             log: None,
+            teller: None,
             requests: Vec::new(),
             responses: Vec::new(),
             data: String::new(),
@@ -259,8 +262,8 @@ fn broken(mut process: Process, error: LineError, late: impl FnOnce() -> String)
     }
 }
 
-/// Our action for a response to the request of a decision (`None`: the response has no action
-/// here), and the discard a set's response names.
+/// Our action for a response to the request of a decision, and the discard a set's response
+/// names.
 fn action(response: &Response) -> (Action, Option<u8>) {
     match *response {
         Response::Pass => (Action::Pass, None),
@@ -282,6 +285,7 @@ impl Bot<Mahjong> for Botzone {
 
     fn start(&mut self, _game: &Mahjong, start: &GameStart<'_>, _rng: &mut BotRng) -> std::result::Result<(), Fault> {
         self.log = self.program.log.get_or_init(|| Log::create(&start.run?.log_path(start.name)).ok()).clone();
+        self.teller = None;
         self.requests.clear();
         self.responses.clear();
         self.data.clear();
@@ -314,8 +318,10 @@ impl Bot<Mahjong> for Botzone {
         }
         self.discard_next = None;
         let me = botzone_id(view.seat, view.dealer);
-        let all = requests(view.history(), view.seat, view.dealer, view.hand_no);
-        let (asked, passes) = all[self.requests.len()..].split_last().expect("a decision comes with a request");
+        let mut fresh = Vec::new();
+        let teller = self.teller.get_or_insert_with(|| Teller::new(view.seat, view.dealer, view.hand_no));
+        teller.tell(view.history(), &mut fresh);
+        let (asked, passes) = fresh.split_last().expect("a decision comes with a request");
         for request in passes.iter().cloned() {
             let shown = request.to_string();
             match self.turn(request, me, deadline)? {
