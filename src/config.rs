@@ -12,12 +12,13 @@ use serde::Deserialize;
 use toml::{Spanned, Table, Value};
 
 use crate::core::limits;
+use crate::core::luck::{Estimator, LUCK_COLUMNS};
 use crate::core::roster::Roster;
 use crate::core::schedule::{self, Schedule, Shape};
 use crate::core::BotChoice;
 use crate::core::{Headline, Params, TablePreset};
 use crate::error::{one_line, shown, Error, Result};
-use crate::registry::{Arena, GameEntry};
+use crate::registry::{Arena, GameEntry, Venue};
 use crate::stats::sprt::{SprtGiven, SprtKey, SprtPlace};
 use crate::stats::{Anchor, Sprt, SprtModel};
 
@@ -36,6 +37,7 @@ struct ConfigFile {
     seats: Option<Spanned<i64>>,
     schedule: Option<Spanned<String>>,
     anchor: Option<Spanned<String>>,
+    estimator: Option<Spanned<String>>,
     sprt: Option<Spanned<SprtFile>>,
     bots: Spanned<Vec<Spanned<Value>>>,
     table: Option<Spanned<BTreeMap<String, Spanned<Value>>>>,
@@ -141,6 +143,10 @@ pub struct RunConfig {
     pub sprt: Option<Sprt>,
     /// What the game's verdicts lead with, and so the unit of payoff bounds.
     pub headline: Headline,
+    /// How the payoff verdicts are estimated (`estimator = "aivat"`): the payoffs as they fell
+    /// (plain, or duplicate when deals are replayed), or adjusted for luck (core/luck.rs). The
+    /// payoff SPRT tests the estimator's payoff; the plain figures are kept beside it.
+    pub estimator: Estimator,
 }
 
 /// Where a config came from, to locate errors.
@@ -324,6 +330,30 @@ impl RunConfig {
         for (bot, value) in entries.iter().zip(file.bots.get_ref()) {
             entry.venue(&table, seats, std::slice::from_ref(bot), None).map_err(|e| src.error_at(&value.span(), e))?;
         }
+        let plain = if file.paired { Estimator::Duplicate } else { Estimator::Plain };
+        let estimator = match &file.estimator {
+            None => plain,
+            Some(name) => {
+                let at = |e: String| src.error_at(&name.span(), e);
+                let chosen = <Estimator as clap::ValueEnum>::from_str(name.get_ref(), false).map_err(|_| {
+                    at(format!("estimator `{}` is not one of plain, duplicate, all-in, aivat", name.get_ref()))
+                })?;
+                let adjusts = entry.venue(&table, seats, &[], None)?.adjusts();
+                match chosen {
+                    Estimator::Duplicate if !file.paired => {
+                        return Err(at("estimator `duplicate` needs paired deals (`paired = true`)".into()))
+                    }
+                    Estimator::Plain | Estimator::Duplicate => plain,
+                    adjusted if !adjusts => return Err(at(format!(
+                        "estimator `{}` needs a game with a value function (holdem cash, stud, zhajinhua), not {}{}",
+                        adjusted.name(),
+                        entry.name(),
+                        if entry.name() == "holdem" { " sng" } else { "" }
+                    ))),
+                    adjusted => adjusted,
+                }
+            }
+        };
         let sprt = match &file.sprt {
             None => None,
             Some(spanned) => {
@@ -339,6 +369,7 @@ impl RunConfig {
         Ok(RunConfig {
             sprt,
             headline,
+            estimator,
             name,
             game: entry.name(),
             games,
@@ -351,6 +382,13 @@ impl RunConfig {
             shape,
             anchor,
         })
+    }
+
+    /// games.csv's columns after the fixed ones at `table` (this config's venue): the adjusted
+    /// payoffs when the run adjusts them, then the game's own.
+    pub fn columns(&self, table: &dyn Venue) -> Vec<&'static str> {
+        let luck: &[&'static str] = if self.estimator.adjusts() { &LUCK_COLUMNS } else { &[] };
+        luck.iter().chain(table.columns()).copied().collect()
     }
 
     /// The run's games: its shape's tables, `games` games each.
@@ -386,6 +424,9 @@ impl RunConfig {
             doc.insert("anchor".into(), Value::String(self.bots[i].name.clone()));
         }
         doc.insert("table".into(), Value::Table(self.table.table().clone()));
+        if self.estimator.adjusts() {
+            doc.insert("estimator".into(), Value::String(self.estimator.name().into()));
+        }
         if let Some(sprt) = &self.sprt {
             let mut t = Table::new();
             let [h0, h1] = if sprt.model == SprtModel::Payoff { ["payoff0", "payoff1"] } else { ["elo0", "elo1"] };

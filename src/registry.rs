@@ -41,6 +41,9 @@ pub trait Venue: Send + Sync {
     fn seats(&self) -> usize;
     /// The game's own columns in games.csv.
     fn columns(&self) -> &'static [&'static str];
+    /// Whether the game has a value function, so that its payoffs can be adjusted for luck
+    /// ([`crate::core::Game::adjusts`]).
+    fn adjusts(&self) -> bool;
     /// The file extension of the game's records (`--hand-history`), if it has such records.
     fn history_extension(&self) -> Option<&'static str>;
     /// What a verdict leads with ([`GameDef::headline`]).
@@ -53,7 +56,7 @@ pub trait Venue: Send + Sync {
     /// `history`: also produce the game record in its community's format.
     fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord {
         let mut record = GameRecord::new();
-        self.play_into(lineup, game, seeds, Keep { columns: true, history, moves: false }, &mut record);
+        self.play_into(lineup, game, seeds, Keep { columns: true, history, moves: false, luck: false }, &mut record);
         record
     }
     /// [`Venue::play`] into a record whose buffers are reused, keeping what `keep` says.
@@ -223,7 +226,11 @@ fn score_imported<G: GameDef>(game: &G, played: ImportedGame<G>, players: &[Stri
     let outcome = game.outcome(&state);
     for seat in 0..game.seats() {
         game.record(&state, seat, &mut record.columns);
-        record.seats.push(crate::core::SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] });
+        record.seats.push(crate::core::SeatResult {
+            payoff: outcome.payoff[seat],
+            place: outcome.place[seat],
+            adjusted: None,
+        });
     }
     let names: Vec<&str> = seating.iter().map(|&p| players[p].as_str()).collect();
     record.history = game.history(&state, &Played { names: &names, forfeit: None });
@@ -262,6 +269,9 @@ impl<G: GameDef> Venue for Seated<G> {
     }
     fn columns(&self) -> &'static [&'static str] {
         self.game.columns()
+    }
+    fn adjusts(&self) -> bool {
+        self.game.adjusts()
     }
     fn history_extension(&self) -> Option<&'static str> {
         self.game.history_extension()

@@ -145,13 +145,13 @@ fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(RunConfig, Vec<MatchRow>
     let cfg = RunConfig::load(arena, &dir.join(crate::report::CONFIG), &Overrides::default())?;
     let schedule = cfg.schedule()?;
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
-    let extra = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
+    let extra = cfg.columns(&*arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?);
     let manifest = Manifest::read(dir).ok();
     let records = manifest.as_ref().map_or(Records::Csv, |m| m.records);
-    let file = GamesFile::read(&records.path_in(dir)?, &names, cfg.seats, extra)?;
+    let file = GamesFile::read(&records.path_in(dir)?, &names, cfg.seats, &extra)?;
     let planned = manifest.as_ref().map_or(schedule.total(), |m| m.games_planned);
     let whole = wholeness(manifest.as_ref(), &file, planned);
-    let mut tally = RunTally::new(&schedule, names);
+    let mut tally = RunTally::estimating(&schedule, names, cfg.estimator);
     for g in &file.games {
         if g.pairing >= schedule.pairings.len() {
             return Err(Error::input(format!("{}: no pairing {} in this run", dir.display(), g.pairing)));

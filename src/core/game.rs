@@ -85,7 +85,7 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// Everything, including hidden cards and the wall. Cloned to look ahead (search bots, the
     /// conformance check's trials of actions).
     type State: Send + Clone;
-    type Action: Clone + Debug + Send;
+    type Action: Clone + Debug + Send + PartialEq;
     /// What one seat may see. Bots get nothing else.
     type View<'a>;
 
@@ -114,6 +114,33 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// The result when `seat` forfeits (its bot panicked or answered an illegal action) in `state`.
     /// The forfeiting seat must come out worst.
     fn forfeit(&self, state: &Self::State, seat: Seat) -> Outcome;
+
+    /// Whether the game has a value function ([`Game::value`]), so that a run can take the luck
+    /// out of its payoffs (`estimator = "aivat"` or `"all-in"`: core/luck.rs).
+    fn adjusts(&self) -> bool {
+        false
+    }
+    /// How many chance events (cards dealt after the deal's start: a board card, a next card)
+    /// `state` has revealed. Every state that follows reveals at least as many.
+    fn revealed(&self, _state: &Self::State) -> usize {
+        0
+    }
+    /// The value function of a game that [`Game::adjusts`]: into `out`, each seat's expected
+    /// payoff at `state` if nobody bet again (the game checked down to its end), averaged over
+    /// the chance events after the first `known` (at most [`Game::revealed`]`(state)`; those
+    /// after `known` are treated as not yet fallen). At the end of a game with every chance
+    /// known it is the outcome's payoff. `cache` keeps completions between calls of one game
+    /// and holds its luck stream, for sampling when `exactness` allows it.
+    fn value(
+        &self,
+        _state: &Self::State,
+        _known: usize,
+        _exactness: crate::core::luck::Exactness,
+        _cache: &mut crate::core::luck::LuckCache,
+        out: &mut [f64],
+    ) {
+        out.fill(0.0);
+    }
 
     /// Names of the game-specific columns of games.csv.
     fn columns(&self) -> &'static [&'static str] {
@@ -344,6 +371,12 @@ pub trait Bot<G: Game>: Send {
     ) -> Result<G::Action, Fault> {
         Ok(self.act(game, view, rng))
     }
+
+    /// The probabilities the last [`Bot::act`] drew its action from, as (action, probability)
+    /// pairs summing to one, pushed onto `out` (left empty, the default, when the bot does not
+    /// know them). A run that takes the luck out of its payoffs (AIVAT) uses them: a bot's coin
+    /// flips then stop counting as luck of the game.
+    fn policy(&self, _game: &G, _view: &G::View<'_>, _out: &mut Vec<(G::Action, f64)>) {}
 
     /// Called once the game is over (also after a forfeit), for every bot whose `start` succeeded.
     fn finish(&mut self, _game: &G, _state: &G::State, _end: &GameEnd<'_>) {}

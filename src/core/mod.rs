@@ -7,6 +7,7 @@ pub mod conformance;
 mod def;
 mod game;
 pub mod limits;
+pub mod luck;
 #[cfg(test)]
 pub mod paired;
 pub mod params;
@@ -29,8 +30,8 @@ pub use game::{
 };
 pub use params::{ParamSpec, Params};
 pub use play::{
-    ms, per_seat, play_game, play_game_into, play_game_with, play_kept, Entrant, GameRecord, Keep, Limits, PerSeat,
-    SeatResult, Seating, Status,
+    ms, per_seat, play_game, play_game_into, play_game_with, play_kept, Adjusted, Entrant, GameRecord, Keep, Limits,
+    PerSeat, SeatResult, Seating, Status,
 };
 pub use seeds::{deal_of, BotRng, DealRng, GameSeeds};
 pub use wire::Wire;

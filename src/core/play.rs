@@ -9,7 +9,8 @@ use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use crate::core::clock::Clock;
-use crate::core::game::{Bot, Fault, FaultKind, GameEnd, GameStart, Played, RunFolder, Seat};
+use crate::core::game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, Played, RunFolder, Seat};
+use crate::core::luck::{Luck, LUCK_COLUMNS};
 use crate::core::params::{ParamSpec, Params};
 use crate::core::record::GameLog;
 use crate::core::seeds::GameSeeds;
@@ -20,6 +21,18 @@ use crate::core::wire::{Texts, Wire};
 pub struct SeatResult {
     pub payoff: f64,
     pub place: u32,
+    /// The payoff with the luck taken out, when the run asks for it ([`Keep::luck`]) and the
+    /// game has a value function (core/luck.rs).
+    pub adjusted: Option<Adjusted>,
+}
+
+/// A seat's payoff adjusted for luck (core/luck.rs): unbiased estimates of the same mean.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Adjusted {
+    /// Replaced by its expectation over the cards still to come once no decision was left.
+    pub allin: f64,
+    /// With AIVAT's corrections at every chance event and known policy.
+    pub aivat: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,13 +147,15 @@ pub struct Keep {
     pub history: bool,
     /// The move-by-move record (`--records moves`).
     pub moves: bool,
+    /// The payoffs adjusted for luck, by a game that has a value function.
+    pub luck: bool,
 }
 
 impl Keep {
     /// The result alone.
-    pub const RESULT: Keep = Keep { columns: false, history: false, moves: false };
+    pub const RESULT: Keep = Keep { columns: false, history: false, moves: false, luck: false };
     /// The result and the games.csv columns.
-    pub const COLUMNS: Keep = Keep { columns: true, history: false, moves: false };
+    pub const COLUMNS: Keep = Keep { columns: true, history: false, moves: false, luck: false };
 }
 
 /// A bot's time limits, judged by the host's clock for every kind of bot: a decision over
@@ -258,6 +273,21 @@ fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     result.map_err(|_| PANIC_MESSAGE.with(|slot| slot.borrow_mut().take()).unwrap_or_else(|| "panic".to_string()))
 }
 
+/// Applies `action` to `state`, adding the step's luck terms when the run adjusts its payoffs.
+fn apply<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    action: &G::Action,
+    luck: Option<&mut Luck>,
+    policy: &[(G::Action, f64)],
+) -> Result<(), crate::core::IllegalAction> {
+    let Some(luck) = luck else { return game.apply(state, action) };
+    let before = state.clone();
+    game.apply(state, action)?;
+    luck.step(game, &before, action, state, policy);
+    Ok(())
+}
+
 /// Runs `f` as bot code: a panic becomes a [`FaultKind::Panic`] fault.
 fn guarded<T>(f: impl FnOnce() -> Result<T, Fault>) -> Result<T, Fault> {
     caught(f).unwrap_or_else(|message| Err(Fault::new(FaultKind::Panic, format!("panic: {message}"))))
@@ -266,7 +296,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, Fault>) -> Result<T, Fault> {
 /// Plays one game with no names, no limits and no table options to tell the bots (tests,
 /// benchmarks). `bots[seat]` plays `seat`. `history`: also write the game record.
 pub fn play_game<G: Wire>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSeeds, history: bool) -> GameRecord {
-    play_kept(game, bots, seeds, Keep { columns: true, history, moves: false })
+    play_kept(game, bots, seeds, Keep { columns: true, history, moves: false, luck: false })
 }
 
 /// [`play_game`] keeping what `keep` says (the move record, say).
@@ -289,7 +319,7 @@ pub fn play_game_with<G: Wire>(
     history: bool,
 ) -> GameRecord {
     let mut record = GameRecord::new();
-    play_game_into(game, bots, seeds, seating, Keep { columns: true, history, moves: false }, &mut record);
+    play_game_into(game, bots, seeds, seating, Keep { columns: true, history, moves: false, luck: false }, &mut record);
     record
 }
 
@@ -311,9 +341,10 @@ pub fn play_game_into<G: Wire>(
     if let Err(message) = caught(|| play_unguarded(game, bots, seeds, seating, keep, record)) {
         record.clear(seeds.deal);
         record.status = Status::Error(message);
-        record.seats.resize(seats, SeatResult { payoff: 0.0, place: 0 });
+        record.seats.resize(seats, SeatResult { payoff: 0.0, place: 0, adjusted: None });
         if keep.columns {
-            (0..seats * game.columns().len()).for_each(|_| record.columns.push_str(""));
+            let luck_columns = if keep.luck && game.adjusts() { LUCK_COLUMNS.len() } else { 0 };
+            (0..seats * (luck_columns + game.columns().len())).for_each(|_| record.columns.push_str(""));
         }
     }
 }
@@ -332,6 +363,8 @@ fn play_unguarded<G: Wire>(
     if keep.moves {
         record.log.begin(game, &state);
     }
+    let mut luck = (keep.luck && game.adjusts()).then(|| Luck::new(seats, seeds.deal));
+    let mut policy = Vec::new();
     let mut rngs = per_seat(seats, |seat| seeds.bot_rng(seat));
     let rngs = &mut rngs[..];
     let mut status = Status::Ok;
@@ -369,6 +402,15 @@ fn play_unguarded<G: Wire>(
         let answered = clock.now();
         let took = clock.between(began, answered);
         began = answered;
+        if luck.is_some() {
+            policy.clear();
+            if asked.is_ok() {
+                let _ = guarded(|| {
+                    bots[seat].policy(game, &view, &mut policy);
+                    Ok(())
+                });
+            }
+        }
         drop(view);
         used[seat] += took;
         times.push((seat, took));
@@ -377,7 +419,7 @@ fn play_unguarded<G: Wire>(
         let reason = match (limits.judge(took, used[seat], answered), asked) {
             (Some(timeout), _) => timeout,
             (None, Err(fault)) => fault,
-            (None, Ok(action)) => match game.apply(&mut state, &action) {
+            (None, Ok(action)) => match apply(game, &mut state, &action, luck.as_mut(), &policy) {
                 Ok(()) => {
                     moves += 1;
                     if keep.moves {
@@ -405,13 +447,22 @@ fn play_unguarded<G: Wire>(
             Ok(())
         });
     }
-    if keep.columns {
-        for seat in 0..seats {
+    for seat in 0..seats {
+        let payoff = outcome.payoff[seat];
+        // A forfeited game's payoff is the forfeit's, which no value function describes: it
+        // stands as it is.
+        let adjusted = luck.as_ref().map(|luck| match status {
+            Status::Ok => luck.adjusted(seat, payoff),
+            _ => Adjusted { allin: payoff, aivat: payoff },
+        });
+        if keep.columns {
+            if let Some(a) = adjusted {
+                record.columns.push(a.allin);
+                record.columns.push(a.aivat);
+            }
             game.record(&state, seat, &mut record.columns);
         }
-    }
-    for seat in 0..seats {
-        record.seats.push(SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] });
+        record.seats.push(SeatResult { payoff, place: outcome.place[seat], adjusted });
     }
     record.history = if keep.history {
         let names: PerSeat<&str> = per_seat(seats, |seat| seating.entrants[seat].name.as_str());

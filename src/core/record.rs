@@ -251,7 +251,11 @@ pub fn rescore<G: Wire>(
     record.moves = moves;
     for seat in 0..game.seats() {
         game.record(&state, seat, &mut record.columns);
-        record.seats.push(crate::core::SeatResult { payoff: outcome.payoff[seat], place: outcome.place[seat] });
+        record.seats.push(crate::core::SeatResult {
+            payoff: outcome.payoff[seat],
+            place: outcome.place[seat],
+            adjusted: None,
+        });
     }
     record.log = log;
     Ok(record)

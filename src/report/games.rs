@@ -9,9 +9,10 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
 
+use crate::core::luck::LUCK_COLUMNS;
 use crate::core::schedule::{Job, Lineup};
 use crate::core::wire::Texts;
-use crate::core::{Fault, FaultKind, GameRecord, PerSeat, SeatResult, Status};
+use crate::core::{Adjusted, Fault, FaultKind, GameRecord, PerSeat, SeatResult, Status};
 use crate::error::{Error, Result};
 
 /// The fixed columns of games.csv; the game's own columns follow.
@@ -486,13 +487,16 @@ impl GamesFile {
             return Err(bad(format!("the header is not this run's games.csv header ({})", header.join(","))));
         }
         let header_end = reader.position().byte();
+        // A run that adjusts its payoffs for luck writes them first among the extra columns.
+        let adjusted = extra.starts_with(&LUCK_COLUMNS);
         let mut file = GamesFile { games: Vec::new(), tail: Tail::Clean, header_end };
         let mut game: Option<GameRow> = None;
         let mut cut = whole < bytes.len();
         loop {
             let read = reader.read_record(&mut row).map_err(|e| e.to_string());
             let line = reader.position().line().saturating_sub(1);
-            let added = read.and_then(|more| more.then(|| add_row(&row, names, seats, &mut game)).transpose());
+            let added =
+                read.and_then(|more| more.then(|| add_row(&row, names, seats, adjusted, &mut game)).transpose());
             match added {
                 Ok(None) => break,
                 Ok(Some(false)) => {}
@@ -531,6 +535,7 @@ fn add_row(
     row: &csv::StringRecord,
     names: &[String],
     seats: usize,
+    adjusted: bool,
     game: &mut Option<GameRow>,
 ) -> Result<bool, String> {
     let field = |i: usize| row.get(i).unwrap_or_default();
@@ -582,7 +587,18 @@ fn add_row(
     }
     g.lineup.push(bot);
     row.iter().skip(GAME_COLUMNS.len()).for_each(|value| g.record.columns.push_str(value));
-    g.record.seats.push(SeatResult { payoff, place });
+    let adjusted = match adjusted {
+        false => None,
+        // An engine error's row has no result, adjusted or not.
+        true if errored => None,
+        true => {
+            let number = |i: usize, name: &str| {
+                field(GAME_COLUMNS.len() + i).parse::<f64>().map_err(|_| format!("`{name}` is not a number"))
+            };
+            Some(Adjusted { allin: number(0, LUCK_COLUMNS[0])?, aivat: number(1, LUCK_COLUMNS[1])? })
+        }
+    };
+    g.record.seats.push(SeatResult { payoff, place, adjusted });
     Ok(g.lineup.len() == seats)
 }
 
@@ -608,8 +624,10 @@ mod tests {
     use proptest::sample::select;
 
     fn record(seed: u64, status: Status, payoffs: &[f64]) -> GameRecord {
-        let seats =
-            payoffs.iter().map(|&payoff| SeatResult { payoff, place: if payoff > 0.0 { 1 } else { 2 } }).collect();
+        let seats = payoffs
+            .iter()
+            .map(|&payoff| SeatResult { payoff, place: if payoff > 0.0 { 1 } else { 2 }, adjusted: None })
+            .collect();
         let mut columns = Texts::default();
         payoffs.iter().for_each(|_| columns.push_str("x,y"));
         GameRecord { seed, moves: 7, status, seats, columns, ..GameRecord::new() }
@@ -674,7 +692,7 @@ mod tests {
             record.seed = seed;
             record.moves = moves;
             record.status = status;
-            record.seats = payoffs.iter().enumerate().map(|(i, &payoff)| SeatResult { payoff, place: i as u32 }).collect();
+            record.seats = payoffs.iter().enumerate().map(|(i, &payoff)| SeatResult { payoff, place: i as u32, adjusted: None }).collect();
             (0..seats * 2).for_each(|i| record.columns.push_str(&extra[i]));
             let job = Job { pairing, game, seeds: GameSeeds::derive(1, 0, 0, 1), lineup: (0..seats).map(|s| s % 2).collect() };
             let mut ours = b"kept,".to_vec();

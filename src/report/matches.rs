@@ -12,6 +12,7 @@
 
 use std::path::Path;
 
+use crate::core::luck::Estimator;
 use crate::core::Headline;
 use crate::error::Result;
 use serde::Serialize;
@@ -51,7 +52,23 @@ pub struct MatchRow {
     pub diff: Welford,
     pub payoff_diff: MeanCi,
     pub variance_ratio: f64,
+    /// The same figures with the payoffs adjusted for luck, when the run adjusts them: then
+    /// they lead the verdict and the payoff SPRT tests them.
+    pub adjusted: Option<AdjustedFigures>,
     pub sprt: Option<SprtResult>,
+}
+
+/// A row's payoff figures with the luck taken out (core/luck.rs).
+#[derive(Clone, Debug)]
+pub struct AdjustedFigures {
+    pub estimator: Estimator,
+    pub payoff_a: MeanCi,
+    pub payoff_b: MeanCi,
+    pub diff: Welford,
+    pub payoff_diff: MeanCi,
+    /// The variance of the plain mean difference (deal by deal) over the adjusted one's: above
+    /// 1, the adjustment narrowed the interval by its square root.
+    pub variance_ratio: f64,
 }
 
 /// One row of match.csv as written: the columns are its fields, in order, the SPRT's last and
@@ -87,8 +104,27 @@ pub struct MatchCsvRow {
     pub payoff_diff_lo: Figure,
     pub payoff_diff_hi: Figure,
     pub variance_ratio: Figure,
+    /// What the verdict leads with: plain, duplicate, all-in or aivat.
+    pub estimator: &'static str,
+    #[serde(flatten)]
+    pub adjusted: Option<AdjustedColumns>,
     #[serde(flatten)]
     pub sprt: Option<SprtColumns>,
+}
+
+/// The adjusted payoff columns of a match.csv row (a run that adjusts its payoffs).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AdjustedColumns {
+    pub adjusted_payoff_a: Figure,
+    pub adjusted_payoff_a_lo: Figure,
+    pub adjusted_payoff_a_hi: Figure,
+    pub adjusted_payoff_b: Figure,
+    pub adjusted_payoff_b_lo: Figure,
+    pub adjusted_payoff_b_hi: Figure,
+    pub adjusted_payoff_diff: Figure,
+    pub adjusted_payoff_diff_lo: Figure,
+    pub adjusted_payoff_diff_hi: Figure,
+    pub luck_variance_ratio: Figure,
 }
 
 /// The SPRT's columns of a match.csv row.
@@ -119,8 +155,17 @@ impl MatchRow {
     /// The SPRT's log-likelihood ratio on this row's observations.
     pub fn llr(&self, sprt: &Sprt) -> f64 {
         match sprt.model {
-            SprtModel::Payoff => sprt.llr_payoff(&self.diff),
+            SprtModel::Payoff => sprt.llr_payoff(self.adjusted.as_ref().map_or(&self.diff, |a| &a.diff)),
             _ => self.counts().llr(sprt),
+        }
+    }
+
+    /// What the verdict leads with.
+    pub fn estimator(&self) -> Estimator {
+        match &self.adjusted {
+            Some(a) => a.estimator,
+            None if self.deals == self.games => Estimator::Plain,
+            None => Estimator::Duplicate,
         }
     }
 
@@ -182,6 +227,19 @@ impl MatchRow {
             payoff_diff_lo: Figure(self.payoff_diff.lo),
             payoff_diff_hi: Figure(self.payoff_diff.hi),
             variance_ratio: Figure(self.variance_ratio),
+            estimator: self.estimator().name(),
+            adjusted: self.adjusted.as_ref().map(|a| AdjustedColumns {
+                adjusted_payoff_a: Figure(a.payoff_a.mean),
+                adjusted_payoff_a_lo: Figure(a.payoff_a.lo),
+                adjusted_payoff_a_hi: Figure(a.payoff_a.hi),
+                adjusted_payoff_b: Figure(a.payoff_b.mean),
+                adjusted_payoff_b_lo: Figure(a.payoff_b.lo),
+                adjusted_payoff_b_hi: Figure(a.payoff_b.hi),
+                adjusted_payoff_diff: Figure(a.payoff_diff.mean),
+                adjusted_payoff_diff_lo: Figure(a.payoff_diff.lo),
+                adjusted_payoff_diff_hi: Figure(a.payoff_diff.hi),
+                luck_variance_ratio: Figure(a.variance_ratio),
+            }),
             sprt,
         }
     }
@@ -223,8 +281,23 @@ impl MatchRow {
             format!("; pairing variance ratio {:.2}", self.variance_ratio)
         };
         let over = format!("95% over {} {}", self.deals, self.observation());
-        let mut s = match headline {
-            Headline::Payoff { unit, scale } => {
+        let mut s = match (headline, &self.adjusted) {
+            (Headline::Payoff { unit, scale }, Some(adj)) => {
+                let m = |c: &MeanCi| format!("{:+.2} [{:+.2}, {:+.2}]", scale * c.mean, scale * c.lo, scale * c.hi);
+                format!(
+                    "{a} vs {b}: {} {unit} ({}), {over}\n  {} {} {unit}, luck variance ratio {:.2}\n  {a} {}, {b} {} {unit} ({})\n  {counts}, score {:.1}%, {elo}{ratio}\n",
+                    m(&adj.payoff_diff),
+                    adj.estimator.name(),
+                    if self.observation() == "games" { "plain" } else { "duplicate" },
+                    m(&self.payoff_diff),
+                    adj.variance_ratio,
+                    m(&adj.payoff_a),
+                    m(&adj.payoff_b),
+                    adj.estimator.name(),
+                    100.0 * e.score,
+                )
+            }
+            (Headline::Payoff { unit, scale }, None) => {
                 let m = |c: &MeanCi| format!("{:+.2} [{:+.2}, {:+.2}]", scale * c.mean, scale * c.lo, scale * c.hi);
                 format!(
                     "{a} vs {b}: {} {unit}, {over}\n  {a} {}, {b} {} {unit}\n  {counts}, score {:.1}%, {elo}{ratio}\n",
@@ -234,7 +307,7 @@ impl MatchRow {
                     100.0 * e.score,
                 )
             }
-            Headline::Elo => {
+            (Headline::Elo, _) => {
                 let d = &self.payoff_diff;
                 format!(
                     "{a} vs {b}: {elo}, score {:.1}%, {counts}\n  payoff difference {:+.4} [{:+.4}, {:+.4}] a game, {over}{ratio}\n",

@@ -22,7 +22,7 @@ pub use games::{
 pub use manifest::{
     config_hash, now, write_atomic, write_csv_atomic, Manifest, RunStatus, CONFIG, MANIFEST, TEMP_SUFFIX,
 };
-pub use matches::{MatchCsvRow, MatchRow, SprtColumns, SprtResult};
+pub use matches::{AdjustedColumns, AdjustedFigures, MatchCsvRow, MatchRow, SprtColumns, SprtResult};
 pub use ratings::{RatingCsvRow, RatingRow, RatingTable};
 pub use run::{RunTally, Verdicts};
 pub use summary::{BotSummary, CiUnit, SummaryRow, Tally};

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::core::luck::Estimator;
 use crate::core::schedule::Schedule;
 use crate::core::{deal_of, GameRecord, Headline, Status};
 use crate::error::Result;
@@ -40,8 +41,18 @@ pub struct Verdicts {
 impl RunTally {
     /// A tally for `schedule`'s games; `names[bot]` names the bots.
     pub fn new(schedule: &Schedule, names: Vec<String>) -> RunTally {
-        let tables: Vec<TableTally> =
-            schedule.pairings.iter().enumerate().map(|(i, p)| TableTally::new(i, &p.table, schedule.replays)).collect();
+        RunTally::estimating(schedule, names, Estimator::Plain)
+    }
+
+    /// [`RunTally::new`] whose payoff verdicts lead with `estimator`'s payoffs (adjusted for
+    /// luck when it adjusts: the records must then carry them).
+    pub fn estimating(schedule: &Schedule, names: Vec<String>, estimator: Estimator) -> RunTally {
+        let tables: Vec<TableTally> = schedule
+            .pairings
+            .iter()
+            .enumerate()
+            .map(|(i, p)| TableTally::new(i, &p.table, schedule.replays, estimator))
+            .collect();
         let unit = CiUnit::of(schedule);
         RunTally {
             bots: vec![Tally::default(); names.len()],

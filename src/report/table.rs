@@ -11,9 +11,10 @@
 //! deal cut short (an interrupted run) counts in the per-game figures and the Elo ratings (as a
 //! smaller cluster), not in the deal-by-deal payoffs.
 
+use crate::core::luck::Estimator;
 use crate::core::schedule::Lineup;
 use crate::core::{deal_of, GameRecord};
-use crate::report::{MatchRow, SprtResult};
+use crate::report::{AdjustedFigures, MatchRow, SprtResult};
 use crate::stats::elo::from_moments;
 use crate::stats::{
     ClusteredMean, Comparisons, EloEstimate, FieldStats, Outcome, PairScore, Pentanomial, Sprt, SprtModel, Trinomial,
@@ -47,6 +48,8 @@ pub struct TableTally {
     games: u64,
     pairs: Vec<PairTally>,
     field: FieldStats,
+    /// The same deal by deal with the payoffs adjusted for luck, when the run adjusts them.
+    adjusted: Option<Adjusting>,
     /// The deal being collected: its index, games so far and each bot's summed mean payoff.
     deal: u64,
     deal_games: u64,
@@ -62,9 +65,18 @@ pub struct TableTally {
     scores: Vec<PairScore>,
 }
 
+/// A table's adjusted payoffs ([`Estimator::adjusts`]), deal by deal as the plain ones.
+#[derive(Clone, Debug)]
+struct Adjusting {
+    estimator: Estimator,
+    field: FieldStats,
+    deal_payoff: Vec<f64>,
+    mean: Vec<f64>,
+}
+
 impl TableTally {
     /// A tally of table `pairing` seating `table` (bot indexes by seat), `replays` games a deal.
-    pub fn new(pairing: usize, table: &[usize], replays: u64) -> TableTally {
+    pub fn new(pairing: usize, table: &[usize], replays: u64, estimator: Estimator) -> TableTally {
         let mut bots: Vec<usize> = Vec::new();
         for &b in table {
             if !bots.contains(&b) {
@@ -93,6 +105,12 @@ impl TableTally {
             games: 0,
             pairs,
             field: FieldStats::new(n),
+            adjusted: estimator.adjusts().then(|| Adjusting {
+                estimator,
+                field: FieldStats::new(n),
+                deal_payoff: vec![0.0; n],
+                mean: vec![0.0; n],
+            }),
             deal: 0,
             deal_games: 0,
             deal_payoff: vec![0.0; n],
@@ -129,6 +147,15 @@ impl TableTally {
         for (sum, m) in self.deal_payoff.iter_mut().zip(mean.iter()) {
             *sum += m;
         }
+        if let Some(adj) = &mut self.adjusted {
+            adj.mean.iter_mut().for_each(|m| *m = 0.0);
+            for (&k, result) in self.local.iter().zip(&record.seats) {
+                adj.mean[k] += adj.estimator.payoff(result) / self.copies[k];
+            }
+            for (sum, m) in adj.deal_payoff.iter_mut().zip(&adj.mean) {
+                *sum += m;
+            }
+        }
         for p in &mut self.pairs {
             p.game_diff.push(mean[p.a] - mean[p.b]);
         }
@@ -151,6 +178,12 @@ impl TableTally {
             *m = if self.replays == 1 { sum } else { sum / self.replays as f64 };
         }
         self.field.push(&self.mean);
+        if let Some(adj) = &mut self.adjusted {
+            for (m, &sum) in adj.mean.iter_mut().zip(&adj.deal_payoff) {
+                *m = sum / self.replays as f64;
+            }
+            adj.field.push(&adj.mean);
+        }
         if self.pentanomial() {
             for p in &mut self.pairs {
                 p.penta.add_pair(p.outcomes[0], p.outcomes[1]);
@@ -194,6 +227,9 @@ impl TableTally {
         comparisons.push_cluster(&self.scores);
         self.pairs.iter_mut().for_each(|p| p.outcomes.clear());
         self.deal_payoff.iter_mut().for_each(|s| *s = 0.0);
+        if let Some(adj) = &mut self.adjusted {
+            adj.deal_payoff.iter_mut().for_each(|s| *s = 0.0);
+        }
         self.deal_games = 0;
     }
 
@@ -226,10 +262,16 @@ impl TableTally {
     pub fn llr(&self, sprt: &Sprt) -> f64 {
         let Some(p) = self.pairs.first() else { return f64::NAN };
         match sprt.model {
-            SprtModel::Payoff => sprt.llr_payoff(&self.field.difference(p.a, p.b)),
+            SprtModel::Payoff => sprt.llr_payoff(&self.headline_field().difference(p.a, p.b)),
             _ if self.pentanomial() => sprt.llr_penta(&p.penta),
             _ => sprt.llr_tri(&p.tri),
         }
+    }
+
+    /// The deal-by-deal payoffs the verdict leads with: the adjusted ones when the run adjusts
+    /// them.
+    fn headline_field(&self) -> &FieldStats {
+        self.adjusted.as_ref().map_or(&self.field, |adj| &adj.field)
     }
 
     /// One row per pair of distinct bots; `names[bot]` names them.
@@ -257,6 +299,19 @@ impl TableTally {
                     diff,
                     payoff_diff: by_deal,
                     variance_ratio: if paired > 0.0 { unpaired / paired } else { f64::NAN },
+                    adjusted: self.adjusted.as_ref().map(|adj| {
+                        let diff = adj.field.difference(p.a, p.b);
+                        let ci = diff.ci(0.95);
+                        let adjusted = ci.sd.powi(2) / ci.n.max(1) as f64;
+                        AdjustedFigures {
+                            estimator: adj.estimator,
+                            payoff_a: adj.field.bot(p.a).ci(0.95),
+                            payoff_b: adj.field.bot(p.b).ci(0.95),
+                            payoff_diff: ci,
+                            diff,
+                            variance_ratio: if adjusted > 0.0 { paired / adjusted } else { f64::NAN },
+                        }
+                    }),
                     sprt: None,
                 };
                 row.sprt = sprt.map(|s| {

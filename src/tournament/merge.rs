@@ -143,14 +143,14 @@ impl Shards {
     pub fn read(&self, arena: &Arena, records: Records) -> Result<Merge<'_>> {
         let cfg = &self.cfg;
         let schedule = cfg.schedule()?;
-        let columns = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?.columns();
+        let columns = cfg.columns(&*arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?);
         let names = names(cfg);
         let mut games = Vec::new();
         // Each shard's whole games on disk, for the refusal of an unfinished one.
         let mut on_disk = Vec::with_capacity(self.dirs.len());
         for s in &self.dirs {
             let path = s.manifest.records.path_in(&s.dir)?;
-            let (file, kept) = read_share(&path, &schedule, s.shard, &names, cfg.seats, columns)?;
+            let (file, kept) = read_share(&path, &schedule, s.shard, &names, cfg.seats, &columns)?;
             on_disk.push(file.games.len());
             let lines = match (records.moves_file(), s.manifest.records.moves_file()) {
                 (None, _) => None,
@@ -174,7 +174,7 @@ impl Shards {
             let missing = prefix as u64;
             let k = (missing / schedule.replays % self.dirs.len() as u64) as usize;
             let owner = &self.dirs[k];
-            let mut tally = RunTally::new(&schedule, names.clone());
+            let mut tally = RunTally::estimating(&schedule, names.clone(), cfg.estimator);
             let decided =
                 cfg.sprt.as_ref().is_some_and(|s| feed(&mut tally, Some(s), games[..prefix].iter().map(|g| &g.row)).1);
             if !decided {
@@ -223,10 +223,10 @@ impl Merge<'_> {
         for s in &shards.dirs {
             manifest.engines.extend(s.manifest.engines.clone());
         }
-        let output = begin(out, &shards.config, &manifest, || Output::fresh(out, table.columns(), opts.records))?;
+        let output = begin(out, &shards.config, &manifest, || Output::fresh(out, &cfg.columns(&*table), opts.records))?;
         let known: Known = games.into_iter().collect();
         let plan = Plan { games: Box::new(std::iter::empty()), count: 0, done: 0 };
-        let tally = RunTally::new(&schedule, names(cfg));
+        let tally = RunTally::estimating(&schedule, names(cfg), cfg.estimator);
         let run = Run { cfg, table, schedule, dir: out, opts, manifest, lock, timed: false };
         let report = run.play(tally, Start::Fresh, known, plan, output)?;
         shards.copy_histories(out, report.end.played)?;

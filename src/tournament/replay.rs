@@ -121,7 +121,8 @@ impl RunRecords {
             )));
         }
         let text = crate::report::read_games_text(&self.games_path)?;
-        let games = GamesFile::parse(&text, &self.games_path, &self.names, self.cfg.seats, self.venue.columns())?;
+        let games =
+            GamesFile::parse(&text, &self.games_path, &self.names, self.cfg.seats, &self.cfg.columns(&*self.venue))?;
         let format = RowFormat::new(&self.names);
         let lines = records::LineFormat::new(&self.names);
         let (mut events, mut engine_errors) = (0u64, 0u64);
@@ -218,7 +219,7 @@ impl RunRecords {
     fn bots_part(&self, job: &Job, recorded: &Recorded) -> Option<String> {
         let bots = self.bots.as_ref()?;
         let mut record = crate::core::GameRecord::new();
-        let keep = crate::core::Keep { columns: false, history: false, moves: true };
+        let keep = crate::core::Keep { columns: false, history: false, moves: true, luck: false };
         bots.play_into(&job.lineup, job.game, &job.seeds, keep, &mut record);
         let played = record.log.read_events();
         let show = |event: Option<&Event>| match event {

@@ -73,7 +73,7 @@ impl<'a> Resumption<'a> {
         for path in std::iter::once(&games_path).chain(&moves_path) {
             let _ = std::fs::remove_file(temp_path(path));
         }
-        let (file, kept) = read_share(&games_path, &schedule, share, &names, cfg.seats, table.columns())?;
+        let (file, kept) = read_share(&games_path, &schedule, share, &names, cfg.seats, &cfg.columns(&*table))?;
         let lines = moves_path.as_deref().map(crate::report::records::read).transpose()?;
         let kept = with_lines(kept, lines.as_deref(), schedule.replays);
         // The games kept that are the share's first ones, with no gap before them.
@@ -82,14 +82,14 @@ impl<'a> Resumption<'a> {
         let lines_in_place = lines.as_ref().is_none_or(|lines| {
             kept.iter().zip(lines).all(|(g, l)| (l.pairing, l.game) == (g.row.pairing, g.row.game))
         });
-        let mut tally = RunTally::new(&schedule, names);
+        let mut tally = RunTally::estimating(&schedule, names, cfg.estimator);
         // A compressed file cannot be cut and continued: it is written anew, as after a gap.
         let (start, known, output) = if prefix == kept.len() && !records.gz() && lines_in_place {
             // Only whole observations from the start: keep them in place and append after them (up
             // to where the SPRT decides, if it does in them).
             let sprt = cfg.sprt.as_ref().filter(|_| share.count == 1);
             let (fed, decided) = feed(&mut tally, sprt, kept.iter().map(|g| &g.row));
-            let games = GamesWriter::append(&games_path, table.columns(), file.end_of(fed))?;
+            let games = GamesWriter::append(&games_path, &cfg.columns(&*table), file.end_of(fed))?;
             let moves = match (&moves_path, &lines) {
                 (Some(path), Some(lines)) => {
                     let keep = fed.checked_sub(1).map_or(0, |last| lines[last].end);
@@ -102,7 +102,7 @@ impl<'a> Resumption<'a> {
             // Games kept after a gap (a run extended to more games per table, or a dropped deal):
             // games.csv is written anew, its kept games copied in order, and renamed over the old
             // one at the end, so a kill meanwhile leaves the old file to resume from.
-            (Start::Fresh, kept.into_iter().collect(), Output::fresh(dir, table.columns(), records)?)
+            (Start::Fresh, kept.into_iter().collect(), Output::fresh(dir, &cfg.columns(&*table), records)?)
         };
         let done = match start {
             Start::Resumed { games, .. } => games,

@@ -66,12 +66,14 @@ pub fn execute(
             let history = dir.join(HISTORY);
             std::fs::create_dir_all(&history).map_err(|e| Error::io(&history, e))?;
         }
-        let games =
-            opts.records.file().map(|file| GamesWriter::create(&dir.join(file), table.columns(), opts.records.gz()));
+        let games = opts
+            .records
+            .file()
+            .map(|file| GamesWriter::create(&dir.join(file), &cfg.columns(&*table), opts.records.gz()));
         let moves = opts.records.moves_file().map(|file| GamesWriter::create_lines(&dir.join(file), opts.records.gz()));
         Ok(Output::direct(games.transpose()?, moves.transpose()?))
     })?;
-    let tally = RunTally::new(&schedule, names(cfg));
+    let tally = RunTally::estimating(&schedule, names(cfg), cfg.estimator);
     let plan = Plan { games: Box::new(share.games_from(&schedule, 0)), count: share.games(&schedule), done: 0 };
     let run = Run { cfg, table, schedule, dir, opts, manifest, lock, timed: true };
     run.play(tally, Start::Fresh, Known::new(), plan, games_csv)
@@ -434,6 +436,7 @@ impl Run<'_> {
         }
         let history = opts.history.then(|| (dir.join(HISTORY), table.history_extension().unwrap_or_default()));
         let sprt = cfg.sprt.as_ref().filter(|_| whole);
+        let luck = cfg.estimator.adjusts();
         let progress = Progress::start(opts.progress, plan.done, plan.done + plan.count, sprt);
         let flush = FlushClock::new(opts.flush_every);
         let mut sink = Sink {
@@ -481,13 +484,21 @@ impl Run<'_> {
                         rows_of.rows(job, record, rows);
                     }
                 };
-                end =
-                    runner::run(schedule, plan, table.as_ref(), opts, &progress, &format, &mut |job, record, rows| {
+                end = runner::run(
+                    schedule,
+                    plan,
+                    table.as_ref(),
+                    opts,
+                    luck,
+                    &progress,
+                    &format,
+                    &mut |job, record, rows| {
                         if sink.copy_until(schedule.index(job.pairing, job.game))? == Flow::Stop {
                             return Ok(Flow::Stop);
                         }
                         sink.deliver(job, record, Some(rows), None)
-                    })?;
+                    },
+                )?;
                 for tallies in worker_times.into_values() {
                     times.iter_mut().zip(&tallies).for_each(|(all, worker)| all.merge(worker));
                 }

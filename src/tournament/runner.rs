@@ -274,6 +274,7 @@ pub fn run(
     plan: Plan,
     table: &dyn Venue,
     opts: &RunOptions,
+    luck: bool,
     progress: &Progress,
     format: &Format<'_>,
     sink: &mut Deliver<'_>,
@@ -282,6 +283,7 @@ pub fn run(
         columns: opts.records.file().is_some(),
         history: opts.history,
         moves: opts.records.moves_file().is_some(),
+        luck,
     };
     let player = Player { schedule, table, stop: &opts.stop, progress, format, keep };
     let mut end = if opts.threads <= 1 {
@@ -549,6 +551,7 @@ mod tests {
             plan,
             table.as_ref(),
             &opts,
+            false,
             &Progress::hidden(count),
             &|_, _, _| {},
             &mut |job, record, _| {
@@ -646,7 +649,9 @@ mod tests {
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let progress = Progress::hidden(schedule.total());
                 let (plan, opts) = (Plan::all(&schedule), options(threads));
-                run(&schedule, plan, table.as_ref(), &opts, &progress, &format, &mut |_, _, _| Ok(Flow::Continue))
+                run(&schedule, plan, table.as_ref(), &opts, false, &progress, &format, &mut |_, _, _| {
+                    Ok(Flow::Continue)
+                })
             }));
             let _ = done.send(outcome.is_err());
         });

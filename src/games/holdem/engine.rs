@@ -11,6 +11,7 @@ use rand::seq::SliceRandom;
 use smallvec::SmallVec;
 
 use crate::cards::{write_spaced, Card, CardSet, Deck};
+use crate::core::luck::{Exactness, LuckCache};
 use crate::core::wire::Texts;
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Played, RecordFormat, Seat};
 
@@ -120,6 +121,7 @@ impl Holdem {
             all_in: 0,
             bet: [0; MAX_SEATS],
             committed: [0; MAX_SEATS],
+            paid: [0; MAX_SEATS],
             current_bet: 0,
             min_raise: 0,
             acted_at: [NOT_ACTED; MAX_SEATS],
@@ -283,33 +285,15 @@ impl Holdem {
                     *v = board.plus(s.hole[seat][0]).plus(s.hole[seat][1]).value();
                 }
             }
-            let mut prev = 0;
-            loop {
-                // The next all-in level: the smallest commitment above `prev` of a seat contesting.
-                let level = (0..s.n)
-                    .filter(|&i| contesting & bit(i) != 0 && s.committed[i] > prev)
-                    .map(|i| s.committed[i])
-                    .min();
-                let Some(level) = level else { break };
-                let pot: Chips = (0..s.n).map(|i| s.committed[i].min(level) - s.committed[i].min(prev)).sum();
-                let eligible = (0..s.n).filter(|&i| contesting & bit(i) != 0 && s.committed[i] >= level);
-                let best = eligible.clone().map(|i| value[i]).max().unwrap();
-                let winners = eligible.filter(|&i| value[i] == best).fold(0u16, |m, i| m | bit(i));
-                let k = winners.count_ones();
-                // Equal shares; the odd chips all go to the first winner left of the button.
-                let mut odd = pot % k;
-                let mut seat = s.button;
-                for _ in 0..s.n {
-                    seat = if seat + 1 == s.n { 0 } else { seat + 1 };
-                    if winners & bit(seat) != 0 {
-                        s.stack[seat] += pot / k + odd;
-                        odd = 0;
-                    }
-                }
-                prev = level;
+            let mut won = [0; MAX_SEATS];
+            award(s, contesting, &s.committed, &value, &mut won);
+            for (stack, won) in s.stack.iter_mut().zip(won) {
+                *stack += won;
             }
         }
-        // Everything in the middle now sits in the stacks.
+        // Everything in the middle now sits in the stacks; what each seat put in is kept for
+        // the value function (luck.rs).
+        s.paid = s.committed;
         s.committed = [0; MAX_SEATS];
         s.bet = [0; MAX_SEATS];
         if self.format == Format::Cash {
@@ -572,6 +556,20 @@ impl Game for Holdem {
         }
     }
 
+    /// A cash hand has a value function (luck.rs); a sit-and-go's payoff is a place.
+    fn adjusts(&self) -> bool {
+        self.format == Format::Cash
+    }
+
+    /// The board cards dealt.
+    fn revealed(&self, s: &State) -> usize {
+        s.dealt
+    }
+
+    fn value(&self, s: &State, known: usize, exactness: Exactness, cache: &mut LuckCache, out: &mut [f64]) {
+        super::luck::value(self, s, known, exactness, cache, out)
+    }
+
     fn columns(&self) -> &'static [&'static str] {
         &["hole", "board", "showdown", "hands"]
     }
@@ -595,6 +593,41 @@ impl Game for Holdem {
 
     fn write_record(&self, format: &str, s: &State, _played: &Played<'_>) -> Option<String> {
         (format == "phh").then(|| super::phh::write(self, s))
+    }
+}
+
+/// The pots of a showdown among `contesting` with `committed` chips in, awarded by hand
+/// `value` into `won` (added): side pots by all-in level, ties split with the odd chips to the
+/// first winner clockwise from the button (as PokerKit does). The showdown and the value
+/// function (luck.rs) share it.
+pub(super) fn award(
+    s: &State,
+    contesting: u16,
+    committed: &[Chips; MAX_SEATS],
+    value: &[HandValue],
+    won: &mut [Chips],
+) {
+    let mut prev = 0;
+    loop {
+        // The next all-in level: the smallest commitment above `prev` of a seat contesting.
+        let level = (0..s.n).filter(|&i| contesting & bit(i) != 0 && committed[i] > prev).map(|i| committed[i]).min();
+        let Some(level) = level else { break };
+        let pot: Chips = (0..s.n).map(|i| committed[i].min(level) - committed[i].min(prev)).sum();
+        let eligible = (0..s.n).filter(|&i| contesting & bit(i) != 0 && committed[i] >= level);
+        let best = eligible.clone().map(|i| value[i]).max().unwrap();
+        let winners = eligible.filter(|&i| value[i] == best).fold(0u16, |m, i| m | bit(i));
+        let k = winners.count_ones();
+        // Equal shares; the odd chips all go to the first winner left of the button.
+        let mut odd = pot % k;
+        let mut seat = s.button;
+        for _ in 0..s.n {
+            seat = if seat + 1 == s.n { 0 } else { seat + 1 };
+            if winners & bit(seat) != 0 {
+                won[seat] += pot / k + odd;
+                odd = 0;
+            }
+        }
+        prev = level;
     }
 }
 

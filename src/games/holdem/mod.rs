@@ -15,6 +15,7 @@ pub mod bots;
 pub mod engine;
 pub mod equity;
 pub mod eval;
+mod luck;
 pub mod phh;
 mod report;
 mod state;

@@ -108,6 +108,8 @@ pub struct State {
     pub bet: [Chips; MAX_SEATS],
     /// Put in the pot this hand (antes, blinds and bets).
     pub committed: [Chips; MAX_SEATS],
+    /// What each seat had put in when the last hand was settled (`committed` is then zero).
+    pub paid: [Chips; MAX_SEATS],
     pub current_bet: Chips,
     /// The size of the last full bet or raise in this round (the big blind at its start).
     pub min_raise: Chips,

@@ -199,7 +199,8 @@ mod tests {
                 (kind.make)(&params, game).unwrap()()
             })
             .collect();
-        let record = play_kept(game, &mut bots, seeds, Keep { columns: true, history: false, moves: true });
+        let record =
+            play_kept(game, &mut bots, seeds, Keep { columns: true, history: false, moves: true, luck: false });
         assert_eq!(record.status, Status::Ok);
         record
     }

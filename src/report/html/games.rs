@@ -11,7 +11,7 @@ use crate::report::export::{escape, html_table as table, Markup};
 /// The game's section, or nothing for a game without one.
 pub fn section(run: &RunData) -> Result<String> {
     let games: Vec<PlayedGame> =
-        run.games.iter().map(|g| PlayedGame { lineup: &g.lineup, record: &g.record, columns: run.columns }).collect();
+        run.games.iter().map(|g| PlayedGame { lineup: &g.lineup, record: &g.record, columns: &run.columns }).collect();
     let mut out = String::new();
     for block in run.table.report(&games, &run.names) {
         match block {

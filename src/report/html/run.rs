@@ -23,7 +23,7 @@ pub struct RunData {
     pub schedule: Schedule,
     pub names: Vec<String>,
     /// The game's own columns of games.csv.
-    pub columns: &'static [&'static str],
+    pub columns: Vec<&'static str>,
     /// What one game's payoff is counted in, for the axes.
     pub payoff_label: &'static str,
     /// The table the games were played at (for the game's own section).
@@ -51,16 +51,16 @@ impl RunData {
         let schedule = cfg.schedule()?;
         let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
         let table = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?;
-        let (columns, headline, payoff_label) = (table.columns(), table.headline(), table.payoff_label());
+        let (columns, headline, payoff_label) = (cfg.columns(&*table), table.headline(), table.payoff_label());
         let manifest = Manifest::read(dir).ok();
         let records = manifest.as_ref().map_or(Records::Csv, |m| m.records);
         let path = records.path_in(dir)?;
-        let file = GamesFile::read(&path, &names, cfg.seats, columns)?;
+        let file = GamesFile::read(&path, &names, cfg.seats, &columns)?;
         if let Some(g) = file.games.iter().find(|g| g.pairing >= schedule.pairings.len()) {
             return Err(Error::input(format!("{}: no pairing {} in this run", dir.display(), g.pairing)));
         }
         let unit = CiUnit::of(&schedule);
-        let mut tally = RunTally::new(&schedule, names.clone());
+        let mut tally = RunTally::estimating(&schedule, names.clone(), cfg.estimator);
         let mut bots = vec![Tally::default(); names.len()];
         let mut deal_payoffs = vec![Vec::new(); names.len()];
         let mut deal_sums = vec![(0.0, 0.0); names.len()];

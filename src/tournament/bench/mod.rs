@@ -165,6 +165,7 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
         runner::Plan::all(&schedule),
         table.as_ref(),
         &opts,
+        false,
         &Progress::hidden(schedule.total()),
         &|_, _, _| {},
         &mut |job, record, _| {

@@ -154,11 +154,24 @@ pub struct RrBot {
     cfg: RrConfig,
     /// HS of the last decision: the same hole cards, board and number of opponents reuse it.
     cache: Option<(HsKey, f64)>,
+    /// The probabilities the last decision drew its action from ([`Bot::policy`]).
+    last: Vec<(Action, f64)>,
 }
 
 impl RrBot {
     pub fn new(cfg: RrConfig) -> RrBot {
-        RrBot { cfg, cache: None }
+        RrBot { cfg, cache: None, last: Vec::with_capacity(3) }
+    }
+
+    /// Adds `p` to `action`'s probability in the last decision's policy.
+    fn may(&mut self, action: Action, p: f64) {
+        if p <= 0.0 {
+            return;
+        }
+        match self.last.iter_mut().find(|(a, _)| *a == action) {
+            Some((_, q)) => *q += p,
+            None => self.last.push((action, p)),
+        }
     }
 
     fn hs(&mut self, v: &View<'_>, rng: &mut BotRng) -> f64 {
@@ -204,17 +217,27 @@ impl Bot<Holdem> for RrBot {
             pot: v.pot() as f64,
             big_blind: v.blinds().big as f64,
         });
+        self.last.clear();
         if d.protected {
+            self.may(fold_or_check, 1.0);
             return fold_or_check;
         }
+        let raise = bounds.map_or(Action::CheckCall, |b| Action::RaiseTo(self.raise_to(v, b)));
+        self.may(fold_or_check, d.fold);
+        self.may(Action::CheckCall, d.call);
+        self.may(raise, 1.0 - d.fold - d.call);
         let r: f64 = rng.random();
         if r < d.fold {
             fold_or_check
         } else if r < d.fold + d.call {
             Action::CheckCall
         } else {
-            bounds.map_or(Action::CheckCall, |b| Action::RaiseTo(self.raise_to(v, b)))
+            raise
         }
+    }
+
+    fn policy(&self, _: &Holdem, _: &View<'_>, out: &mut Vec<(Action, f64)>) {
+        out.extend_from_slice(&self.last);
     }
 }
 

@@ -1,0 +1,234 @@
+//! Luck taken out of a game's payoffs, without bias (docs/luck.md).
+//!
+//! Duplicate deals take out the luck of who was dealt what; what is left is the luck of the
+//! chance that falls later (the board, the next card) and of the bots' own coin flips. A game
+//! that has a *value function* ([`Game::value`]: each seat's expected payoff if nobody bet again,
+//! over the chance not yet revealed) lets the play loop add, at every step, a correction with
+//! mean zero (AIVAT, Burch et al. 2018):
+//!
+//! - at a decision, `Σ π(a') W(a') − W(a)` when the bot said the probabilities `π` it drew its
+//!   action `a` from ([`crate::core::Bot::policy`]), where `W(a)` is the value after action `a`
+//!   averaged over the chance it reveals; nothing when the policy is unknown;
+//! - at the chance the step reveals (a street's cards, a next card): `W(a) − V`, `V` the value
+//!   once it is revealed.
+//!
+//! Each term has mean zero given everything before it, so the adjusted payoff (payoff plus the
+//! terms) has the plain payoff's mean for any value function; a good value function makes it
+//! vary much less. The *all-in* adjustment is the last step's chance term alone: once no
+//! decision is left, the payoff is replaced by its expectation over the cards still to come,
+//! enumerated exactly.
+//!
+//! The expectation over chance is a game's to compute: it enumerates the completions when they
+//! are few and otherwise averages a sample of them drawn from the deal's own luck stream
+//! ([`LuckCache::rng`], shared by every replay of a deal, apart from the deck's stream). A
+//! sampled average is an unbiased estimate of the exact one drawn independently of the cards
+//! that fall, so the sum keeps its mean.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::core::game::{Game, Seat};
+use crate::core::play::{Adjusted, PerSeat, SeatResult};
+use crate::core::seeds::mix;
+
+/// How a verdict's payoff is estimated: the `estimator` column of match.csv and summary.csv.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Estimator {
+    /// The payoffs as they fell, each game on its own.
+    Plain,
+    /// The payoffs as they fell, averaged over a deal's seat rotations.
+    Duplicate,
+    /// Duplicate, the payoff of a game whose result no decision could change any more replaced
+    /// by its expectation over the cards still to come.
+    #[value(name = "all-in")]
+    #[serde(rename = "all-in")]
+    AllIn,
+    /// Duplicate, with AIVAT's corrections at every chance event and at every decision of a bot
+    /// whose probabilities are known.
+    Aivat,
+}
+
+impl Estimator {
+    pub fn name(self) -> &'static str {
+        match self {
+            Estimator::Plain => "plain",
+            Estimator::Duplicate => "duplicate",
+            Estimator::AllIn => "all-in",
+            Estimator::Aivat => "aivat",
+        }
+    }
+
+    /// Whether this estimator needs the game's value function (it adjusts the payoffs).
+    pub fn adjusts(self) -> bool {
+        matches!(self, Estimator::AllIn | Estimator::Aivat)
+    }
+
+    /// A seat's payoff as this estimator counts it: adjusted when it adjusts and the record
+    /// carries the adjustment, else as it fell.
+    pub fn payoff(self, result: &SeatResult) -> f64 {
+        match (self, result.adjusted) {
+            (Estimator::AllIn, Some(a)) => a.allin,
+            (Estimator::Aivat, Some(a)) => a.aivat,
+            _ => result.payoff,
+        }
+    }
+
+    /// The games.csv column of this estimator's payoff, when it adjusts.
+    pub fn column(self) -> Option<&'static str> {
+        match self {
+            Estimator::AllIn => Some(ALLIN_COLUMN),
+            Estimator::Aivat => Some(AIVAT_COLUMN),
+            _ => None,
+        }
+    }
+}
+
+/// games.csv's column of the all-in adjusted payoff.
+pub const ALLIN_COLUMN: &str = "payoff_allin";
+/// games.csv's column of the AIVAT adjusted payoff.
+pub const AIVAT_COLUMN: &str = "payoff_aivat";
+/// The columns a game with a value function adds to games.csv, before its own, when a run
+/// adjusts its payoffs.
+pub const LUCK_COLUMNS: [&str; 2] = [ALLIN_COLUMN, AIVAT_COLUMN];
+
+/// The key of the luck stream among a deal's streams (the deal's own is the deck).
+const LUCK_STREAM: u64 = 0x4c55_434b; // "LUCK"
+
+/// What a game's value function keeps between calls within one game: the completions of the
+/// chance not yet revealed (or a sample of them), as every seat's showdown rank, for the number
+/// of chance events known when they were drawn. A game fills it its own way; the play loop
+/// clears it every game.
+#[derive(Clone, Debug)]
+pub struct LuckCache {
+    /// `(known, seats)` of the completions held, `None` when none are.
+    pub key: Option<(usize, usize)>,
+    /// Completion after completion, one rank a seat (higher wins).
+    pub ranks: Vec<u32>,
+    /// The deal's luck stream: a sample of completions is drawn from it.
+    pub rng: ChaCha8Rng,
+}
+
+impl LuckCache {
+    /// The cache of the game whose deal seed is `deal`.
+    pub fn new(deal: u64) -> LuckCache {
+        LuckCache { key: None, ranks: Vec::new(), rng: ChaCha8Rng::seed_from_u64(mix(deal, LUCK_STREAM)) }
+    }
+}
+
+/// Whether a value is wanted exactly (every completion) or may be a sample's average.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exactness {
+    /// Enumerate when the completions are few, else average a sample.
+    Sampled,
+    /// Enumerate every completion, however many (the all-in adjustment).
+    Exact,
+}
+
+/// The corrections of one game as it is played ([`Luck::step`] after every action).
+#[derive(Clone, Debug)]
+pub struct Luck {
+    cache: LuckCache,
+    /// Σ of the last step's chance term: the all-in correction (set at the step that ends the game).
+    allin: PerSeat<f64>,
+    /// Σ of every step's terms.
+    aivat: PerSeat<f64>,
+    /// Scratch: values per seat.
+    after: Vec<f64>,
+    expected: Vec<f64>,
+    other: Vec<f64>,
+}
+
+impl Luck {
+    pub fn new(seats: usize, deal: u64) -> Luck {
+        Luck {
+            cache: LuckCache::new(deal),
+            allin: smallvec::smallvec![0.0; seats],
+            aivat: smallvec::smallvec![0.0; seats],
+            after: vec![0.0; seats],
+            expected: vec![0.0; seats],
+            other: vec![0.0; seats],
+        }
+    }
+
+    /// Adds the terms of one step: `before` the state the seat acted in, `action` what it did,
+    /// `after` the state it led to, `policy` the probabilities the bot drew its action from
+    /// (empty when unknown; ignored unless it gives `action` a positive probability, sums to one
+    /// and holds only legal actions).
+    pub fn step<G: Game>(
+        &mut self,
+        game: &G,
+        before: &G::State,
+        action: &G::Action,
+        after: &G::State,
+        policy: &[(G::Action, f64)],
+    ) {
+        let seats = self.aivat.len();
+        let known = game.revealed(before);
+        let revealed = game.revealed(after);
+        let over = game.to_act(after).is_none();
+        // The value after the action, over the chance it reveals (exactly for the game's last
+        // step: that is the all-in adjustment).
+        let exactness = if over && revealed > known { Exactness::Exact } else { Exactness::Sampled };
+        let mut w = std::mem::take(&mut self.after);
+        game.value(after, known, exactness, &mut self.cache, &mut w);
+        let mut expected = std::mem::take(&mut self.expected);
+        expected.copy_from_slice(&w);
+        if let Some(mixed) = self.expected_over(game, before, action, policy, known, &w) {
+            expected.copy_from_slice(&mixed);
+        }
+        let mut v = std::mem::take(&mut self.other);
+        if revealed > known {
+            game.value(after, revealed, Exactness::Sampled, &mut self.cache, &mut v);
+        } else {
+            v.copy_from_slice(&w);
+        }
+        for seat in 0..seats {
+            self.aivat[seat] += expected[seat] - v[seat];
+            if over {
+                self.allin[seat] = w[seat] - v[seat];
+            }
+        }
+        self.after = w;
+        self.expected = expected;
+        self.other = v;
+    }
+
+    /// `Σ π(a') W(a')` over the bot's stated policy, `None` when it cannot be used.
+    fn expected_over<G: Game>(
+        &mut self,
+        game: &G,
+        before: &G::State,
+        action: &G::Action,
+        policy: &[(G::Action, f64)],
+        known: usize,
+        w_action: &[f64],
+    ) -> Option<Vec<f64>> {
+        let total: f64 = policy.iter().map(|(_, p)| p).sum();
+        let played = policy.iter().any(|(a, p)| a == action && *p > 0.0);
+        if policy.is_empty() || !played || (total - 1.0).abs() > 1e-9 || policy.iter().any(|(_, p)| *p < 0.0) {
+            return None;
+        }
+        let mut sum = vec![0.0; w_action.len()];
+        let mut w = vec![0.0; w_action.len()];
+        for (a, p) in policy {
+            if *p == 0.0 {
+                continue;
+            }
+            if a == action {
+                w.copy_from_slice(w_action);
+            } else {
+                let mut state = before.clone();
+                game.apply(&mut state, a).ok()?;
+                game.value(&state, known, Exactness::Sampled, &mut self.cache, &mut w);
+            }
+            sum.iter_mut().zip(&w).for_each(|(s, x)| *s += p * x);
+        }
+        Some(sum)
+    }
+
+    /// The adjusted payoffs of a game that ended with `payoff` by the rules: (all-in, AIVAT).
+    pub fn adjusted(&self, seat: Seat, payoff: f64) -> Adjusted {
+        Adjusted { allin: payoff + self.allin[seat], aivat: payoff + self.aivat[seat] }
+    }
+}

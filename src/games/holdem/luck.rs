@@ -1,0 +1,230 @@
+//! The value function that takes the luck out of a cash hand's payoffs (core/luck.rs, docs/luck.md).
+//!
+//! A seat's value is the chips it would end the hand with, less what it has put in, if nobody
+//! bet again and the hand were shown down: every seat still in shows its cards (all of them are
+//! known here, after the fact), the board is completed, and the pots are awarded as the
+//! showdown awards them (side pots and split pots included, by the same `award`). It is averaged
+//! over the board cards not yet known: all their completions when there are few (the turn and
+//! river after a flop: 990 heads-up), else a sample drawn from the deal's luck stream.
+//!
+//! Why this one: it is the payoff itself at the end of every hand (a fold leaves one seat in,
+//! whose value is the pot), and before the end it is what the all-in adjustment (equity times
+//! the pot) has always used, so the corrections at the board's cards take out the luck of the
+//! cards exactly where it falls. It needs no model of the bots, and the values of all seats sum
+//! to zero, so the adjusted payoffs do too.
+
+use crate::cards::{Card, CardSet};
+use crate::core::luck::{Exactness, LuckCache};
+
+use super::engine::award;
+use super::eval::{Hand, HandValue};
+use super::state::{Chips, Holdem, State, MAX_SEATS};
+
+/// Completions are enumerated when there are at most this many (the turn and river after the
+/// flop: 990 heads-up; the river: 44); more (the five cards before the flop: 1.7 million) are
+/// sampled, unless the value must be exact.
+const ENUMERATE_UP_TO: u64 = 20_000;
+/// The size of a sample of completions: the average's standard error is about 1% of the pot.
+const SAMPLES: usize = 2_000;
+
+/// Each seat's value at `s` with the first `known` board cards known (see the module's text),
+/// in big blinds, into `out`.
+pub(super) fn value(
+    game: &Holdem,
+    s: &State,
+    known: usize,
+    exactness: Exactness,
+    cache: &mut LuckCache,
+    out: &mut [f64],
+) {
+    let n = s.n;
+    let big = game.blinds.big as f64;
+    // A settled hand has moved the pot into the stacks: what each seat put in is kept apart.
+    let committed = if s.over { &s.paid } else { &s.committed };
+    let contesting = s.contesting();
+    let mut won_sum = [0u64; MAX_SEATS];
+    let mut completions = 0u64;
+    if contesting.count_ones() == 1 {
+        won_sum[contesting.trailing_zeros() as usize] = committed[..n].iter().map(|&c| c as u64).sum();
+        completions = 1;
+    } else {
+        let known = known.min(5);
+        let dead: CardSet = (0..n)
+            .filter(|&i| s.live & (1 << i) != 0)
+            .flat_map(|i| s.hole[i])
+            .chain(s.board[..known].iter().copied())
+            .collect();
+        let live: Vec<Card> = Card::all().filter(|c| !dead.contains(*c)).collect();
+        let missing = 5 - known;
+        let base = s.board[..known].iter().fold(Hand::new(), |h, &c| h.plus(c));
+        let holes: [Hand; MAX_SEATS] =
+            std::array::from_fn(
+                |i| if i < n { Hand::new().plus(s.hole[i][0]).plus(s.hole[i][1]) } else { Hand::new() },
+            );
+        let mut value = [0 as HandValue; MAX_SEATS];
+        let mut won = [0 as Chips; MAX_SEATS];
+        let mut showdown = |ranks: &dyn Fn(usize) -> HandValue| {
+            for (i, v) in value.iter_mut().enumerate().take(n) {
+                if contesting & (1 << i) != 0 {
+                    *v = ranks(i);
+                }
+            }
+            won = [0; MAX_SEATS];
+            award(s, contesting, committed, &value, &mut won);
+            for (sum, &w) in won_sum.iter_mut().zip(&won) {
+                *sum += w as u64;
+            }
+            completions += 1;
+        };
+        if exactness == Exactness::Exact || choose(live.len() as u64, missing as u64) <= ENUMERATE_UP_TO {
+            enumerate(&live, missing, base, &mut |board| showdown(&|i| board.join(holes[i]).value()));
+        } else {
+            let ranks = sample(s, known, &live, base, &holes, cache);
+            for ranks in ranks.chunks_exact(n) {
+                showdown(&|i| ranks[i] as HandValue);
+            }
+        }
+    }
+    for i in 0..n {
+        let won = won_sum[i] as f64 / completions as f64;
+        out[i] = (won - committed[i] as f64) / big;
+    }
+}
+
+/// The sampled completions of the board after its first `known` cards, as every dealt-in seat's
+/// hand value (completion after completion, `s.n` a completion): drawn once a hand for each
+/// `known` from the deal's luck stream, and kept in `cache` for the other values of the hand.
+fn sample<'c>(
+    s: &State,
+    known: usize,
+    live: &[Card],
+    base: Hand,
+    holes: &[Hand; MAX_SEATS],
+    cache: &'c mut LuckCache,
+) -> &'c [u32] {
+    let n = s.n;
+    if cache.key != Some((known, n)) {
+        cache.key = Some((known, n));
+        cache.ranks.clear();
+        let mut deck = live.to_vec();
+        let missing = 5 - known;
+        for _ in 0..SAMPLES {
+            // A partial Fisher-Yates shuffle: the first `missing` cards are a uniform draw.
+            let mut board = base;
+            for k in 0..missing {
+                let j = k + (rand::Rng::random_range(&mut cache.rng, 0..deck.len() - k));
+                deck.swap(k, j);
+                board = board.plus(deck[k]);
+            }
+            cache.ranks.extend((0..n).map(|i| u32::from(board.join(holes[i]).value())));
+        }
+    }
+    &cache.ranks
+}
+
+/// Calls `f` with every `k`-card subset of `cards` added to `acc`.
+fn enumerate(cards: &[Card], k: usize, acc: Hand, f: &mut impl FnMut(Hand)) {
+    if k == 0 {
+        f(acc);
+        return;
+    }
+    for i in 0..=cards.len() - k {
+        enumerate(&cards[i + 1..], k - 1, acc.plus(cards[i]), f);
+    }
+}
+
+/// The number of `k`-subsets of `n` things.
+fn choose(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+    use crate::core::luck::{Luck, LuckCache};
+    use crate::core::{Game, GameSeeds};
+    use crate::games::holdem::equity::exact_heads_up;
+    use crate::games::holdem::Action;
+
+    fn deck(holes: &[&str], board: &str) -> [Card; 52] {
+        let mut front: Vec<Card> = holes.iter().flat_map(|h| parse_cards(h).unwrap()).collect();
+        front.extend(parse_cards(board).unwrap());
+        let used: CardSet = front.iter().copied().collect();
+        front.extend(Card::all().filter(|c| !used.contains(*c)));
+        front.try_into().unwrap()
+    }
+
+    #[test]
+    fn an_all_in_before_the_flop_is_worth_its_exact_equity() {
+        // Aces against kings, both all-in for 100 big blinds: the aces' value is their exact
+        // equity (81.2555%, every board enumerated) of the 200 big blind pot, less their 100.
+        let g = Holdem::new(2, 50, 100, 10_000);
+        let mut s = g.deal_cards(&deck(&["AhAs", "KdKc"], "Kh7c2d9s3h"), &[10_000, 10_000]);
+        let before = s.clone();
+        g.apply(&mut s, &Action::RaiseTo(10_000)).unwrap();
+        g.apply(&mut s, &Action::CheckCall).unwrap();
+        assert!(s.over);
+        let mut out = [0.0; 2];
+        let mut cache = LuckCache::new(1);
+        value(&g, &s, 0, Exactness::Exact, &mut cache, &mut out);
+        let eq = exact_heads_up(before.hole[0], before.hole[1], &[]);
+        let expected = 200.0 * (eq.win + eq.tie / 2.0) - 100.0;
+        assert!((out[0] - expected).abs() < 1e-9, "{} vs {expected}", out[0]);
+        assert!((out[0] + out[1]).abs() < 1e-9, "values sum to zero");
+        // With every card known the value is the payoff: the kings made a set on this board.
+        value(&g, &s, 5, Exactness::Exact, &mut cache, &mut out);
+        assert_eq!(out, [-100.0, 100.0]);
+        assert_eq!(g.outcome(&s).payoff.to_vec(), vec![-100.0, 100.0]);
+    }
+
+    #[test]
+    fn the_all_in_adjustment_replaces_the_payoff_by_its_expectation() {
+        let g = Holdem::new(2, 50, 100, 10_000);
+        let mut s = g.deal_cards(&deck(&["AhAs", "KdKc"], "Kh7c2d9s3h"), &[10_000, 10_000]);
+        let mut luck = Luck::new(2, 7);
+        for action in [Action::RaiseTo(10_000), Action::CheckCall] {
+            let before = s.clone();
+            g.apply(&mut s, &action).unwrap();
+            luck.step(&g, &before, &action, &s, &[]);
+        }
+        let a = luck.adjusted(0, -100.0);
+        let eq = exact_heads_up(parse_two("AhAs"), parse_two("KdKc"), &[]);
+        assert!((a.allin - (200.0 * eq.equity - 100.0)).abs() < 1e-9, "{a:?}");
+        // With no decision of known probabilities, AIVAT is the all-in adjustment plus the
+        // sampled-value terms before it (none here: the board fell in the last step).
+        assert!((a.aivat - a.allin).abs() < 1e-9, "{a:?}");
+    }
+
+    fn parse_two(s: &str) -> [Card; 2] {
+        parse_cards(s).unwrap().try_into().unwrap()
+    }
+
+    #[test]
+    fn a_hand_won_by_a_fold_is_worth_the_pot_whatever_the_board() {
+        let g = Holdem::new(3, 50, 100, 10_000);
+        let mut s = g.deal_cards(&deck(&["AhAs", "KdKc", "7c2d"], "2c3d4h5s7h"), &[10_000; 3]);
+        for a in [Action::RaiseTo(300), Action::Fold, Action::Fold] {
+            g.apply(&mut s, &a).unwrap();
+        }
+        assert!(s.over);
+        let mut out = [0.0; 3];
+        value(&g, &s, 0, Exactness::Sampled, &mut LuckCache::new(1), &mut out);
+        assert_eq!(out.to_vec(), g.outcome(&s).payoff.to_vec());
+    }
+
+    #[test]
+    fn a_sampled_value_estimates_the_exact_one() {
+        // Before the flop, heads-up, blinds in: the sampled value is within a few standard
+        // errors of the exact one, and the same for the same deal.
+        let g = Holdem::new(2, 50, 100, 10_000);
+        let s = g.deal(&mut GameSeeds::derive(3, 0, 0, 1).deal_rng());
+        let (mut exact, mut sampled, mut again) = ([0.0; 2], [0.0; 2], [0.0; 2]);
+        value(&g, &s, 0, Exactness::Exact, &mut LuckCache::new(1), &mut exact);
+        value(&g, &s, 0, Exactness::Sampled, &mut LuckCache::new(1), &mut sampled);
+        value(&g, &s, 0, Exactness::Sampled, &mut LuckCache::new(1), &mut again);
+        assert_eq!(sampled, again);
+        // The pot is 1.5 big blinds; an equity's standard error over 2,000 boards is under 1.2%.
+        assert!((exact[0] - sampled[0]).abs() < 4.0 * 0.012 * 1.5, "{exact:?} {sampled:?}");
+    }
+}
