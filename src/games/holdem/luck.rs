@@ -1,9 +1,10 @@
 //! The value function that takes the luck out of a cash hand's payoffs (core/luck.rs, docs/luck.md).
 //!
-//! A seat's value is the chips it would end the hand with, less what it has put in, if nobody
-//! bet again and the hand were shown down: every seat still in shows its cards (all of them are
-//! known here, after the fact), the board is completed, and the pots are awarded as the
-//! showdown awards them (side pots and split pots included, by the same `award`). It is averaged
+//! A seat's value is the chips it would end the hand with, less what it has put in, if every
+//! seat still in called the bet (as far as its stack goes), nobody bet again and the hand were
+//! shown down: every seat still in shows its cards (all of them are known here, after the fact),
+//! the board is completed, and the pots are awarded as the showdown awards them (side pots and
+//! split pots included, by the same `award`). It is averaged
 //! over the board cards not yet known: all their completions when there are few (the turn and
 //! river after a flop: 990 heads-up), else a sample drawn from the deal's luck stream.
 //!
@@ -11,7 +12,10 @@
 //! whose value is the pot), and before the end it is what the all-in adjustment (equity times
 //! the pot) has always used, so the corrections at the board's cards take out the luck of the
 //! cards exactly where it falls. It needs no model of the bots, and the values of all seats sum
-//! to zero, so the adjusted payoffs do too.
+//! to zero, so the adjusted payoffs do too. Taking a bet as called is what makes a bot's coin
+//! flips count: with bets handed back, raising and checking would be worth the same and the
+//! corrections at decisions would be nothing (rr against always-call: variance ratio 1.31 with
+//! bets handed back, 2.44 with bets called; 4,000 duplicate hands, seed 1).
 
 use crate::cards::{Card, CardSet};
 use crate::core::luck::{Exactness, LuckCache};
@@ -39,9 +43,20 @@ pub(super) fn value(
 ) {
     let n = s.n;
     let big = game.blinds.big as f64;
-    // A settled hand has moved the pot into the stacks: what each seat put in is kept apart.
-    let committed = if s.over { &s.paid } else { &s.committed };
     let contesting = s.contesting();
+    // A settled hand has moved the pot into the stacks: what each seat put in is kept apart.
+    // In a hand under way, every seat still in is taken to match the bet (as far as its stack
+    // goes): a bet is worth what it wins called, not the nothing of a bet handed back.
+    let committed = if s.over {
+        s.paid
+    } else {
+        let bet = (0..n).filter(|&i| contesting & (1 << i) != 0).map(|i| s.committed[i]).max().unwrap_or(0);
+        std::array::from_fn(|i| match contesting & (1 << i) != 0 {
+            true => bet.min(s.committed[i] + s.stack[i]),
+            false => s.committed[i],
+        })
+    };
+    let committed = &committed;
     let mut won_sum = [0u64; MAX_SEATS];
     let mut completions = 0u64;
     if contesting.count_ones() == 1 {
@@ -198,6 +213,20 @@ mod tests {
 
     fn parse_two(s: &str) -> [Card; 2] {
         parse_cards(s).unwrap().try_into().unwrap()
+    }
+
+    #[test]
+    fn a_bet_not_yet_answered_is_valued_as_called() {
+        // The button raises to 3 big blinds: its value is its exact equity of the 6 big blind pot
+        // the call would make, less its 3.
+        let g = Holdem::new(2, 50, 100, 10_000);
+        let mut s = g.deal_cards(&deck(&["AhAs", "KdKc"], "Kh7c2d9s3h"), &[10_000, 10_000]);
+        g.apply(&mut s, &Action::RaiseTo(300)).unwrap();
+        let mut out = [0.0; 2];
+        value(&g, &s, 0, Exactness::Exact, &mut LuckCache::new(1), &mut out);
+        let eq = exact_heads_up(parse_two("AhAs"), parse_two("KdKc"), &[]);
+        assert!((out[0] - (6.0 * eq.equity - 3.0)).abs() < 1e-9, "{out:?}");
+        assert!((out[0] + out[1]).abs() < 1e-9);
     }
 
     #[test]
