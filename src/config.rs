@@ -186,6 +186,8 @@ impl<'a> Source<'a> {
 pub struct Overrides {
     pub games: Option<i64>,
     pub seed: Option<u64>,
+    /// How the payoff verdicts are estimated (`--estimator`, a gate's `estimator`).
+    pub estimator: Option<Estimator>,
 }
 
 impl RunConfig {
@@ -331,27 +333,37 @@ impl RunConfig {
             entry.venue(&table, seats, std::slice::from_ref(bot), None).map_err(|e| src.error_at(&value.span(), e))?;
         }
         let plain = if file.paired { Estimator::Duplicate } else { Estimator::Plain };
-        let estimator = match &file.estimator {
-            None => plain,
-            Some(name) => {
-                let at = |e: String| src.error_at(&name.span(), e);
-                let chosen = <Estimator as clap::ValueEnum>::from_str(name.get_ref(), false).map_err(|_| {
-                    at(format!("estimator `{}` is not one of plain, duplicate, all-in, aivat", name.get_ref()))
+        // Given by a flag, an error has no line to point at; in the file, it points at the key.
+        let chosen = match (overrides.estimator, &file.estimator) {
+            (Some(e), _) => Some((e, None)),
+            (None, None) => None,
+            (None, Some(name)) => {
+                let e = <Estimator as clap::ValueEnum>::from_str(name.get_ref(), false).map_err(|_| {
+                    let msg = format!("estimator `{}` is not one of plain, duplicate, all-in, aivat", name.get_ref());
+                    src.error_at(&name.span(), msg)
                 })?;
+                Some((e, Some(name.span())))
+            }
+        };
+        let estimator = match chosen {
+            None => plain,
+            Some((chosen, at)) => {
+                let fail = |msg: String| match &at {
+                    Some(span) => src.error_at(span, msg),
+                    None => Error::input(format!("--estimator {}: {msg}", chosen.name())),
+                };
                 let adjusts = entry.venue(&table, seats, &[], None)?.adjusts();
                 match chosen {
                     Estimator::Duplicate if !file.paired => {
-                        return Err(at("estimator `duplicate` needs paired deals (`paired = true`)".into()))
+                        return Err(fail("estimator `duplicate` needs paired deals (`paired = true`)".into()))
                     }
                     Estimator::Plain | Estimator::Duplicate => plain,
-                    adjusted if !adjusts => {
-                        return Err(at(format!(
+                    adjusted if !adjusts => return Err(fail(format!(
                         "estimator `{}` needs a game with a value function (holdem cash, stud, zhajinhua), not {}{}",
                         adjusted.name(),
                         entry.name(),
                         if entry.name() == "holdem" { " sng" } else { "" }
-                    )))
-                    }
+                    ))),
                     adjusted => adjusted,
                 }
             }

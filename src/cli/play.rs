@@ -79,7 +79,7 @@ fn config(arena: &Arena, args: &PlayArgs, seed: u64) -> Result<RunConfig> {
         arena,
         &Source::command_line(&text),
         &name,
-        &Overrides { games: Some(args.games as i64), seed: Some(seed) },
+        &Overrides { games: Some(args.games as i64), seed: Some(seed), estimator: None },
     )
 }
 

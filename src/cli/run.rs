@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::cli::out::{note, Printer};
 use crate::cli::{json, signals, EXIT_ENGINE_ERRORS, EXIT_OK};
 use crate::config::{Overrides, RunConfig, Source};
+use crate::core::luck::Estimator;
 use crate::core::schedule::Shard;
 use crate::error::{Error, Result};
 use crate::registry::Arena;
@@ -40,6 +41,13 @@ pub struct RunArgs {
     /// Seats at the table (no config only; default: the number of bots).
     #[arg(long, conflicts_with = "config")]
     seats: Option<i64>,
+    /// How the payoff verdicts are estimated (overrides the config's `estimator`): plain,
+    /// duplicate (paired deals), or with the luck taken out for hold'em cash, stud and zhajinhua:
+    /// all-in (a payoff no decision could change any more replaced by its expectation) or aivat
+    /// (corrections at every card dealt and every decision of a bot with known probabilities).
+    /// The payoff SPRT then tests the adjusted payoff; the plain figures stay beside it.
+    #[arg(long, value_enum)]
+    estimator: Option<Estimator>,
     /// Games per pairing (overrides the config; default 100).
     #[arg(long, allow_negative_numbers = true)]
     games: Option<i64>,
@@ -124,7 +132,7 @@ pub(crate) fn progress_mode(quiet: bool, every_seconds: f64) -> ProgressMode {
 
 impl RunArgs {
     fn config(&self, arena: &Arena) -> Result<RunConfig> {
-        let overrides = Overrides { games: self.games, seed: self.seed };
+        let overrides = Overrides { games: self.games, seed: self.seed, estimator: self.estimator };
         if let Some(path) = &self.config {
             return RunConfig::load(arena, path, &overrides);
         }

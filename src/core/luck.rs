@@ -105,6 +105,11 @@ pub struct LuckCache {
     pub key: Option<(usize, usize)>,
     /// Completion after completion, one rank a seat (higher wins).
     pub ranks: Vec<u32>,
+    /// What the game counted over the completions for one situation (hold'em: how often each
+    /// order of the hands still in comes up), and the situation, so that the values of several
+    /// actions in it cost the count once.
+    pub counts: Vec<(u64, u64)>,
+    pub counts_key: Option<(usize, u64)>,
     /// The deal's luck stream: a sample of completions is drawn from it.
     pub rng: ChaCha8Rng,
 }
@@ -112,7 +117,13 @@ pub struct LuckCache {
 impl LuckCache {
     /// The cache of the game whose deal seed is `deal`.
     pub fn new(deal: u64) -> LuckCache {
-        LuckCache { key: None, ranks: Vec::new(), rng: ChaCha8Rng::seed_from_u64(mix(deal, LUCK_STREAM)) }
+        LuckCache {
+            key: None,
+            ranks: Vec::new(),
+            counts: Vec::new(),
+            counts_key: None,
+            rng: ChaCha8Rng::seed_from_u64(mix(deal, LUCK_STREAM)),
+        }
     }
 }
 

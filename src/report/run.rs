@@ -21,6 +21,7 @@ pub struct RunTally {
     comparisons: Comparisons,
     replays: u64,
     unit: CiUnit,
+    estimator: Estimator,
     /// The (pairing, deal) whose games the bots' tallies are collecting, and the bots in it.
     deal: Option<(usize, u64)>,
     in_deal: Vec<usize>,
@@ -61,6 +62,7 @@ impl RunTally {
             tables,
             replays: schedule.replays,
             unit,
+            estimator,
             deal: None,
             in_deal: Vec::new(),
             engine_errors: 0,
@@ -110,7 +112,7 @@ impl RunTally {
             t.close_deal(&mut self.comparisons);
         }
         let names = &self.names;
-        let bots = self.bots.iter().zip(names).map(|(t, n)| t.summary(n, self.unit)).collect();
+        let bots = self.bots.iter().zip(names).map(|(t, n)| t.summary(n, self.unit, self.estimator)).collect();
         let matches = self.tables.iter().flat_map(|t| t.rows(names, sprt)).collect();
         let ratings = (names.len() >= 3).then(|| {
             let fields: Vec<TableField> = self

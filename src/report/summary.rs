@@ -12,6 +12,8 @@ use crate::core::{FaultKind, GameRecord, Status};
 use crate::error::Result;
 use serde::Serialize;
 
+use crate::core::luck::Estimator;
+
 use crate::report::export::{Csv, Exporter, Figure, Rows};
 use crate::report::write_atomic;
 use crate::stats::{wilson, ClusteredMean, MeanCi, Z95};
@@ -56,8 +58,11 @@ pub struct Tally {
     /// Payoff and wins, one cluster per deal.
     payoff: ClusteredMean,
     won: ClusteredMean,
-    /// The deal being collected: payoff, wins and seat-games so far.
+    /// The payoffs adjusted for luck (all-in, AIVAT), when the records carry them.
+    adjusted: [ClusteredMean; 2],
+    /// The deal being collected: payoff, wins and seat-games so far, and the adjusted payoffs.
     deal: [f64; 3],
+    deal_adjusted: [f64; 2],
 }
 
 /// One row of summary.csv.
@@ -79,6 +84,9 @@ pub struct BotSummary {
     pub win_rate_hi: f64,
     pub payoff: MeanCi,
     pub ci_unit: CiUnit,
+    /// What the payoff verdicts lead with, and its mean payoff when it adjusts for luck.
+    pub estimator: Estimator,
+    pub adjusted: Option<MeanCi>,
 }
 
 /// One row of summary.csv, as written: the columns are its fields, in order (the `--json`
@@ -99,6 +107,17 @@ pub struct SummaryRow {
     pub payoff_lo: Figure,
     pub payoff_hi: Figure,
     pub ci_unit: &'static str,
+    pub estimator: &'static str,
+    #[serde(flatten)]
+    pub adjusted: Option<AdjustedPayoff>,
+}
+
+/// The adjusted payoff columns of a summary.csv row (a run that adjusts its payoffs).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AdjustedPayoff {
+    pub adjusted_payoff: Figure,
+    pub adjusted_payoff_lo: Figure,
+    pub adjusted_payoff_hi: Figure,
 }
 
 impl Tally {
@@ -122,15 +141,23 @@ impl Tally {
             }
             let won = f64::from(u8::from(result.place == 1 && firsts == 1));
             t.deal = [t.deal[0] + result.payoff, t.deal[1] + won, t.deal[2] + 1.0];
+            if let Some(a) = result.adjusted {
+                t.deal_adjusted[0] += a.allin;
+                t.deal_adjusted[1] += a.aivat;
+            }
         }
     }
 
     /// Closes the deal being collected: its games are one observation of the bot.
     pub fn end_deal(&mut self) {
         let [payoff, won, games] = std::mem::take(&mut self.deal);
+        let adjusted = std::mem::take(&mut self.deal_adjusted);
         if games > 0.0 {
             self.payoff.push(payoff, games);
             self.won.push(won, games);
+            for (mean, sum) in self.adjusted.iter_mut().zip(adjusted) {
+                mean.push(sum, games);
+            }
         }
     }
 
@@ -138,8 +165,9 @@ impl Tally {
         self.wins + self.draws + self.losses
     }
 
-    /// The row of summary.csv, with intervals over `unit` (deals must have been closed).
-    pub fn summary(&self, bot: &str, unit: CiUnit) -> BotSummary {
+    /// The row of summary.csv, with intervals over `unit` (deals must have been closed), led by
+    /// `estimator`'s payoffs.
+    pub fn summary(&self, bot: &str, unit: CiUnit, estimator: Estimator) -> BotSummary {
         let games = self.games();
         let n = games as f64;
         let rate = |x: u64| if games == 0 { f64::NAN } else { x as f64 / n };
@@ -161,6 +189,12 @@ impl Tally {
             win_rate_hi: w.hi,
             payoff: self.payoff.ci(0.95),
             ci_unit: unit,
+            estimator,
+            adjusted: match estimator {
+                Estimator::AllIn => Some(self.adjusted[0].ci(0.95)),
+                Estimator::Aivat => Some(self.adjusted[1].ci(0.95)),
+                _ => None,
+            },
         }
     }
 }
@@ -182,6 +216,12 @@ impl BotSummary {
             payoff_lo: Figure(self.payoff.lo),
             payoff_hi: Figure(self.payoff.hi),
             ci_unit: self.ci_unit.as_str(),
+            estimator: self.estimator.name(),
+            adjusted: self.adjusted.map(|a| AdjustedPayoff {
+                adjusted_payoff: Figure(a.mean),
+                adjusted_payoff_lo: Figure(a.lo),
+                adjusted_payoff_hi: Figure(a.hi),
+            }),
         }
     }
 
@@ -224,14 +264,39 @@ impl BotSummary {
         // Wide enough for every row, and at least as wide as always (so short tables look as before).
         let rate_w = cells.iter().map(|c| c.0.len()).chain([22]).max().unwrap_or(22);
         let payoff_w = cells.iter().map(|c| c.1.len()).chain([30]).max().unwrap_or(30);
+        // A run that adjusts its payoffs shows the adjusted mean in a last column.
+        let adjusted: Vec<String> = rows
+            .iter()
+            .filter_map(|r| r.adjusted.map(|a| format!("{:+.4} [{:+.4}, {:+.4}]", a.mean, a.lo, a.hi)))
+            .collect();
+        let adjusted_head = rows.first().map(|r| format!("{} payoff [95% CI]", r.estimator.name()));
+        let adjusted_w = adjusted.iter().map(String::len).chain(adjusted_head.iter().map(String::len)).max();
+        let last = |cell: &str| match adjusted_w {
+            Some(w) if !adjusted.is_empty() => format!("  {cell:>w$}"),
+            _ => String::new(),
+        };
         let mut out = format!(
-            "{:<width$}  {:>7}  {:>7} {:>6} {:>7}  {:>rate_w$}  {:>payoff_w$}\n",
-            "bot", "games", "wins", "draws", "losses", "win rate [95% CI]", "mean payoff [95% CI]"
+            "{:<width$}  {:>7}  {:>7} {:>6} {:>7}  {:>rate_w$}  {:>payoff_w$}{}\n",
+            "bot",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "win rate [95% CI]",
+            "mean payoff [95% CI]",
+            last(adjusted_head.as_deref().unwrap_or_default())
         );
-        for (r, (rate, payoff)) in rows.iter().zip(&cells) {
+        for (i, (r, (rate, payoff))) in rows.iter().zip(&cells).enumerate() {
             out.push_str(&format!(
-                "{:<width$}  {:>7}  {:>7} {:>6} {:>7}  {:>rate_w$}  {:>payoff_w$}\n",
-                r.bot, r.games, r.wins, r.draws, r.losses, rate, payoff
+                "{:<width$}  {:>7}  {:>7} {:>6} {:>7}  {:>rate_w$}  {:>payoff_w$}{}\n",
+                r.bot,
+                r.games,
+                r.wins,
+                r.draws,
+                r.losses,
+                rate,
+                payoff,
+                last(adjusted.get(i).map_or("", String::as_str))
             ));
         }
         out

@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::config::{Overrides, RunConfig, SprtFile};
+use crate::core::luck::Estimator;
 use crate::error::one_line;
 use crate::error::{Error, Result};
 use crate::registry::Arena;
@@ -60,6 +61,9 @@ pub struct Expectation {
     elo_lo: Option<f64>,
     payoff_diff_lo: Option<f64>,
     sprt: Option<Spanned<SprtFile>>,
+    /// How the payoff figures are estimated (overrides the config's `estimator`): `payoff_diff_lo`
+    /// and a payoff `sprt` then judge the adjusted payoff.
+    estimator: Option<Estimator>,
     baseline: Option<PathBuf>,
     #[serde(default)]
     tolerance: f64,
@@ -124,7 +128,7 @@ pub fn load(arena: &Arena, gate: &Path) -> Result<Vec<(Expectation, RunConfig)>>
     let base = gate.parent().unwrap_or(Path::new("."));
     let mut out = Vec::new();
     for e in file.expect {
-        let overrides = Overrides { games: e.games, seed: e.seed };
+        let overrides = Overrides { games: e.games, seed: e.seed, estimator: e.estimator };
         let mut cfg = RunConfig::load(arena, &base.join(&e.config), &overrides)?;
         let ctx = |msg: String| Error::input(format!("{shown}: expectation `{}`: {msg}", e.name));
         if let Some(bot) = &e.bot {
@@ -221,7 +225,8 @@ pub fn judge(
         checks.push(at_least("elo_lo", &format!("{judged} Elo lower bound"), lo, x));
     }
     if let (Some(x), Some(r)) = (e.payoff_diff_lo, row) {
-        let d = &r.payoff_diff;
+        // The headline's difference: adjusted for luck when the run adjusts it.
+        let d = r.adjusted.as_ref().map_or(&r.payoff_diff, |a| &a.payoff_diff);
         let lo = if sign > 0.0 { d.lo } else { -d.hi };
         checks.push(at_least("payoff_diff_lo", &format!("{judged} payoff difference lower bound"), lo, x));
     }

@@ -21,6 +21,7 @@ use crate::cards::{Card, CardSet};
 use crate::core::luck::{Exactness, LuckCache};
 
 use super::engine::award;
+use super::equity::FastRng;
 use super::eval::{Hand, HandValue};
 use super::state::{Chips, Holdem, State, MAX_SEATS};
 
@@ -64,46 +65,80 @@ pub(super) fn value(
         completions = 1;
     } else {
         let known = known.min(5);
-        let dead: CardSet = (0..n)
-            .filter(|&i| s.live & (1 << i) != 0)
-            .flat_map(|i| s.hole[i])
-            .chain(s.board[..known].iter().copied())
-            .collect();
-        let live: Vec<Card> = Card::all().filter(|c| !dead.contains(*c)).collect();
-        let missing = 5 - known;
-        let base = s.board[..known].iter().fold(Hand::new(), |h, &c| h.plus(c));
-        let holes: [Hand; MAX_SEATS] =
-            std::array::from_fn(
-                |i| if i < n { Hand::new().plus(s.hole[i][0]).plus(s.hole[i][1]) } else { Hand::new() },
-            );
-        let mut value = [0 as HandValue; MAX_SEATS];
-        let mut won = [0 as Chips; MAX_SEATS];
-        let mut showdown = |ranks: &dyn Fn(usize) -> HandValue| {
-            for (i, v) in value.iter_mut().enumerate().take(n) {
-                if contesting & (1 << i) != 0 {
-                    *v = ranks(i);
-                }
+        let exact = exactness == Exactness::Exact;
+        let situation = (known, u64::from(contesting) | u64::from(exact) << 32);
+        if cache.counts_key != Some(situation) {
+            let counts = count_orders(s, known, exact, contesting, cache);
+            cache.counts = counts;
+            cache.counts_key = Some(situation);
+        }
+        let seats_in: Vec<usize> = (0..n).filter(|&i| contesting & (1 << i) != 0).collect();
+        for &(order, times) in &cache.counts {
+            let mut value = [0 as HandValue; MAX_SEATS];
+            for (k, &i) in seats_in.iter().enumerate() {
+                value[i] = 15 - ((order >> (4 * k)) & 15) as HandValue;
             }
-            won = [0; MAX_SEATS];
+            let mut won = [0 as Chips; MAX_SEATS];
             award(s, contesting, committed, &value, &mut won);
-            for (sum, &w) in won_sum.iter_mut().zip(&won) {
-                *sum += w as u64;
+            for (sum, w) in won_sum.iter_mut().zip(won) {
+                *sum += w as u64 * times;
             }
-            completions += 1;
-        };
-        if exactness == Exactness::Exact || choose(live.len() as u64, missing as u64) <= ENUMERATE_UP_TO {
-            enumerate(&live, missing, base, &mut |board| showdown(&|i| board.join(holes[i]).value()));
-        } else {
-            let ranks = sample(s, known, &live, base, &holes, cache);
-            for ranks in ranks.chunks_exact(n) {
-                showdown(&|i| ranks[i] as HandValue);
-            }
+            completions += times;
         }
     }
     for i in 0..n {
         let won = won_sum[i] as f64 / completions as f64;
         out[i] = (won - committed[i] as f64) / big;
     }
+}
+
+/// How often each order of the `contesting` seats' hands comes up over the completions of the
+/// board after its first `known` cards (all of them when `exact` or few, else the sample): the
+/// pots go by that order alone, so a completion costs its hand values and nothing more. An order
+/// is, for each seat in (in seat order, 4 bits each), how many seats in hold a better hand.
+fn count_orders(s: &State, known: usize, exact: bool, contesting: u16, cache: &mut LuckCache) -> Vec<(u64, u64)> {
+    let n = s.n;
+    let dead: CardSet = (0..n)
+        .filter(|&i| s.live & (1 << i) != 0)
+        .flat_map(|i| s.hole[i])
+        .chain(s.board[..known].iter().copied())
+        .collect();
+    let live: Vec<Card> = Card::all().filter(|c| !dead.contains(*c)).collect();
+    let missing = 5 - known;
+    let base = s.board[..known].iter().fold(Hand::new(), |h, &c| h.plus(c));
+    let holes: [Hand; MAX_SEATS] =
+        std::array::from_fn(|i| if i < n { Hand::new().plus(s.hole[i][0]).plus(s.hole[i][1]) } else { Hand::new() });
+    let seats_in: Vec<usize> = (0..n).filter(|&i| contesting & (1 << i) != 0).collect();
+    let mut orders: Vec<(u64, u64)> = Vec::with_capacity(4);
+    let mut values = [0 as HandValue; MAX_SEATS];
+    let mut count = |values: &[HandValue; MAX_SEATS]| {
+        let mut order = 0u64;
+        for (k, &i) in seats_in.iter().enumerate() {
+            let above = seats_in.iter().filter(|&&j| values[j] > values[i]).count() as u64;
+            order |= above << (4 * k);
+        }
+        match orders.iter_mut().find(|(o, _)| *o == order) {
+            Some((_, c)) => *c += 1,
+            None => orders.push((order, 1)),
+        }
+    };
+    if exact || choose(live.len() as u64, missing as u64) <= ENUMERATE_UP_TO {
+        enumerate(&live, missing, base, &mut |board| {
+            for &i in &seats_in {
+                values[i] = board.join(holes[i]).value();
+            }
+            count(&values);
+        });
+    } else {
+        let ranks = sample(s, known, &live, base, &holes, cache);
+        for ranks in ranks.chunks_exact(n) {
+            for &i in &seats_in {
+                values[i] = ranks[i] as HandValue;
+            }
+            count(&values);
+        }
+    }
+    orders
 }
 
 /// The sampled completions of the board after its first `known` cards, as every dealt-in seat's
@@ -123,11 +158,13 @@ fn sample<'c>(
         cache.ranks.clear();
         let mut deck = live.to_vec();
         let missing = 5 - known;
+        // One draw from the luck stream seeds a quick generator for the sample.
+        let mut rng = FastRng::new(rand::RngCore::next_u64(&mut cache.rng));
         for _ in 0..SAMPLES {
             // A partial Fisher-Yates shuffle: the first `missing` cards are a uniform draw.
             let mut board = base;
             for k in 0..missing {
-                let j = k + (rand::Rng::random_range(&mut cache.rng, 0..deck.len() - k));
+                let j = k + rng.below((deck.len() - k) as u32) as usize;
                 deck.swap(k, j);
                 board = board.plus(deck[k]);
             }

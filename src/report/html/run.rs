@@ -69,8 +69,9 @@ impl RunData {
         let deals = (file.games.len() as u64 / schedule.replays.max(1)).max(1);
         let step = (deals as usize).div_ceil(MAX_POINTS).max(1);
         let (mut deal, mut deals_seen, mut read) = (None, 0usize, 0u64);
-        let summaries =
-            |bots: &[Tally]| -> Vec<BotSummary> { bots.iter().zip(&names).map(|(t, n)| t.summary(n, unit)).collect() };
+        let summaries = |bots: &[Tally]| -> Vec<BotSummary> {
+            bots.iter().zip(&names).map(|(t, n)| t.summary(n, unit, cfg.estimator)).collect()
+        };
         for g in &file.games {
             let this = Some((g.pairing, g.game / schedule.replays));
             if this != deal && deal.is_some() {
