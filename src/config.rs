@@ -358,12 +358,14 @@ impl RunConfig {
                         return Err(fail("estimator `duplicate` needs paired deals (`paired = true`)".into()))
                     }
                     Estimator::Plain | Estimator::Duplicate => plain,
-                    adjusted if !adjusts => return Err(fail(format!(
+                    adjusted if !adjusts => {
+                        return Err(fail(format!(
                         "estimator `{}` needs a game with a value function (holdem cash, stud, zhajinhua), not {}{}",
                         adjusted.name(),
                         entry.name(),
                         if entry.name() == "holdem" { " sng" } else { "" }
-                    ))),
+                    )))
+                    }
                     adjusted => adjusted,
                 }
             }

@@ -209,6 +209,10 @@ pub mod message {
 struct Reply<'a> {
     #[serde(borrow)]
     action: Cow<'a, str>,
+    /// Optional: the probabilities the bot drew its action from, action text → probability
+    /// (docs/luck.md): a run that takes the luck out of its payoffs uses them.
+    #[serde(default)]
+    policy: Option<std::collections::BTreeMap<String, f64>>,
 }
 
 /// A bot's answer to `hello`.
@@ -270,17 +274,43 @@ fn illegal(why: String, legal: &Texts) -> Fault {
 /// The action a line answering `act` names, or the fault it is: `legal` is what the `act` listed.
 /// The action is judged here, from the view, so that the reason quotes the bot's own text and the
 /// legal list (the engine would name its Rust values); a text the list holds needs no judging.
+#[cfg(test)]
 pub(crate) fn read_answer<G: GameDef>(
     game: &G,
     view: &G::View<'_>,
     legal: &Texts,
     line: &[u8],
 ) -> Result<G::Action, Fault> {
+    read_answer_with_policy(game, view, legal, line, &mut Vec::new())
+}
+
+/// [`read_answer`], the answer's `policy` (when it gives one whose every action parses) into
+/// `policy`. A policy that does not parse is dropped, never a fault: the decision then counts as
+/// one of unknown probabilities (the luck adjustment checks the rest: legal, summing to one).
+pub(crate) fn read_answer_with_policy<G: GameDef>(
+    game: &G,
+    view: &G::View<'_>,
+    legal: &Texts,
+    line: &[u8],
+    policy: &mut Vec<(G::Action, f64)>,
+) -> Result<G::Action, Fault> {
     let reply: Reply = parse(line, "answer to act")?;
     let sent = reply.action.trim();
     let action = game.parse_action(sent).map_err(|e| illegal(format!("illegal action: {e}"), legal))?;
     if !legal.iter().any(|l| l.eq_ignore_ascii_case(sent)) {
         game.judge(view, &action).map_err(|e| illegal(format!("illegal action `{sent}`: {e}"), legal))?;
+    }
+    policy.clear();
+    if let Some(given) = reply.policy {
+        for (text, p) in given {
+            match game.parse_action(text.trim()) {
+                Ok(a) => policy.push((a, p)),
+                Err(_) => {
+                    policy.clear();
+                    break;
+                }
+            }
+        }
     }
     Ok(action)
 }
@@ -300,7 +330,7 @@ fn encode(out: &mut Vec<u8>, message: &impl Serialize) {
 
 /// One seat's external bot for one game: a process taken from the pool (or started) at the
 /// start, given back (or ended) at the finish.
-pub struct External<G> {
+pub struct External<G: GameDef> {
     program: Arc<Program>,
     process: Option<Process>,
     seat: Seat,
@@ -308,6 +338,8 @@ pub struct External<G> {
     out: Vec<u8>,
     /// The legal actions of the decision being asked, reused from move to move.
     legal: Texts,
+    /// The probabilities the last answer said its action was drawn from (empty: not said).
+    policy: Vec<(G::Action, f64)>,
     game: PhantomData<fn() -> G>,
 }
 
@@ -319,7 +351,7 @@ fn timeout() -> Fault {
 impl<G: GameDef> External<G> {
     fn new(program: Arc<Program>) -> External<G> {
         let (out, legal) = (Vec::with_capacity(4096), Texts::default());
-        External { program, process: None, seat: 0, out, legal, game: PhantomData }
+        External { program, process: None, seat: 0, out, legal, policy: Vec::new(), game: PhantomData }
     }
 
     /// The fault for a line that could not be read or written; the process is ended.
@@ -441,9 +473,15 @@ impl<G: GameDef> Bot<G> for External<G> {
         self.check_unasked("act")?;
         self.send_out(deadline)?;
         let legal = std::mem::take(&mut self.legal);
-        let answer = self.receive(deadline, |line| read_answer(game, view, &legal, line));
+        let mut policy = std::mem::take(&mut self.policy);
+        let answer = self.receive(deadline, |line| read_answer_with_policy(game, view, &legal, line, &mut policy));
         self.legal = legal;
+        self.policy = policy;
         answer
+    }
+
+    fn policy(&self, _game: &G, _view: &G::View<'_>, out: &mut Vec<(G::Action, f64)>) {
+        out.extend_from_slice(&self.policy);
     }
 
     fn finish(&mut self, game: &G, state: &G::State, end: &GameEnd<'_>) {
