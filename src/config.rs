@@ -344,12 +344,14 @@ impl RunConfig {
                         return Err(at("estimator `duplicate` needs paired deals (`paired = true`)".into()))
                     }
                     Estimator::Plain | Estimator::Duplicate => plain,
-                    adjusted if !adjusts => return Err(at(format!(
+                    adjusted if !adjusts => {
+                        return Err(at(format!(
                         "estimator `{}` needs a game with a value function (holdem cash, stud, zhajinhua), not {}{}",
                         adjusted.name(),
                         entry.name(),
                         if entry.name() == "holdem" { " sng" } else { "" }
-                    ))),
+                    )))
+                    }
                     adjusted => adjusted,
                 }
             }
