@@ -395,4 +395,50 @@ mod tests {
             assert!((e - x).abs() < 4.0 * 0.012 * 3.0, "{exact:?} {sampled:?}");
         }
     }
+
+    #[test]
+    fn the_bots_state_policies_that_hold_their_action() {
+        // Every decision of expert (its bluff) and random: the stated policy sums
+        // to one over legal actions and gives the action taken a positive probability; the
+        // adjusted payoffs of whole games still sum to zero.
+        use crate::core::{play_kept, GameSeeds, Keep, Params};
+        use crate::games::stud::bots::BOT_KINDS;
+        let g = Stud::new(3, 1, 100, CardSet::FULL);
+        let factories: Vec<_> = BOT_KINDS
+            .iter()
+            .map(|k| (k.make)(&Params::new(k.params, &toml::Table::new(), k.name).unwrap(), &g).unwrap())
+            .collect();
+        let (mut legal, mut policy) = (Vec::new(), Vec::new());
+        let mut mixed = 0;
+        for hand in 0..300u64 {
+            let mut bots: Vec<_> = (0..3).map(|x| factories[(hand as usize + x) % 3]()).collect();
+            let mut rng = BotRng::seed_from_u64(hand);
+            let mut s = g.deal(&mut DealRng::seed_from_u64(hand));
+            while let Some(seat) = g.to_act(&s) {
+                let view = g.view(&s, seat);
+                let a = bots[seat].act(&g, &view, &mut rng);
+                policy.clear();
+                bots[seat].policy(&g, &view, &mut policy);
+                g.legal_actions(&s, &mut legal);
+                if BOT_KINDS[(hand as usize + seat) % 3].name == "always-call" {
+                    // Deterministic: it states nothing, and nothing is corrected.
+                    assert!(policy.is_empty());
+                    g.apply(&mut s, &a).unwrap();
+                    continue;
+                }
+                assert!((policy.iter().map(|(_, p)| p).sum::<f64>() - 1.0).abs() < 1e-9, "{policy:?}");
+                assert!(policy.iter().any(|&(b, p)| b == a && p > 0.0), "{a:?} {policy:?}");
+                assert!(policy.iter().all(|(b, _)| g.apply(&mut s.clone(), b).is_ok()), "{policy:?}");
+                mixed += usize::from(policy.len() > 1);
+                g.apply(&mut s, &a).unwrap();
+            }
+            let mut bots: Vec<_> = (0..3).map(|x| factories[(hand as usize + x) % 3]()).collect();
+            let keep = Keep { columns: false, history: false, moves: false, luck: true };
+            let r = play_kept(&g, &mut bots, &GameSeeds::derive(9, 3, hand, 1), keep);
+            let adjusted: Vec<_> = r.seats.iter().map(|x| x.adjusted.expect("adjusted")).collect();
+            assert!(adjusted.iter().map(|a| a.aivat).sum::<f64>().abs() < 1e-6, "{adjusted:?}");
+            assert!(adjusted.iter().map(|a| a.allin).sum::<f64>().abs() < 1e-6, "{adjusted:?}");
+        }
+        assert!(mixed > 0);
+    }
 }
