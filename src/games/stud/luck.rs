@@ -17,8 +17,6 @@
 //! At the end of a hand with every card known it is the payoff (a fold leaves one seat in, whose
 //! value is the pot); the values of all seats sum to zero, so the adjusted payoffs do too.
 
-use std::collections::HashMap;
-
 use rand::Rng;
 
 use crate::cards::{Card, CardSet};
@@ -206,37 +204,50 @@ fn draw(s: &State, cards: &[CardSet; MAX_SEATS], pool: CardSet, samples: usize, 
 /// sharing cards are taken out by inclusion-exclusion over the shared cards `u`
 /// (`Σ_u (-1)^|u| #{(A, B): u ⊆ A ∩ B}` counts the disjoint pairs), each term by sorting.
 fn heads_up(pool: CardSet, a: CardSet, b: CardSet) -> [i64; 3] {
+    // (u, value) for every completion and every part u of its cards, sorted: the completions
+    // holding u, by value, are one run.
     let by_shared = |known: CardSet| {
-        let mut map: HashMap<u64, Vec<u32>> = HashMap::new();
+        let mut all: Vec<(u64, u32)> = Vec::new();
         for_each_subset(pool.0, pool.len(), 5 - known.len(), 0, &mut |extra| {
             let v = value5(CardSet(known.0 | extra)).0;
             let mut u = extra;
             loop {
-                map.entry(u).or_default().push(v);
+                all.push((u, v));
                 if u == 0 {
                     break;
                 }
                 u = (u - 1) & extra;
             }
         });
-        map
+        all.sort_unstable();
+        all
     };
-    let (mut of_a, mut of_b) = (by_shared(a), by_shared(b));
+    let (of_a, of_b) = (by_shared(a), by_shared(b));
+    let run = |all: &[(u64, u32)], i: usize| i + all[i..].partition_point(|&(u, _)| u == all[i].0);
     let [mut a_wins, mut ties, mut pairs] = [0i64; 3];
-    for (u, va) in of_a.iter_mut() {
-        let Some(vb) = of_b.get_mut(u) else { continue };
-        vb.sort_unstable();
-        let sign = if u.count_ones() % 2 == 0 { 1 } else { -1 };
-        let (mut wins, mut tied) = (0i64, 0i64);
-        for &v in va.iter() {
-            let below = vb.partition_point(|&w| w < v);
-            let not_above = vb.partition_point(|&w| w <= v);
-            wins += below as i64;
-            tied += (not_above - below) as i64;
+    let (mut i, mut j) = (0, 0);
+    while i < of_a.len() && j < of_b.len() {
+        let (ua, ub) = (of_a[i].0, of_b[j].0);
+        if ua < ub {
+            i = run(&of_a, i);
+        } else if ub < ua {
+            j = run(&of_b, j);
+        } else {
+            let (end_a, end_b) = (run(&of_a, i), run(&of_b, j));
+            let vb = &of_b[j..end_b];
+            let sign = if ua.count_ones() % 2 == 0 { 1 } else { -1 };
+            let (mut wins, mut tied) = (0i64, 0i64);
+            for &(_, v) in &of_a[i..end_a] {
+                let below = vb.partition_point(|&(_, w)| w < v);
+                let not_above = vb.partition_point(|&(_, w)| w <= v);
+                wins += below as i64;
+                tied += (not_above - below) as i64;
+            }
+            a_wins += sign * wins;
+            ties += sign * tied;
+            pairs += sign * ((end_a - i) * vb.len()) as i64;
+            (i, j) = (end_a, end_b);
         }
-        a_wins += sign * wins;
-        ties += sign * tied;
-        pairs += sign * (va.len() * vb.len()) as i64;
     }
     [a_wins, ties, pairs - a_wins - ties]
 }
