@@ -292,15 +292,28 @@ impl Stud {
     fn showdown(&self, s: &mut State) {
         s.to_act = None;
         s.street = STREETS;
-        let in_hand: Vec<Seat> = (0..self.seats).filter(|&x| s.in_hand(x)).collect();
-        s.showdown = in_hand.len() > 1;
-        let best = in_hand.iter().map(|&x| value(s.hand(x))).max().expect("someone is in");
-        let winners: Vec<Seat> = in_hand.into_iter().filter(|&x| value(s.hand(x)) == best).collect();
+        s.showdown = s.players_in() > 1;
+        let mut values = [HandValue::default(); MAX_SEATS];
+        for x in (0..self.seats).filter(|&x| s.in_hand(x)) {
+            values[x] = value(s.hand(x));
+        }
+        let mut won = [0; MAX_SEATS];
+        self.award(s, &values, &mut won);
+        s.won = won;
+    }
+
+    /// Sets `won` to the pot of `s` split among its best hands by `values` (read for the seats
+    /// still in only): the showdown's split, shared with the value function of luck.rs. Odd chips
+    /// go one each to the winners nearest the dealer's left (lowest seats).
+    pub(super) fn award(&self, s: &State, values: &[HandValue; MAX_SEATS], won: &mut [u32; MAX_SEATS]) {
+        *won = [0; MAX_SEATS];
+        let in_hand = || (0..self.seats).filter(|&x| s.in_hand(x));
+        let best = in_hand().map(|x| values[x]).max().expect("someone is in");
+        let winners = in_hand().filter(|&x| values[x] == best).count() as u32;
         let pot = s.pot();
-        let (share, odd) = (pot / winners.len() as u32, pot % winners.len() as u32);
-        // Odd chips go one each to the winners nearest the dealer's left (lowest seats).
-        for (i, &w) in winners.iter().enumerate() {
-            s.won[w] = share + u32::from((i as u32) < odd);
+        let (share, odd) = (pot / winners, pot % winners);
+        for (i, w) in in_hand().filter(|&x| values[x] == best).enumerate() {
+            won[w] = share + u32::from((i as u32) < odd);
         }
     }
 
@@ -458,6 +471,27 @@ impl Game for Stud {
         s.acted[seat] = true;
         self.advance(s, seat);
         Ok(())
+    }
+
+    fn adjusts(&self) -> bool {
+        true
+    }
+
+    /// Cards dealt so far, hole and face up, to every seat (luck.rs).
+    fn revealed(&self, s: &State) -> usize {
+        super::luck::revealed(s)
+    }
+
+    /// The check-down value (luck.rs).
+    fn value(
+        &self,
+        s: &State,
+        known: usize,
+        exactness: crate::core::luck::Exactness,
+        cache: &mut crate::core::luck::LuckCache,
+        out: &mut [f64],
+    ) {
+        super::luck::value(self, s, known, exactness, cache, out);
     }
 
     /// Chips won or lost in the hand.

@@ -17,6 +17,7 @@ mod bench;
 pub mod bots;
 pub mod engine;
 pub mod eval;
+mod luck;
 pub mod odds;
 mod report;
 #[cfg(test)]

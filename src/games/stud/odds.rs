@@ -48,7 +48,7 @@ pub struct Budget {
 /// Most players a position can hold: five seats.
 const MAX_PLAYERS: usize = 5;
 
-fn choose(n: u64, k: u64) -> u64 {
+pub(super) fn choose(n: u64, k: u64) -> u64 {
     (0..k).fold(1u64, |acc, i| acc.saturating_mul(n - i) / (i + 1))
 }
 
@@ -106,7 +106,7 @@ const SHARE: [[f64; 3]; MAX_PLAYERS] = {
 };
 
 /// Calls `f` with every `k`-card subset of `pool` (as bits); `n` = cards in `pool`.
-fn for_each_subset<F: FnMut(u64)>(pool: u64, n: u32, k: u32, chosen: u64, f: &mut F) {
+pub(super) fn for_each_subset<F: FnMut(u64)>(pool: u64, n: u32, k: u32, chosen: u64, f: &mut F) {
     if k == 0 {
         f(chosen);
         return;

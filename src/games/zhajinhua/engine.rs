@@ -245,8 +245,14 @@ impl Zhajinhua {
     /// Splits the pot among the seats still in: side pots by what each put in, each to its best
     /// hands.
     fn showdown(&self, s: &mut State) {
-        let p = &s.public;
         s.showdown = true;
+        self.award(&s.public, &s.values, &mut s.payout);
+    }
+
+    /// Adds to `payout` the pot split among the seats of `p` still in by the hands' `values`: side
+    /// pots by what each put in, each to its best hands, odd chips in seat order (the showdown's
+    /// split, shared with the value function of luck.rs).
+    pub(super) fn award(&self, p: &Public, values: &[Strength; MAX_SEATS], payout: &mut [i64; MAX_SEATS]) {
         let n = p.seats;
         let mut levels: Vec<i64> = (0..n).filter(|&i| p.in_hand[i]).map(|i| p.put_in[i]).collect();
         levels.sort_unstable();
@@ -258,11 +264,11 @@ impl Zhajinhua {
             let top = if li + 1 == levels.len() { i64::MAX } else { level };
             let layer: i64 = (0..n).map(|i| p.put_in[i].min(top) - p.put_in[i].min(below)).sum();
             let eligible: Vec<Seat> = (0..n).filter(|&i| p.in_hand[i] && p.put_in[i] >= level).collect();
-            let winners = self.best(&s.values, &eligible);
+            let winners = self.best(values, &eligible);
             let share = layer / winners.len() as i64;
             let odd = layer % winners.len() as i64;
             for (k, &w) in winners.iter().enumerate() {
-                s.payout[w] += share + (k < odd as usize) as i64;
+                payout[w] += share + (k < odd as usize) as i64;
             }
             below = level;
         }
@@ -392,6 +398,27 @@ impl Game for Zhajinhua {
         }
         self.advance(s, seat);
         Ok(())
+    }
+
+    fn adjusts(&self) -> bool {
+        true
+    }
+
+    /// Every card is dealt at the start: no chance event follows.
+    fn revealed(&self, _: &State) -> usize {
+        0
+    }
+
+    /// The full-information check-down (luck.rs).
+    fn value(
+        &self,
+        s: &State,
+        _known: usize,
+        _exactness: crate::core::luck::Exactness,
+        _cache: &mut crate::core::luck::LuckCache,
+        out: &mut [f64],
+    ) {
+        super::luck::value(self, s, out);
     }
 
     fn outcome(&self, s: &State) -> Outcome {

@@ -11,6 +11,7 @@ mod bench;
 pub mod bots;
 pub mod engine;
 pub mod eval;
+mod luck;
 mod report;
 pub mod winprob;
 mod wire;

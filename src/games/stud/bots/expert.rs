@@ -76,7 +76,7 @@ pub const KIND: BotKind<Stud> = BotKind {
     params: PARAMS,
     make: |p, _| {
         let cfg = Config::from_params(p)?;
-        Ok(factory(move || ExpertBot { cfg, cache: None }))
+        Ok(factory(move || ExpertBot { cfg, cache: None, last: Vec::with_capacity(2) }))
     },
 };
 
@@ -111,6 +111,8 @@ pub struct ExpertBot {
     cfg: Config,
     /// P(win) for (street, seats still in): the cards seen change only with these.
     cache: Option<(usize, u32, f64)>,
+    /// The probabilities the last decision drew its action from (given its P(win)).
+    last: Vec<(Action, f64)>,
 }
 
 impl ExpertBot {
@@ -155,10 +157,21 @@ fn check_or_call(view: &View) -> Action {
     }
 }
 
-impl Bot<Stud> for ExpertBot {
-    fn act(&mut self, game: &Stud, view: &View<'_>, rng: &mut BotRng) -> Action {
+impl ExpertBot {
+    /// Adds `p` to the probability of `action` in the last decision's policy.
+    fn may(&mut self, action: Action, p: f64) {
+        if p <= 0.0 {
+            return;
+        }
+        match self.last.iter_mut().find(|(a, _)| *a == action) {
+            Some((_, q)) => *q += p,
+            None => self.last.push((action, p)),
+        }
+    }
+
+    fn decide(&mut self, game: &Stud, view: &View<'_>, rng: &mut BotRng) -> Action {
         let p = self.p_win(game, view, rng);
-        match self.cfg.thresholds.advice(p) {
+        let action = match self.cfg.thresholds.advice(p) {
             Advice::BetBig => {
                 let raise = if p > self.cfg.show_hand_above && view.max_bet_to().is_some() {
                     Some(Action::ShowHand)
@@ -170,12 +183,29 @@ impl Bot<Stud> for ExpertBot {
             Advice::Fold if view.to_call() == 0 => Action::Check,
             Advice::Fold => Action::Fold,
             Advice::CallOrCheck => {
-                if view.to_call() == 0 && rng.random::<f64>() < self.cfg.bluff {
-                    raise_by_pot(game, view, self.cfg.small_bet).unwrap_or(Action::Check)
-                } else {
-                    check_or_call(view)
+                if view.to_call() == 0 {
+                    // The bluff: a small bet with probability `bluff`, else a check.
+                    let bet = raise_by_pot(game, view, self.cfg.small_bet).unwrap_or(Action::Check);
+                    self.may(bet, self.cfg.bluff);
+                    self.may(Action::Check, 1.0 - self.cfg.bluff);
+                    return if rng.random::<f64>() < self.cfg.bluff { bet } else { Action::Check };
                 }
+                check_or_call(view)
             }
-        }
+        };
+        self.may(action, 1.0);
+        action
+    }
+}
+
+impl Bot<Stud> for ExpertBot {
+    fn act(&mut self, game: &Stud, view: &View<'_>, rng: &mut BotRng) -> Action {
+        self.last.clear();
+        self.decide(game, view, rng)
+    }
+
+    /// Given its P(win) (sampled or not), the expert's only coin flip is the bluff.
+    fn policy(&self, _: &Stud, _: &View<'_>, out: &mut Vec<(Action, f64)>) {
+        out.extend_from_slice(&self.last);
     }
 }

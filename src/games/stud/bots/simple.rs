@@ -43,4 +43,10 @@ impl Bot<Stud> for RandomBot {
         view.legal_actions(game, &mut self.actions);
         self.actions[rng.random_range(0..self.actions.len())]
     }
+
+    /// Uniform over the last decision's actions (they are distinct).
+    fn policy(&self, _game: &Stud, _view: &View<'_>, out: &mut Vec<(Action, f64)>) {
+        let p = 1.0 / self.actions.len() as f64;
+        out.extend(self.actions.iter().map(|&a| (a, p)));
+    }
 }

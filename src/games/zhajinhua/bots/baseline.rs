@@ -40,6 +40,12 @@ impl Bot<Zhajinhua> for RandomBot {
         game.legal(view.public, &mut self.legal);
         self.legal[rng.random_range(0..self.legal.len())]
     }
+
+    /// Uniform over the legal list of the last decision (its actions are distinct).
+    fn policy(&self, _: &Zhajinhua, _: &View<'_>, out: &mut Vec<(Action, f64)>) {
+        let p = 1.0 / self.legal.len() as f64;
+        out.extend(self.legal.iter().map(|&a| (a, p)));
+    }
 }
 
 const CATEGORIES: [&str; 6] = ["high card", "pair", "straight", "flush", "straight flush", "leopard"];
