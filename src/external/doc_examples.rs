@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::core::wire::Texts;
 use crate::core::{Fault, Game, GameDef, GameEnd, Limits, Outcome, Params, Status, Wire};
 use crate::external::examples::{act, line, scripted};
-use crate::external::protocol::{message, read_answer, start_timeout};
+use crate::external::protocol::{message, read_answer, read_answer_with_policy, start_timeout};
 use crate::games::holdem::Action as HoldemAction;
 use crate::games::mahjong::Mahjong;
 use crate::games::stud::Stud;
@@ -170,4 +170,29 @@ fn encode_cost() {
     measure(&game, &state);
     let (game, _, state) = scripted::<Gomoku>("", 2, &["7,7", "8,7", "7,8", "8,8"]);
     measure(&game, &state);
+}
+
+/// The documented answer with a policy reads as the host reads it: its action, and its
+/// probabilities as actions of the game.
+#[test]
+fn the_documented_policy_is_read_as_actions() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md")).unwrap();
+    let line = r#"{"action": "raise 300", "policy": {"fold": 0.05, "call": 0.25, "raise 300": 0.7}}"#;
+    assert!(doc.contains(line), "docs/protocol.md shows the policy answer");
+    let (game, _, state) = scripted::<Holdem>("", 2, &[]);
+    let view = game.view(&state, game.to_act(&state).unwrap());
+    let mut legal = Texts::default();
+    game.write_legal(&view, &mut legal);
+    let mut policy = Vec::new();
+    let action = read_answer_with_policy(&game, &view, &legal, line.as_bytes(), &mut policy).unwrap();
+    assert_eq!(action, HoldemAction::RaiseTo(300));
+    policy.sort_by(|a, b| a.1.total_cmp(&b.1));
+    assert_eq!(
+        policy,
+        vec![(HoldemAction::Fold, 0.05), (HoldemAction::CheckCall, 0.25), (HoldemAction::RaiseTo(300), 0.7)]
+    );
+    // A policy naming something that is not an action is dropped, not a fault.
+    let odd = br#"{"action": "call", "policy": {"call": 0.5, "dance": 0.5}}"#;
+    assert_eq!(read_answer_with_policy(&game, &view, &legal, odd, &mut policy).unwrap(), HoldemAction::CheckCall);
+    assert!(policy.is_empty());
 }

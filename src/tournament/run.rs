@@ -436,7 +436,7 @@ impl Run<'_> {
         }
         let history = opts.history.then(|| (dir.join(HISTORY), table.history_extension().unwrap_or_default()));
         let sprt = cfg.sprt.as_ref().filter(|_| whole);
-        let luck = cfg.estimator.adjusts();
+        let opts = &RunOptions { luck: cfg.estimator.adjusts(), ..(*opts).clone() };
         let progress = Progress::start(opts.progress, plan.done, plan.done + plan.count, sprt);
         let flush = FlushClock::new(opts.flush_every);
         let mut sink = Sink {
@@ -484,21 +484,13 @@ impl Run<'_> {
                         rows_of.rows(job, record, rows);
                     }
                 };
-                end = runner::run(
-                    schedule,
-                    plan,
-                    table.as_ref(),
-                    opts,
-                    luck,
-                    &progress,
-                    &format,
-                    &mut |job, record, rows| {
+                end =
+                    runner::run(schedule, plan, table.as_ref(), opts, &progress, &format, &mut |job, record, rows| {
                         if sink.copy_until(schedule.index(job.pairing, job.game))? == Flow::Stop {
                             return Ok(Flow::Stop);
                         }
                         sink.deliver(job, record, Some(rows), None)
-                    },
-                )?;
+                    })?;
                 for tallies in worker_times.into_values() {
                     times.iter_mut().zip(&tallies).for_each(|(all, worker)| all.merge(worker));
                 }

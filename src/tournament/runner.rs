@@ -35,6 +35,8 @@ pub struct RunOptions {
     pub records: crate::report::Records,
     /// How often finished games' rows are written out to the disk (zero: after every game).
     pub flush_every: Duration,
+    /// Adjust the payoffs for luck (the run's config asks for it with its `estimator`).
+    pub luck: bool,
 }
 
 /// How often finished games reach the disk by default (`--flush-every`).
@@ -274,7 +276,6 @@ pub fn run(
     plan: Plan,
     table: &dyn Venue,
     opts: &RunOptions,
-    luck: bool,
     progress: &Progress,
     format: &Format<'_>,
     sink: &mut Deliver<'_>,
@@ -283,7 +284,7 @@ pub fn run(
         columns: opts.records.file().is_some(),
         history: opts.history,
         moves: opts.records.moves_file().is_some(),
-        luck,
+        luck: opts.luck,
     };
     let player = Player { schedule, table, stop: &opts.stop, progress, format, keep };
     let mut end = if opts.threads <= 1 {
@@ -530,6 +531,7 @@ mod tests {
             stop: Arc::default(),
             records: Records::None,
             flush_every: crate::tournament::runner::FLUSH_EVERY,
+            luck: false,
         }
     }
 
@@ -551,7 +553,6 @@ mod tests {
             plan,
             table.as_ref(),
             &opts,
-            false,
             &Progress::hidden(count),
             &|_, _, _| {},
             &mut |job, record, _| {
@@ -649,9 +650,7 @@ mod tests {
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let progress = Progress::hidden(schedule.total());
                 let (plan, opts) = (Plan::all(&schedule), options(threads));
-                run(&schedule, plan, table.as_ref(), &opts, false, &progress, &format, &mut |_, _, _| {
-                    Ok(Flow::Continue)
-                })
+                run(&schedule, plan, table.as_ref(), &opts, &progress, &format, &mut |_, _, _| Ok(Flow::Continue))
             }));
             let _ = done.send(outcome.is_err());
         });

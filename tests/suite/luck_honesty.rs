@@ -7,8 +7,10 @@
 //! `cargo test --release --test suite luck_honesty -- --ignored --nocapture --test-threads 1`.
 //!
 //! Tolerances: the unbiasedness check asks the mean of (adjusted − plain), deal by deal, to be
-//! within 3 of its standard errors of zero, and the adjusted mean to be within 0.5 standard errors
-//! of the plain mean (the criterion). A coverage rate over 1,000 blocks has a sampling
+//! within 3 of its own standard errors of zero (a false alarm one time in 370). It also prints the
+//! gap in the plain mean's standard errors, the "within 0.5" figure, without asserting it:
+//! with no bias at all, that gap is a normal variable whose spread is the gap's own standard error
+//! (here about 0.57 of the plain one), so it lands within 0.5 only about 62% of the time. A coverage rate over 1,000 blocks has a sampling
 //! standard deviation of 0.69%; the check is 95% ± 1.5%. An SPRT error rate over R runs is checked
 //! against α + 3·√(α(1 − α)/R).
 
@@ -103,7 +105,6 @@ fn unbiased(name: &str, deals: &[Deal]) {
         plain.variance() / adjusted.variance()
     );
     assert!(in_gap_se <= 3.0, "{name}: the adjustment's mean is {in_gap_se:.2} standard errors from zero");
-    assert!(in_plain_se <= 0.5, "{name}: the adjusted mean is {in_plain_se:.2} plain standard errors off");
 }
 
 const HOLDEM_TABLE: &str = "[table]\nformat = \"cash\"\nstack = 100\n";
@@ -156,9 +157,9 @@ fn holdem_adjusted_intervals_cover_the_truth() {
 #[test]
 #[ignore = "slow: 400,000 hands; cargo test --release --test suite luck_honesty -- --ignored"]
 fn holdem_adjusted_payoff_sprt_keeps_alpha() {
-    // H0: no difference (the truth), H1: 3 big blinds a hand; α = β = 5%. The SPRTs run one
+    // H0: no difference (the truth), H1: 5 big blinds a hand; α = β = 5%. The SPRTs run one
     // after another over the self-play deals, each on fresh deals.
-    let sprt = Sprt::new(0.0, 300.0, 0.05, 0.05, SprtModel::Payoff).unwrap().in_payoff_unit("bb/100", 100.0);
+    let sprt = Sprt::new(0.0, 500.0, 0.05, 0.05, SprtModel::Payoff).unwrap().in_payoff_unit("bb/100", 100.0);
     let deals = holdem_self_play();
     let (mut runs, mut false_h1, mut at) = (0u64, 0u64, 0usize);
     while at < deals.len() {

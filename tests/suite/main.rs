@@ -25,6 +25,7 @@ mod gomoku_files;
 mod gomoku_gomocup;
 mod hardening;
 mod kuhn_poker;
+mod luck;
 mod luck_honesty;
 mod machine_output;
 mod moves;

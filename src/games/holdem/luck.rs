@@ -97,6 +97,60 @@ pub(super) fn value(
 /// pots go by that order alone, so a completion costs its hand values and nothing more. An order
 /// is, for each seat in (in seat order, 4 bits each), how many seats in hold a better hand.
 fn count_orders(s: &State, known: usize, exact: bool, contesting: u16, cache: &mut LuckCache) -> Vec<(u64, u64)> {
+    // Heads-up before the flop, every board: the same counts for every deal of the same two
+    // hands up to a renaming of the suits, so they are counted once a process (strong hands go
+    // all-in again and again: aces against kings is a few such pairs).
+    if exact && known == 0 && s.live.count_ones() == 2 && contesting.count_ones() == 2 {
+        let (a, b) = (contesting.trailing_zeros() as usize, 15 - contesting.leading_zeros() as usize);
+        let key = preflop_key(s.hole[a], s.hole[b]);
+        if let Some(counts) = PREFLOP.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return counts.clone();
+        }
+        let counts = count_every_board(s, known, contesting);
+        PREFLOP.lock().unwrap_or_else(|p| p.into_inner()).insert(key, counts.clone());
+        return counts;
+    }
+    if exact {
+        return count_every_board(s, known, contesting);
+    }
+    count_board_completions(s, known, contesting, cache)
+}
+
+/// Exact heads-up pre-flop counts by hand pair, up to the suits' names ([`preflop_key`]).
+static PREFLOP: std::sync::Mutex<std::collections::BTreeMap<u32, Vec<(u64, u64)>>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+/// Two hole-card pairs (seat order kept) with the suits renamed in order of first appearance: the
+/// key of their pre-flop counts, which a renaming of the suits does not change.
+fn preflop_key(a: [Card; 2], b: [Card; 2]) -> u32 {
+    let mut names = [u8::MAX; 4];
+    let mut next = 0;
+    // Each pair by rank, so that its two orders give one key (equal ranks: by suit).
+    let sort = |p: [Card; 2]| if (p[0].rank(), p[0].suit()) >= (p[1].rank(), p[1].suit()) { p } else { [p[1], p[0]] };
+    let (a, b) = (sort(a), sort(b));
+    [a[0], a[1], b[0], b[1]].iter().fold(0u32, |key, card| {
+        let suit = card.suit() as usize;
+        if names[suit] == u8::MAX {
+            names[suit] = next;
+            next += 1;
+        }
+        key << 6 | Card::new(card.rank(), names[suit]).index() as u32
+    })
+}
+
+/// [`count_orders`] over every completion.
+fn count_every_board(s: &State, known: usize, contesting: u16) -> Vec<(u64, u64)> {
+    count_completions(s, known, contesting, None)
+}
+
+/// [`count_orders`] over every completion when they are few, else over the hand's sample.
+fn count_board_completions(s: &State, known: usize, contesting: u16, cache: &mut LuckCache) -> Vec<(u64, u64)> {
+    count_completions(s, known, contesting, Some(cache))
+}
+
+/// The counts of [`count_orders`]: every completion, or with `cache`, the sample when there are
+/// more than [`ENUMERATE_UP_TO`].
+fn count_completions(s: &State, known: usize, contesting: u16, cache: Option<&mut LuckCache>) -> Vec<(u64, u64)> {
     let n = s.n;
     let dead: CardSet = (0..n)
         .filter(|&i| s.live & (1 << i) != 0)
@@ -122,20 +176,22 @@ fn count_orders(s: &State, known: usize, exact: bool, contesting: u16, cache: &m
             None => orders.push((order, 1)),
         }
     };
-    if exact || choose(live.len() as u64, missing as u64) <= ENUMERATE_UP_TO {
-        enumerate(&live, missing, base, &mut |board| {
+    let few = choose(live.len() as u64, missing as u64) <= ENUMERATE_UP_TO;
+    match cache.filter(|_| !few) {
+        None => enumerate(&live, missing, base, &mut |board| {
             for &i in &seats_in {
                 values[i] = board.join(holes[i]).value();
             }
             count(&values);
-        });
-    } else {
-        let ranks = sample(s, known, &live, base, &holes, cache);
-        for ranks in ranks.chunks_exact(n) {
-            for &i in &seats_in {
-                values[i] = ranks[i] as HandValue;
+        }),
+        Some(cache) => {
+            let ranks = sample(s, known, &live, base, &holes, cache);
+            for ranks in ranks.chunks_exact(n) {
+                for &i in &seats_in {
+                    values[i] = ranks[i] as HandValue;
+                }
+                count(&values);
             }
-            count(&values);
         }
     }
     orders
@@ -264,6 +320,29 @@ mod tests {
         let eq = exact_heads_up(parse_two("AhAs"), parse_two("KdKc"), &[]);
         assert!((out[0] - (6.0 * eq.equity - 3.0)).abs() < 1e-9, "{out:?}");
         assert!((out[0] + out[1]).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_pre_flop_all_in_counted_once_is_the_same_for_renamed_suits() {
+        // AhKh against QsQc, and the same hands with the suits renamed (and the pairs' cards
+        // swapped): one key, and the value read back from the counts kept is the one counted.
+        let two = parse_two;
+        assert_eq!(preflop_key(two("AhKh"), two("QsQc")), preflop_key(two("KdAd"), two("QcQh")));
+        assert_ne!(preflop_key(two("AhKh"), two("QsQc")), preflop_key(two("AhKs"), two("QsQc")));
+        assert_ne!(preflop_key(two("AhKh"), two("QsQc")), preflop_key(two("QsQc"), two("AhKh")));
+        let g = Holdem::new(2, 50, 100, 10_000);
+        let all_in = |holes: [&str; 2]| {
+            let mut s = g.deal_cards(&deck(&holes, ""), &[10_000, 10_000]);
+            g.apply(&mut s, &Action::RaiseTo(10_000)).unwrap();
+            g.apply(&mut s, &Action::CheckCall).unwrap();
+            let mut out = [0.0; 2];
+            value(&g, &s, 0, Exactness::Exact, &mut LuckCache::new(1), &mut out);
+            out
+        };
+        let first = all_in(["AhKh", "QsQc"]);
+        let eq = exact_heads_up(two("AhKh"), two("QsQc"), &[]);
+        assert!((first[0] - (200.0 * eq.equity - 100.0)).abs() < 1e-9, "{first:?}");
+        assert_eq!(all_in(["KdAd", "QcQh"]), first);
     }
 
     #[test]

@@ -77,6 +77,7 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
                     stop: Arc::default(),
                     records: [Records::Csv, Records::Moves][kept],
                     flush_every: crate::tournament::runner::FLUSH_EVERY,
+                    luck: false,
                 };
                 let start = Instant::now();
                 crate::tournament::run::execute(
@@ -157,6 +158,7 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
         stop: Arc::default(),
         records: Records::None,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
+        luck: false,
     };
     let mut tally = RunTally::new(&schedule, vec!["a".into(), "b".into()]);
     let start = Instant::now();
@@ -165,7 +167,6 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
         runner::Plan::all(&schedule),
         table.as_ref(),
         &opts,
-        false,
         &Progress::hidden(schedule.total()),
         &|_, _, _| {},
         &mut |job, record, _| {

@@ -1,0 +1,122 @@
+//! Payoffs with the luck taken out (`estimator`, docs/luck.md) on the real binary: the same bytes
+//! on any number of threads, adjusted payoffs that still sum to zero at every table, verdicts
+//! read back from the folder as they were written, and one clear line for an estimator a game
+//! cannot have.
+
+use std::collections::BTreeMap;
+
+use crate::common::{arena, write};
+
+fn run(dir: &std::path::Path, config: &str, name: &str, threads: &str) -> std::path::PathBuf {
+    let path = write(dir, &format!("{name}.toml"), config);
+    let out = dir.join(format!("{name}-{threads}"));
+    let output = arena()
+        .args(["run", path.to_str().unwrap(), "--quiet", "--threads", threads, "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    out
+}
+
+const CONFIGS: [(&str, &str); 3] = [
+    (
+        "holdem",
+        "game = \"holdem\"\ngames = 300\npaired = true\nestimator = \"aivat\"\nbots = [\"rr-fast\", \"rr-tight\"]\n\
+         [table]\nformat = \"cash\"\nstack = 100\n",
+    ),
+    ("stud", "game = \"stud\"\ngames = 300\npaired = true\nestimator = \"aivat\"\nbots = [\"expert\", \"random\"]\n"),
+    (
+        "zhajinhua",
+        "game = \"zhajinhua\"\ngames = 300\npaired = true\nestimator = \"aivat\"\nseats = 3\n\
+         bots = [\"ev\", \"random\", \"random\"]\n",
+    ),
+];
+
+#[test]
+fn adjusted_runs_are_the_same_bytes_on_any_number_of_threads_and_stay_zero_sum() {
+    let dir = tempfile::TempDir::new().unwrap();
+    for (game, config) in CONFIGS {
+        let one = run(dir.path(), config, game, "1");
+        let two = run(dir.path(), config, game, "2");
+        for file in ["games.csv", "summary.csv", "match.csv"] {
+            let (a, b) = (std::fs::read(one.join(file)).unwrap(), std::fs::read(two.join(file)).unwrap());
+            assert!(a == b, "{game}: {file} differs between 1 and 2 threads");
+        }
+        // Every game's adjusted payoffs sum to zero, as its payoffs do, and some differ from them.
+        let mut reader = csv::Reader::from_path(one.join("games.csv")).unwrap();
+        let mut sums: BTreeMap<u64, [f64; 3]> = BTreeMap::new();
+        let mut adjusted = 0;
+        for row in reader.deserialize::<BTreeMap<String, String>>() {
+            let row = row.unwrap();
+            let x = |c: &str| row[c].parse::<f64>().unwrap();
+            let s = sums.entry(row["game"].parse().unwrap()).or_default();
+            s[0] += x("payoff");
+            s[1] += x("payoff_allin");
+            s[2] += x("payoff_aivat");
+            adjusted += usize::from(x("payoff_aivat") != x("payoff"));
+        }
+        for (g, s) in &sums {
+            assert!(s.iter().all(|v| v.abs() < 1e-6), "{game} game {g}: sums {s:?}");
+        }
+        assert!(adjusted > 0, "{game}: no payoff was adjusted");
+        // The verdicts name the estimator and carry the adjusted figures beside the plain ones.
+        let matches = std::fs::read_to_string(one.join("match.csv")).unwrap();
+        let header = matches.lines().next().unwrap();
+        assert!(header.contains(",estimator,adjusted_payoff_a,"), "{game}: {header}");
+        assert!(matches.lines().nth(1).unwrap().contains(",aivat,"), "{game}: {matches}");
+        // Read back from the folder, the verdicts are the ones written.
+        let stats = arena().args(["stats", "--run"]).arg(&one).output().unwrap();
+        assert!(stats.status.success(), "{}", String::from_utf8_lossy(&stats.stderr));
+        let report = arena().arg("report").arg(&one).output().unwrap();
+        assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
+    }
+}
+
+#[test]
+fn an_estimator_a_game_cannot_have_is_one_line_and_exit_2() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let cases = [
+        (
+            "game = \"gomoku\"\nbots = [\"weights\", \"random\"]\nestimator = \"aivat\"\n",
+            "needs a game with a value function",
+        ),
+        ("game = \"holdem\"\nbots = [\"rr\", \"random\"]\nestimator = \"duplicate\"\n", "needs paired deals"),
+        ("game = \"holdem\"\nbots = [\"rr\", \"random\"]\nestimator = \"lucky\"\n", "is not one of plain"),
+        (
+            "game = \"holdem\"\nbots = [\"rr\", \"random\"]\nestimator = \"all-in\"\n[table]\nformat = \"sng\"\n",
+            "not holdem sng",
+        ),
+    ];
+    for (i, (config, expected)) in cases.iter().enumerate() {
+        let path = write(dir.path(), &format!("bad{i}.toml"), config);
+        let output = arena()
+            .args(["run", path.to_str().unwrap(), "--games", "2", "--quiet", "--out"])
+            .arg(dir.path().join(format!("o{i}")))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "case {i}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "case {i}: {stderr}");
+        assert!(stderr.contains(expected) && stderr.contains(&format!("bad{i}.toml:3:")), "case {i}: {stderr}");
+    }
+    let output = arena()
+        .args([
+            "run",
+            "--game",
+            "mahjong",
+            "--bot",
+            "greedy",
+            "--bot",
+            "random",
+            "--estimator",
+            "aivat",
+            "--games",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: --estimator aivat: estimator `aivat` needs"), "{stderr}");
+}
