@@ -59,8 +59,9 @@ fn score(log: &str) -> HashMap<String, f64> {
 
 /// summary.csv's `ci_unit` column, one a bot.
 fn ci_units(dir: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
-    text.lines().skip(1).map(|l| l.rsplit(',').next().unwrap().to_string()).collect()
+    let mut reader = csv::Reader::from_path(dir.join("summary.csv")).unwrap();
+    let column = reader.headers().unwrap().iter().position(|h| h == "ci_unit").unwrap();
+    reader.records().map(|r| r.unwrap()[column].to_string()).collect()
 }
 
 /// Every PHH file of history/ is TOML whose chips moved as games.csv says: finishing minus

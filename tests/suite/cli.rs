@@ -86,11 +86,11 @@ fn a_run_without_a_file_and_the_summary() {
     assert!(stdout.contains(&format!("results: {}", out.display())), "{stdout}");
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert!(summary.starts_with(
-        "bot,games,wins,draws,losses,forfeits,score,win_rate,win_rate_lo,win_rate_hi,mean_payoff,payoff_lo,payoff_hi,ci_unit\n"
+        "bot,games,wins,draws,losses,forfeits,score,win_rate,win_rate_lo,win_rate_hi,mean_payoff,payoff_lo,payoff_hi,ci_unit,estimator\n"
     ));
     assert_eq!(summary.lines().count(), 3);
-    // Paired: the intervals are over deals.
-    assert!(summary.lines().skip(1).all(|l| l.ends_with(",deal")), "{summary}");
+    // Paired: the intervals are over deals, and the verdicts lead with the duplicate payoffs.
+    assert!(summary.lines().skip(1).all(|l| l.ends_with(",deal,duplicate")), "{summary}");
 }
 
 #[test]

@@ -101,7 +101,7 @@ fn run_json_holds_the_csvs_numbers() {
     let compared = same_rows(&out.join("summary.csv"), &doc["bots"])
         + same_rows(&out.join("match.csv"), &doc["matches"])
         + same_rows(&out.join("ratings.csv"), &doc["ratings"]["rows"]);
-    assert_eq!(compared, 3 * 14 + 3 * 29 + 3 * 11, "every column of every row");
+    assert_eq!(compared, 3 * 15 + 3 * 30 + 3 * 11, "every column of every row");
 
     // An SPRT run: its match row carries the test's columns.
     let config = write(dir.path(), "sprt.toml", SPRT_RUN);
@@ -109,7 +109,7 @@ fn run_json_holds_the_csvs_numbers() {
     let doc = json_of(&ok(arena().args(["run", "--json", "--out"]).arg(&out).arg(&config).output().unwrap()));
     assert_eq!(doc["ended"], "sprt");
     assert_eq!(doc["ratings"], Value::Null);
-    assert_eq!(same_rows(&out.join("match.csv"), &doc["matches"]), 29 + 10);
+    assert_eq!(same_rows(&out.join("match.csv"), &doc["matches"]), 30 + 10);
     assert_eq!(doc["matches"][0]["decision"], "H1");
 
     // `arena stats --run` recomputes the same row from games.csv.
@@ -118,7 +118,7 @@ fn run_json_holds_the_csvs_numbers() {
         .arg(&out)
         .output()
         .unwrap());
-    assert_eq!(same_rows(&out.join("match.csv"), &json_of(&stats)["matches"]), 29 + 10);
+    assert_eq!(same_rows(&out.join("match.csv"), &json_of(&stats)["matches"]), 30 + 10);
 }
 
 #[test]

@@ -567,7 +567,7 @@ impl Game for Holdem {
     }
 
     fn value(&self, s: &State, known: usize, exactness: Exactness, cache: &mut LuckCache, out: &mut [f64]) {
-        super::luck::value(self, s, known, exactness, cache, out)
+        self.check_down_value(s, known, exactness, cache, out)
     }
 
     fn columns(&self) -> &'static [&'static str] {

@@ -32,6 +32,21 @@ const ENUMERATE_UP_TO: u64 = 20_000;
 /// The size of a sample of completions: the average's standard error is about 1% of the pot.
 const SAMPLES: usize = 2_000;
 
+impl Holdem {
+    /// The value function ([`value`]), as the engine's `Game::value` gives it: this module
+    /// extends the table's type, so that the engine names no module that imports it.
+    pub(super) fn check_down_value(
+        &self,
+        s: &State,
+        known: usize,
+        exactness: Exactness,
+        cache: &mut LuckCache,
+        out: &mut [f64],
+    ) {
+        value(self, s, known, exactness, cache, out)
+    }
+}
+
 /// Each seat's value at `s` with the first `known` board cards known (see the module's text),
 /// in big blinds, into `out`.
 pub(super) fn value(

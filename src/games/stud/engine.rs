@@ -479,7 +479,7 @@ impl Game for Stud {
 
     /// Cards dealt so far, hole and face up, to every seat (luck.rs).
     fn revealed(&self, s: &State) -> usize {
-        super::luck::revealed(s)
+        s.cards_dealt()
     }
 
     /// The check-down value (luck.rs).
@@ -491,7 +491,7 @@ impl Game for Stud {
         cache: &mut crate::core::luck::LuckCache,
         out: &mut [f64],
     ) {
-        super::luck::value(self, s, known, exactness, cache, out);
+        self.check_down_value(s, known, exactness, cache, out);
     }
 
     /// Chips won or lost in the hand.

@@ -38,6 +38,28 @@ const SAMPLES: usize = 2_000;
 const EXACT_UP_TO: u64 = 50_000_000;
 const EXACT_SAMPLES: usize = 200_000;
 
+impl State {
+    /// [`revealed`], as the engine's `Game::revealed` gives it (this module extends the engine's
+    /// types, so that the engine names no module that imports it).
+    pub(super) fn cards_dealt(&self) -> usize {
+        revealed(self)
+    }
+}
+
+impl Stud {
+    /// The value function ([`value`]), as the engine's `Game::value` gives it.
+    pub(super) fn check_down_value(
+        &self,
+        s: &State,
+        known: usize,
+        exactness: Exactness,
+        cache: &mut LuckCache,
+        out: &mut [f64],
+    ) {
+        value(self, s, known, exactness, cache, out)
+    }
+}
+
 /// The cards dealt so far to the seats, hole and face up (never fewer in a later state: a seat
 /// that folds keeps the cards it was dealt).
 pub(super) fn revealed(s: &State) -> usize {

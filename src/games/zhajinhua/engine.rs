@@ -418,7 +418,7 @@ impl Game for Zhajinhua {
         _cache: &mut crate::core::luck::LuckCache,
         out: &mut [f64],
     ) {
-        super::luck::value(self, s, out);
+        self.check_down_value(s, out);
     }
 
     fn outcome(&self, s: &State) -> Outcome {

@@ -15,6 +15,14 @@
 use super::engine::{State, Zhajinhua, MAX_SEATS};
 
 /// Each seat's value at `s` (see the module's text), in chips, into `out`.
+impl Zhajinhua {
+    /// The value function ([`value`]), as the engine's `Game::value` gives it: this module
+    /// extends the table's type, so that the engine names no module that imports it.
+    pub(super) fn check_down_value(&self, s: &State, out: &mut [f64]) {
+        value(self, s, out)
+    }
+}
+
 pub(super) fn value(game: &Zhajinhua, s: &State, out: &mut [f64]) {
     let p = &s.public;
     let n = p.seats;

@@ -7,7 +7,8 @@ use super::plot::{self, Estimate, Level, Line};
 use super::run::RunData;
 use super::{escape, figure_of as figure, games};
 use crate::error::Result;
-use crate::report::num;
+use crate::report::{num, BotSummary};
+use crate::stats::MeanCi;
 
 /// Bins of the per-deal payoff histogram.
 const BINS: usize = 15;
@@ -155,32 +156,33 @@ fn differences(run: &RunData) -> Result<String> {
     ))
 }
 
-/// Each bot's mean payoff as the games came in, with its 95% band.
+/// Each bot's mean payoff as the games came in, with its 95% band; in a run that takes the luck
+/// out of its payoffs, the adjusted mean beside the plain one.
 fn running(run: &RunData) -> Result<String> {
-    let lines: Vec<Line> = run
-        .names
-        .iter()
-        .enumerate()
-        .map(|(bot, name)| {
-            let at = |f: &dyn Fn(&crate::report::BotSummary) -> f64| -> Vec<(f64, f64)> {
-                run.running.iter().map(|(games, s)| (*games as f64, f(&s[bot]))).filter(|p| p.1.is_finite()).collect()
-            };
-            let points = at(&|s| s.payoff.mean);
-            let band = run
-                .running
-                .iter()
-                .map(|(games, s)| (*games as f64, s[bot].payoff.lo, s[bot].payoff.hi))
-                .filter(|b| b.1.is_finite() && b.2.is_finite())
-                .collect();
-            Line { label: name.clone(), points, band }
-        })
-        .collect();
+    let estimator = run.cfg.estimator;
+    let line = |bot: usize, label: String, mean: &dyn Fn(&BotSummary) -> Option<MeanCi>| {
+        let means = run.running.iter().filter_map(|(games, s)| mean(&s[bot]).map(|m| (*games as f64, m)));
+        let points = means.clone().map(|(g, m)| (g, m.mean)).filter(|p| p.1.is_finite()).collect();
+        let band = means.map(|(g, m)| (g, m.lo, m.hi)).filter(|b| b.1.is_finite() && b.2.is_finite()).collect();
+        Line { label, points, band }
+    };
+    let mut lines: Vec<Line> =
+        run.names.iter().enumerate().map(|(bot, name)| line(bot, name.clone(), &|s| Some(s.payoff))).collect();
+    if estimator.adjusts() {
+        for (bot, name) in run.names.iter().enumerate() {
+            lines.push(line(bot, format!("{name} ({})", estimator.name()), &|s| s.adjusted));
+        }
+    }
     let unit = run.payoff_label;
     let zero = [Level { label: "zero".into(), y: 0.0 }];
     Ok(figure(
         "Running mean payoff, 95% band",
         &plot::lines(&lines, &zero, "games played", &format!("mean payoff per game ({unit})"))?,
-        "Each bot's mean payoff over the games read so far, in game order; the band is its 95% interval. A flat line inside a narrowing band has settled.",
+        if estimator.adjusts() {
+            "Each bot's mean payoff over the games read so far, in game order, as it fell and with the luck taken out (the estimator in brackets); the band is its 95% interval. A flat line inside a narrowing band has settled."
+        } else {
+            "Each bot's mean payoff over the games read so far, in game order; the band is its 95% interval. A flat line inside a narrowing band has settled."
+        },
     ))
 }
 
