@@ -133,7 +133,7 @@ pub(super) fn value(
             enumerate(&contesting, &cards, pool.0, pool.len(), &mut values, &mut |v| tally(v, 1.0));
         } else if exact && contesting.len() == 2 {
             let (a, b) = (contesting[0], contesting[1]);
-            let [a_wins, ties, b_wins] = heads_up(pool, cards[a], cards[b]);
+            let [a_wins, ties, b_wins] = heads_up_kept(pool, cards[a], cards[b]);
             let mut values = [HandValue::default(); MAX_SEATS];
             for (va, vb, w) in [(2, 1, a_wins), (1, 1, ties), (1, 2, b_wins)] {
                 (values[a], values[b]) = (HandValue(va), HandValue(vb));
@@ -219,6 +219,42 @@ fn draw(s: &State, cards: &[CardSet; MAX_SEATS], pool: CardSet, samples: usize, 
         }
     }
     ranks
+}
+
+/// [`heads_up`], counted once a process for each position up to the suits' names: the counts
+/// do not change when the suits of the pool and both hands are renamed alike, and a strong start
+/// goes all-in again and again.
+fn heads_up_kept(pool: CardSet, a: CardSet, b: CardSet) -> [i64; 3] {
+    type Kept = std::collections::BTreeMap<[u64; 3], [i64; 3]>;
+    static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(std::collections::BTreeMap::new());
+    let key = suits_renamed([pool.0, a.0, b.0]);
+    if let Some(&counts) = KEPT.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return counts;
+    }
+    let counts = heads_up(pool, a, b);
+    KEPT.lock().unwrap_or_else(|p| p.into_inner()).insert(key, counts);
+    counts
+}
+
+/// The least of `sets` under the 24 renamings of the suits (a card set holds one 16-bit lane a
+/// suit): the same for every renaming of the same position.
+fn suits_renamed(sets: [u64; 3]) -> [u64; 3] {
+    let lane = |x: u64, suit: usize| (x >> (16 * suit)) & 0xffff;
+    let mut best = [u64::MAX; 3];
+    for p in 0..24usize {
+        // The permutation number p of 0..4, by its factorial digits.
+        let mut left = vec![0usize, 1, 2, 3];
+        let mut order = [0usize; 4];
+        let mut rest = p;
+        for (i, slot) in order.iter_mut().enumerate() {
+            let radix = 4 - i;
+            *slot = left.remove(rest % radix);
+            rest /= radix;
+        }
+        let renamed = sets.map(|x| (0..4).fold(0u64, |y, s| y | lane(x, order[s]) << (16 * s)));
+        best = best.min(renamed);
+    }
+    best
 }
 
 /// Heads-up, exactly: how many completions (seat `a`'s cards, seat `b`'s, disjoint subsets of
@@ -359,6 +395,15 @@ mod tests {
         });
         assert_eq!(counts.iter().sum::<i64>(), 979_110);
         assert_eq!(heads_up(pool, cards[0], cards[1]), counts);
+        // Kept counts are the same, and the same again for the suits renamed (clubs and spades
+        // swapped).
+        assert_eq!(heads_up_kept(pool, cards[0], cards[1]), counts);
+        let swap = |c: CardSet| CardSet((c.0 & 0x0000_ffff_ffff_0000) | (c.0 & 0xffff) << 48 | c.0 >> 48);
+        assert_eq!(
+            suits_renamed([pool.0, cards[0].0, cards[1].0]),
+            suits_renamed([swap(pool).0, swap(cards[0]).0, swap(cards[1]).0])
+        );
+        assert_eq!(heads_up_kept(swap(pool), swap(cards[0]), swap(cards[1])), counts);
     }
 
     #[test]
