@@ -136,6 +136,9 @@ pub enum Exactness {
     Exact,
 }
 
+/// A step as [`Luck::step`] sees it: the state acted in, the action, the bot's stated policy.
+type Step<'a, G> = (&'a <G as Game>::State, &'a <G as Game>::Action, &'a [(<G as Game>::Action, f64)]);
+
 /// The corrections of one game as it is played ([`Luck::step`] after every action).
 #[derive(Clone, Debug)]
 pub struct Luck {
@@ -184,11 +187,10 @@ impl Luck {
         let mut w = std::mem::take(&mut self.after);
         game.value(after, known, exactness, &mut self.cache, &mut w);
         let mut expected = std::mem::take(&mut self.expected);
-        expected.copy_from_slice(&w);
-        if let Some(mixed) = self.expected_over(game, before, action, policy, known, &w) {
-            expected.copy_from_slice(&mixed);
-        }
         let mut v = std::mem::take(&mut self.other);
+        if !self.expected_over(game, (before, action, policy), known, &w, &mut expected, &mut v) {
+            expected.copy_from_slice(&w);
+        }
         if revealed > known {
             game.value(after, revealed, Exactness::Sampled, &mut self.cache, &mut v);
         } else {
@@ -205,23 +207,24 @@ impl Luck {
         self.other = v;
     }
 
-    /// `Σ π(a') W(a')` over the bot's stated policy, `None` when it cannot be used.
+    /// `Σ π(a') W(a')` over the bot's stated policy into `sum` (`w` is scratch); false when the
+    /// policy cannot be used (then `sum` holds nothing meaningful). No allocation: this runs at
+    /// every decision.
     fn expected_over<G: Game>(
         &mut self,
         game: &G,
-        before: &G::State,
-        action: &G::Action,
-        policy: &[(G::Action, f64)],
+        (before, action, policy): Step<'_, G>,
         known: usize,
         w_action: &[f64],
-    ) -> Option<Vec<f64>> {
+        sum: &mut [f64],
+        w: &mut [f64],
+    ) -> bool {
         let total: f64 = policy.iter().map(|(_, p)| p).sum();
         let played = policy.iter().any(|(a, p)| a == action && *p > 0.0);
         if policy.is_empty() || !played || (total - 1.0).abs() > 1e-9 || policy.iter().any(|(_, p)| *p < 0.0) {
-            return None;
+            return false;
         }
-        let mut sum = vec![0.0; w_action.len()];
-        let mut w = vec![0.0; w_action.len()];
+        sum.fill(0.0);
         for (a, p) in policy {
             if *p == 0.0 {
                 continue;
@@ -230,12 +233,27 @@ impl Luck {
                 w.copy_from_slice(w_action);
             } else {
                 let mut state = before.clone();
-                game.apply(&mut state, a).ok()?;
-                game.value(&state, known, Exactness::Sampled, &mut self.cache, &mut w);
+                if game.apply(&mut state, a).is_err() {
+                    return false;
+                }
+                game.value(&state, known, Exactness::Sampled, &mut self.cache, w);
             }
-            sum.iter_mut().zip(&w).for_each(|(s, x)| *s += p * x);
+            sum.iter_mut().zip(w.iter()).for_each(|(s, x)| *s += p * x);
         }
-        Some(sum)
+        true
+    }
+
+    /// Adds `p` to `action`'s probability in a bot's `policy` (a [`crate::core::Bot::policy`]
+    /// being made up as the bot decides): equal actions are one entry, nothing is added for a
+    /// zero probability.
+    pub fn add_chance<A: PartialEq>(policy: &mut Vec<(A, f64)>, action: A, p: f64) {
+        if p <= 0.0 {
+            return;
+        }
+        match policy.iter_mut().find(|(a, _)| *a == action) {
+            Some((_, q)) => *q += p,
+            None => policy.push((action, p)),
+        }
     }
 
     /// The adjusted payoffs of a game that ended with `payoff` by the rules: (all-in, AIVAT).

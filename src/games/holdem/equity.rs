@@ -88,8 +88,8 @@ fn count_heads_up(live: &[Card], missing: usize, h: Hand, v: Hand) -> Equity {
     }
 }
 
-/// Calls `f` with every `k`-card subset of `cards` (as a partial hand).
-fn enumerate(cards: &[Card], k: usize, acc: Hand, f: &mut impl FnMut(Hand)) {
+/// Calls `f` with every `k`-card subset of `cards` added to `acc` (a partial hand).
+pub(super) fn enumerate(cards: &[Card], k: usize, acc: Hand, f: &mut impl FnMut(Hand)) {
     if k == 0 {
         f(acc);
         return;

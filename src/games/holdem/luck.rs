@@ -21,7 +21,7 @@ use crate::cards::{Card, CardSet};
 use crate::core::luck::{Exactness, LuckCache};
 
 use super::engine::award;
-use super::equity::FastRng;
+use super::equity::{enumerate, FastRng};
 use super::eval::{Hand, HandValue};
 use super::state::{Chips, Holdem, State, MAX_SEATS};
 
@@ -87,10 +87,10 @@ pub(super) fn value(
             cache.counts = counts;
             cache.counts_key = Some(situation);
         }
-        let seats_in: Vec<usize> = (0..n).filter(|&i| contesting & (1 << i) != 0).collect();
+        let seats_in = (0..n).filter(|&i| contesting & (1 << i) != 0);
         for &(order, times) in &cache.counts {
             let mut value = [0 as HandValue; MAX_SEATS];
-            for (k, &i) in seats_in.iter().enumerate() {
+            for (k, i) in seats_in.clone().enumerate() {
                 value[i] = 15 - ((order >> (4 * k)) & 15) as HandValue;
             }
             let mut won = [0 as Chips; MAX_SEATS];
@@ -245,17 +245,6 @@ fn sample<'c>(
     &cache.ranks
 }
 
-/// Calls `f` with every `k`-card subset of `cards` added to `acc`.
-fn enumerate(cards: &[Card], k: usize, acc: Hand, f: &mut impl FnMut(Hand)) {
-    if k == 0 {
-        f(acc);
-        return;
-    }
-    for i in 0..=cards.len() - k {
-        enumerate(&cards[i + 1..], k - 1, acc.plus(cards[i]), f);
-    }
-}
-
 /// The number of `k`-subsets of `n` things.
 fn choose(n: u64, k: u64) -> u64 {
     (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
@@ -268,15 +257,8 @@ mod tests {
     use crate::core::luck::{Luck, LuckCache};
     use crate::core::{Game, GameSeeds};
     use crate::games::holdem::equity::exact_heads_up;
+    use crate::games::holdem::tests::deck;
     use crate::games::holdem::Action;
-
-    fn deck(holes: &[&str], board: &str) -> [Card; 52] {
-        let mut front: Vec<Card> = holes.iter().flat_map(|h| parse_cards(h).unwrap()).collect();
-        front.extend(parse_cards(board).unwrap());
-        let used: CardSet = front.iter().copied().collect();
-        front.extend(Card::all().filter(|c| !used.contains(*c)));
-        front.try_into().unwrap()
-    }
 
     #[test]
     fn an_all_in_before_the_flop_is_worth_its_exact_equity() {

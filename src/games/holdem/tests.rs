@@ -10,7 +10,7 @@ use crate::cards::{parse_cards, Card, CardSet};
 use crate::core::{DealRng, Game, Played};
 
 /// A deck whose first cards are the given hole cards (seat by seat) and board.
-fn deck(holes: &[&str], board: &str) -> [Card; 52] {
+pub(super) fn deck(holes: &[&str], board: &str) -> [Card; 52] {
     let mut front: Vec<Card> = holes.iter().flat_map(|h| parse_cards(h).unwrap()).collect();
     front.extend(parse_cards(board).unwrap());
     let used: CardSet = front.iter().copied().collect();

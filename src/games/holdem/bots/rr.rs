@@ -5,6 +5,7 @@
 use rand::Rng;
 
 use crate::cards::Card;
+use crate::core::luck::Luck;
 use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::error::{Error, Result};
@@ -163,17 +164,6 @@ impl RrBot {
         RrBot { cfg, cache: None, last: Vec::with_capacity(3) }
     }
 
-    /// Adds `p` to `action`'s probability in the last decision's policy.
-    fn may(&mut self, action: Action, p: f64) {
-        if p <= 0.0 {
-            return;
-        }
-        match self.last.iter_mut().find(|(a, _)| *a == action) {
-            Some((_, q)) => *q += p,
-            None => self.last.push((action, p)),
-        }
-    }
-
     fn hs(&mut self, v: &View<'_>, rng: &mut BotRng) -> f64 {
         let key = (v.hand_no(), v.hole(), v.board().len(), v.opponents_in());
         match self.cache {
@@ -219,13 +209,13 @@ impl Bot<Holdem> for RrBot {
         });
         self.last.clear();
         if d.protected {
-            self.may(fold_or_check, 1.0);
+            Luck::add_chance(&mut self.last, fold_or_check, 1.0);
             return fold_or_check;
         }
         let raise = bounds.map_or(Action::CheckCall, |b| Action::RaiseTo(self.raise_to(v, b)));
-        self.may(fold_or_check, d.fold);
-        self.may(Action::CheckCall, d.call);
-        self.may(raise, 1.0 - d.fold - d.call);
+        Luck::add_chance(&mut self.last, fold_or_check, d.fold);
+        Luck::add_chance(&mut self.last, Action::CheckCall, d.call);
+        Luck::add_chance(&mut self.last, raise, 1.0 - d.fold - d.call);
         let r: f64 = rng.random();
         if r < d.fold {
             fold_or_check

@@ -4,6 +4,7 @@
 
 use rand::Rng;
 
+use crate::core::luck::Luck;
 use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
 use crate::error::{Error, Result};
@@ -158,17 +159,6 @@ fn check_or_call(view: &View) -> Action {
 }
 
 impl ExpertBot {
-    /// Adds `p` to the probability of `action` in the last decision's policy.
-    fn may(&mut self, action: Action, p: f64) {
-        if p <= 0.0 {
-            return;
-        }
-        match self.last.iter_mut().find(|(a, _)| *a == action) {
-            Some((_, q)) => *q += p,
-            None => self.last.push((action, p)),
-        }
-    }
-
     fn decide(&mut self, game: &Stud, view: &View<'_>, rng: &mut BotRng) -> Action {
         let p = self.p_win(game, view, rng);
         let action = match self.cfg.thresholds.advice(p) {
@@ -186,14 +176,14 @@ impl ExpertBot {
                 if view.to_call() == 0 {
                     // The bluff: a small bet with probability `bluff`, else a check.
                     let bet = raise_by_pot(game, view, self.cfg.small_bet).unwrap_or(Action::Check);
-                    self.may(bet, self.cfg.bluff);
-                    self.may(Action::Check, 1.0 - self.cfg.bluff);
+                    Luck::add_chance(&mut self.last, bet, self.cfg.bluff);
+                    Luck::add_chance(&mut self.last, Action::Check, 1.0 - self.cfg.bluff);
                     return if rng.random::<f64>() < self.cfg.bluff { bet } else { Action::Check };
                 }
                 check_or_call(view)
             }
         };
-        self.may(action, 1.0);
+        Luck::add_chance(&mut self.last, action, 1.0);
         action
     }
 }
