@@ -12,7 +12,7 @@ use serde::Deserialize;
 use toml::{Spanned, Table, Value};
 
 use crate::core::limits;
-use crate::core::luck::{Estimator, LUCK_COLUMNS};
+use crate::core::luck::Estimator;
 use crate::core::roster::Roster;
 use crate::core::schedule::{self, Schedule, Shape};
 use crate::core::BotChoice;
@@ -339,7 +339,7 @@ impl RunConfig {
             (None, None) => None,
             (None, Some(name)) => {
                 let e = <Estimator as clap::ValueEnum>::from_str(name.get_ref(), false).map_err(|_| {
-                    let msg = format!("estimator `{}` is not one of plain, duplicate, all-in, aivat", name.get_ref());
+                    let msg = format!("estimator `{}` is not one of {}", name.get_ref(), Estimator::NAMES);
                     src.error_at(&name.span(), msg)
                 })?;
                 Some((e, Some(name.span())))
@@ -352,13 +352,21 @@ impl RunConfig {
                     Some(span) => src.error_at(span, msg),
                     None => Error::input(format!("--estimator {}: {msg}", chosen.name())),
                 };
-                let adjusts = entry.venue(&table, seats, &[], None)?.adjusts();
+                let venue = entry.venue(&table, seats, &[], None)?;
                 match chosen {
                     Estimator::Duplicate if !file.paired => {
                         return Err(fail("estimator `duplicate` needs paired deals (`paired = true`)".into()))
                     }
                     Estimator::Plain | Estimator::Duplicate => plain,
-                    adjusted if !adjusts => {
+                    Estimator::Covariates if !venue.has_covariate() => {
+                        return Err(fail(format!(
+                            "estimator `covariates` needs a game that declares a starting strength (holdem cash, stud, zhajinhua, mahjong), not {}{}",
+                            entry.name(),
+                            if entry.name() == "holdem" { " sng" } else { "" }
+                        )))
+                    }
+                    Estimator::Covariates => Estimator::Covariates,
+                    adjusted if !venue.adjusts() => {
                         return Err(fail(format!(
                         "estimator `{}` needs a game with a value function (holdem cash, stud, zhajinhua), not {}{}",
                         adjusted.name(),
@@ -403,8 +411,7 @@ impl RunConfig {
     /// games.csv's columns after the fixed ones at `table` (this config's venue): the adjusted
     /// payoffs when the run adjusts them, then the game's own.
     pub fn columns(&self, table: &dyn Venue) -> Vec<&'static str> {
-        let luck: &[&'static str] = if self.estimator.adjusts() { &LUCK_COLUMNS } else { &[] };
-        luck.iter().chain(table.columns()).copied().collect()
+        self.estimator.columns().iter().chain(table.columns()).copied().collect()
     }
 
     /// The run's games: its shape's tables, `games` games each.
@@ -440,7 +447,7 @@ impl RunConfig {
             doc.insert("anchor".into(), Value::String(self.bots[i].name.clone()));
         }
         doc.insert("table".into(), Value::Table(self.table.table().clone()));
-        if self.estimator.adjusts() {
+        if !self.estimator.columns().is_empty() {
             doc.insert("estimator".into(), Value::String(self.estimator.name().into()));
         }
         if let Some(sprt) = &self.sprt {

@@ -44,6 +44,9 @@ pub trait Venue: Send + Sync {
     /// Whether the game has a value function, so that its payoffs can be adjusted for luck
     /// ([`crate::core::Game::adjusts`]).
     fn adjusts(&self) -> bool;
+    /// Whether the game declares a starting strength to regress on
+    /// ([`crate::core::Game::has_covariate`]).
+    fn has_covariate(&self) -> bool;
     /// The file extension of the game's records (`--hand-history`), if it has such records.
     fn history_extension(&self) -> Option<&'static str>;
     /// What a verdict leads with ([`GameDef::headline`]).
@@ -56,7 +59,13 @@ pub trait Venue: Send + Sync {
     /// `history`: also produce the game record in its community's format.
     fn play(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, history: bool) -> GameRecord {
         let mut record = GameRecord::new();
-        self.play_into(lineup, game, seeds, Keep { columns: true, history, moves: false, luck: false }, &mut record);
+        self.play_into(
+            lineup,
+            game,
+            seeds,
+            Keep { columns: true, history, moves: false, luck: crate::core::luck::Estimator::Plain },
+            &mut record,
+        );
         record
     }
     /// [`Venue::play`] into a record whose buffers are reused, keeping what `keep` says.
@@ -230,6 +239,7 @@ fn score_imported<G: GameDef>(game: &G, played: ImportedGame<G>, players: &[Stri
             payoff: outcome.payoff[seat],
             place: outcome.place[seat],
             adjusted: None,
+            start: None,
         });
     }
     let names: Vec<&str> = seating.iter().map(|&p| players[p].as_str()).collect();
@@ -272,6 +282,9 @@ impl<G: GameDef> Venue for Seated<G> {
     }
     fn adjusts(&self) -> bool {
         self.game.adjusts()
+    }
+    fn has_covariate(&self) -> bool {
+        self.game.has_covariate()
     }
     fn history_extension(&self) -> Option<&'static str> {
         self.game.history_extension()

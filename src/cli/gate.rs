@@ -57,7 +57,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         stop: Arc::default(),
         records: crate::report::Records::Csv,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
-        luck: false,
+        luck: crate::core::luck::Estimator::Plain,
     };
     let printer = Printer::new(args.json);
     let verdicts = play(arena, &args.gate, &expectations, &args.out, &opts, |v| printer.line(v.line()))?;

@@ -63,7 +63,7 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
         stop: signals::install(),
         records: args.records,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
-        luck: false,
+        luck: crate::core::luck::Estimator::Plain,
     };
     let report = merge.write(arena, &out, lock, &opts)?;
     Ok(run::show(cfg, &report, &opts, &out, args.quiet, &Printer::new(false)))

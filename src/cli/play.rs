@@ -110,7 +110,7 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
         stop: Arc::default(),
         records: Records::Csv,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
-        luck: false,
+        luck: crate::core::luck::Estimator::Plain,
     };
     let report = execute(arena, &cfg, cfg.schedule()?, &opts, &out, lock, None)?;
     if report.end.played > 1 {

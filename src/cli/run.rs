@@ -212,7 +212,7 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         stop: signals::install(),
         records: args.records,
         flush_every: Duration::from_secs_f64(args.flush_every),
-        luck: false,
+        luck: crate::core::luck::Estimator::Plain,
     };
     let existing = match (args.force, args.resume) {
         (true, _) => Existing::Replace,

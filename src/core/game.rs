@@ -115,6 +115,18 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// The forfeiting seat must come out worst.
     fn forfeit(&self, state: &Self::State, seat: Seat) -> Outcome;
 
+    /// Whether the game declares a starting strength ([`Game::covariate`]), so that a run can
+    /// regress its payoffs on it (`estimator = "covariates"`: core/luck.rs).
+    fn has_covariate(&self) -> bool {
+        false
+    }
+    /// Into `out`, each seat's starting strength: a number that the seat's own holding at the
+    /// deal (its hole cards, its first tiles) decides, larger for a better start, on any scale.
+    /// The deal must hand the seats their holdings exchangeably (any holding as likely at any
+    /// seat), so that a seat's strength minus the table's mean has mean zero exactly: that is
+    /// what keeps the regression on it unbiased.
+    fn covariate(&self, _state: &Self::State, _out: &mut [f64]) {}
+
     /// Whether the game has a value function ([`Game::value`]), so that a run can take the luck
     /// out of its payoffs (`estimator = "aivat"` or `"all-in"`: core/luck.rs).
     fn adjusts(&self) -> bool {

@@ -47,6 +47,9 @@ pub enum Estimator {
     /// Duplicate, with AIVAT's corrections at every chance event and at every decision of a bot
     /// whose probabilities are known.
     Aivat,
+    /// Plain or duplicate, regressed on each seat's starting strength (what the deal alone
+    /// decided: [`Game::covariate`]) with coefficients fitted on the deals before (docs/luck.md).
+    Covariates,
 }
 
 impl Estimator {
@@ -56,12 +59,37 @@ impl Estimator {
             Estimator::Duplicate => "duplicate",
             Estimator::AllIn => "all-in",
             Estimator::Aivat => "aivat",
+            Estimator::Covariates => "covariates",
         }
     }
+
+    /// Every estimator's name, as a config or `--estimator` spells it.
+    pub const NAMES: &'static str = "plain, duplicate, all-in, aivat, covariates";
 
     /// Whether this estimator needs the game's value function (it adjusts the payoffs).
     pub fn adjusts(self) -> bool {
         matches!(self, Estimator::AllIn | Estimator::Aivat)
+    }
+
+    /// Whether the verdicts carry an adjusted payoff beside the plain one (all but plain and
+    /// duplicate).
+    pub fn has_adjusted(self) -> bool {
+        self.adjusts() || self.starts()
+    }
+
+    /// Whether this estimator needs the game's starting strengths ([`Game::covariate`]).
+    pub fn starts(self) -> bool {
+        self == Estimator::Covariates
+    }
+
+    /// The columns this estimator adds to games.csv, before the game's own: the adjusted
+    /// payoffs, or each seat's starting strength.
+    pub fn columns(self) -> &'static [&'static str] {
+        match self {
+            Estimator::AllIn | Estimator::Aivat => &LUCK_COLUMNS,
+            Estimator::Covariates => &[START_COLUMN],
+            Estimator::Plain | Estimator::Duplicate => &[],
+        }
     }
 
     /// A seat's payoff as this estimator counts it: adjusted when it adjusts and the record
@@ -91,6 +119,17 @@ pub const AIVAT_COLUMN: &str = "payoff_aivat";
 /// The columns a game with a value function adds to games.csv, before its own, when a run
 /// adjusts its payoffs.
 pub const LUCK_COLUMNS: [&str; 2] = [ALLIN_COLUMN, AIVAT_COLUMN];
+/// games.csv's column of a seat's starting strength minus the table's mean (the covariate of
+/// `estimator = "covariates"`).
+pub const START_COLUMN: &str = "start";
+
+/// Each seat's starting strength minus the table's mean, from [`Game::covariate`]: by the
+/// exchangeability the game promises, each has mean zero exactly, whatever the scale.
+pub fn centred_starts<G: Game>(game: &G, state: &G::State, out: &mut [f64]) {
+    game.covariate(state, out);
+    let mean = out.iter().sum::<f64>() / out.len() as f64;
+    out.iter_mut().for_each(|x| *x -= mean);
+}
 
 /// The key of the luck stream among a deal's streams (the deal's own is the deck).
 const LUCK_STREAM: u64 = 0x4c55_434b; // "LUCK"

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::core::clock::Clock;
 use crate::core::game::{Bot, Fault, FaultKind, Game, GameEnd, GameStart, Played, RunFolder, Seat};
-use crate::core::luck::{Luck, LUCK_COLUMNS};
+use crate::core::luck::{centred_starts, Estimator, Luck};
 use crate::core::params::{ParamSpec, Params};
 use crate::core::record::GameLog;
 use crate::core::seeds::GameSeeds;
@@ -24,6 +24,9 @@ pub struct SeatResult {
     /// The payoff with the luck taken out, when the run asks for it ([`Keep::luck`]) and the
     /// game has a value function (core/luck.rs).
     pub adjusted: Option<Adjusted>,
+    /// The seat's starting strength minus the table's mean, when the run regresses on it
+    /// ([`Estimator::starts`]) and the game declares one.
+    pub start: Option<f64>,
 }
 
 /// A seat's payoff adjusted for luck (core/luck.rs): unbiased estimates of the same mean.
@@ -147,15 +150,16 @@ pub struct Keep {
     pub history: bool,
     /// The move-by-move record (`--records moves`).
     pub moves: bool,
-    /// The payoffs adjusted for luck, by a game that has a value function.
-    pub luck: bool,
+    /// How the run takes luck out: the adjusted payoffs (a game with a value function) or the
+    /// starting strengths (a game that declares them) it needs kept.
+    pub luck: Estimator,
 }
 
 impl Keep {
     /// The result alone.
-    pub const RESULT: Keep = Keep { columns: false, history: false, moves: false, luck: false };
+    pub const RESULT: Keep = Keep { columns: false, history: false, moves: false, luck: Estimator::Plain };
     /// The result and the games.csv columns.
-    pub const COLUMNS: Keep = Keep { columns: true, history: false, moves: false, luck: false };
+    pub const COLUMNS: Keep = Keep { columns: true, history: false, moves: false, luck: Estimator::Plain };
 }
 
 /// A bot's time limits, judged by the host's clock for every kind of bot: a decision over
@@ -296,7 +300,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, Fault>) -> Result<T, Fault> {
 /// Plays one game with no names, no limits and no table options to tell the bots (tests,
 /// benchmarks). `bots[seat]` plays `seat`. `history`: also write the game record.
 pub fn play_game<G: Wire>(game: &G, bots: &mut [Box<dyn Bot<G>>], seeds: &GameSeeds, history: bool) -> GameRecord {
-    play_kept(game, bots, seeds, Keep { columns: true, history, moves: false, luck: false })
+    play_kept(game, bots, seeds, Keep { columns: true, history, moves: false, luck: Estimator::Plain })
 }
 
 /// [`play_game`] keeping what `keep` says (the move record, say).
@@ -319,7 +323,14 @@ pub fn play_game_with<G: Wire>(
     history: bool,
 ) -> GameRecord {
     let mut record = GameRecord::new();
-    play_game_into(game, bots, seeds, seating, Keep { columns: true, history, moves: false, luck: false }, &mut record);
+    play_game_into(
+        game,
+        bots,
+        seeds,
+        seating,
+        Keep { columns: true, history, moves: false, luck: Estimator::Plain },
+        &mut record,
+    );
     record
 }
 
@@ -341,11 +352,22 @@ pub fn play_game_into<G: Wire>(
     if let Err(message) = caught(|| play_unguarded(game, bots, seeds, seating, keep, record)) {
         record.clear(seeds.deal);
         record.status = Status::Error(message);
-        record.seats.resize(seats, SeatResult { payoff: 0.0, place: 0, adjusted: None });
+        record.seats.resize(seats, SeatResult { payoff: 0.0, place: 0, adjusted: None, start: None });
         if keep.columns {
-            let luck_columns = if keep.luck && game.adjusts() { LUCK_COLUMNS.len() } else { 0 };
+            let luck_columns = luck_columns(game, keep.luck).len();
             (0..seats * (luck_columns + game.columns().len())).for_each(|_| record.columns.push_str(""));
         }
+    }
+}
+
+/// The columns `luck` adds before `game`'s own in games.csv: none when the game cannot give
+/// what it needs.
+fn luck_columns<G: Game>(game: &G, luck: Estimator) -> &'static [&'static str] {
+    let able = (luck.adjusts() && game.adjusts()) || (luck.starts() && game.has_covariate());
+    if able {
+        luck.columns()
+    } else {
+        &[]
     }
 }
 
@@ -363,7 +385,12 @@ fn play_unguarded<G: Wire>(
     if keep.moves {
         record.log.begin(game, &state);
     }
-    let mut luck = (keep.luck && game.adjusts()).then(|| Luck::new(seats, seeds.deal));
+    let mut luck = (keep.luck.adjusts() && game.adjusts()).then(|| Luck::new(seats, seeds.deal));
+    let mut starts: PerSeat<f64> = PerSeat::new();
+    if keep.luck.starts() && game.has_covariate() {
+        starts.resize(seats, 0.0);
+        centred_starts(game, &state, &mut starts);
+    }
     let mut policy = Vec::new();
     let mut rngs = per_seat(seats, |seat| seeds.bot_rng(seat));
     let rngs = &mut rngs[..];
@@ -455,14 +482,18 @@ fn play_unguarded<G: Wire>(
             Status::Ok => luck.adjusted(seat, payoff),
             _ => Adjusted { allin: payoff, aivat: payoff },
         });
+        let start = starts.get(seat).copied();
         if keep.columns {
             if let Some(a) = adjusted {
                 record.columns.push(a.allin);
                 record.columns.push(a.aivat);
             }
+            if let Some(x) = start {
+                record.columns.push(x);
+            }
             game.record(&state, seat, &mut record.columns);
         }
-        record.seats.push(SeatResult { payoff, place: outcome.place[seat], adjusted });
+        record.seats.push(SeatResult { payoff, place: outcome.place[seat], adjusted, start });
     }
     record.history = if keep.history {
         let names: PerSeat<&str> = per_seat(seats, |seat| seating.entrants[seat].name.as_str());

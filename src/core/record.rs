@@ -255,6 +255,7 @@ pub fn rescore<G: Wire>(
             payoff: outcome.payoff[seat],
             place: outcome.place[seat],
             adjusted: None,
+            start: None,
         });
     }
     record.log = log;

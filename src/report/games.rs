@@ -9,7 +9,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
 
-use crate::core::luck::LUCK_COLUMNS;
+use crate::core::luck::{LUCK_COLUMNS, START_COLUMN};
 use crate::core::schedule::{Job, Lineup};
 use crate::core::wire::Texts;
 use crate::core::{Adjusted, Fault, FaultKind, GameRecord, PerSeat, SeatResult, Status};
@@ -488,15 +488,20 @@ impl GamesFile {
         }
         let header_end = reader.position().byte();
         // A run that adjusts its payoffs for luck writes them first among the extra columns.
-        let adjusted = extra.starts_with(&LUCK_COLUMNS);
+        let luck = if extra.starts_with(&LUCK_COLUMNS) {
+            Luck::Adjusted
+        } else if extra.first() == Some(&START_COLUMN) {
+            Luck::Start
+        } else {
+            Luck::None
+        };
         let mut file = GamesFile { games: Vec::new(), tail: Tail::Clean, header_end };
         let mut game: Option<GameRow> = None;
         let mut cut = whole < bytes.len();
         loop {
             let read = reader.read_record(&mut row).map_err(|e| e.to_string());
             let line = reader.position().line().saturating_sub(1);
-            let added =
-                read.and_then(|more| more.then(|| add_row(&row, names, seats, adjusted, &mut game)).transpose());
+            let added = read.and_then(|more| more.then(|| add_row(&row, names, seats, luck, &mut game)).transpose());
             match added {
                 Ok(None) => break,
                 Ok(Some(false)) => {}
@@ -529,13 +534,23 @@ impl GamesFile {
     }
 }
 
+/// What a run that takes luck out of its payoffs wrote first among the extra columns.
+#[derive(Clone, Copy)]
+enum Luck {
+    None,
+    /// The adjusted payoffs (all-in, AIVAT).
+    Adjusted,
+    /// The seat's starting strength (covariates).
+    Start,
+}
+
 /// Adds one row to the game under way (starting one when none is); true when it completes the
 /// game.
 fn add_row(
     row: &csv::StringRecord,
     names: &[String],
     seats: usize,
-    adjusted: bool,
+    luck: Luck,
     game: &mut Option<GameRow>,
 ) -> Result<bool, String> {
     let field = |i: usize| row.get(i).unwrap_or_default();
@@ -587,18 +602,19 @@ fn add_row(
     }
     g.lineup.push(bot);
     row.iter().skip(GAME_COLUMNS.len()).for_each(|value| g.record.columns.push_str(value));
-    let adjusted = match adjusted {
-        false => None,
-        // An engine error's row has no result, adjusted or not.
-        true if errored => None,
-        true => {
-            let number = |i: usize, name: &str| {
-                field(GAME_COLUMNS.len() + i).parse::<f64>().map_err(|_| format!("`{name}` is not a number"))
-            };
-            Some(Adjusted { allin: number(0, LUCK_COLUMNS[0])?, aivat: number(1, LUCK_COLUMNS[1])? })
-        }
+    let number = |i: usize, name: &str| {
+        field(GAME_COLUMNS.len() + i).parse::<f64>().map_err(|_| format!("`{name}` is not a number"))
     };
-    g.record.seats.push(SeatResult { payoff, place, adjusted });
+    // An engine error's row has no result, adjusted or not, and no start.
+    let (adjusted, start) = match luck {
+        _ if errored => (None, None),
+        Luck::None => (None, None),
+        Luck::Adjusted => {
+            (Some(Adjusted { allin: number(0, LUCK_COLUMNS[0])?, aivat: number(1, LUCK_COLUMNS[1])? }), None)
+        }
+        Luck::Start => (None, Some(number(0, START_COLUMN)?)),
+    };
+    g.record.seats.push(SeatResult { payoff, place, adjusted, start });
     Ok(g.lineup.len() == seats)
 }
 
@@ -626,7 +642,7 @@ mod tests {
     fn record(seed: u64, status: Status, payoffs: &[f64]) -> GameRecord {
         let seats = payoffs
             .iter()
-            .map(|&payoff| SeatResult { payoff, place: if payoff > 0.0 { 1 } else { 2 }, adjusted: None })
+            .map(|&payoff| SeatResult { payoff, place: if payoff > 0.0 { 1 } else { 2 }, adjusted: None, start: None })
             .collect();
         let mut columns = Texts::default();
         payoffs.iter().for_each(|_| columns.push_str("x,y"));
@@ -692,7 +708,7 @@ mod tests {
             record.seed = seed;
             record.moves = moves;
             record.status = status;
-            record.seats = payoffs.iter().enumerate().map(|(i, &payoff)| SeatResult { payoff, place: i as u32, adjusted: None }).collect();
+            record.seats = payoffs.iter().enumerate().map(|(i, &payoff)| SeatResult { payoff, place: i as u32, adjusted: None, start: None }).collect();
             (0..seats * 2).for_each(|i| record.columns.push_str(&extra[i]));
             let job = Job { pairing, game, seeds: GameSeeds::derive(1, 0, 0, 1), lineup: (0..seats).map(|s| s % 2).collect() };
             let mut ours = b"kept,".to_vec();

@@ -16,7 +16,7 @@ use crate::core::luck::Estimator;
 
 use crate::report::export::{Csv, Exporter, Figure, Rows};
 use crate::report::write_atomic;
-use crate::stats::{wilson, ClusteredMean, MeanCi, Z95};
+use crate::stats::{wilson, ClusteredMean, MeanCi, StartFit, Z95};
 
 /// What summary.csv's intervals count as independent observations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,8 +58,10 @@ pub struct Tally {
     /// Payoff and wins, one cluster per deal.
     payoff: ClusteredMean,
     won: ClusteredMean,
-    /// The payoffs adjusted for luck (all-in, AIVAT), when the records carry them.
-    adjusted: [ClusteredMean; 2],
+    /// The payoffs adjusted for luck (all-in, AIVAT; regressed on the starting strengths), when
+    /// the records carry what they need.
+    adjusted: [ClusteredMean; 3],
+    fit: Option<StartFit>,
     /// The deal being collected: payoff, wins and seat-games so far, and the adjusted payoffs.
     deal: [f64; 3],
     deal_adjusted: [f64; 2],
@@ -145,6 +147,11 @@ impl Tally {
                 t.deal_adjusted[0] += a.allin;
                 t.deal_adjusted[1] += a.aivat;
             }
+            if let Some(x) = result.start {
+                let fit = t.fit.get_or_insert_with(|| StartFit::new(1, record.seats.len()));
+                fit.see_seats(record.seats.iter().map(|s| s.start));
+                fit.add_own(0, x);
+            }
         }
     }
 
@@ -157,6 +164,11 @@ impl Tally {
             self.won.push(won, games);
             for (mean, sum) in self.adjusted.iter_mut().zip(adjusted) {
                 mean.push(sum, games);
+            }
+            if let Some(fit) = &mut self.fit {
+                let mut mean = [payoff / games];
+                fit.adjust(&mut mean, games);
+                self.adjusted[2].push(mean[0] * games, games);
             }
         }
     }
@@ -193,6 +205,7 @@ impl Tally {
             adjusted: match estimator {
                 Estimator::AllIn => Some(self.adjusted[0].ci(0.95)),
                 Estimator::Aivat => Some(self.adjusted[1].ci(0.95)),
+                Estimator::Covariates => Some(self.adjusted[2].ci(0.95)),
                 _ => None,
             },
         }

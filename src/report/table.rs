@@ -17,8 +17,8 @@ use crate::core::{deal_of, GameRecord};
 use crate::report::{AdjustedFigures, MatchRow, SprtResult};
 use crate::stats::elo::from_moments;
 use crate::stats::{
-    ClusteredMean, Comparisons, EloEstimate, FieldStats, Outcome, PairScore, Pentanomial, Sprt, SprtModel, Trinomial,
-    Welford,
+    ClusteredMean, Comparisons, EloEstimate, FieldStats, Outcome, PairScore, Pentanomial, Sprt, SprtModel, StartFit,
+    Trinomial, Welford,
 };
 
 /// Two distinct bots of a table, by their places in [`TableTally::bots`].
@@ -72,6 +72,8 @@ struct Adjusting {
     field: FieldStats,
     deal_payoff: Vec<f64>,
     mean: Vec<f64>,
+    /// The regression on the starting strengths, when the estimator is `covariates`.
+    fit: Option<StartFit>,
 }
 
 impl TableTally {
@@ -105,11 +107,12 @@ impl TableTally {
             games: 0,
             pairs,
             field: FieldStats::new(n),
-            adjusted: estimator.adjusts().then(|| Adjusting {
+            adjusted: estimator.has_adjusted().then(|| Adjusting {
                 estimator,
                 field: FieldStats::new(n),
                 deal_payoff: vec![0.0; n],
                 mean: vec![0.0; n],
+                fit: estimator.starts().then(|| StartFit::new(n, table.len())),
             }),
             deal: 0,
             deal_games: 0,
@@ -155,6 +158,12 @@ impl TableTally {
             for (sum, m) in adj.deal_payoff.iter_mut().zip(&adj.mean) {
                 *sum += m;
             }
+            if let Some(fit) = &mut adj.fit {
+                fit.see_seats(record.seats.iter().map(|s| s.start));
+                for (&k, result) in self.local.iter().zip(&record.seats) {
+                    fit.add_own(k, result.start.unwrap_or(0.0) / self.copies[k]);
+                }
+            }
         }
         for p in &mut self.pairs {
             p.game_diff.push(mean[p.a] - mean[p.b]);
@@ -181,6 +190,9 @@ impl TableTally {
         if let Some(adj) = &mut self.adjusted {
             for (m, &sum) in adj.mean.iter_mut().zip(&adj.deal_payoff) {
                 *m = sum / self.replays as f64;
+            }
+            if let Some(fit) = &mut adj.fit {
+                fit.adjust(&mut adj.mean, self.replays as f64);
             }
             adj.field.push(&adj.mean);
         }
@@ -229,6 +241,9 @@ impl TableTally {
         self.deal_payoff.iter_mut().for_each(|s| *s = 0.0);
         if let Some(adj) = &mut self.adjusted {
             adj.deal_payoff.iter_mut().for_each(|s| *s = 0.0);
+            if let Some(fit) = &mut adj.fit {
+                fit.clear();
+            }
         }
         self.deal_games = 0;
     }

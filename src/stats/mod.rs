@@ -10,6 +10,8 @@
 //!   mean payoff and the difference between any two, clustered by deal).
 //! - [`ratings`]: rating lists: maximum-likelihood Elo (draws as half points) and least-squares
 //!   payoff ratings, anchored, with cluster-robust intervals.
+//! - [`regress`]: regression adjustment on covariates of mean zero, fitted on the observations
+//!   before each one ([`OnlineRegression`]), so that it keeps the mean exactly.
 //! - [`calc`]: the `arena stats` calculator (counts on the command line → report).
 //!
 //! The definitions are those of fishtest and fastchess; tests/stats_vectors.rs reproduces
@@ -22,6 +24,7 @@ pub mod elo;
 pub mod interval;
 mod matrix;
 pub mod ratings;
+pub mod regress;
 pub mod sprt;
 
 pub use cluster::{ClusteredMean, FieldStats};
@@ -31,4 +34,5 @@ pub use elo::{
 };
 pub use interval::{normal_cdf, normal_quantile, t_quantile, wilson, Interval, MeanCi, Welford, Z95};
 pub use ratings::{payoff_ratings, Anchor, Comparisons, PairScore, Rating, RatingList, TableField};
+pub use regress::{OnlineRegression, StartFit};
 pub use sprt::{Sprt, SprtDecision, SprtModel};

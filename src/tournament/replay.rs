@@ -219,7 +219,12 @@ impl RunRecords {
     fn bots_part(&self, job: &Job, recorded: &Recorded) -> Option<String> {
         let bots = self.bots.as_ref()?;
         let mut record = crate::core::GameRecord::new();
-        let keep = crate::core::Keep { columns: false, history: false, moves: true, luck: false };
+        let keep = crate::core::Keep {
+            columns: false,
+            history: false,
+            moves: true,
+            luck: crate::core::luck::Estimator::Plain,
+        };
         bots.play_into(&job.lineup, job.game, &job.seeds, keep, &mut record);
         let played = record.log.read_events();
         let show = |event: Option<&Event>| match event {

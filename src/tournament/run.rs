@@ -436,7 +436,7 @@ impl Run<'_> {
         }
         let history = opts.history.then(|| (dir.join(HISTORY), table.history_extension().unwrap_or_default()));
         let sprt = cfg.sprt.as_ref().filter(|_| whole);
-        let opts = &RunOptions { luck: cfg.estimator.adjusts(), ..(*opts).clone() };
+        let opts = &RunOptions { luck: cfg.estimator, ..(*opts).clone() };
         let progress = Progress::start(opts.progress, plan.done, plan.done + plan.count, sprt);
         let flush = FlushClock::new(opts.flush_every);
         let mut sink = Sink {

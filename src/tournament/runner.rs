@@ -35,8 +35,8 @@ pub struct RunOptions {
     pub records: crate::report::Records,
     /// How often finished games' rows are written out to the disk (zero: after every game).
     pub flush_every: Duration,
-    /// Adjust the payoffs for luck (the run's config asks for it with its `estimator`).
-    pub luck: bool,
+    /// How the run takes luck out of its payoffs (its config's `estimator`).
+    pub luck: crate::core::luck::Estimator,
 }
 
 /// How often finished games reach the disk by default (`--flush-every`).
@@ -531,7 +531,7 @@ mod tests {
             stop: Arc::default(),
             records: Records::None,
             flush_every: crate::tournament::runner::FLUSH_EVERY,
-            luck: false,
+            luck: crate::core::luck::Estimator::Plain,
         }
     }
 

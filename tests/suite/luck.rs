@@ -19,6 +19,18 @@ fn run(dir: &std::path::Path, config: &str, name: &str, threads: &str) -> std::p
     out
 }
 
+/// Runs `config` on one thread and on two, checks the files are the same bytes, and returns the
+/// one-thread run's folder.
+fn same_on_one_and_two_threads(dir: &std::path::Path, config: &str, game: &str) -> std::path::PathBuf {
+    let one = run(dir, config, game, "1");
+    let two = run(dir, config, game, "2");
+    for file in ["games.csv", "summary.csv", "match.csv"] {
+        let (a, b) = (std::fs::read(one.join(file)).unwrap(), std::fs::read(two.join(file)).unwrap());
+        assert!(a == b, "{game}: {file} differs between 1 and 2 threads");
+    }
+    one
+}
+
 const CONFIGS: [(&str, &str); 3] = [
     (
         "holdem",
@@ -37,12 +49,7 @@ const CONFIGS: [(&str, &str); 3] = [
 fn adjusted_runs_are_the_same_bytes_on_any_number_of_threads_and_stay_zero_sum() {
     let dir = tempfile::TempDir::new().unwrap();
     for (game, config) in CONFIGS {
-        let one = run(dir.path(), config, game, "1");
-        let two = run(dir.path(), config, game, "2");
-        for file in ["games.csv", "summary.csv", "match.csv"] {
-            let (a, b) = (std::fs::read(one.join(file)).unwrap(), std::fs::read(two.join(file)).unwrap());
-            assert!(a == b, "{game}: {file} differs between 1 and 2 threads");
-        }
+        let one = same_on_one_and_two_threads(dir.path(), config, game);
         // Every game's adjusted payoffs sum to zero, as its payoffs do, and some differ from them.
         let mut reader = csv::Reader::from_path(one.join("games.csv")).unwrap();
         let mut sums: BTreeMap<u64, [f64; 3]> = BTreeMap::new();
@@ -119,4 +126,57 @@ fn an_estimator_a_game_cannot_have_is_one_line_and_exit_2() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.starts_with("error: --estimator aivat: estimator `aivat` needs"), "{stderr}");
+}
+
+/// `estimator = "covariates"`: the run writes each seat's starting strength (centred on the
+/// table's mean, so every game's sum to zero), is the same bytes on one thread and two, and reads
+/// back from its folder as written; a game without a starting strength refuses it in one line.
+#[test]
+fn covariate_runs_are_the_same_bytes_on_any_number_of_threads() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let configs = [
+        (
+            "zhajinhua-cov",
+            "game = \"zhajinhua\"\ngames = 400\nestimator = \"covariates\"\nbots = [\"ev\", \"random\"]\n",
+        ),
+        (
+            "mahjong-cov",
+            "game = \"mahjong\"\ngames = 40\npaired = true\nseats = 4\nestimator = \"covariates\"\n\
+             bots = [\"greedy\", \"random\", \"random\", \"random\"]\n",
+        ),
+    ];
+    for (game, config) in configs {
+        let one = same_on_one_and_two_threads(dir.path(), config, game);
+        let mut reader = csv::Reader::from_path(one.join("games.csv")).unwrap();
+        let mut sums: BTreeMap<u64, f64> = BTreeMap::new();
+        let mut nonzero = 0;
+        for row in reader.deserialize::<BTreeMap<String, String>>() {
+            let row = row.unwrap();
+            let start: f64 = row["start"].parse().unwrap();
+            *sums.entry(row["game"].parse().unwrap()).or_default() += start;
+            nonzero += usize::from(start != 0.0);
+        }
+        assert!(sums.values().all(|s| s.abs() < 1e-9), "{game}: a game's starts do not sum to zero");
+        assert!(nonzero > 0, "{game}: every start is zero");
+        let matches = std::fs::read_to_string(one.join("match.csv")).unwrap();
+        assert!(matches.lines().nth(1).unwrap().contains(",covariates,"), "{game}: {matches}");
+        // `arena stats --run` recomputes the verdicts from games.csv: the adjusted figure written.
+        let stats = arena().args(["stats", "--json", "--run"]).arg(&one).output().unwrap();
+        assert!(stats.status.success(), "{}", String::from_utf8_lossy(&stats.stderr));
+        let doc: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+        let recomputed = doc["matches"][0]["adjusted_payoff_diff"].as_f64().unwrap();
+        let mut reader = csv::Reader::from_path(one.join("match.csv")).unwrap();
+        let row = reader.deserialize::<BTreeMap<String, String>>().next().unwrap().unwrap();
+        assert_eq!(format!("{recomputed:.6}"), row["adjusted_payoff_diff"], "{game}");
+    }
+    let path = write(
+        dir.path(),
+        "bad.toml",
+        "game = \"gomoku\"\nbots = [\"weights\", \"random\"]\nestimator = \"covariates\"\n",
+    );
+    let output = arena().args(["run", path.to_str().unwrap(), "--games", "2", "--quiet"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("needs a game that declares a starting strength"), "{stderr}");
 }

@@ -185,3 +185,83 @@ fn holdem_adjusted_payoff_sprt_keeps_alpha() {
     assert!(runs >= 300, "only {runs} SPRTs decided");
     assert!(rate <= bound, "false H1 rate {rate:.4} above {bound:.4}");
 }
+
+/// One run's verdict as match.csv gives it: the plain mean difference and the covariates one with
+/// its interval.
+struct Verdict {
+    plain: f64,
+    adjusted: f64,
+    lo: f64,
+    hi: f64,
+}
+
+/// Plays `config` (no `seed`: each run gets its own) `runs` times with `games` games each, seeds
+/// 1, 2, …, and returns each run's verdict.
+fn covariate_runs(name: &str, config: &str, runs: u64, games: u64) -> Vec<Verdict> {
+    let dir = std::env::temp_dir().join(format!("arena-covariates-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = write(&dir, "cov.toml", config);
+    let out = dir.join("run");
+    let verdicts = (1..=runs)
+        .map(|seed| {
+            let status = arena()
+                .args(["run", path.to_str().unwrap(), "--quiet", "--force", "--games", &games.to_string()])
+                .args(["--seed", &seed.to_string(), "--out"])
+                .arg(&out)
+                .status()
+                .unwrap();
+            assert!(status.success(), "{name}: run {seed} failed");
+            let mut reader = csv::Reader::from_path(out.join("match.csv")).unwrap();
+            let row = reader.deserialize::<BTreeMap<String, String>>().next().unwrap().unwrap();
+            let x = |c: &str| row[c].parse::<f64>().unwrap();
+            assert_eq!(row["estimator"], "covariates");
+            Verdict {
+                plain: x("mean_payoff_diff"),
+                adjusted: x("adjusted_payoff_diff"),
+                lo: x("adjusted_payoff_diff_lo"),
+                hi: x("adjusted_payoff_diff_hi"),
+            }
+        })
+        .collect();
+    std::fs::remove_dir_all(&dir).ok();
+    verdicts
+}
+
+#[test]
+#[ignore = "slow: 1,000,000 hands in 200 runs; cargo test --release --test suite luck_honesty -- --ignored"]
+fn covariate_adjusted_payoffs_are_unbiased() {
+    // Unpaired, where the starting strengths are not taken out by seat rotation. The runs are
+    // independent, so the runs' (adjusted − plain) averages to its mean with a known error.
+    let config = "name = \"cov\"\ngame = \"zhajinhua\"\nestimator = \"covariates\"\nbots = [\"ev\", \"ev-adaptive\"]\n";
+    let runs = covariate_runs("unbiased", config, 200, 5_000);
+    let gap = welford(runs.iter().map(|r| r.adjusted - r.plain));
+    let plain = welford(runs.iter().map(|r| r.plain));
+    let adjusted = welford(runs.iter().map(|r| r.adjusted));
+    let se = |w: &Welford| (w.variance() / w.n() as f64).sqrt();
+    let in_gap_se = gap.mean().abs() / se(&gap);
+    println!(
+        "zhajinhua ev vs ev-adaptive, 200 runs of 5,000 hands: plain {:+.4} ± {:.4}, covariates {:+.4} ± {:.4} a hand; \
+         |covariates − plain| = {:.2} plain SE, {:.2} SE of the gap; variance ratio over runs {:.2}",
+        plain.mean(),
+        se(&plain),
+        adjusted.mean(),
+        se(&adjusted),
+        (adjusted.mean() - plain.mean()).abs() / se(&plain),
+        in_gap_se,
+        plain.variance() / adjusted.variance()
+    );
+    assert!(in_gap_se <= 3.0, "the adjustment's mean is {in_gap_se:.2} standard errors from zero");
+}
+
+#[test]
+#[ignore = "slow: 400,000 hands in 1,000 runs; cargo test --release --test suite luck_honesty -- --ignored"]
+fn covariate_adjusted_intervals_cover_the_truth() {
+    // Self-play: ev against itself under two names, so the true difference is zero.
+    let config = "name = \"cov\"\ngame = \"zhajinhua\"\nestimator = \"covariates\"\n\
+                  bots = [{ name = \"a\", kind = \"ev\" }, { name = \"b\", kind = \"ev\" }]\n";
+    let runs = covariate_runs("coverage", config, 1000, 400);
+    let covered = runs.iter().filter(|r| r.lo <= 0.0 && 0.0 <= r.hi).count();
+    let rate = covered as f64 / runs.len() as f64;
+    println!("zhajinhua self-play: 1,000 runs of 400 hands: covariates intervals cover 0 {:.1}%", 100.0 * rate);
+    assert!((rate - 0.95).abs() <= 0.015, "covariates coverage {rate:.3}");
+}

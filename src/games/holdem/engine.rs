@@ -561,6 +561,15 @@ impl Game for Holdem {
         self.format == Format::Cash
     }
 
+    /// A cash hand's starting strength: the hole cards' pre-flop equity (luck.rs).
+    fn has_covariate(&self) -> bool {
+        self.format == Format::Cash
+    }
+
+    fn covariate(&self, s: &State, out: &mut [f64]) {
+        self.start_strengths(s, out)
+    }
+
     /// The board cards dealt.
     fn revealed(&self, s: &State) -> usize {
         s.dealt

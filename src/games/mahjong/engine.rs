@@ -17,7 +17,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 
 use super::botzone::judge;
 use super::fans::{score, WinContext, WinningHand};
-use super::shanten::is_winning_shape;
+use super::shanten::{is_winning_shape, shanten};
 use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, TILE_KINDS};
 use crate::core::wire::{write_int, Texts};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Played, RecordFormat, Seat};
@@ -739,6 +739,28 @@ impl Game for Mahjong {
         let mut s = State::blank(walls);
         self.start_hand(&mut s);
         s
+    }
+
+    fn has_covariate(&self) -> bool {
+        true
+    }
+
+    /// Each seat's starting strength: minus the shanten of the 13 tiles it is dealt, summed over
+    /// the game's hands. A wall is shuffled before it is dealt, so any 13 tiles are as likely at
+    /// any seat.
+    fn covariate(&self, s: &State, out: &mut [f64]) {
+        out.fill(0.0);
+        let mut t = s.clone();
+        for hand in 0..self.hands {
+            t.hand_no = hand;
+            self.start_hand(&mut t);
+            let Some(Event::Deal { hands, .. }) = t.log.first() else { continue };
+            for (x, tiles) in out.iter_mut().zip(hands) {
+                let mut counts = [0; TILE_KINDS];
+                tiles.iter().for_each(|&tile| counts[tile as usize] += 1);
+                *x -= f64::from(shanten(&counts, 0));
+            }
+        }
     }
 
     fn to_act(&self, s: &State) -> Option<Seat> {

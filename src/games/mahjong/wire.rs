@@ -361,8 +361,12 @@ mod tests {
                 }
             })
             .collect();
-        let record =
-            play_kept(game, &mut bots, seeds, Keep { columns: true, history: false, moves: true, luck: false });
+        let record = play_kept(
+            game,
+            &mut bots,
+            seeds,
+            Keep { columns: true, history: false, moves: true, luck: crate::core::luck::Estimator::Plain },
+        );
         assert_eq!(record.status, Status::Ok);
         record
     }

@@ -477,6 +477,15 @@ impl Game for Stud {
         true
     }
 
+    fn has_covariate(&self) -> bool {
+        true
+    }
+
+    /// The first two cards' strength (luck.rs).
+    fn covariate(&self, s: &State, out: &mut [f64]) {
+        self.start_strengths(s, out)
+    }
+
     /// Cards dealt so far, hole and face up, to every seat (luck.rs).
     fn revealed(&self, s: &State) -> usize {
         s.cards_dealt()

@@ -47,6 +47,17 @@ impl State {
 }
 
 impl Stud {
+    /// Each seat's starting strength (`Game::covariate`): its hole card and first face-up card,
+    /// a pair above any two unpaired cards, then by the higher rank and the lower. The deck is
+    /// shuffled before it is dealt, so any two cards are as likely at any seat.
+    pub(super) fn start_strengths(&self, s: &State, out: &mut [f64]) {
+        for (seat, x) in out.iter_mut().enumerate() {
+            let cards = s.dealt(seat);
+            let (a, b) = (f64::from(cards[0].rank()), f64::from(cards[1].rank()));
+            *x = if a == b { 13.0 + a } else { a.max(b) + a.min(b) / 13.0 };
+        }
+    }
+
     /// The value function ([`value`]), as the engine's `Game::value` gives it.
     pub(super) fn check_down_value(
         &self,
@@ -511,7 +522,7 @@ mod tests {
                 g.apply(&mut s, &a).unwrap();
             }
             let mut bots: Vec<_> = (0..3).map(|x| factories[(hand as usize + x) % 3]()).collect();
-            let keep = Keep { columns: false, history: false, moves: false, luck: true };
+            let keep = Keep { columns: false, history: false, moves: false, luck: crate::core::luck::Estimator::Aivat };
             let r = play_kept(&g, &mut bots, &GameSeeds::derive(9, 3, hand, 1), keep);
             let adjusted: Vec<_> = r.seats.iter().map(|x| x.adjusted.expect("adjusted")).collect();
             assert!(adjusted.iter().map(|a| a.aivat).sum::<f64>().abs() < 1e-6, "{adjusted:?}");

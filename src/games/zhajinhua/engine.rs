@@ -275,7 +275,7 @@ impl Zhajinhua {
     }
 
     /// The seats among `eligible` whose hands no other eligible hand beats.
-    fn best(&self, values: &[Strength; MAX_SEATS], eligible: &[Seat]) -> Vec<Seat> {
+    pub(super) fn best(&self, values: &[Strength; MAX_SEATS], eligible: &[Seat]) -> Vec<Seat> {
         let unbeaten = |special: bool| -> Vec<Seat> {
             eligible
                 .iter()
@@ -402,6 +402,15 @@ impl Game for Zhajinhua {
 
     fn adjusts(&self) -> bool {
         true
+    }
+
+    fn has_covariate(&self) -> bool {
+        true
+    }
+
+    /// The hand's rank among all hands (luck.rs).
+    fn covariate(&self, s: &State, out: &mut [f64]) {
+        self.start_strengths(s, out)
     }
 
     /// Every card is dealt at the start: no chance event follows.

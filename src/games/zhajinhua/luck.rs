@@ -21,6 +21,20 @@ impl Zhajinhua {
     pub(super) fn check_down_value(&self, s: &State, out: &mut [f64]) {
         value(self, s, out)
     }
+
+    /// Each seat's starting strength (`Game::covariate`): its share of the showdown if every
+    /// seat stayed in (one for the best hand, split among equal ones). Every card is dealt at
+    /// the start, so this is what the deal decides; the deck is shuffled before it is dealt, so
+    /// any hand is as likely at any seat. (The hand's rank among all hands explains less of a
+    /// payoff: what wins is being best at this table.)
+    pub(super) fn start_strengths(&self, s: &State, out: &mut [f64]) {
+        let seats: Vec<usize> = (0..out.len()).collect();
+        let best = self.best(&s.values, &seats);
+        out.fill(0.0);
+        for &seat in &best {
+            out[seat] = 1.0 / best.len() as f64;
+        }
+    }
 }
 
 pub(super) fn value(game: &Zhajinhua, s: &State, out: &mut [f64]) {
@@ -118,7 +132,7 @@ mod tests {
         let mut corrected = 0;
         for g in 0..200u64 {
             let mut bots: Vec<_> = (0..3).map(|s| factories[(g as usize + s) % factories.len()]()).collect();
-            let keep = Keep { columns: false, history: false, moves: false, luck: true };
+            let keep = Keep { columns: false, history: false, moves: false, luck: crate::core::luck::Estimator::Aivat };
             let r = play_kept(&game, &mut bots, &GameSeeds::derive(5, 3, g, 1), keep);
             let adjusted: Vec<_> = r.seats.iter().map(|s| s.adjusted.expect("adjusted")).collect();
             assert!(adjusted.iter().map(|a| a.aivat).sum::<f64>().abs() < 1e-9);

@@ -189,8 +189,12 @@ mod tests {
                 (kind.make)(&params, game).unwrap()()
             })
             .collect();
-        let record =
-            play_kept(game, &mut bots, seeds, Keep { columns: true, history: false, moves: true, luck: false });
+        let record = play_kept(
+            game,
+            &mut bots,
+            seeds,
+            Keep { columns: true, history: false, moves: true, luck: crate::core::luck::Estimator::Plain },
+        );
         assert_eq!(record.status, Status::Ok);
         record
     }

@@ -168,7 +168,7 @@ fn running(run: &RunData) -> Result<String> {
     };
     let mut lines: Vec<Line> =
         run.names.iter().enumerate().map(|(bot, name)| line(bot, name.clone(), &|s| Some(s.payoff))).collect();
-    if estimator.adjusts() {
+    if estimator.has_adjusted() {
         for (bot, name) in run.names.iter().enumerate() {
             lines.push(line(bot, format!("{name} ({})", estimator.name()), &|s| s.adjusted));
         }
@@ -178,7 +178,7 @@ fn running(run: &RunData) -> Result<String> {
     Ok(figure(
         "Running mean payoff, 95% band",
         &plot::lines(&lines, &zero, "games played", &format!("mean payoff per game ({unit})"))?,
-        if estimator.adjusts() {
+        if estimator.has_adjusted() {
             "Each bot's mean payoff over the games read so far, in game order, as it fell and with the luck taken out (the estimator in brackets); the band is its 95% interval. A flat line inside a narrowing band has settled."
         } else {
             "Each bot's mean payoff over the games read so far, in game order; the band is its 95% interval. A flat line inside a narrowing band has settled."

@@ -77,7 +77,7 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
                     stop: Arc::default(),
                     records: [Records::Csv, Records::Moves][kept],
                     flush_every: crate::tournament::runner::FLUSH_EVERY,
-                    luck: false,
+                    luck: crate::core::luck::Estimator::Plain,
                 };
                 let start = Instant::now();
                 crate::tournament::run::execute(
@@ -158,7 +158,7 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
         stop: Arc::default(),
         records: Records::None,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
-        luck: false,
+        luck: crate::core::luck::Estimator::Plain,
     };
     let mut tally = RunTally::new(&schedule, vec!["a".into(), "b".into()]);
     let start = Instant::now();
