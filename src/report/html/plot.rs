@@ -388,7 +388,7 @@ pub fn lines(title: &str, lines: &[Line], levels: &[Level], x_desc: &str, y_desc
                 let hold = |y: f64| y.clamp(y0, y1);
                 let upper = l.band.iter().map(|b| (b.0, hold(b.2)));
                 let lower = l.band.iter().rev().map(|b| (b.0, hold(b.1)));
-                let points: Vec<String> = upper.chain(lower).map(|p| px(p)).map(|(x, y)| format!("{x},{y}")).collect();
+                let points: Vec<String> = upper.chain(lower).map(&px).map(|(x, y)| format!("{x},{y}")).collect();
                 let _ = writeln!(
                     marks,
                     "<polygon class=\"data band\" points=\"{}\" fill=\"{}\" fill-opacity=\"0.15\" stroke=\"none\"/>",
@@ -402,7 +402,7 @@ pub fn lines(title: &str, lines: &[Line], levels: &[Level], x_desc: &str, y_desc
         }
         for (i, l) in lines.iter().enumerate() {
             for piece in pieces(&l.points, y0, y1) {
-                let points: Vec<String> = piece.iter().map(|&p| px(p)).map(|(x, y)| format!("{x},{y}")).collect();
+                let points: Vec<String> = piece.iter().copied().map(&px).map(|(x, y)| format!("{x},{y}")).collect();
                 let _ = writeln!(
                     marks,
                     "<polyline class=\"data\" points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2.5\"{}/>",
@@ -415,7 +415,7 @@ pub fn lines(title: &str, lines: &[Line], levels: &[Level], x_desc: &str, y_desc
             let every = (l.points.len() / 10).max(1);
             let offset = every * i / lines.len().max(1);
             // The last point too: where an SPRT decided, where a mean ended.
-            let last = l.points.last().into_iter().filter(|_| (l.points.len() - 1 - offset) % every != 0);
+            let last = l.points.last().into_iter().filter(|_| !(l.points.len() - 1 - offset).is_multiple_of(every));
             for &p in l.points.iter().skip(offset).step_by(every).chain(last).filter(|p| !outside(p.1)) {
                 let (x, y) = px(p);
                 marks.push_str(&marker(i, x, y, "data"));
