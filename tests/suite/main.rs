@@ -30,6 +30,7 @@ mod luck_honesty;
 mod machine_output;
 mod moves;
 mod play;
+mod plots;
 mod plugins;
 mod ratings_reference;
 mod readme;

@@ -23,7 +23,7 @@ size = 9
 "#;
 
 /// Hold'em heads-up duplicate hands with a payoff SPRT that decides early.
-const HOLDEM_SPRT: &str = r#"
+pub(crate) const HOLDEM_SPRT: &str = r#"
 name = "holdem-sprt-report"
 game = "holdem"
 games = 20000
@@ -39,7 +39,7 @@ payoff1 = 2000
 "#;
 
 /// Mahjong: a field of three kinds at four seats, every deal replayed with the seats rotated.
-const MAHJONG_FIELD: &str = r#"
+pub(crate) const MAHJONG_FIELD: &str = r#"
 name = "mahjong-field-report"
 game = "mahjong"
 games = 16
@@ -50,7 +50,7 @@ bots = ["greedy", "random", "expectimax"]
 "#;
 
 /// Runs `config` with `--report` into `dir/name`; returns the run folder.
-fn run_with_report(dir: &Path, name: &str, config: &str) -> PathBuf {
+pub(crate) fn run_with_report(dir: &Path, name: &str, config: &str) -> PathBuf {
     let cfg = write(dir, &format!("{name}.toml"), config);
     let out = dir.join(name);
     let output =

@@ -18,7 +18,7 @@ pub fn section(run: &RunData) -> Result<String> {
             ReportBlock::Heading(text) => out.push_str(&format!("<h2>{}</h2>\n", escape(&text, Markup::HtmlText))),
             ReportBlock::Table { title, headers, rows, note } => out.push_str(&table(&title, &headers, rows, &note)),
             ReportBlock::Bars { title, labels, counts, x_label, y_label, note } => {
-                out.push_str(&figure_of(&title, &plot::bars(&labels, &counts, &x_label, &y_label)?, &note))
+                out.push_str(&figure_of(&title, &plot::bars(&title, &labels, &counts, &x_label, &y_label)?, &note))
             }
         }
     }

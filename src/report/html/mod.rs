@@ -4,14 +4,18 @@
 //! [`GamesFile`](crate::report::GamesFile)), so the page and the CSVs agree.
 //!
 //! - [`run`]: a folder read back and replayed in game order;
-//! - [`plot`]: the plots (forest, lines with bands, bars);
+//! - [`plot`]: the plots (forest, lines with bands, bars, histograms);
+//! - [`scale`]: round steps, bin edges and short numbers for the plots;
+//! - [`data`]: each plot's numbers as a folded table under it;
 //! - [`sections`]: the page's sections for one run;
 //! - [`games`]: what each game's players look at, from its own columns of games.csv;
 //! - [`viewer`]: a few games step by step, when the run kept its moves.
 
+mod data;
 mod games;
 mod plot;
 mod run;
+mod scale;
 mod sections;
 pub mod viewer;
 
@@ -32,7 +36,8 @@ h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #999}h3{font-size:
 .runs{display:flex;gap:2em;align-items:flex-start;overflow-x:auto}.run{flex:1 1 0;min-width:740px}\
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:.2em .5em;text-align:right}\
 th{background:#eee}td.l,th.l{text-align:left}pre{background:#f4f4f4;padding:.5em;overflow-x:auto;font-size:.85em}\
-p.note{color:#444;font-size:.9em;max-width:720px}svg{display:block;max-width:100%;height:auto}";
+p.note{color:#444;font-size:.9em;max-width:720px}svg{display:block;max-width:100%;height:auto}\
+svg.plot{width:100%}details.numbers{margin:.2em 0 1em}details.numbers summary{color:#444;font-size:.9em}";
 
 /// Escapes text for HTML (element content and quoted attribute values): the one markup
 /// escaper, in its HTML form.
@@ -40,10 +45,14 @@ pub fn escape(text: &str) -> String {
     crate::report::export::escape(text, crate::report::export::Markup::Html)
 }
 
-/// A titled plot with an optional note under it.
-fn figure_of(title: &str, svg: &str, note: &str) -> String {
-    let note = if note.is_empty() { String::new() } else { format!("<p class=\"note\">{}</p>\n", escape(note)) };
-    format!("<h3>{}</h3>\n{svg}\n{note}", escape(title))
+/// A titled plot, the notes under it (the section's, then the plot's own on how it was drawn),
+/// and its numbers.
+fn figure_of(title: &str, figure: &plot::Figure, note: &str) -> String {
+    let mut notes = String::new();
+    for n in [note, figure.note.as_str()].iter().filter(|n| !n.is_empty()) {
+        notes.push_str(&format!("<p class=\"note\">{}</p>\n", escape(n)));
+    }
+    format!("<h3>{}</h3>\n{}\n{notes}{}", escape(title), figure.svg, figure.data)
 }
 
 /// The run folders `dirs`, each read and tallied.

@@ -1,38 +1,188 @@
-//! The report's plots, drawn by plotters into SVG strings: plain, labelled axes with units, a zero
-//! line where zero is a reference, greys that stay apart in print, and markers that tell series apart
-//! without colour.
+//! The report's plots as SVG: plotters draws the axes, grid and labels; the data and the legend
+//! are written here, so each mark carries a class (`data`, `legend`, `clip`) a browser test can
+//! find, the legend sits in a row of its own above the plotting area (it never covers a point),
+//! and series differ in colour (Okabe–Ito, safe for colour-blind readers) and in dash and marker
+//! shape (for print). Every plot has a `<title>` and `<desc>`, scales to the page's width through
+//! its viewBox, and comes with its numbers as a table ([`super::data`]).
 
+use std::fmt::Write;
+
+use plotters::chart::MeshStyle;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::data;
+use super::escape;
+use super::scale::{self, Bins};
 use crate::error::{Error, Result};
 
-/// Every plot's size in pixels.
-const SIZE: (u32, u32) = (720, 340);
+/// Every plot's width in the viewBox: wide enough that at a 1,280-pixel page the 13-pixel labels
+/// show at about their size.
+const WIDTH: u32 = 1000;
+/// A line or bar plot's height below its legend.
+const HEIGHT: u32 = 380;
 const FONT: &str = "sans-serif";
-/// Series greys, darkest first: four that stay apart in greyscale.
-const GREYS: [RGBColor; 4] =
-    [RGBColor(0, 0, 0), RGBColor(110, 110, 110), RGBColor(60, 60, 60), RGBColor(160, 160, 160)];
-const ZERO: RGBColor = RGBColor(90, 90, 90);
+/// The legend's text size and row height.
+const KEY_FONT: u32 = 14;
+const KEY_ROW: u32 = 24;
+/// Okabe–Ito's palette without its yellow (too pale on white), in the order series take it.
+const PALETTE: [&str; 7] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"];
+/// Dash patterns, the second cue: series i takes `DASHES[i % 4]` (and marker shape i % 4).
+const DASHES: [&str; 4] = ["", "9 4", "3 3", "10 3 3 3"];
+/// Reference lines (zero, SPRT bounds): grey, dashed.
+const LEVEL: &str = "#555555";
+const GRID: RGBColor = RGBColor(225, 225, 225);
 
-fn grey(i: usize) -> RGBColor {
-    GREYS[i % GREYS.len()]
+/// A plot ready for the page: its SVG, its numbers as an HTML table, and what the reader should
+/// know about how it was drawn (points clipped, rows left out).
+pub struct Figure {
+    pub svg: String,
+    pub data: String,
+    pub note: String,
 }
 
 fn plot_error(e: impl std::fmt::Display) -> Error {
     Error::input(format!("drawing a plot: {e}"))
 }
 
-/// Draws with `draw` on a fresh white SVG canvas and returns the SVG text.
-fn svg(height: u32, draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<()>) -> Result<String> {
+fn colour(i: usize) -> &'static str {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// Series `i`'s marker centred at (x, y), in its colour.
+fn marker(i: usize, x: i32, y: i32, class: &str) -> String {
+    let c = colour(i);
+    match i % 4 {
+        0 => format!("<circle class=\"{class}\" cx=\"{x}\" cy=\"{y}\" r=\"4.5\" fill=\"{c}\"/>"),
+        1 => format!(
+            "<path class=\"{class}\" d=\"M{x},{} L{},{} L{},{} Z\" fill=\"{c}\"/>",
+            y - 6,
+            x + 6,
+            y + 4,
+            x - 6,
+            y + 4
+        ),
+        2 => format!("<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"{c}\"/>", x - 4, y - 4),
+        _ => format!(
+            "<path class=\"{class}\" d=\"M{x},{} L{},{y} L{x},{} L{},{y} Z\" fill=\"{c}\"/>",
+            y - 6,
+            x + 6,
+            y + 6,
+            x - 6
+        ),
+    }
+}
+
+fn dash(i: usize) -> String {
+    match DASHES[i % DASHES.len()] {
+        "" => String::new(),
+        d => format!(" stroke-dasharray=\"{d}\""),
+    }
+}
+
+/// One entry of a legend.
+enum Key {
+    /// Series `i`: its colour, dash and marker.
+    Series(usize, String),
+    /// A reference line.
+    Level(String),
+}
+
+impl Key {
+    fn label(&self) -> &str {
+        match self {
+            Key::Series(_, l) | Key::Level(l) => l,
+        }
+    }
+
+    /// The entry's width in pixels: its sample line, its text (at an average glyph width), a gap.
+    fn width(&self) -> u32 {
+        40 + self.label().chars().count() as u32 * KEY_FONT * 6 / 10 + 24
+    }
+}
+
+/// Each key's row and x within a legend `WIDTH` wide, and how many rows that takes.
+fn key_layout(keys: &[Key]) -> (Vec<(u32, u32)>, u32) {
+    let (mut row, mut x, mut at) = (0, 12, Vec::new());
+    for k in keys {
+        if x > 12 && x + k.width() > WIDTH - 12 {
+            row += 1;
+            x = 12;
+        }
+        at.push((row, x));
+        x += k.width();
+    }
+    (at, if keys.is_empty() { 0 } else { row + 1 })
+}
+
+/// The legend as one group in the band above the plotting area.
+fn legend(keys: &[Key]) -> String {
+    let (at, _) = key_layout(keys);
+    let mut out = String::from("<g class=\"legend\">\n");
+    for (k, &(row, x)) in keys.iter().zip(&at) {
+        let y = 8 + row * KEY_ROW + KEY_ROW / 2;
+        match k {
+            Key::Series(i, _) => {
+                let _ = writeln!(
+                    out,
+                    "<line x1=\"{x}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"{}\" stroke-width=\"2.5\"{}/>{}",
+                    x + 32,
+                    colour(*i),
+                    dash(*i),
+                    marker(*i, x as i32 + 16, y as i32, "key")
+                );
+            }
+            Key::Level(_) => {
+                let _ = writeln!(
+                    out,
+                    "<line x1=\"{x}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"{LEVEL}\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>",
+                    x + 32
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{y}\" dy=\"0.35em\" font-family=\"{FONT}\" font-size=\"{KEY_FONT}\">{}</text>",
+            x + 40,
+            escape(k.label())
+        );
+    }
+    out.push_str("</g>\n");
+    out
+}
+
+/// Draws with `draw` below a legend of `keys` and returns the SVG: plotters' axes, then the marks
+/// `draw` returns, then the legend; titled `title`, described by `desc`, sized by its viewBox.
+fn svg(
+    title: &str,
+    desc: &str,
+    height: u32,
+    keys: &[Key],
+    draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<String>,
+) -> Result<String> {
+    let (_, rows) = key_layout(keys);
+    let top = if rows == 0 { 0 } else { rows * KEY_ROW + 12 };
+    let total = height + top;
     let mut out = String::new();
+    let marks;
     {
-        let root = SVGBackend::with_string(&mut out, (SIZE.0, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut out, (WIDTH, total)).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
-        draw(&root)?;
+        let (_, below) = root.split_vertically(top);
+        marks = draw(&below)?;
         root.present().map_err(plot_error)?;
     }
-    Ok(out)
+    // plotters opens with a fixed width and height; the page's style sizes the plot instead.
+    let open_end = out.find('>').ok_or_else(|| plot_error("no svg element"))?;
+    let body = out[open_end + 1..].trim_end().strip_suffix("</svg>").ok_or_else(|| plot_error("no </svg>"))?;
+    Ok(format!(
+        "<svg class=\"plot\" viewBox=\"0 0 {WIDTH} {total}\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n\
+         <title>{}</title>\n<desc>{}</desc>{body}{marks}{}</svg>",
+        escape(title),
+        escape(desc),
+        legend(keys)
+    ))
 }
 
 /// A range around `values` with a little room, always holding `must` (zero, a bound).
@@ -48,6 +198,24 @@ fn padded(values: impl Iterator<Item = f64>, must: &[f64]) -> (f64, f64) {
     (lo - room, hi + room)
 }
 
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The mesh every plot shares: light grid, large labels.
+fn mesh<'a, 'b, 'c>(chart: &'c mut Chart<'a, 'b>) -> MeshStyle<'a, 'c, RangedCoordf64, RangedCoordf64, SVGBackend<'b>> {
+    let mut m = chart.configure_mesh();
+    m.light_line_style(WHITE).bold_line_style(GRID).label_style((FONT, 15)).axis_desc_style((FONT, 15));
+    m
+}
+
+/// A horizontal or vertical reference line from `a` to `b`, in data coordinates.
+fn level_line(chart: &Chart, a: (f64, f64), b: (f64, f64)) -> String {
+    let (p, q) = (chart.backend_coord(&a), chart.backend_coord(&b));
+    format!(
+        "<line class=\"data level\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{LEVEL}\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
+        p.0, p.1, q.0, q.1
+    )
+}
+
 /// One row of a forest plot: a label, an estimate and its 95% interval.
 pub struct Estimate {
     pub label: String,
@@ -58,56 +226,58 @@ pub struct Estimate {
 
 /// A forest plot: each estimate a dot with its interval as a horizontal bar, one row each, and a
 /// vertical reference line at `reference` (zero for payoffs, a half for shares).
-pub fn forest(rows: &[Estimate], x_desc: &str, reference: f64) -> Result<String> {
-    let n = rows.len() as i32;
-    let height = 90 + 34 * rows.len() as u32;
+pub fn forest(title: &str, rows: &[Estimate], x_desc: &str, reference: f64) -> Result<Figure> {
+    let n = rows.len();
+    let height = 90 + 40 * n as u32;
     let (x0, x1) = padded(rows.iter().flat_map(|r| [r.lo, r.hi, r.mean]), &[reference]);
-    let label_width = rows.iter().map(|r| r.label.chars().count()).max().unwrap_or(4).clamp(4, 40) as u32 * 8 + 16;
-    svg(height, |root| {
+    let label_width = rows.iter().map(|r| r.label.chars().count()).max().unwrap_or(4).clamp(4, 40) as u32 * 9 + 20;
+    let desc = format!(
+        "{x_desc}: one row per estimate, a dot at the mean and a bar over its 95% interval; reference line at {}.",
+        scale::tidy(reference)
+    );
+    let svg = svg(title, &desc, height, &[], |root| {
+        // Row i (top down) is at y = n - i - 0.5.
         let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .x_label_area_size(44)
+            .margin(14)
+            .x_label_area_size(48)
             .y_label_area_size(label_width)
-            .build_cartesian_2d(x0..x1, -1..n)
+            .build_cartesian_2d(x0..x1, 0.0..n as f64)
             .map_err(plot_error)?;
-        chart
-            .configure_mesh()
+        mesh(&mut chart)
             .disable_y_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(RGBColor(225, 225, 225))
-            .y_labels((n + 2) as usize)
-            .y_label_formatter(&|y| {
-                // Rows top down in the order given.
-                usize::try_from(n - 1 - *y).ok().and_then(|i| rows.get(i)).map_or(String::new(), |r| r.label.clone())
-            })
+            .y_labels(0)
+            .x_label_formatter(&|x| scale::tidy(*x))
             .x_desc(x_desc)
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
             .draw()
             .map_err(plot_error)?;
-        chart
-            .draw_series(std::iter::once(PathElement::new(vec![(reference, -1), (reference, n)], ZERO.stroke_width(1))))
-            .map_err(plot_error)?;
+        let mut marks = level_line(&chart, (reference, 0.0), (reference, n as f64));
         for (i, r) in rows.iter().enumerate() {
-            let y = n - 1 - i as i32;
+            let y = (n - i) as f64 - 0.5;
+            let (lx, ly) = chart.backend_coord(&(x0, y));
+            let _ = writeln!(
+                marks,
+                "<text x=\"{}\" y=\"{ly}\" dy=\"0.35em\" text-anchor=\"end\" font-family=\"{FONT}\" font-size=\"15\">{}</text>",
+                lx - 8,
+                escape(&r.label)
+            );
             if r.lo.is_finite() && r.hi.is_finite() {
-                chart
-                    .draw_series(std::iter::once(ErrorBar::new_horizontal(
-                        y,
-                        r.lo,
-                        r.mean,
-                        r.hi,
-                        BLACK.stroke_width(2),
-                        10,
-                    )))
-                    .map_err(plot_error)?;
+                let (a, b) = (chart.backend_coord(&(r.lo, y)), chart.backend_coord(&(r.hi, y)));
+                let _ = writeln!(
+                    marks,
+                    "<path class=\"data\" d=\"M{},{} L{},{} M{},{} L{},{} M{},{} L{},{}\" stroke=\"{}\" stroke-width=\"2.5\" fill=\"none\"/>",
+                    a.0, a.1, b.0, b.1, a.0, a.1 - 7, a.0, a.1 + 7, b.0, b.1 - 7, b.0, b.1 + 7,
+                    colour(0)
+                );
             }
             if r.mean.is_finite() {
-                chart.draw_series(std::iter::once(Circle::new((r.mean, y), 5, BLACK.filled()))).map_err(plot_error)?;
+                let (x, y) = chart.backend_coord(&(r.mean, y));
+                marks.push_str(&marker(0, x, y, "data"));
+                marks.push('\n');
             }
         }
-        Ok(())
-    })
+        Ok(marks)
+    })?;
+    Ok(Figure { svg, data: data::estimates(rows), note: String::new() })
 }
 
 /// One line of a line plot, with an optional band (its 95% interval) drawn under it.
@@ -124,116 +294,344 @@ pub struct Level {
     pub y: f64,
 }
 
-/// A line plot over `x_desc`, with bands, horizontal reference lines and a legend.
-pub fn lines(lines: &[Line], levels: &[Level], x_desc: &str, y_desc: &str) -> Result<String> {
-    let xs = lines.iter().flat_map(|l| l.points.iter().map(|p| p.0));
-    let x_max = xs.fold(1.0_f64, f64::max);
-    let ys = lines.iter().flat_map(|l| l.points.iter().map(|p| p.1).chain(l.band.iter().flat_map(|b| [b.1, b.2])));
+/// The part of segment `a`-`b` with y in [lo, hi], when there is one.
+fn clip(a: (f64, f64), b: (f64, f64), lo: f64, hi: f64) -> Option<((f64, f64), (f64, f64))> {
+    let at = |t: f64| (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+    let dy = b.1 - a.1;
+    if dy == 0.0 {
+        return (a.1 >= lo && a.1 <= hi).then_some((a, b));
+    }
+    let (t_lo, t_hi) = ((lo - a.1) / dy, (hi - a.1) / dy);
+    let (t0, t1) = (t_lo.min(t_hi).max(0.0), t_lo.max(t_hi).min(1.0));
+    if t0 > t1 {
+        return None;
+    }
+    // Ends already inside stay exactly as given, so pieces join up.
+    Some((if t0 == 0.0 { a } else { at(t0) }, if t1 == 1.0 { b } else { at(t1) }))
+}
+
+/// `points` cut to y in [lo, hi]: the pieces that stay inside.
+fn pieces(points: &[(f64, f64)], lo: f64, hi: f64) -> Vec<Vec<(f64, f64)>> {
+    let mut out: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut current: Vec<(f64, f64)> = Vec::new();
+    for w in points.windows(2) {
+        match clip(w[0], w[1], lo, hi) {
+            Some((a, b)) => {
+                if current.last() != Some(&a) {
+                    out.extend((current.len() >= 2).then(|| std::mem::take(&mut current)));
+                    current.clear();
+                    current.push(a);
+                }
+                current.push(b);
+            }
+            None => {
+                out.extend((current.len() >= 2).then(|| std::mem::take(&mut current)));
+                current.clear();
+            }
+        }
+    }
+    out.extend((current.len() >= 2).then_some(current));
+    out
+}
+
+/// A line plot over `x_desc`, with bands, horizontal reference lines and a legend above it.
+///
+/// The y range fits the part of the lines from `settle` (a share of the x range) on, their last
+/// points, their bands there and the reference lines: a running mean swings widely over its
+/// first games, and a range fitted to those hides the settled means the plot is for. Points
+/// outside are cut off, marked with a triangle at the edge and counted in the figure's note.
+pub fn lines(title: &str, lines: &[Line], levels: &[Level], x_desc: &str, y_desc: &str, settle: f64) -> Result<Figure> {
+    let x_max = lines.iter().flat_map(|l| l.points.iter().map(|p| p.0)).fold(1.0_f64, f64::max);
+    let from = x_max * settle;
+    let ys = lines.iter().flat_map(|l| {
+        let settled = l.points.iter().filter(|p| p.0 >= from).map(|p| p.1);
+        let band = l.band.iter().filter(|b| b.0 >= from).flat_map(|b| [b.1, b.2]);
+        settled.chain(band).chain(l.points.last().map(|p| p.1))
+    });
     let must: Vec<f64> = levels.iter().map(|l| l.y).collect();
     let (y0, y1) = padded(ys, &must);
-    svg(SIZE.1, |root| {
+    let outside = |y: f64| y < y0 || y > y1;
+    let clipped: usize = lines.iter().map(|l| l.points.iter().filter(|p| outside(p.1)).count()).sum();
+    let mut keys: Vec<Key> = lines.iter().enumerate().map(|(i, l)| Key::Series(i, l.label.clone())).collect();
+    keys.extend(levels.iter().map(|l| Key::Level(l.label.clone())));
+    let names: Vec<&str> = lines.iter().map(|l| l.label.as_str()).collect();
+    let mut desc = format!(
+        "{y_desc} against {x_desc}, 0 to {}, for {}; y from {} to {}.",
+        scale::tidy(x_max),
+        names.join(", "),
+        scale::tidy(y0),
+        scale::tidy(y1)
+    );
+    if clipped > 0 {
+        let _ = write!(desc, " {clipped} points lie outside and are marked at the edge.");
+    }
+    let svg = svg(title, &desc, HEIGHT, &keys, |root| {
         let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(70)
-            .build_cartesian_2d(0.0..x_max, y0..y1)
+            .margin(14)
+            .x_label_area_size(48)
+            .y_label_area_size(80)
+            // A little room right of the last point, so its marker shows whole.
+            .build_cartesian_2d(0.0..x_max * 1.015, y0..y1)
             .map_err(plot_error)?;
-        chart
-            .configure_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(RGBColor(225, 225, 225))
+        mesh(&mut chart)
             .x_desc(x_desc)
             .y_desc(y_desc)
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&|x| scale::tidy(*x))
+            .y_label_formatter(&|y| scale::tidy(*y))
             .draw()
             .map_err(plot_error)?;
+        let px = |p: (f64, f64)| chart.backend_coord(&p);
+        let mut marks = String::new();
         for (i, l) in lines.iter().enumerate() {
             if l.band.len() >= 2 {
-                let upper = l.band.iter().map(|b| (b.0, b.2));
-                let lower = l.band.iter().rev().map(|b| (b.0, b.1));
-                let shade = grey(i).mix(0.18);
-                chart
-                    .draw_series(std::iter::once(Polygon::new(upper.chain(lower).collect::<Vec<_>>(), shade.filled())))
-                    .map_err(plot_error)?;
+                // The band cut at the edges: its ends held to the range.
+                let hold = |y: f64| y.clamp(y0, y1);
+                let upper = l.band.iter().map(|b| (b.0, hold(b.2)));
+                let lower = l.band.iter().rev().map(|b| (b.0, hold(b.1)));
+                let points: Vec<String> = upper.chain(lower).map(&px).map(|(x, y)| format!("{x},{y}")).collect();
+                let _ = writeln!(
+                    marks,
+                    "<polygon class=\"data band\" points=\"{}\" fill=\"{}\" fill-opacity=\"0.15\" stroke=\"none\"/>",
+                    points.join(" "),
+                    colour(i)
+                );
             }
         }
         for level in levels {
-            let style = ShapeStyle { color: ZERO.to_rgba(), filled: false, stroke_width: 1 };
-            chart
-                .draw_series(DashedLineSeries::new([(0.0, level.y), (x_max, level.y)], 6, 4, style))
-                .map_err(plot_error)?
-                .label(level.label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+            marks.push_str(&level_line(&chart, (0.0, level.y), (x_max, level.y)));
         }
         for (i, l) in lines.iter().enumerate() {
-            let style = grey(i).stroke_width(2);
-            chart.draw_series(LineSeries::new(l.points.iter().copied(), style)).map_err(plot_error)?;
-            // A few markers, a different shape per line, tell the lines apart in greyscale.
+            for piece in pieces(&l.points, y0, y1) {
+                let points: Vec<String> = piece.iter().copied().map(&px).map(|(x, y)| format!("{x},{y}")).collect();
+                let _ = writeln!(
+                    marks,
+                    "<polyline class=\"data\" points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2.5\"{}/>",
+                    points.join(" "),
+                    colour(i),
+                    dash(i)
+                );
+            }
+            // A few markers per line, staggered between lines so they do not sit on each other.
             let every = (l.points.len() / 10).max(1);
-            let marks: Vec<(f64, f64)> = l.points.iter().copied().step_by(every).collect();
-            let line = move || PathElement::new(vec![(-10, 0), (10, 0)], style);
-            let fill = grey(i).filled();
-            let drawn = match i % 3 {
-                0 => chart
-                    .draw_series(marks.iter().map(|&p| Circle::new(p, 4, fill)))
-                    .map(|s| s.legend(move |at| EmptyElement::at(at) + line() + Circle::new((0, 0), 4, fill))),
-                1 => chart
-                    .draw_series(marks.iter().map(|&p| TriangleMarker::new(p, 6, fill)))
-                    .map(|s| s.legend(move |at| EmptyElement::at(at) + line() + TriangleMarker::new((0, 0), 6, fill))),
-                _ => chart
-                    .draw_series(marks.iter().map(|&p| Cross::new(p, 5, style)))
-                    .map(|s| s.legend(move |at| EmptyElement::at(at) + line() + Cross::new((0, 0), 5, style))),
-            };
-            drawn.map_err(plot_error)?.label(l.label.clone());
+            let offset = every * i / lines.len().max(1);
+            // The last point too: where an SPRT decided, where a mean ended.
+            let last = l.points.last().into_iter().filter(|_| !(l.points.len() - 1 - offset).is_multiple_of(every));
+            for &p in l.points.iter().skip(offset).step_by(every).chain(last).filter(|p| !outside(p.1)) {
+                let (x, y) = px(p);
+                marks.push_str(&marker(i, x, y, "data"));
+                marks.push('\n');
+            }
+            // One triangle at the edge for each run of points beyond it, pointing the way they went.
+            let mut k = 0;
+            while k < l.points.len() {
+                let side = |p: &(f64, f64)| {
+                    if p.1 > y1 {
+                        1
+                    } else if p.1 < y0 {
+                        -1
+                    } else {
+                        0
+                    }
+                };
+                let s = side(&l.points[k]);
+                let run = l.points[k..].iter().take_while(|p| side(p) == s).count();
+                if s != 0 {
+                    let mid = l.points[k + run / 2].0;
+                    let (x, y) = px((mid, if s > 0 { y1 } else { y0 }));
+                    let tip = if s > 0 { y - 8 } else { y + 8 };
+                    let _ = writeln!(
+                        marks,
+                        "<path class=\"clip\" d=\"M{},{y} L{x},{tip} L{},{y} Z\" fill=\"{}\"><title>{run} points {} the range</title></path>",
+                        x - 6,
+                        x + 6,
+                        colour(i),
+                        if s > 0 { "above" } else { "below" }
+                    );
+                }
+                k += run;
+            }
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(160, 160, 160))
-            .label_font((FONT, 13))
-            .draw()
-            .map_err(plot_error)?;
-        Ok(())
-    })
+        Ok(marks)
+    })?;
+    let note = if clipped > 0 {
+        format!(
+            "The y range fits the lines from game {} on: {clipped} earlier points lie outside it, each run of them marked by a triangle at the edge.",
+            scale::tidy(from.round())
+        )
+    } else {
+        String::new()
+    };
+    Ok(Figure { svg, data: data::lines(lines, x_desc), note })
 }
 
 /// A bar chart: one bar per category, `y_desc` up the side, with a zero line.
-pub fn bars(categories: &[String], values: &[f64], x_desc: &str, y_desc: &str) -> Result<String> {
-    let k = categories.len() as u32;
-    let (y0, y1) = padded(values.iter().copied(), &[0.0]);
-    svg(SIZE.1, |root| {
+pub fn bars(title: &str, categories: &[String], values: &[f64], x_desc: &str, y_desc: &str) -> Result<Figure> {
+    let k = categories.len();
+    let desc = format!("{y_desc} by {x_desc}, one bar per category: {}.", categories.join(", "));
+    let spans: Vec<(f64, f64)> = (0..k).map(|i| (i as f64 + 0.12, i as f64 + 0.88)).collect();
+    let columns = Columns { x: (0.0, k.max(1) as f64), spans, values };
+    let svg = column_plot(title, &desc, &columns, x_desc, y_desc, |chart| {
+        let mut marks = String::new();
+        for (i, c) in categories.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(i as f64 + 0.5, columns.y0()));
+            let _ = writeln!(
+                marks,
+                "<text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-family=\"{FONT}\" font-size=\"15\">{}</text>",
+                y + 22,
+                escape(c)
+            );
+        }
+        marks
+    })?;
+    let rows: Vec<(String, f64)> = categories.iter().cloned().zip(values.iter().copied()).collect();
+    Ok(Figure { svg, data: data::bars(&rows, x_desc, y_desc), note: String::new() })
+}
+
+/// A histogram of `bins` over `x_desc`, its edges labelled.
+pub fn histogram(title: &str, bins: &Bins, x_desc: &str, y_desc: &str) -> Result<Figure> {
+    let edges = bins.edges();
+    let values: Vec<f64> = bins.counts.iter().map(|&c| c as f64).collect();
+    let (first, last) = (edges[0], edges[edges.len() - 1]);
+    let desc = format!(
+        "{y_desc} in bins of {} from {} to {}.",
+        scale::tidy(bins.width),
+        scale::tidy(first),
+        scale::tidy(last)
+    );
+    let columns =
+        Columns { x: (first, last), spans: edges.windows(2).map(|w| (w[0], w[1])).collect(), values: &values };
+    // Every edge labelled while they fit; every other one past 12 bins.
+    let label_every = if edges.len() > 13 { 2 } else { 1 };
+    let svg = column_plot(title, &desc, &columns, x_desc, y_desc, |chart| {
+        let mut marks = String::new();
+        for &e in edges.iter().step_by(label_every) {
+            let (x, y) = chart.backend_coord(&(e, columns.y0()));
+            let _ = writeln!(
+                marks,
+                "<line x1=\"{x}\" y1=\"{y}\" x2=\"{x}\" y2=\"{}\" stroke=\"#000\"/>\n<text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-family=\"{FONT}\" font-size=\"15\">{}</text>",
+                y + 6,
+                y + 22,
+                scale::tidy(e)
+            );
+        }
+        marks
+    })?;
+    let rows: Vec<(String, f64)> = edges
+        .windows(2)
+        .zip(&values)
+        .map(|(w, &v)| (format!("[{}, {})", scale::tidy(w[0]), scale::tidy(w[1])), v))
+        .collect();
+    Ok(Figure { svg, data: data::bars(&rows, x_desc, y_desc), note: String::new() })
+}
+
+/// Columns rising from zero: the x range, each column's span along it, and its height.
+struct Columns<'v> {
+    x: (f64, f64),
+    spans: Vec<(f64, f64)>,
+    values: &'v [f64],
+}
+
+impl Columns<'_> {
+    /// The y range: counts start at zero with no room below it.
+    fn y_range(&self) -> (f64, f64) {
+        let (y0, y1) = padded(self.values.iter().copied(), &[0.0]);
+        (if self.values.iter().all(|v| *v >= 0.0) { 0.0 } else { y0 }, y1)
+    }
+
+    /// The foot of the plotting area, where x labels hang.
+    fn y0(&self) -> f64 {
+        self.y_range().0
+    }
+}
+
+/// The columns as a plot, with the x labels `labels` writes.
+fn column_plot(
+    title: &str,
+    desc: &str,
+    columns: &Columns,
+    x_desc: &str,
+    y_desc: &str,
+    labels: impl FnOnce(&Chart) -> String,
+) -> Result<String> {
+    let (y0, y1) = columns.y_range();
+    let (x0, x1) = columns.x;
+    svg(title, desc, HEIGHT, &[], |root| {
         let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(70)
-            .build_cartesian_2d((0..k).into_segmented(), y0..y1)
+            .margin(14)
+            .x_label_area_size(52)
+            .y_label_area_size(80)
+            .build_cartesian_2d(x0..x1, y0..y1)
             .map_err(plot_error)?;
-        chart
-            .configure_mesh()
+        // No x labels from plotters: categories and bin edges are written where they belong.
+        // Counts are whole: no more y labels than whole numbers in the range.
+        let whole = columns.values.iter().all(|v| v.fract() == 0.0);
+        let y_labels = if whole { (y1 - y0).floor() as usize + 1 } else { 10 };
+        mesh(&mut chart)
             .disable_x_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(RGBColor(225, 225, 225))
-            .x_labels(categories.len())
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => categories.get(*i as usize).cloned().unwrap_or_default(),
-                _ => String::new(),
-            })
+            .x_labels(0)
+            .y_labels(y_labels.clamp(2, 10))
             .x_desc(x_desc)
             .y_desc(y_desc)
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
+            .y_label_formatter(&|y| scale::tidy(*y))
             .draw()
             .map_err(plot_error)?;
-        let bars = Histogram::vertical(&chart)
-            .style(GREYS[1].filled())
-            .margin(6)
-            .data(values.iter().enumerate().map(|(i, &v)| (i as u32, v)));
-        chart.draw_series(bars).map_err(plot_error)?;
-        let zero = [(SegmentValue::Exact(0), 0.0), (SegmentValue::Exact(k), 0.0)];
-        chart.draw_series(std::iter::once(PathElement::new(zero, ZERO.stroke_width(1)))).map_err(plot_error)?;
-        Ok(())
+        let mut marks = String::new();
+        for (&(a, b), &v) in columns.spans.iter().zip(columns.values) {
+            let (p, q) = (chart.backend_coord(&(a, v.max(0.0))), chart.backend_coord(&(b, v.min(0.0))));
+            let _ = writeln!(
+                marks,
+                "<rect class=\"data\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#fff\"/>",
+                p.0,
+                p.1,
+                (q.0 - p.0).max(1),
+                q.1 - p.1,
+                colour(0)
+            );
+        }
+        marks.push_str(&level_line(&chart, (x0, 0.0), (x1, 0.0)));
+        marks.push_str(&labels(&chart));
+        Ok(marks)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_cut_at_the_range_and_pieces_join() {
+        let points = [(0.0, 0.0), (1.0, 10.0), (2.0, 0.5), (3.0, 0.4), (4.0, -10.0)];
+        let cut = pieces(&points, -1.0, 1.0);
+        assert_eq!(cut.len(), 2, "{cut:?}");
+        assert_eq!(cut[0], vec![(0.0, 0.0), (0.1, 1.0)]);
+        assert_eq!(cut[1][1..3], [(2.0, 0.5), (3.0, 0.4)]);
+        for p in cut.iter().flatten() {
+            assert!((-1.0..=1.0).contains(&p.1), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn a_running_mean_is_fitted_to_its_settled_part_and_the_rest_marked() {
+        // Wild first games, then a mean near 1.
+        let points: Vec<(f64, f64)> =
+            (1..=100).map(|g| (f64::from(g), if g <= 5 { 30.0 * f64::from(g % 2 * 2) - 30.0 } else { 1.0 })).collect();
+        let line = Line { label: "a".into(), points, band: Vec::new() };
+        let zero = [Level { label: "zero".into(), y: 0.0 }];
+        let fig = lines("t", &[line], &zero, "games", "mean", 0.1).unwrap();
+        assert!(fig.note.contains("5 earlier points"), "{}", fig.note);
+        assert_eq!(fig.svg.matches("class=\"clip\"").count(), 5, "runs of one point each side");
+        assert!(fig.svg.contains("<title>t</title>") && fig.svg.contains("viewBox=\"0 0 1000 "));
+        // The legend is in its band above the plotting area.
+        let legend = &fig.svg[fig.svg.find("<g class=\"legend\">").unwrap()..];
+        assert!(legend.contains(">zero</text>") && legend.contains(">a</text>"));
+    }
+
+    #[test]
+    fn plots_are_the_same_text_each_time() {
+        let rows = [Estimate { label: "a<b".into(), mean: 0.5, lo: 0.1, hi: 0.9 }];
+        let a = forest("f", &rows, "x", 0.0).unwrap();
+        let b = forest("f", &rows, "x", 0.0).unwrap();
+        assert_eq!(a.svg, b.svg);
+        assert!(a.svg.contains("a&lt;b"));
+    }
 }

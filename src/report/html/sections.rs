@@ -5,13 +5,17 @@ use std::fmt::Write;
 
 use super::plot::{self, Estimate, Level, Line};
 use super::run::RunData;
+use super::scale::{self, Bins};
 use super::{escape, figure_of as figure, games};
 use crate::error::Result;
 use crate::report::{num, BotSummary};
 use crate::stats::MeanCi;
 
-/// Bins of the per-deal payoff histogram.
+/// Bins of the per-deal payoff histogram, at most.
 const BINS: usize = 15;
+/// The share of a run's games a running mean is left to settle before its plot's y range is fitted
+/// (see [`plot::lines`]).
+const SETTLE: f64 = 0.1;
 /// Rows of the difference plot; more are in match.csv.
 const MAX_DIFFERENCES: usize = 20;
 
@@ -116,13 +120,14 @@ fn forests(run: &RunData) -> Result<String> {
         .collect();
     let unit = run.payoff_label;
     let even = 1.0 / run.cfg.seats as f64;
+    let (payoff_title, wins_title) = ("Mean payoff per game, 95% intervals", "Win rate, 95% intervals");
     Ok(figure(
-        "Mean payoff per game, 95% intervals",
-        &plot::forest(&payoff, &format!("payoff per game ({unit})"), 0.0)?,
+        payoff_title,
+        &plot::forest(payoff_title, &payoff, &format!("payoff per game ({unit})"), 0.0)?,
         "The line is zero: a bot whose interval lies right of it wins payoff on average.",
     ) + &figure(
-        "Win rate, 95% intervals",
-        &plot::forest(&wins, "share of games won (sole first place)", even)?,
+        wins_title,
+        &plot::forest(wins_title, &wins, "share of games won (sole first place)", even)?,
         &format!("The line is {even:.3}: one table's share when all seats are equal (draws count as not won)."),
     ))
 }
@@ -149,11 +154,8 @@ fn differences(run: &RunData) -> Result<String> {
         if more > 0 { format!(" {more} more pairs are in match.csv.") } else { String::new() }
     );
     let unit = run.payoff_label;
-    Ok(figure(
-        "Payoff difference between bots, 95% intervals",
-        &plot::forest(&shown, &format!("payoff difference per game ({unit})"), 0.0)?,
-        &note,
-    ))
+    let title = "Payoff difference between bots, 95% intervals";
+    Ok(figure(title, &plot::forest(title, &shown, &format!("payoff difference per game ({unit})"), 0.0)?, &note))
 }
 
 /// Each bot's mean payoff as the games came in, with its 95% band; in a run that takes the luck
@@ -175,9 +177,10 @@ fn running(run: &RunData) -> Result<String> {
     }
     let unit = run.payoff_label;
     let zero = [Level { label: "zero".into(), y: 0.0 }];
+    let title = "Running mean payoff, 95% band";
     Ok(figure(
-        "Running mean payoff, 95% band",
-        &plot::lines(&lines, &zero, "games played", &format!("mean payoff per game ({unit})"))?,
+        title,
+        &plot::lines(title, &lines, &zero, "games played", &format!("mean payoff per game ({unit})"), SETTLE)?,
         if estimator.has_adjusted() {
             "Each bot's mean payoff over the games read so far, in game order, as it fell and with the luck taken out (the estimator in brackets); the band is its 95% interval. A flat line inside a narrowing band has settled."
         } else {
@@ -210,7 +213,9 @@ fn sprt(run: &RunData) -> Result<String> {
         sprt.decision(llr).as_str(),
         unit = sprt.unit,
     );
-    Ok(figure("SPRT log-likelihood ratio", &plot::lines(&[line], &levels, "games played", "LLR (natural log)")?, &note))
+    let title = "SPRT log-likelihood ratio";
+    // The whole path in range: it starts at zero and the bounds are in the range anyway.
+    Ok(figure(title, &plot::lines(title, &[line], &levels, "games played", "LLR (natural log)", 0.0)?, &note))
 }
 
 /// The pentanomial counts of paired two-seat runs; otherwise each bot's per-deal payoffs.
@@ -221,9 +226,11 @@ fn distribution(run: &RunData) -> Result<String> {
         let mut out = String::new();
         for m in penta {
             let counts: Vec<f64> = m.penta.0.iter().map(|&c| c as f64).collect();
+            let title = format!("Pentanomial: {} against {}", m.bot_a, m.bot_b);
             out.push_str(&figure(
-                &format!("Pentanomial: {} against {}", m.bot_a, m.bot_b),
+                &title,
                 &plot::bars(
+                    &title,
                     &labels,
                     &counts,
                     &format!("outcome of a pair of games, from {}'s side", m.bot_a),
@@ -240,39 +247,22 @@ fn distribution(run: &RunData) -> Result<String> {
         if deals.is_empty() {
             continue;
         }
-        let (labels, counts) = histogram(deals);
-        out.push_str(&figure(
-            &format!("Per-deal payoff: {name}"),
-            &plot::bars(&labels, &counts, &format!("mean payoff per game in a deal ({unit})"), "deals")?,
-            "",
-        ));
+        let title = format!("Per-deal payoff: {name}");
+        let x_desc = format!("mean payoff per game in a deal ({unit})");
+        let mut distinct: Vec<f64> = deals.clone();
+        distinct.sort_by(f64::total_cmp);
+        distinct.dedup();
+        // A few values each get a bar of their own; more share round bins.
+        let plot = if distinct.len() <= BINS {
+            let counts = distinct.iter().map(|d| deals.iter().filter(|v| *v == d).count() as f64).collect::<Vec<_>>();
+            let labels: Vec<String> = distinct.iter().map(|d| scale::tidy((d * 1e3).round() / 1e3)).collect();
+            plot::bars(&title, &labels, &counts, &x_desc, "deals")?
+        } else {
+            plot::histogram(&title, &Bins::round(deals, BINS), &x_desc, "deals")?
+        };
+        out.push_str(&figure(&title, &plot, ""));
     }
     Ok(out)
-}
-
-/// Counts of `values` in [`BINS`] equal bins (fewer when they take few values), with bin labels.
-fn histogram(values: &[f64]) -> (Vec<String>, Vec<f64>) {
-    let mut distinct: Vec<f64> = values.to_vec();
-    distinct.sort_by(f64::total_cmp);
-    distinct.dedup();
-    if distinct.len() <= BINS {
-        let counts = distinct.iter().map(|d| values.iter().filter(|v| *v == d).count() as f64).collect();
-        return (
-            distinct
-                .iter()
-                .map(|d| format!("{d:.3}").trim_end_matches('0').trim_end_matches('.').to_string())
-                .collect(),
-            counts,
-        );
-    }
-    let (lo, hi) = (distinct[0], distinct[distinct.len() - 1]);
-    let width = (hi - lo) / BINS as f64;
-    let mut counts = vec![0.0; BINS];
-    for v in values {
-        counts[(((v - lo) / width) as usize).min(BINS - 1)] += 1.0;
-    }
-    let labels = (0..BINS).map(|i| format!("{:.3}", lo + (i as f64 + 0.5) * width)).collect();
-    (labels, counts)
 }
 
 /// Every two bots' payoff difference as a table, when each two met at one table (round robins).
