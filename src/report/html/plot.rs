@@ -2,6 +2,8 @@
 //! line where zero is a reference, greys that stay apart in print, and markers that tell series apart
 //! without colour.
 
+use plotters::coord::ranged1d::SegmentedCoord;
+use plotters::coord::types::{RangedCoordf64, RangedCoordu32};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -19,15 +21,23 @@ fn grey(i: usize) -> RGBColor {
     GREYS[i % GREYS.len()]
 }
 
-fn plot_error(e: impl std::fmt::Display) -> Error {
+pub(super) fn plot_error(e: impl std::fmt::Display) -> Error {
     Error::input(format!("drawing a plot: {e}"))
 }
 
-/// Draws with `draw` on a fresh white SVG canvas and returns the SVG text.
+/// Draws with `draw` on a fresh white SVG canvas of the plots' width and returns the SVG text.
 fn svg(height: u32, draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<()>) -> Result<String> {
+    canvas((SIZE.0, height), draw)
+}
+
+/// Draws with `draw` on a fresh white SVG canvas of `size` pixels and returns the SVG text.
+pub(super) fn canvas(
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<()>,
+) -> Result<String> {
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (SIZE.0, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
         draw(&root)?;
         root.present().map_err(plot_error)?;
@@ -36,7 +46,7 @@ fn svg(height: u32, draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result
 }
 
 /// A range around `values` with a little room, always holding `must` (zero, a bound).
-fn padded(values: impl Iterator<Item = f64>, must: &[f64]) -> (f64, f64) {
+pub(super) fn padded(values: impl Iterator<Item = f64>, must: &[f64]) -> (f64, f64) {
     let (lo, hi) = values
         .chain(must.iter().copied())
         .filter(|x| x.is_finite())
@@ -200,33 +210,50 @@ pub fn lines(lines: &[Line], levels: &[Level], x_desc: &str, y_desc: &str) -> Re
     })
 }
 
+/// A chart of one column per category (x: `labels`, in order; y: `y0..y1`) with its mesh drawn,
+/// on `root`: the bar chart's, and the gate history's (a commit a column, labels upright).
+pub(super) fn by_category<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    labels: &[String],
+    (y0, y1): (f64, f64),
+    (x_desc, y_desc): (&str, &str),
+    upright: bool,
+) -> Result<ChartContext<'a, SVGBackend<'b>, Cartesian2d<SegmentedCoord<RangedCoordu32>, RangedCoordf64>>> {
+    let k = labels.len() as u32;
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(if upright { 90 } else { 44 })
+        .y_label_area_size(if upright { 80 } else { 70 })
+        .build_cartesian_2d((0..k).into_segmented(), y0..y1)
+        .map_err(plot_error)?;
+    let font = (FONT, if upright { 12 } else { 13 }).into_font();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(RGBColor(225, 225, 225))
+        .x_labels(labels.len())
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style((FONT, 13))
+        // After `label_style`, which sets both axes'.
+        .x_label_style(if upright { font.transform(FontTransform::Rotate270) } else { font })
+        .axis_desc_style((FONT, 14))
+        .draw()
+        .map_err(plot_error)?;
+    Ok(chart)
+}
+
 /// A bar chart: one bar per category, `y_desc` up the side, with a zero line.
 pub fn bars(categories: &[String], values: &[f64], x_desc: &str, y_desc: &str) -> Result<String> {
     let k = categories.len() as u32;
     let (y0, y1) = padded(values.iter().copied(), &[0.0]);
     svg(SIZE.1, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(70)
-            .build_cartesian_2d((0..k).into_segmented(), y0..y1)
-            .map_err(plot_error)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(RGBColor(225, 225, 225))
-            .x_labels(categories.len())
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => categories.get(*i as usize).cloned().unwrap_or_default(),
-                _ => String::new(),
-            })
-            .x_desc(x_desc)
-            .y_desc(y_desc)
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .draw()
-            .map_err(plot_error)?;
+        let mut chart = by_category(root, categories, (y0, y1), (x_desc, y_desc), false)?;
         let bars = Histogram::vertical(&chart)
             .style(GREYS[1].filled())
             .margin(6)
