@@ -211,22 +211,20 @@ pub fn lines(lines: &[Line], levels: &[Level], x_desc: &str, y_desc: &str) -> Re
 }
 
 /// A chart of one column per category (x: `labels`, in order; y: `y0..y1`) with its mesh drawn,
-/// on `root`: the bar chart's, and the gate history's (a commit a column, labels upright).
+/// on `root`: the bar chart's, and the gate history's (a commit a column; an empty label, no label).
 pub(super) fn by_category<'a, 'b>(
     root: &'a DrawingArea<SVGBackend<'b>, Shift>,
     labels: &[String],
     (y0, y1): (f64, f64),
     (x_desc, y_desc): (&str, &str),
-    upright: bool,
 ) -> Result<ChartContext<'a, SVGBackend<'b>, Cartesian2d<SegmentedCoord<RangedCoordu32>, RangedCoordf64>>> {
     let k = labels.len() as u32;
     let mut chart = ChartBuilder::on(root)
         .margin(12)
-        .x_label_area_size(if upright { 90 } else { 44 })
-        .y_label_area_size(if upright { 80 } else { 70 })
+        .x_label_area_size(44)
+        .y_label_area_size(70)
         .build_cartesian_2d((0..k).into_segmented(), y0..y1)
         .map_err(plot_error)?;
-    let font = (FONT, if upright { 12 } else { 13 }).into_font();
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -240,8 +238,6 @@ pub(super) fn by_category<'a, 'b>(
         .x_desc(x_desc)
         .y_desc(y_desc)
         .label_style((FONT, 13))
-        // After `label_style`, which sets both axes'.
-        .x_label_style(if upright { font.transform(FontTransform::Rotate270) } else { font })
         .axis_desc_style((FONT, 14))
         .draw()
         .map_err(plot_error)?;
@@ -253,7 +249,7 @@ pub fn bars(categories: &[String], values: &[f64], x_desc: &str, y_desc: &str) -
     let k = categories.len() as u32;
     let (y0, y1) = padded(values.iter().copied(), &[0.0]);
     svg(SIZE.1, |root| {
-        let mut chart = by_category(root, categories, (y0, y1), (x_desc, y_desc), false)?;
+        let mut chart = by_category(root, categories, (y0, y1), (x_desc, y_desc))?;
         let bars = Histogram::vertical(&chart)
             .style(GREYS[1].filled())
             .margin(6)

@@ -33,6 +33,19 @@ pub struct Point<'a> {
     pub pass: bool,
 }
 
+/// Room for one commit label, in pixels: 10 characters of the labels' font.
+const LABEL_WIDTH: usize = 80;
+
+/// The commits' labels, cut to 10 characters (a full hash is longer than the room), every
+/// k-th one only, from the first, when a label a commit would run into its neighbours (the table
+/// under the plot names them all).
+fn labels(points: &[Point]) -> Vec<String> {
+    let every = (points.len() * LABEL_WIDTH).div_ceil(SIZE.0 as usize - 100).max(1);
+    let label =
+        |(i, p): (usize, &Point)| if i % every == 0 { p.commit.chars().take(10).collect() } else { String::new() };
+    points.iter().enumerate().map(label).collect()
+}
+
 /// The plot of `points` (x: their order, labelled by commit), with a vertical line before each
 /// commit of `changes` (indices into `points`); `y_desc` names the estimate.
 pub fn trend(points: &[Point], changes: &[usize], y_desc: &str) -> Result<String> {
@@ -43,9 +56,8 @@ pub fn trend(points: &[Point], changes: &[usize], y_desc: &str) -> Result<String
     // An infinite end of an interval (an Elo at a score of 0 or 1) runs to the plot's edge.
     let clamp = |y: f64| y.clamp(y0, y1);
     canvas(SIZE, |root| {
-        let commits: Vec<String> = points.iter().map(|p| p.commit.to_string()).collect();
         let axes = ("commit (in the history's order)", y_desc);
-        let mut chart = by_category(root, &commits, (y0, y1), axes, true)?;
+        let mut chart = by_category(root, &labels(points), (y0, y1), axes)?;
         // The bound, a step at each commit (a gate file may move it), dashed.
         let steps: Vec<(SegmentValue<u32>, f64)> = points
             .iter()
@@ -83,4 +95,21 @@ pub fn trend(points: &[Point], changes: &[usize], y_desc: &str) -> Result<String
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commits_are_labelled_as_often_as_they_fit() {
+        let ids: Vec<String> = (0..30).map(|i| format!("{i:040x}")).collect();
+        let point = |id: &'static str| Point { commit: id, estimate: 0.0, lo: 0.0, hi: 0.0, bound: 0.0, pass: true };
+        let few: Vec<Point> = ["a", "b", "c"].into_iter().map(point).collect();
+        assert_eq!(labels(&few), ["a", "b", "c"]);
+        let many: Vec<Point> = ids.iter().map(|id| Point { commit: id, ..point("") }).collect();
+        let shown: Vec<String> = labels(&many).into_iter().filter(|l| !l.is_empty()).collect();
+        assert_eq!(shown.len(), 10, "every third of 30: {shown:?}");
+        assert!(shown.iter().all(|l| l.len() == 10), "{shown:?}");
+    }
 }
