@@ -13,11 +13,14 @@ use crate::cli::{EXIT_FAIL, EXIT_OK};
 use crate::error::{Error, Result};
 use crate::registry::Arena;
 use crate::report::export::{Exporter, JUnit, Rows};
+use crate::report::history;
 use crate::tournament::gate::{load, play, Verdict};
 use crate::tournament::runner::RunOptions;
 
 #[derive(Args, Debug)]
-#[command(after_help = "Example:\n  arena gate configs/ci-gate.toml")]
+#[command(
+    after_help = "Examples:\n  arena gate configs/ci-gate.toml\n  arena gate configs/ci-gate.toml --history gate-history.csv --commit \"$CI_COMMIT_SHORT_SHA\""
+)]
 pub struct GateArgs {
     /// The gate file (TOML, a list of [[expect]]).
     gate: PathBuf,
@@ -42,10 +45,50 @@ pub struct GateArgs {
     /// Also write report.html (plots and tables) into each expectation's run folder.
     #[arg(long)]
     report: bool,
+    /// Append the verdicts to this history file, one row per criterion of every expectation
+    /// (.csv or .jsonl, by its name); `arena report --history FILE` draws it.
+    #[arg(long, value_name = "FILE")]
+    history: Option<PathBuf>,
+    /// The commit the history's rows name (default: $ARENA_COMMIT, else `git rev-parse --short
+    /// HEAD` here, else `unknown`).
+    #[arg(long, value_name = "REV", requires = "history")]
+    commit: Option<String>,
+    /// The date the history's rows carry (default: $ARENA_DATE, else now in UTC, RFC 3339).
+    #[arg(long, value_name = "DATE", requires = "history")]
+    date: Option<String>,
+}
+
+/// The commit the history names: the flag, else `$ARENA_COMMIT`, else the current folder's
+/// `git rev-parse --short HEAD`, else `unknown` (a gate run outside a repository still keeps its
+/// rows).
+fn commit(flag: Option<&str>) -> String {
+    let git = || {
+        let out = std::process::Command::new("git")
+            .args(["rev-parse", "--short", "HEAD"])
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        let rev = String::from_utf8(out.stdout).ok()?.trim().to_string();
+        (out.status.success() && !rev.is_empty()).then_some(rev)
+    };
+    given(flag, "ARENA_COMMIT").or_else(git).unwrap_or_else(|| "unknown".into())
+}
+
+/// The date the history carries: the flag, else `$ARENA_DATE`, else now.
+fn date(flag: Option<&str>) -> String {
+    given(flag, "ARENA_DATE").unwrap_or_else(crate::report::now)
+}
+
+/// A flag's value, else the environment variable `var`'s, when either is set and not blank.
+fn given(flag: Option<&str>, var: &str) -> Option<String> {
+    flag.map(str::to_string).or_else(|| std::env::var(var).ok()).map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
 
 pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     let expectations = load(arena, &args.gate)?;
+    if let Some(path) = &args.history {
+        history::check(path)?;
+    }
     if args.check {
         say!("{}: {} expectations, all valid", args.gate.display(), expectations.len());
         return Ok(EXIT_OK);
@@ -74,6 +117,11 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     }));
     if args.report {
         verdicts.iter().try_for_each(|v| super::report::write_for(arena, &v.dir))?;
+    }
+    if let Some(path) = &args.history {
+        let (commit, date) = (commit(args.commit.as_deref()), date(args.date.as_deref()));
+        let rows: Vec<_> = verdicts.iter().flat_map(|v| v.history(&commit, &date)).collect();
+        history::append(path, &rows)?;
     }
     if let Some(path) = &args.junit {
         std::fs::write(path, JUnit.serialize(&[results])?).map_err(|e| Error::io(path, e))?;

@@ -13,13 +13,18 @@ use crate::tournament::replay;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena report results/gomoku\n  arena report results/stud --game 3 --game 7\n  arena report results/gomoku results/gomoku-renju --out compare.html\n  arena report results/gomoku --export jsonl:gomoku.jsonl"
+    group(clap::ArgGroup::new("input").required(true).args(["dirs", "history"])),
+    after_help = "Examples:\n  arena report results/gomoku\n  arena report results/stud --game 3 --game 7\n  arena report results/gomoku results/gomoku-renju --out compare.html\n  arena report results/gomoku --export jsonl:gomoku.jsonl\n  arena report --history gate-history.csv --out public/index.html"
 )]
 pub struct ReportArgs {
     /// Run folders (each with config.toml and games.csv); several are shown side by side.
-    #[arg(required = true)]
     dirs: Vec<PathBuf>,
-    /// Where to write the page (default: report.html in the one folder given; needed with several).
+    /// Instead of run folders: the gate's history file (`arena gate --history FILE`), drawn as
+    /// one page: every expectation's estimate over commits, its failures, where it changed.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["export", "game"])]
+    history: Option<PathBuf>,
+    /// Where to write the page (default: report.html in the one folder given, needed with several;
+    /// with --history, history.html beside the file).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Also write the run's tables (summary, match, ratings, as the page computes them from
@@ -37,6 +42,9 @@ pub struct ReportArgs {
 
 /// `arena report DIR...`: writes the page and prints where it is.
 pub fn report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
+    if let Some(file) = &args.history {
+        return history(file, args.out.as_deref());
+    }
     let out = match (&args.out, args.dirs.as_slice()) {
         (Some(out), _) => out.clone(),
         (None, [dir]) => dir.join(REPORT),
@@ -58,6 +66,19 @@ pub fn report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
     }
     Ok(EXIT_OK)
 }
+
+/// `arena report --history FILE`: the history's page, written to `out` (default: history.html
+/// beside the file).
+fn history(file: &Path, out: Option<&Path>) -> Result<i32> {
+    let rows = crate::report::history::read(file)?;
+    let out = out.map_or_else(|| file.with_file_name(HISTORY_PAGE), Path::to_path_buf);
+    write_atomic(&out, html::history::page(&file.display().to_string(), &rows)?.as_bytes())?;
+    say!("report: {}", out.display());
+    Ok(EXIT_OK)
+}
+
+/// The history page's default name, beside the history file.
+const HISTORY_PAGE: &str = "history.html";
 
 /// Writes `dir`'s report.html at the end of `arena run --report` or `arena gate --report`, and
 /// says where it is on stderr (stdout may hold a JSON document).

@@ -6,6 +6,7 @@
 
 pub mod export;
 mod games;
+pub mod history;
 pub mod html;
 mod manifest;
 mod matches;

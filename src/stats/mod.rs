@@ -19,6 +19,7 @@
 //! intervals cover the truth 95% of the time and that the SPRT's false-positive rate stays at α.
 
 pub mod calc;
+pub mod change;
 pub mod cluster;
 pub mod elo;
 pub mod interval;

@@ -35,9 +35,10 @@ use crate::error::one_line;
 use crate::error::{Error, Result};
 use crate::registry::Arena;
 use crate::report::export::Figure;
+use crate::report::history::{HistoryRow, Outcome};
 use crate::report::{BotSummary, MatchRow};
 use crate::stats::sprt::SprtPlace;
-use crate::stats::SprtDecision;
+use crate::stats::{Interval, SprtDecision};
 use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::run::execute;
 use crate::tournament::runner::RunOptions;
@@ -80,15 +81,38 @@ pub struct Check {
     pub bound: f64,
     pub pass: bool,
     pub text: String,
+    /// What the criterion estimates, with its 95% interval (the history's columns: a point
+    /// interval for the SPRT's LLR and the baseline's score, which have none) and what the
+    /// estimate is (`elo (pentanomial)`, `payoff (aivat)`, ...).
+    pub estimate: Estimated,
 }
 
-fn at_least(criterion: &'static str, what: &str, value: f64, bound: f64) -> Check {
+/// A criterion's figure as the gate's history keeps it.
+pub struct Estimated {
+    pub model: String,
+    pub estimate: f64,
+    pub interval: Interval,
+}
+
+impl Estimated {
+    fn new(model: impl Into<String>, estimate: f64, lo: f64, hi: f64) -> Estimated {
+        Estimated { model: model.into(), estimate, interval: Interval { lo, hi } }
+    }
+
+    /// A figure without an interval: the interval is the point.
+    fn point(model: impl Into<String>, x: f64) -> Estimated {
+        Estimated::new(model, x, x, x)
+    }
+}
+
+fn at_least(criterion: &'static str, what: &str, value: f64, bound: f64, estimate: Estimated) -> Check {
     Check {
         criterion,
         value,
         bound,
         pass: value >= bound,
         text: format!("{what} {value:.4} {} {bound}", if value >= bound { ">=" } else { "<" }),
+        estimate,
     }
 }
 
@@ -210,10 +234,13 @@ pub fn judge(
     let me = bots.iter().find(|b| b.bot == judged).expect("judged bot is in the run");
     let mut checks = Vec::new();
     if let Some(x) = e.win_rate_lo {
-        checks.push(at_least("win_rate_lo", &format!("{judged} win rate lower bound"), me.win_rate_lo, x));
+        let figure = Estimated::new("win rate", me.win_rate, me.win_rate_lo, me.win_rate_hi);
+        checks.push(at_least("win_rate_lo", &format!("{judged} win rate lower bound"), me.win_rate_lo, x, figure));
     }
     if let Some(x) = e.payoff_lo {
-        checks.push(at_least("payoff_lo", &format!("{judged} payoff lower bound"), me.payoff.lo, x));
+        let p = &me.payoff;
+        let figure = Estimated::new("payoff", p.mean, p.lo, p.hi);
+        checks.push(at_least("payoff_lo", &format!("{judged} payoff lower bound"), p.lo, x, figure));
     }
     // Two-bot criteria read the match row from the judged bot's side.
     let row = matches.first();
@@ -221,14 +248,20 @@ pub fn judge(
     if let (Some(x), Some(r)) = (e.elo_lo, row) {
         // The Elo interval is asymmetric: use its real lower end (from the judged side).
         let interval = r.elo.elo_interval();
-        let lo = if sign > 0.0 { interval.lo } else { -interval.hi };
-        checks.push(at_least("elo_lo", &format!("{judged} Elo lower bound"), lo, x));
+        let (lo, hi) = if sign > 0.0 { (interval.lo, interval.hi) } else { (-interval.hi, -interval.lo) };
+        let model = if r.pentanomial { "elo (pentanomial)" } else { "elo (trinomial)" };
+        let figure = Estimated::new(model, sign * r.elo.elo, lo, hi);
+        checks.push(at_least("elo_lo", &format!("{judged} Elo lower bound"), lo, x, figure));
     }
     if let (Some(x), Some(r)) = (e.payoff_diff_lo, row) {
         // The headline's difference: adjusted for luck when the run adjusts it.
-        let d = r.adjusted.as_ref().map_or(&r.payoff_diff, |a| &a.payoff_diff);
-        let lo = if sign > 0.0 { d.lo } else { -d.hi };
-        checks.push(at_least("payoff_diff_lo", &format!("{judged} payoff difference lower bound"), lo, x));
+        let (d, model) = match &r.adjusted {
+            Some(a) => (&a.payoff_diff, format!("payoff diff ({})", a.estimator.name())),
+            None => (&r.payoff_diff, "payoff diff".to_string()),
+        };
+        let (lo, hi) = if sign > 0.0 { (d.lo, d.hi) } else { (-d.hi, -d.lo) };
+        let figure = Estimated::new(model, sign * d.mean, lo, hi);
+        checks.push(at_least("payoff_diff_lo", &format!("{judged} payoff difference lower bound"), lo, x, figure));
     }
     if let (Some(_), Some(r)) = (&e.sprt, row) {
         let s = r.sprt.as_ref().expect("the run had the SPRT");
@@ -238,6 +271,7 @@ pub fn judge(
             bound: s.sprt.bounds().1,
             pass: s.decision == SprtDecision::AcceptH1,
             text: format!("SPRT {}: LLR {:.3} after {} games: {}", s.sprt.describe(), s.llr, r.games, s.decision),
+            estimate: Estimated::point(format!("sprt {}", s.sprt.describe()), s.llr),
         });
     }
     if let Some(path) = &e.baseline {
@@ -247,6 +281,7 @@ pub fn judge(
             &format!("{judged} score (baseline {stored:.4} - {})", e.tolerance),
             me.score,
             stored - e.tolerance,
+            Estimated::point("score", me.score),
         ));
     }
     Ok(checks)
@@ -285,6 +320,8 @@ pub fn play(
         let checks = judge(e, base, &report.verdicts.bots, &report.verdicts.matches, &judged)?;
         let verdict = Verdict {
             name: e.name.clone(),
+            bot: judged,
+            seed: cfg.seed,
             games: report.end.played,
             seconds: started.elapsed().as_secs_f64(),
             dir,
@@ -322,6 +359,9 @@ pub struct CheckResult {
 /// One expectation's verdict, as the terminal, JSON and JUnit show it.
 pub struct Verdict {
     pub name: String,
+    /// The bot judged and the run's master seed.
+    pub bot: String,
+    pub seed: u64,
     pub games: u64,
     pub seconds: f64,
     /// The expectation's run folder.
@@ -339,6 +379,28 @@ impl Verdict {
         let figures: Vec<&str> = self.checks.iter().map(|c| c.text.as_str()).collect();
         let mark = if self.pass() { "PASS" } else { "FAIL" };
         format!("{mark} {} ({} games): {}", self.name, self.games, figures.join("; "))
+    }
+
+    /// The verdict as `--history` keeps it: one row per criterion, at `commit` on `date`.
+    pub fn history(&self, commit: &str, date: &str) -> Vec<HistoryRow> {
+        self.checks
+            .iter()
+            .map(|c| HistoryRow {
+                commit: commit.to_string(),
+                date: date.to_string(),
+                expectation: self.name.clone(),
+                criterion: c.criterion.to_string(),
+                model: c.estimate.model.clone(),
+                bot: self.bot.clone(),
+                seed: self.seed,
+                games: self.games,
+                estimate: c.estimate.estimate,
+                lo: c.estimate.interval.lo,
+                hi: c.estimate.interval.hi,
+                bound: c.bound,
+                verdict: if c.pass { Outcome::Pass } else { Outcome::Fail },
+            })
+            .collect()
     }
 
     /// The verdict as `--json` and the JUnit export show it.

@@ -254,7 +254,7 @@ fn a_missing_argument_is_named() {
         (&["gate"][..], "<GATE>"),
         (&["resume"], "<DIR>"),
         (&["merge"], "<DIR>..."),
-        (&["report"], "<DIRS>..."),
+        (&["report"], "<DIRS|--history <FILE>>"),
         (&["play"], "--bot <BOTS>, <GAME>"),
         (&["play", "holdem"], "--bot <BOTS>"),
         (&["brain"], "<GAME>"),

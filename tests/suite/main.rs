@@ -20,6 +20,7 @@ mod conformance;
 mod engine_errors;
 mod external;
 mod fuzz_inputs;
+mod gate_history;
 mod gomocup_kind;
 mod gomoku_files;
 mod gomoku_gomocup;

@@ -9,14 +9,17 @@
 //! - [`data`]: each plot's numbers as a folded table under it;
 //! - [`sections`]: the page's sections for one run;
 //! - [`games`]: what each game's players look at, from its own columns of games.csv;
-//! - [`viewer`]: a few games step by step, when the run kept its moves.
+//! - [`viewer`]: a few games step by step, when the run kept its moves;
+//! - [`history`] and [`trend`]: the gate's history, a page of its own (`arena report --history`).
 
 mod data;
 mod games;
+pub mod history;
 mod plot;
 mod run;
 mod scale;
 mod sections;
+mod trend;
 pub mod viewer;
 
 use std::fmt::Write;

@@ -8,7 +8,8 @@
 use std::fmt::Write;
 
 use plotters::chart::MeshStyle;
-use plotters::coord::types::RangedCoordf64;
+use plotters::coord::ranged1d::SegmentedCoord;
+use plotters::coord::types::{RangedCoordf64, RangedCoordu32};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -42,7 +43,7 @@ pub struct Figure {
     pub note: String,
 }
 
-fn plot_error(e: impl std::fmt::Display) -> Error {
+pub(super) fn plot_error(e: impl std::fmt::Display) -> Error {
     Error::input(format!("drawing a plot: {e}"))
 }
 
@@ -185,8 +186,57 @@ fn svg(
     ))
 }
 
+/// Draws with `draw` on a white canvas of `size` pixels and returns plotters' SVG as it is (the
+/// history page's plot, which sizes it by its own style).
+pub(super) fn canvas(
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<()>,
+) -> Result<String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_error)?;
+        draw(&root)?;
+        root.present().map_err(plot_error)?;
+    }
+    Ok(out)
+}
+
+/// A chart whose x axis is `labels`, one category each, over `y0..y1`, with the shared mesh.
+pub(super) fn by_category<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    labels: &[String],
+    (y0, y1): (f64, f64),
+    (x_desc, y_desc): (&str, &str),
+) -> Result<ChartContext<'a, SVGBackend<'b>, Cartesian2d<SegmentedCoord<RangedCoordu32>, RangedCoordf64>>> {
+    let k = labels.len() as u32;
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(70)
+        .build_cartesian_2d((0..k).into_segmented(), y0..y1)
+        .map_err(plot_error)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .x_labels(labels.len())
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .draw()
+        .map_err(plot_error)?;
+    Ok(chart)
+}
+
 /// A range around `values` with a little room, always holding `must` (zero, a bound).
-fn padded(values: impl Iterator<Item = f64>, must: &[f64]) -> (f64, f64) {
+pub(super) fn padded(values: impl Iterator<Item = f64>, must: &[f64]) -> (f64, f64) {
     let (lo, hi) = values
         .chain(must.iter().copied())
         .filter(|x| x.is_finite())
