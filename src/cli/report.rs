@@ -99,3 +99,58 @@ fn read_with_viewer(arena: &Arena, dirs: &[&Path], asked: &[(usize, u64)]) -> Re
     }
     Ok(runs)
 }
+
+/// How often `arena run --report` and `arena resume --report` write the page while the run
+/// plays.
+#[derive(Clone, Copy)]
+pub(crate) struct Live<'a> {
+    pub arena: &'a Arena,
+    pub dir: &'a Path,
+    /// Seconds between writes (at least; see [`while_playing`]); zero writes only at the end.
+    pub every: f64,
+}
+
+/// A live page's writes take at most this share of the time: a run of millions of games takes a
+/// while to read back, and the page is written again only after ten times that.
+const LIVE_SHARE: u32 = 10;
+
+/// Runs `play`, writing `live.dir`'s report.html every `live.every` seconds (or ten times as long
+/// as the last write took, if more) until it returns: the page so far, which reloads itself in
+/// the browser. A write that fails (the folder not ready yet, a record being written) is skipped:
+/// the next one, or the final page, takes its place.
+pub(crate) fn while_playing<T>(live: Live<'_>, play: impl FnOnce() -> T) -> T {
+    if live.every <= 0.0 {
+        return play();
+    }
+    let done = (std::sync::Mutex::new(false), std::sync::Condvar::new());
+    let every = std::time::Duration::from_secs_f64(live.every);
+    let reload = live.every.ceil().max(1.0) as u64;
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let (lock, wake) = &done;
+            let mut wait = every;
+            loop {
+                let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+                let (guard, _) =
+                    wake.wait_timeout_while(guard, wait, |ended| !*ended).unwrap_or_else(|e| e.into_inner());
+                if *guard {
+                    return;
+                }
+                drop(guard);
+                let began = std::time::Instant::now();
+                let _ = write_live(live.arena, live.dir, reload);
+                wait = every.max(began.elapsed() * LIVE_SHARE);
+            }
+        });
+        let out = play();
+        *done.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        done.1.notify_all();
+        out
+    })
+}
+
+/// Writes the live page of the run playing in `dir`.
+fn write_live(arena: &Arena, dir: &Path, reload: u64) -> Result<()> {
+    let run = html::RunData::read(arena, dir)?;
+    write_atomic(&dir.join(REPORT), html::live_page(&run, reload)?.as_bytes())
+}

@@ -3,6 +3,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::cli::out::Printer;
+use crate::cli::report::Live;
 use crate::cli::{run, signals};
 use crate::error::Result;
 use crate::registry::Arena;
@@ -38,6 +39,13 @@ pub struct ResumeArgs {
     /// Print the verdicts as one JSON document on stdout (the text goes to stderr).
     #[arg(long)]
     json: bool,
+    /// Also write report.html into the run folder: while the run plays (a page that reloads
+    /// itself) and, final, at the end.
+    #[arg(long)]
+    report: bool,
+    /// With --report: seconds between writes of the page while the run plays; 0 writes it at the end only.
+    #[arg(long, default_value = "5", value_name = "SECONDS", value_parser = run::parse_seconds, requires = "report")]
+    report_every: f64,
 }
 
 pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
@@ -53,6 +61,10 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
     };
     // Every refusal before the header: a refused resume prints its one line only.
     let launch = Launch::resume(arena, &args.dir, opts.clone(), args.games)?;
-    let (code, _) = run::finish(launch, &Printer::new(args.json), &opts, args.quiet, |_| Ok(()))?;
+    let live = args.report.then_some(Live { arena, dir: &args.dir, every: args.report_every });
+    let (code, _) = run::finish(launch, &Printer::new(args.json), &opts, args.quiet, live, |dir| match args.report {
+        true => super::report::write_for(arena, dir),
+        false => Ok(()),
+    })?;
     Ok(code)
 }

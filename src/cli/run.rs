@@ -7,6 +7,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::cli::out::{note, Printer};
+use crate::cli::report::Live;
 use crate::cli::{json, signals, EXIT_ENGINE_ERRORS, EXIT_OK};
 use crate::config::{Overrides, RunConfig, Source};
 use crate::core::luck::Estimator;
@@ -85,9 +86,14 @@ pub struct RunArgs {
     /// Print the verdicts as one JSON document on stdout (the text goes to stderr).
     #[arg(long)]
     json: bool,
-    /// Also write report.html (plots and tables) into the output folder at the end.
+    /// Also write report.html (plots and tables) into the output folder: while the run plays
+    /// (a page that reloads itself, see --report-every) and, final, at the end.
     #[arg(long)]
     report: bool,
+    /// With --report: seconds between writes of the page while the run plays (longer when the
+    /// run is large enough that reading it back takes a tenth of that); 0 writes it at the end only.
+    #[arg(long, default_value = "5", value_name = "SECONDS", value_parser = parse_seconds, requires = "report")]
+    report_every: f64,
     /// Also write the run's tables (summary, match, ratings) to FILE in FORMAT: csv, json, jsonl
     /// (JSON lines: one row an object a line, led by its table's name) or html. Repeatable.
     #[arg(long, value_name = "FORMAT:FILE")]
@@ -227,7 +233,8 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
             note!("note: one bot, so it plays itself in all {} seats", cfg.seats);
         }
     }
-    let (code, verdicts) = finish(launch, &printer, &opts, args.quiet, |out| match args.report {
+    let live = args.report.then_some(Live { arena, dir: &out, every: args.report_every });
+    let (code, verdicts) = finish(launch, &printer, &opts, args.quiet, live, |out| match args.report {
         true => super::report::write_for(arena, out),
         false => Ok(()),
     })?;
@@ -237,19 +244,24 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
     Ok(code)
 }
 
-/// Shows a launch's header, plays it, runs `then` on its folder and shows what it came to;
+/// Shows a launch's header, plays it (writing its page as it goes when `live`), runs `then` on its folder and shows what it came to;
 /// returns the exit code and the run's verdicts (none when nothing was left to play).
 pub(crate) fn finish(
     launch: Launch<'_>,
     printer: &Printer,
     opts: &RunOptions,
     quiet: bool,
+    live: Option<Live<'_>>,
     then: impl FnOnce(&Path) -> Result<()>,
 ) -> Result<(i32, Option<Verdicts>)> {
     if let (false, Some(header)) = (quiet, launch.header()) {
         printer.line(header);
     }
-    match launch.play()? {
+    let finished = match live {
+        Some(live) if launch.config().is_some() => super::report::while_playing(live, || launch.play()),
+        _ => launch.play(),
+    };
+    match finished? {
         Finished::Ended { dir, manifest } => {
             printer.line(nothing_to_resume(&dir, &manifest));
             printer.document(&serde_json::json!({

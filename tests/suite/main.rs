@@ -26,6 +26,7 @@ mod gomoku_files;
 mod gomoku_gomocup;
 mod hardening;
 mod kuhn_poker;
+mod live_report;
 mod luck;
 mod luck_honesty;
 mod machine_output;

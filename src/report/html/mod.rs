@@ -40,7 +40,7 @@ h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #999}h3{font-size:
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:.2em .5em;text-align:right}\
 th{background:#eee}td.l,th.l{text-align:left}pre{background:#f4f4f4;padding:.5em;overflow-x:auto;font-size:.85em}\
 p.note{color:#444;font-size:.9em;max-width:720px}svg{display:block;max-width:100%;height:auto}\
-svg.plot{width:100%}details.numbers{margin:.2em 0 1em}details.numbers summary{color:#444;font-size:.9em}";
+svg.plot{width:100%}p.live{background:#fff4d6;border:1px solid #e69f00;padding:.4em .6em;max-width:720px}details.numbers{margin:.2em 0 1em}details.numbers summary{color:#444;font-size:.9em}";
 
 /// Escapes text for HTML (element content and quoted attribute values): the one markup
 /// escaper, in its HTML form.
@@ -65,17 +65,45 @@ pub fn read(arena: &Arena, dirs: &[&Path]) -> Result<Vec<RunData>> {
 
 /// The page for `runs`, side by side.
 pub fn page(runs: &[RunData]) -> Result<String> {
+    page_with(runs, None)
+}
+
+/// The page of a run still playing (`arena run --report`): [`page`] with a line saying how far
+/// the run has got, and an instruction to the browser to load it again in `reload` seconds.
+/// The run's end writes [`page`] over it, which stops the reloading.
+pub fn live_page(run: &RunData, reload: u64) -> Result<String> {
+    page_with(std::slice::from_ref(run), Some(reload))
+}
+
+/// The games `run` is to play in all (its shard's, when it is one) and has played so far.
+fn progress(run: &RunData) -> (u64, u64) {
+    let planned = run.manifest.as_ref().map_or_else(|| run.schedule.total(), |m| m.games_planned);
+    (run.games.len() as u64, planned)
+}
+
+fn page_with(runs: &[RunData], live: Option<u64>) -> Result<String> {
     let title = runs.iter().map(|r| r.cfg.name.as_str()).collect::<Vec<_>>().join(" | ");
     let viewing = runs.iter().any(|r| !r.viewer.games.is_empty());
     let mut page = String::new();
     let _ = write!(
         page,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{} - bot-arena report</title>\n\
-         <style>{STYLE}{}</style>\n</head>\n<body>\n<h1>bot-arena report: {}</h1>\n<div class=\"runs\">\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n{}<title>{} - bot-arena report</title>\n\
+         <style>{STYLE}{}</style>\n</head>\n<body>\n<h1>bot-arena report: {}</h1>\n",
+        live.map_or(String::new(), |s| format!("<meta http-equiv=\"refresh\" content=\"{s}\">\n")),
         escape(&title),
         if viewing { viewer::STYLE } else { "" },
         escape(&title)
     );
+    if let (Some(reload), [run]) = (live, runs) {
+        let (played, planned) = progress(run);
+        let _ = writeln!(
+            page,
+            "<p class=\"live\" id=\"live\">Live: <span id=\"played\">{played}</span> of {planned} games played when this \
+             page was written. It is written again as the run goes on and reloads itself every {reload} s until \
+             the run ends.</p>"
+        );
+    }
+    page.push_str("<div class=\"runs\">\n");
     let mut first = 0;
     for run in runs {
         page.push_str("<section class=\"run\">\n");
