@@ -16,6 +16,8 @@ use crate::stats::{Anchor, Rating, RatingList};
 #[derive(Clone, Debug)]
 pub struct RatingRow {
     pub rank: usize,
+    /// The bot's index in the run's list of bots.
+    pub index: usize,
     pub bot: String,
     /// Games against the other bots, counted pairwise (one per opponent at the table), and the
     /// share of their points (a draw half), the results the Elo ratings are fitted to.
@@ -24,6 +26,8 @@ pub struct RatingRow {
     pub elo: Rating,
     /// Expected payoff per game minus the anchor's, at the same tables.
     pub payoff: Rating,
+    /// The same on the payoffs adjusted for luck, when the run adjusts them.
+    pub adjusted: Option<Rating>,
 }
 
 /// The rating list of a run.
@@ -51,7 +55,17 @@ pub struct RatingCsvRow {
     pub payoff: Figure,
     pub payoff_lo: Figure,
     pub payoff_hi: Figure,
+    #[serde(flatten)]
+    pub adjusted: Option<AdjustedRating>,
     pub anchor: String,
+}
+
+/// The adjusted payoff rating's columns of a ratings.csv row (a run that adjusts its payoffs).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AdjustedRating {
+    pub adjusted_payoff: Figure,
+    pub adjusted_payoff_lo: Figure,
+    pub adjusted_payoff_hi: Figure,
 }
 
 impl RatingTable {
@@ -70,11 +84,13 @@ impl RatingTable {
             .enumerate()
             .map(|(rank, i)| RatingRow {
                 rank: rank + 1,
+                index: i,
                 bot: names[i].clone(),
                 games: record[i].1,
                 score: if record[i].1 == 0 { f64::NAN } else { record[i].0 / record[i].1 as f64 },
                 elo: elo.ratings[i],
                 payoff: payoff.ratings[i],
+                adjusted: None,
             })
             .collect();
         let anchor = match elo.anchor {
@@ -85,6 +101,13 @@ impl RatingTable {
     }
 
     /// The table of ratings.csv.
+    /// Adds each bot's payoff rating on the adjusted payoffs (`list` in bot order).
+    pub fn add_adjusted(&mut self, list: &RatingList) {
+        for row in &mut self.rows {
+            row.adjusted = list.ratings.get(row.index).copied();
+        }
+    }
+
     pub fn rows(&self) -> Rows {
         let rows: Vec<RatingCsvRow> = self
             .rows
@@ -100,6 +123,11 @@ impl RatingTable {
                 payoff: Figure(r.payoff.value),
                 payoff_lo: Figure(r.payoff.lo),
                 payoff_hi: Figure(r.payoff.hi),
+                adjusted: r.adjusted.map(|a| AdjustedRating {
+                    adjusted_payoff: Figure(a.value),
+                    adjusted_payoff_lo: Figure(a.lo),
+                    adjusted_payoff_hi: Figure(a.hi),
+                }),
                 anchor: self.anchor.clone(),
             })
             .collect();

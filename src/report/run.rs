@@ -124,9 +124,20 @@ impl RunTally {
                 })
                 .collect();
             let payoff = payoff_ratings(names.len(), &fields, anchor);
+            // The payoff ratings again on the adjusted payoffs, when the run adjusts them.
+            let adjusted: Option<Vec<TableField>> = self
+                .tables
+                .iter()
+                .map(|t| t.adjusted_field().map(|(bots, field)| TableField { bots, field }))
+                .collect();
+            let adjusted = adjusted.map(|fields| payoff_ratings(names.len(), &fields, anchor));
             let elo = self.comparisons.elo(anchor);
             let record: Vec<(f64, u64)> = (0..names.len()).map(|b| self.comparisons.record(b)).collect();
-            RatingTable::new(names, &elo, &payoff, &record, headline)
+            let mut table = RatingTable::new(names, &elo, &payoff, &record, headline);
+            if let Some(list) = adjusted {
+                table.add_adjusted(&list);
+            }
+            table
         });
         Verdicts { bots, matches, ratings, headline }
     }

@@ -130,6 +130,11 @@ impl TableTally {
         (&self.bots, &self.field)
     }
 
+    /// The same with the payoffs adjusted for luck, when the run adjusts them.
+    pub fn adjusted_field(&self) -> Option<(&[usize], &FieldStats)> {
+        self.adjusted.as_ref().map(|adj| (&self.bots[..], &adj.field))
+    }
+
     /// Adds game `game` of the table; a finished deal's pairwise scores go to `comparisons`.
     /// Returns true when the game completed a deal.
     pub fn add(&mut self, game: u64, lineup: &[usize], record: &GameRecord, comparisons: &mut Comparisons) -> bool {

@@ -180,3 +180,31 @@ fn covariate_runs_are_the_same_bytes_on_any_number_of_threads() {
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     assert!(stderr.contains("needs a game that declares a starting strength"), "{stderr}");
 }
+
+/// With three bots or more, ratings.csv gains the payoff rating on the adjusted payoffs; a run
+/// that does not adjust has no such columns.
+#[test]
+fn the_rating_list_carries_the_adjusted_payoff_rating() {
+    let dir = tempfile::TempDir::new().unwrap();
+    for (estimator, adjusted) in [("aivat", true), ("duplicate", false)] {
+        let config = format!(
+            "game = \"zhajinhua\"\ngames = 120\npaired = true\nseats = 3\nestimator = \"{estimator}\"\n\
+             bots = [\"ev\", \"random\", \"ev-adaptive\"]\n"
+        );
+        let out = run(dir.path(), &config, estimator, "1");
+        let mut reader = csv::Reader::from_path(out.join("ratings.csv")).unwrap();
+        let header = reader.headers().unwrap().clone();
+        assert_eq!(header.iter().any(|h| h == "adjusted_payoff"), adjusted, "{estimator}: {header:?}");
+        for row in reader.deserialize::<BTreeMap<String, String>>() {
+            let row = row.unwrap();
+            if adjusted {
+                let (lo, x, hi): (f64, f64, f64) = (
+                    row["adjusted_payoff_lo"].parse().unwrap(),
+                    row["adjusted_payoff"].parse().unwrap(),
+                    row["adjusted_payoff_hi"].parse().unwrap(),
+                );
+                assert!(lo <= x && x <= hi, "{row:?}");
+            }
+        }
+    }
+}
