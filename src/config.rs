@@ -339,7 +339,7 @@ impl RunConfig {
             (None, None) => None,
             (None, Some(name)) => {
                 let e = <Estimator as clap::ValueEnum>::from_str(name.get_ref(), false).map_err(|_| {
-                    let msg = format!("estimator `{}` is not one of {}", name.get_ref(), Estimator::NAMES);
+                    let msg = format!("estimator `{}` is not one of {}", name.get_ref(), Estimator::names());
                     src.error_at(&name.span(), msg)
                 })?;
                 Some((e, Some(name.span())))

@@ -63,8 +63,10 @@ impl Estimator {
         }
     }
 
-    /// Every estimator's name, as a config or `--estimator` spells it.
-    pub const NAMES: &'static str = "plain, duplicate, all-in, aivat, covariates";
+    /// Every estimator's name, as a config or `--estimator` spells it, in a list.
+    pub fn names() -> String {
+        <Estimator as clap::ValueEnum>::value_variants().iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
+    }
 
     /// Whether this estimator needs the game's value function (it adjusts the payoffs).
     pub fn adjusts(self) -> bool {
@@ -99,15 +101,6 @@ impl Estimator {
             (Estimator::AllIn, Some(a)) => a.allin,
             (Estimator::Aivat, Some(a)) => a.aivat,
             _ => result.payoff,
-        }
-    }
-
-    /// The games.csv column of this estimator's payoff, when it adjusts.
-    pub fn column(self) -> Option<&'static str> {
-        match self {
-            Estimator::AllIn => Some(ALLIN_COLUMN),
-            Estimator::Aivat => Some(AIVAT_COLUMN),
-            _ => None,
         }
     }
 }

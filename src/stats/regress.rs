@@ -27,8 +27,10 @@ pub struct OnlineRegression {
     /// `Σ zzᵀ` and `Σ zy` for `z = [1, x…]`, row-major.
     zz: Vec<f64>,
     zy: Vec<f64>,
-    /// Scratch for solving the normal equations, and the coefficients of the last solve.
+    /// Scratch for solving the normal equations (the augmented matrix, the (column, row) of each
+    /// pivot), and the coefficients of the last solve.
     work: Vec<f64>,
+    pivots: Vec<(usize, usize)>,
     beta: Vec<f64>,
 }
 
@@ -41,6 +43,7 @@ impl OnlineRegression {
             zz: vec![0.0; d * d],
             zy: vec![0.0; d],
             work: vec![0.0; d * (d + 1)],
+            pivots: Vec::with_capacity(d),
             beta: vec![0.0; d],
         }
     }
@@ -84,7 +87,7 @@ impl OnlineRegression {
             self.work[i * w..i * w + d].copy_from_slice(&self.zz[i * d..i * d + d]);
             self.work[i * w + d] = self.zy[i];
         }
-        let mut pivots: Vec<(usize, usize)> = Vec::with_capacity(d);
+        self.pivots.clear();
         let mut row = 0;
         let scale = (0..d).map(|i| self.zz[i * d + i]).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
         for col in 0..d {
@@ -104,11 +107,11 @@ impl OnlineRegression {
                     }
                 }
             }
-            pivots.push((col, row));
+            self.pivots.push((col, row));
             row += 1;
         }
         self.beta.fill(0.0);
-        for (col, r) in pivots {
+        for &(col, r) in &self.pivots {
             self.beta[col] = self.work[r * w + d] / self.work[r * w + col];
         }
     }
@@ -144,7 +147,7 @@ impl StartFit {
     }
 
     /// A game of the deal's strengths by seat: the first game that has them all sets them.
-    pub fn see_seats(&mut self, starts: impl ExactSizeIterator<Item = Option<f64>> + Clone) {
+    pub fn see_seats(&mut self, starts: impl Iterator<Item = Option<f64>> + Clone) {
         if self.seats.is_empty() && starts.clone().all(|s| s.is_some()) {
             self.seats.extend(starts.map(|s| s.unwrap_or(0.0)));
         }

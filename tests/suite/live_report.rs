@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::common::arena;
-use crate::report::{chromium, headless};
+use crate::report::{chromium, dump_dom};
 
 /// The games played that a live page says, from its text (`<span id="played">N</span>`).
 fn played(page: &str) -> Option<u64> {
@@ -78,12 +78,8 @@ fn a_report_written_while_the_run_plays_grows_and_ends_as_arena_reports() {
             .map(|(i, (_, text))| {
                 let copy = tmp.path().join(format!("moment-{i}.html"));
                 std::fs::write(&copy, text).unwrap();
-                let dom = headless(&chromium, &tmp.path().join(format!("profile-{i}")))
-                    .arg("--dump-dom")
-                    .arg(format!("file://{}", copy.display()))
-                    .output()
-                    .unwrap();
-                assert!(dom.status.success(), "chromium failed: {}", String::from_utf8_lossy(&dom.stderr));
+                let url = format!("file://{}", copy.display());
+                let dom = dump_dom(&chromium, &tmp.path().join(format!("profile-{i}")), &[], &url);
                 let dom = String::from_utf8_lossy(&dom.stdout);
                 assert!(dom.contains("SPRT log-likelihood ratio"), "moment {i}: no LLR path");
                 played(&dom).expect("the rendered page says how many games")

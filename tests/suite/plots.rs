@@ -14,7 +14,7 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 use crate::common::{arena, write};
-use crate::report::{chromium, headless, run_with_report, HOLDEM_SPRT, MAHJONG_FIELD};
+use crate::report::{chromium, dump_dom, run_with_report, HOLDEM_SPRT, MAHJONG_FIELD};
 
 /// The in-page check: for each plot (named by the heading before it), its legends, its marks of
 /// data, every legend-mark overlap in screen pixels, and its width against its column's.
@@ -87,13 +87,8 @@ fn measured(chromium: &Path, tmp: &Path, dir: &Path, name: &str) -> Vec<Value> {
     let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
     let checked = dir.join("report-checked.html");
     std::fs::write(&checked, page.replace("</body>", &format!("{CHECK}</body>"))).unwrap();
-    let dom = headless(chromium, &tmp.join(format!("profile-{name}-plots")))
-        .arg("--window-size=1280,2400")
-        .arg("--dump-dom")
-        .arg(format!("file://{}", checked.display()))
-        .output()
-        .unwrap();
-    assert!(dom.status.success(), "{name}: chromium failed: {}", String::from_utf8_lossy(&dom.stderr));
+    let url = format!("file://{}", checked.display());
+    let dom = dump_dom(chromium, &tmp.join(format!("profile-{name}-plots")), &["--window-size=1280,2400"], &url);
     let text = String::from_utf8_lossy(&dom.stdout);
     let start = text.find("<pre id=\"plot-check\">").unwrap_or_else(|| panic!("{name}: the check did not run"));
     let json = &text[start + "<pre id=\"plot-check\">".len()..];

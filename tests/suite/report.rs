@@ -198,6 +198,14 @@ pub(crate) fn headless(chromium: &Path, profile: &Path) -> Command {
     c
 }
 
+/// The DOM of `url` as headless Chromium laid it out (`--dump-dom`), with `flags` before it;
+/// Chromium must succeed. The output's stderr holds the browser's log.
+pub(crate) fn dump_dom(chromium: &Path, profile: &Path, flags: &[&str], url: &str) -> std::process::Output {
+    let dom = headless(chromium, profile).args(flags).arg("--dump-dom").arg(url).output().unwrap();
+    assert!(dom.status.success(), "{url}: chromium failed: {}", String::from_utf8_lossy(&dom.stderr));
+    dom
+}
+
 #[test]
 fn reports_render_in_headless_chromium() {
     let Some(chromium) = chromium() else {
@@ -215,12 +223,7 @@ fn reports_render_in_headless_chromium() {
         let dir = run_with_report(tmp.path(), name, config);
         let url = format!("file://{}", dir.join("report.html").display());
         // The DOM as the browser parsed it: every section there, every plot with a drawing.
-        let dom = headless(&chromium, &tmp.path().join(format!("profile-{name}-dom")))
-            .arg("--dump-dom")
-            .arg(&url)
-            .output()
-            .unwrap();
-        assert!(dom.status.success(), "{name}: chromium failed: {}", String::from_utf8_lossy(&dom.stderr));
+        let dom = dump_dom(&chromium, &tmp.path().join(format!("profile-{name}-dom")), &[], &url);
         let dom_text = String::from_utf8_lossy(&dom.stdout);
         for section in sections.iter().chain(&["Bots", "Running mean payoff, 95% band", "Mean payoff per game"]) {
             assert!(dom_text.contains(section), "{name}: no section {section} in the rendered page");

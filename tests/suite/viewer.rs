@@ -9,7 +9,7 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 use crate::common::arena;
-use crate::report::{chromium, headless};
+use crate::report::{chromium, dump_dom};
 
 /// Runs `config` (a shipped config) for `games` games keeping its moves; returns the run folder.
 fn run_kept(dir: &Path, name: &str, config: &str, games: u32) -> PathBuf {
@@ -135,8 +135,7 @@ fn the_viewer_steps_through_every_game_in_headless_chromium() {
         for step in [0, 3.min(last), last] {
             let url = format!("file://{}#game=0&step={step}", dir.join("report.html").display());
             let profile = tmp.path().join(format!("profile-{name}-{step}"));
-            let dom = headless(&chromium, &profile).arg("--dump-dom").arg(&url).output().unwrap();
-            assert!(dom.status.success(), "{name}: chromium failed: {}", String::from_utf8_lossy(&dom.stderr));
+            let dom = dump_dom(&chromium, &profile, &[], &url);
             let dom_text = String::from_utf8_lossy(&dom.stdout);
             let log = String::from_utf8_lossy(&dom.stderr);
             let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();

@@ -27,7 +27,18 @@ impl Exporter for Html {
 /// text escaped), and a note under it when there is one.
 pub fn html_table<S: AsRef<str>>(title: &str, head: &[S], rows: Vec<Vec<String>>, note: &str) -> String {
     let esc = |text: &str| escape(text, Markup::Html);
-    let mut out = format!("<h3>{}</h3>\n<table>\n<tr>", esc(title));
+    let mut out = format!("<h3>{}</h3>\n{}", esc(title), table_markup(head, &rows));
+    if !note.is_empty() {
+        let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(note));
+    }
+    out
+}
+
+/// The `<table>` of a header row and rows of cells: the first column left-aligned, every text
+/// escaped.
+pub fn table_markup<S: AsRef<str>>(head: &[S], rows: &[Vec<String>]) -> String {
+    let esc = |text: &str| escape(text, Markup::Html);
+    let mut out = String::from("<table>\n<tr>");
     for (i, h) in head.iter().enumerate() {
         let _ = write!(out, "<th{}>{}</th>", if i == 0 { " class=\"l\"" } else { "" }, esc(h.as_ref()));
     }
@@ -40,9 +51,6 @@ pub fn html_table<S: AsRef<str>>(title: &str, head: &[S], rows: Vec<Vec<String>>
         out.push_str("</tr>\n");
     }
     out.push_str("</table>\n");
-    if !note.is_empty() {
-        let _ = writeln!(out, "<p class=\"note\">{}</p>", esc(note));
-    }
     out
 }
 

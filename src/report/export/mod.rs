@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, Result};
 
 pub use self::csv::Csv;
-pub use self::html::{html_table, Html};
+pub use self::html::{html_table, table_markup, Html};
 pub use self::json::Json;
 pub use self::jsonl::JsonLines;
 pub use self::junit::JUnit;

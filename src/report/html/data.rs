@@ -4,9 +4,9 @@
 
 use std::fmt::Write;
 
-use super::escape;
 use super::plot::{Estimate, Line};
 use super::scale::tidy;
+use crate::report::export::table_markup;
 
 /// Rows a table holds at most.
 const MAX_ROWS: usize = 50;
@@ -22,19 +22,8 @@ fn cell(x: f64) -> String {
 
 /// A folded table with header `head` and `rows`, and a line under it when rows were left out.
 fn table(head: &[String], rows: &[Vec<String>], thinned: Option<usize>) -> String {
-    let mut out = String::from("<details class=\"numbers\"><summary>Data</summary>\n<table>\n<tr>");
-    for (i, h) in head.iter().enumerate() {
-        let _ = write!(out, "<th{}>{}</th>", if i == 0 { " class=\"l\"" } else { "" }, escape(h));
-    }
-    out.push_str("</tr>\n");
-    for row in rows {
-        out.push_str("<tr>");
-        for (i, c) in row.iter().enumerate() {
-            let _ = write!(out, "<td{}>{}</td>", if i == 0 { " class=\"l\"" } else { "" }, escape(c));
-        }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</table>\n");
+    let mut out = String::from("<details class=\"numbers\"><summary>Data</summary>\n");
+    out.push_str(&table_markup(head, rows));
     if let Some(all) = thinned {
         let _ = writeln!(
             out,

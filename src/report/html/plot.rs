@@ -165,15 +165,7 @@ fn svg(
     let (_, rows) = key_layout(keys);
     let top = if rows == 0 { 0 } else { rows * KEY_ROW + 12 };
     let total = height + top;
-    let mut out = String::new();
-    let marks;
-    {
-        let root = SVGBackend::with_string(&mut out, (WIDTH, total)).into_drawing_area();
-        root.fill(&WHITE).map_err(plot_error)?;
-        let (_, below) = root.split_vertically(top);
-        marks = draw(&below)?;
-        root.present().map_err(plot_error)?;
-    }
+    let (out, marks) = canvas((WIDTH, total), |root| draw(&root.split_vertically(top).1))?;
     // plotters opens with a fixed width and height; the page's style sizes the plot instead.
     let open_end = out.find('>').ok_or_else(|| plot_error("no svg element"))?;
     let body = out[open_end + 1..].trim_end().strip_suffix("</svg>").ok_or_else(|| plot_error("no </svg>"))?;
@@ -186,20 +178,22 @@ fn svg(
     ))
 }
 
-/// Draws with `draw` on a white canvas of `size` pixels and returns plotters' SVG as it is (the
-/// history page's plot, which sizes it by its own style).
-pub(super) fn canvas(
+/// Draws with `draw` on a white canvas of `size` pixels: plotters' SVG as it is, and what `draw`
+/// returned (the report's plots add their own marks; the history page's plot sizes the SVG by
+/// its own style).
+pub(super) fn canvas<T>(
     size: (u32, u32),
-    draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<()>,
-) -> Result<String> {
+    draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<T>,
+) -> Result<(String, T)> {
     let mut out = String::new();
+    let drawn;
     {
         let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
         root.fill(&WHITE).map_err(plot_error)?;
-        draw(&root)?;
+        drawn = draw(&root)?;
         root.present().map_err(plot_error)?;
     }
-    Ok(out)
+    Ok((out, drawn))
 }
 
 /// A chart whose x axis is `labels`, one category each, over `y0..y1`, with the shared mesh.

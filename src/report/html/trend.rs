@@ -95,6 +95,7 @@ pub fn trend(points: &[Point], changes: &[usize], y_desc: &str) -> Result<String
         }
         Ok(())
     })
+    .map(|(svg, ())| svg)
 }
 
 #[cfg(test)]
