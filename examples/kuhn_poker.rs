@@ -67,7 +67,9 @@ use std::ops::RangeInclusive;
 
 use bot_arena::core::wire::{show, words, List, Text, Texts};
 use bot_arena::core::{factory, BotKind, GameDef};
-use bot_arena::core::{Bot, BotRng, DealRng, Game, Headline, IllegalAction, Outcome, ParamSpec, Params, Seat, Wire};
+use bot_arena::core::{
+    Bot, BotRng, DealRng, Game, Headline, IllegalAction, Outcome, ParamSpec, Params, Seat, Unit, Wire,
+};
 use bot_arena::error::Result;
 use bot_arena::Arena;
 use rand::seq::SliceRandom;
@@ -331,7 +333,7 @@ impl GameDef for Kuhn {
     }
 
     fn headline(&self) -> Headline {
-        Headline::Payoff { unit: "chips a hand", scale: 1.0 }
+        Headline::payoff(Unit::new("chips/hand", 1.0)).called("hand").edge(0.05)
     }
 
     fn bot_kinds() -> Vec<BotKind<Kuhn>> {

@@ -188,6 +188,8 @@ pub struct Overrides {
     pub seed: Option<u64>,
     /// How the payoff verdicts are estimated (`--estimator`, a gate's `estimator`).
     pub estimator: Option<Estimator>,
+    /// An SPRT given on the command line (`--sprt payoff0=0,payoff1=1`): replaces the file's.
+    pub sprt: Option<SprtGiven>,
 }
 
 impl RunConfig {
@@ -378,14 +380,20 @@ impl RunConfig {
                 }
             }
         };
-        let sprt = match &file.sprt {
-            None => None,
-            Some(spanned) => {
+        let place = SprtPlace { payoff: Some(headline.unit), seats, flags: false };
+        let sprt = match (&overrides.sprt, &file.sprt) {
+            (Some(given), _) => {
+                if bots.len() != 2 {
+                    return Err(Error::input(format!("--sprt needs exactly two distinct bots, not {}", bots.len())));
+                }
+                Some(given.resolve(place).map_err(|(_, e)| Error::input(format!("--sprt: {e}")))?)
+            }
+            (None, None) => None,
+            (None, Some(spanned)) => {
                 if bots.len() != 2 {
                     let msg = format!("[sprt] needs exactly two distinct bots, not {}", bots.len());
                     return Err(src.error_at(&spanned.span(), msg));
                 }
-                let place = SprtPlace { payoff: Some(headline.payoff_unit()), seats, flags: false };
                 let sprt = spanned.get_ref().resolve(place, spanned.span()).map_err(|(at, e)| src.error_at(&at, e))?;
                 Some(sprt)
             }
@@ -458,7 +466,7 @@ impl RunConfig {
             t.insert("alpha".into(), Value::Float(sprt.alpha));
             t.insert("beta".into(), Value::Float(sprt.beta));
             t.insert("model".into(), Value::String(sprt.model.to_string()));
-            t.insert("unit".into(), Value::String(sprt.unit.into()));
+            t.insert("unit".into(), Value::String(sprt.unit.name.into()));
             doc.insert("sprt".into(), Value::Table(t));
         }
         let mut out = String::from("# Resolved by bot-arena: every bot and parameter explicit.\n");

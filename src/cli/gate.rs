@@ -103,7 +103,12 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         luck: crate::core::luck::Estimator::Plain,
     };
     let printer = Printer::new(args.json);
-    let verdicts = play(arena, &args.gate, &expectations, &args.out, &opts, |v| printer.line(v.line()))?;
+    let verdicts = play(arena, &args.gate, &expectations, &args.out, &opts, |v| {
+        printer.line(v.line());
+        if let Some(sentence) = &v.sentence {
+            printer.line(format!("  {sentence}"));
+        }
+    })?;
     let passed = verdicts.iter().filter(|v| v.pass()).count();
     let total = verdicts.len();
     let summary = format!("{passed} of {total} expectations passed");

@@ -22,8 +22,8 @@ pub fn ratings(t: &RatingTable) -> Value {
 /// of summary.csv, match.csv and ratings.csv.
 pub fn verdicts(v: &Verdicts) -> Map<String, Value> {
     let mut out = Map::new();
-    out.insert("bots".into(), BotSummary::rows(&v.bots).values().into());
-    out.insert("matches".into(), MatchRow::rows(&v.matches).values().into());
+    out.insert("bots".into(), BotSummary::rows(&v.bots, v.headline.unit).values().into());
+    out.insert("matches".into(), MatchRow::rows(&v.matches, v.headline).values().into());
     out.insert("ratings".into(), v.ratings.as_ref().map_or(Value::Null, ratings));
     out
 }

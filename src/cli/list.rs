@@ -2,7 +2,7 @@ use clap::Args;
 
 use crate::cli::{out, EXIT_OK};
 use crate::core::roster::Roster;
-use crate::core::{Limits, ParamSpec};
+use crate::core::{Leads, Limits, ParamSpec, Params};
 use crate::error::Result;
 use crate::registry::{Arena, GameEntry};
 
@@ -28,6 +28,20 @@ fn describe(game: &dyn GameEntry) -> Result<String> {
     let mut out = format!("{}: {}\n", game.name(), game.about());
     let seats = game.seats();
     out.push_str(&format!("  seats: {}..={}\n", seats.start(), seats.end()));
+    // What its verdicts are counted in, at the default table (a table option may change it:
+    // hold'em's sit-and-go is judged by Elo).
+    let defaults = Params::new(game.options(), &Default::default(), game.name())?;
+    let headline = game.venue(&defaults, *seats.start(), &[], None)?.headline();
+    let (unit, edge) = (headline.unit, headline.edge);
+    out.push_str(&match headline.leads {
+        Leads::Payoff => format!(
+            "  verdicts: the payoff difference in {unit} (a {} is one game); `arena compare` looks for {edge} {unit}\n",
+            headline.game
+        ),
+        Leads::Elo => {
+            format!("  verdicts: Elo on games won (payoffs in {unit}); `arena compare` looks for {edge} Elo\n")
+        }
+    });
     if !game.options().is_empty() {
         out.push_str("  table options ([table] in a config):\n");
         params(&mut out, "    ", game.options());

@@ -17,6 +17,7 @@ use crate::registry::Arena;
 mod acpc_agent;
 mod bench;
 mod brain;
+mod compare;
 mod gate;
 mod import;
 mod json;
@@ -47,6 +48,8 @@ pub struct Cli {
 enum Command {
     /// Run a tournament from a config file, or from --game and --bot flags.
     Run(run::RunArgs),
+    /// Is CANDIDATE stronger than BASELINE? Paired deals until a sequential test decides.
+    Compare(compare::CompareArgs),
     /// Continue a run that was interrupted, killed or stopped by an error, from its folder.
     Resume(resume::ResumeArgs),
     /// Merge the folders of a run's shards (`arena run --shard K/N`) into one run folder.
@@ -121,6 +124,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
     let cli = Cli::from_arg_matches(matches).map_err(|e| Error::input(e.to_string()))?;
     match &cli.command {
         Command::Run(args) => run::run(arena, args),
+        Command::Compare(args) => compare::compare(arena, args),
         Command::Resume(args) => resume::resume(arena, args),
         Command::Merge(args) => merge::merge(arena, args),
         Command::Import(args) => import::import(arena, args),

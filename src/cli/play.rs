@@ -79,7 +79,7 @@ fn config(arena: &Arena, args: &PlayArgs, seed: u64) -> Result<RunConfig> {
         arena,
         &Source::command_line(&text),
         &name,
-        &Overrides { games: Some(args.games as i64), seed: Some(seed), estimator: None },
+        &Overrides { games: Some(args.games as i64), seed: Some(seed), ..Overrides::default() },
     )
 }
 
@@ -114,7 +114,7 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
     };
     let report = execute(arena, &cfg, cfg.schedule()?, &opts, &out, lock, None)?;
     if report.end.played > 1 {
-        say!("\n{}", BotSummary::table(&report.verdicts.bots).trim_end());
+        say!("\n{}", BotSummary::table(&report.verdicts.bots, report.verdicts.headline).trim_end());
     }
     say!("\nrecord: {}", out.display());
     Ok(EXIT_OK)

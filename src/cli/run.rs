@@ -15,7 +15,9 @@ use crate::core::schedule::Shard;
 use crate::error::{Error, Result};
 use crate::registry::Arena;
 use crate::report::export::{Export, ExportFormat};
+use crate::report::verdict::thousands;
 use crate::report::{BotSummary, Records, Verdicts};
+use crate::stats::sprt::SprtGiven;
 use crate::tournament::launch::{nothing_to_resume, Existing, Finished, Launch};
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::run::RunReport;
@@ -49,6 +51,12 @@ pub struct RunArgs {
     /// The payoff SPRT then tests the adjusted payoff; the plain figures stay beside it.
     #[arg(long, value_enum)]
     estimator: Option<Estimator>,
+    /// Stop as soon as a sequential test decides (two bots; replaces the config's [sprt]): its
+    /// bounds as KEY=VALUE pairs, `payoff0=0,payoff1=1` (the payoff test, in the game's verdict
+    /// unit, e.g. bb/100) or `elo0=0,elo1=5` (Elo on games won; model=logistic or normalized),
+    /// and optionally alpha=, beta= (default 0.05 each).
+    #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_sprt)]
+    sprt: Option<SprtGiven>,
     /// Games per pairing (overrides the config; default 100).
     #[arg(long, allow_negative_numbers = true)]
     games: Option<i64>,
@@ -114,6 +122,11 @@ pub struct RunArgs {
     records: Records,
 }
 
+/// `--sprt KEY=VALUE,...`.
+pub(crate) fn parse_sprt(s: &str) -> std::result::Result<SprtGiven, String> {
+    SprtGiven::parse_pairs(s).map_err(|e| e.to_string().trim_start_matches("--sprt: ").to_string())
+}
+
 /// `--progress-every`: 0 (none) to a day.
 pub(crate) fn parse_seconds(s: &str) -> std::result::Result<f64, String> {
     match s.parse::<f64>() {
@@ -138,34 +151,54 @@ pub(crate) fn progress_mode(quiet: bool, every_seconds: f64) -> ProgressMode {
 
 impl RunArgs {
     fn config(&self, arena: &Arena) -> Result<RunConfig> {
-        let overrides = Overrides { games: self.games, seed: self.seed, estimator: self.estimator };
+        let overrides =
+            Overrides { games: self.games, seed: self.seed, estimator: self.estimator, sprt: self.sprt.clone() };
         if let Some(path) = &self.config {
             return RunConfig::load(arena, path, &overrides);
         }
         let game = self.game.as_deref().ok_or_else(|| {
             Error::input("give a config file, or --game and at least one --bot (see `arena run --help`)")
         })?;
-        if self.bots.is_empty() {
-            return Err(Error::input("give at least one --bot (see `arena list` for the bots)"));
-        }
-        // The flags are written as a config and parsed like one, so both paths check the same way.
-        let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
-        let (bots, names): (Vec<String>, Vec<String>) =
-            self.bots.iter().map(|b| bot_entry(b)).collect::<Result<_>>()?;
-        let mut text = format!("game = {}\npaired = {}\nbots = [{}]\n", quote(game), self.paired, bots.join(", "));
-        if let Some(seats) = self.seats {
-            text.push_str(&format!("seats = {seats}\n"));
-        }
-        let name = format!("{game}-{}", names.join("-vs-"));
-        RunConfig::parse(arena, &Source::command_line(&text), &name, &overrides)
+        let seating = Seating { bots: &self.bots, seats: self.seats, paired: self.paired, name: None };
+        flags_config(arena, game, &seating, &overrides)
     }
+}
+
+/// A run given by flags instead of a file: the bots as `--bot` gives them, listed in seat order.
+pub(crate) struct Seating<'a> {
+    pub bots: &'a [String],
+    pub seats: Option<i64>,
+    pub paired: bool,
+    /// The run's name (default: the game and the bots, `holdem-rr-vs-rr-tight`).
+    pub name: Option<String>,
+}
+
+/// The config of a run given by flags (`arena run --game ... --bot ...`, `arena compare`): written
+/// as a config's text and parsed like one, so both paths check the same way.
+pub(crate) fn flags_config(
+    arena: &Arena,
+    game: &str,
+    seating: &Seating<'_>,
+    overrides: &Overrides,
+) -> Result<RunConfig> {
+    if seating.bots.is_empty() {
+        return Err(Error::input("give at least one --bot (see `arena list` for the bots)"));
+    }
+    let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
+    let (bots, names): (Vec<String>, Vec<String>) = seating.bots.iter().map(|b| bot_entry(b)).collect::<Result<_>>()?;
+    let mut text = format!("game = {}\npaired = {}\nbots = [{}]\n", quote(game), seating.paired, bots.join(", "));
+    if let Some(seats) = seating.seats {
+        text.push_str(&format!("seats = {seats}\n"));
+    }
+    let name = seating.name.clone().unwrap_or_else(|| format!("{game}-{}", names.join("-vs-")));
+    RunConfig::parse(arena, &Source::command_line(&text), &name, overrides)
 }
 
 /// A `--bot` value as a config's bot entry, and the bot's name: a roster name or kind as it is
 /// (`rr`), or a program as a bot, `NAME=KIND:COMMAND` (`mine=external:python3 mybot.py`), which is
 /// the config's inline entry `{ name = "mine", kind = "external", params = { command = ["python3",
 /// "mybot.py"] } }` (the command split at spaces; `NAME=` may be left out: the kind names it).
-fn bot_entry(bot: &str) -> Result<(String, String)> {
+pub(crate) fn bot_entry(bot: &str) -> Result<(String, String)> {
     let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
     let Some((head, command)) = bot.split_once(':') else { return Ok((quote(bot), bot.to_string())) };
     let (name, kind) = head.split_once('=').unwrap_or((head, head));
@@ -310,7 +343,7 @@ pub(crate) fn show(
 ) -> i32 {
     let (end, schedule) = (&report.end, &report.schedule);
     if !quiet {
-        printer.line(BotSummary::table(&report.verdicts.bots).trim_end());
+        printer.line(BotSummary::table(&report.verdicts.bots, report.verdicts.headline).trim_end());
         let forfeits = BotSummary::forfeit_lines(&report.verdicts.bots);
         if !forfeits.is_empty() {
             printer.line(forfeits.trim_end());
@@ -321,7 +354,8 @@ pub(crate) fn show(
         }
     }
     if end.stopped_by_sink {
-        printer.line(format!("SPRT decided after {} of {} games", end.played, report.planned));
+        let (played, planned) = (thousands(end.played), thousands(report.planned));
+        printer.line(format!("SPRT decided after {played} of {planned} {}", cfg.headline.games(report.planned)));
     }
     if end.interrupted {
         note!(

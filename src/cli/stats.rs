@@ -5,10 +5,10 @@ use clap::Args;
 use crate::cli::out::Printer;
 use crate::cli::{json, EXIT_OK};
 use crate::config::{Overrides, RunConfig};
-use crate::core::Headline;
 use crate::error::{Error, Result};
 use crate::registry::Arena;
-use crate::report::{GamesFile, Manifest, MatchRow, Records, RunStatus, RunTally, Tail};
+use crate::report::verdict;
+use crate::report::{GamesFile, Manifest, MatchRow, Records, RunStatus, RunTally, SprtResult, Tail};
 use crate::stats::calc::{self, Counts, StatsArgs};
 use crate::stats::sprt::SprtPlace;
 use crate::stats::Sprt;
@@ -38,7 +38,7 @@ fn sprt_json(sprt: &Sprt, llr: f64) -> serde_json::Value {
         "alpha": json::num(sprt.alpha),
         "beta": json::num(sprt.beta),
         "model": sprt.model.to_string(),
-        "unit": sprt.unit,
+        "unit": sprt.unit.name,
         "llr": json::num(llr),
         "lower": json::num(lower),
         "upper": json::num(upper),
@@ -90,24 +90,23 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
     if rows.is_empty() {
         return Err(Error::input(format!("{}: no table of two or more bots to compare", dir.display())));
     }
-    let place = SprtPlace { payoff: Some(cfg.headline.payoff_unit()), seats: cfg.seats, flags: true };
+    let place = SprtPlace { payoff: Some(cfg.headline.unit), seats: cfg.seats, flags: true };
     let sprt = calc::parse_sprt(&args.calc, place)?;
     // How whole the folder is comes first, so a partial run is never read as a whole one.
     printer.line(&wholeness);
-    let matches: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|row| {
-            let mut value = serde_json::to_value(row.row()).expect("a row serialises");
-            if let (Some(s), serde_json::Value::Object(fields)) = (&sprt, &mut value) {
-                if let serde_json::Value::Object(columns) = sprt_json(s, row.llr(s)) {
-                    fields.extend(columns);
-                }
-            }
-            value
-        })
-        .collect();
+    // With a test asked for, each row carries it as a run's would: its columns and its sentence.
+    let mut rows = rows;
+    if let Some(s) = &sprt {
+        for row in &mut rows {
+            let llr = row.llr(s);
+            row.sprt = Some(SprtResult { sprt: *s, llr, decision: s.decision(llr) });
+        }
+    }
+    // match.csv's rows, their columns named in the game's unit.
+    let matches = MatchRow::rows(&rows, cfg.headline).values();
     for row in rows {
         printer.line(format!("{} vs {}", row.bot_a, row.bot_b));
+        printer.line(format!("verdict   {}", verdict::sentence(&row, cfg.headline)));
         let llr = sprt.map(|s| (s, row.llr(&s)));
         let head = match row.counts() {
             Counts::Tri(t) if t.games() != row.games => format!(
@@ -121,16 +120,17 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
             ),
             counts => calc::report(&counts, None).lines().next().unwrap_or_default().to_string(),
         };
+        if !cfg.headline.is_elo() {
+            // In a chip or point game the counts below are of games won: not the verdict above.
+            printer.line(format!("{} won, not the verdict:", cfg.headline.games(2)));
+        }
         printer.line(calc::report_estimate(head, &row.elo, llr.as_ref()).trim_end());
         // The payoff difference as the run's verdict shows it: in the game's unit (bb/100 for
         // hold'em cash, the unit payoff bounds are given in), else a game.
         let d = &row.payoff_diff;
-        let difference = match cfg.headline {
-            Headline::Payoff { unit, scale } => {
-                format!("{:+.2} [{:+.2}, {:+.2}] {unit}", scale * d.mean, scale * d.lo, scale * d.hi)
-            }
-            Headline::Elo => format!("{:+.4} [{:+.4}, {:+.4}] a game", d.mean, d.lo, d.hi),
-        };
+        let unit = cfg.headline.unit;
+        let p = verdict::decimals([(unit.of(d.lo), unit.of(d.hi))]);
+        let difference = format!("{:+.p$} [{:+.p$}, {:+.p$}] {unit}", unit.of(d.mean), unit.of(d.lo), unit.of(d.hi));
         // No variance (every deal the same difference): the ratio is undefined, as `arena run` says.
         let ratio = if row.variance_ratio.is_nan() { "n/a".to_string() } else { format!("{:.2}", row.variance_ratio) };
         printer.line(format!("payoff    difference {difference}, over {} deals, variance ratio {ratio}\n", row.deals));

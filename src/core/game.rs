@@ -37,32 +37,70 @@ impl Outcome {
     }
 }
 
-/// What the verdict on two bots leads with, stated by each game: a game of who wins is judged
-/// by Elo; a game of how much (chips, points) by the payoff difference, since there the bot that
-/// wins more hands can be the one that loses more chips.
+pub use crate::stats::Unit;
+
+/// The payoff unit of the games whose payoff is a game's result (gomoku: +1 a win, -1 a loss; a
+/// sit-and-go: +1 first to -1 last).
+pub const POINTS_A_GAME: Unit = Unit::new("points/game", 1.0);
+
+/// What the verdict on two bots leads with, stated by each game, and the unit of its payoffs. A
+/// game of who wins is judged by Elo; a game of how much (chips, points) by the payoff difference,
+/// since there the bot that wins more hands can be the one that loses more chips: its Elo, score
+/// and LOS on games won are shown, labelled so, but never as the verdict.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Headline {
-    /// Wins, draws and losses: Elo, LOS and score first.
+pub struct Headline {
+    pub leads: Leads,
+    pub unit: Unit,
+    /// What one game is called in a sentence: `hand`, `game`, `round`.
+    pub game: &'static str,
+    /// The difference `arena compare` looks for when not told: its SPRT's H1 (H0 is no
+    /// difference), in the unit (Elo on games won for a game judged by Elo). A clear edge at
+    /// the game's stakes, so that a comparison of bots that differ decides in thousands of games.
+    pub edge: f64,
+}
+
+/// The figure a verdict is given in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leads {
+    /// Wins, draws and losses: Elo, with its interval and LOS.
     Elo,
-    /// The payoff difference per game, shown times `scale` in `unit` (hold'em cash: big blinds
-    /// × 100, "bb/100"; mahjong: "points a hand").
-    Payoff { unit: &'static str, scale: f64 },
+    /// The mean payoff difference, in the game's [`Unit`].
+    Payoff,
 }
 
 impl Headline {
-    /// The unit a payoff difference is shown in and how many of it one payoff a game makes:
-    /// the verdict's (hold'em cash: "bb/100", 100), else the payoff a game as it is. The payoff
-    /// SPRT takes its bounds in this unit, so they read as the verdict beside them.
-    pub fn payoff_unit(self) -> (&'static str, f64) {
-        match self {
-            Headline::Payoff { unit, scale } => (unit, scale),
-            Headline::Elo => (PAYOFF_A_GAME, 1.0),
+    /// A game judged by Elo, whose payoffs count in `unit`.
+    pub const fn elo(unit: Unit) -> Headline {
+        Headline { leads: Leads::Elo, unit, game: "game", edge: 20.0 }
+    }
+
+    /// A game judged by its payoff in `unit`.
+    pub const fn payoff(unit: Unit) -> Headline {
+        Headline { leads: Leads::Payoff, unit, game: "game", edge: 1.0 }
+    }
+
+    /// The same, with one game called `game` (`hand`).
+    pub const fn called(self, game: &'static str) -> Headline {
+        Headline { game, ..self }
+    }
+
+    /// The same, with `arena compare`'s default H1 at `edge`.
+    pub const fn edge(self, edge: f64) -> Headline {
+        Headline { edge, ..self }
+    }
+
+    pub fn is_elo(self) -> bool {
+        self.leads == Leads::Elo
+    }
+
+    /// `n` games as a sentence counts them: `hand`, `hands`.
+    pub fn games(self, n: u64) -> String {
+        match n {
+            1 => self.game.to_string(),
+            _ => format!("{}s", self.game),
         }
     }
 }
-
-/// The payoff unit of games whose verdict leads with Elo (gomoku: +1 a win, -1 a loss).
-pub const PAYOFF_A_GAME: &str = "payoff a game";
 
 /// An action the rules do not allow here. The string says why, for the record.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -25,8 +25,8 @@ pub use def::{
     Imported, ImportedGame, Importer, ProtocolExample, TablePreset,
 };
 pub use game::{
-    bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, Played, RecordFormat,
-    RunFolder, Seat, MAX_REASON_CHARS,
+    bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Leads, Outcome, Played,
+    RecordFormat, RunFolder, Seat, Unit, MAX_REASON_CHARS, POINTS_A_GAME,
 };
 pub use params::{ParamSpec, Params};
 pub use play::{

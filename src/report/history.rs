@@ -77,8 +77,9 @@ pub struct HistoryRow {
     /// The gate file's key: `win_rate_lo`, `payoff_lo`, `elo_lo`, `payoff_diff_lo`, `sprt`,
     /// `baseline`.
     pub criterion: String,
-    /// What the estimate is: `win rate`, `payoff (plain)`, `elo (pentanomial)`, `payoff diff
-    /// (aivat)`, `sprt logistic [0, 40] elo` (an LLR), `score`.
+    /// What the estimate is: `win rate`, `payoff bb/100` (payoffs in the game's verdict unit),
+    /// `elo (pentanomial)`, `payoff diff bb/100 (aivat)`, `sprt logistic [0, 40] Elo` (an LLR),
+    /// `score`.
     pub model: String,
     /// The bot judged.
     pub bot: String,

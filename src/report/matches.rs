@@ -13,8 +13,9 @@
 use std::path::Path;
 
 use crate::core::luck::Estimator;
-use crate::core::Headline;
+use crate::core::{Headline, Leads};
 use crate::error::Result;
+use crate::report::verdict;
 use serde::Serialize;
 
 use crate::report::export::{Csv, Exporter, Figure, Rows};
@@ -94,18 +95,32 @@ pub struct MatchCsvRow {
     pub nelo: Figure,
     pub nelo_err: Figure,
     pub los: Figure,
+    #[serde(rename = "payoff_a_{unit}")]
     pub payoff_a: Figure,
+    #[serde(rename = "payoff_a_lo_{unit}")]
     pub payoff_a_lo: Figure,
+    #[serde(rename = "payoff_a_hi_{unit}")]
     pub payoff_a_hi: Figure,
+    #[serde(rename = "payoff_b_{unit}")]
     pub payoff_b: Figure,
+    #[serde(rename = "payoff_b_lo_{unit}")]
     pub payoff_b_lo: Figure,
+    #[serde(rename = "payoff_b_hi_{unit}")]
     pub payoff_b_hi: Figure,
+    #[serde(rename = "payoff_diff_{unit}")]
     pub mean_payoff_diff: Figure,
+    #[serde(rename = "payoff_diff_lo_{unit}")]
     pub payoff_diff_lo: Figure,
+    #[serde(rename = "payoff_diff_hi_{unit}")]
     pub payoff_diff_hi: Figure,
     pub variance_ratio: Figure,
     /// What the verdict leads with: plain, duplicate, all-in or aivat.
     pub estimator: &'static str,
+    /// The likelihood that A is the stronger, on the verdict's own quantity (the payoff
+    /// difference in a chip or point game; `los` is on games won).
+    pub verdict_los: Figure,
+    /// The verdict in one sentence ([`super::verdict::sentence`]).
+    pub verdict: String,
     #[serde(flatten)]
     pub adjusted: Option<AdjustedColumns>,
     #[serde(flatten)]
@@ -115,14 +130,23 @@ pub struct MatchCsvRow {
 /// The adjusted payoff columns of a match.csv row (a run that adjusts its payoffs).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct AdjustedColumns {
+    #[serde(rename = "adjusted_payoff_a_{unit}")]
     pub adjusted_payoff_a: Figure,
+    #[serde(rename = "adjusted_payoff_a_lo_{unit}")]
     pub adjusted_payoff_a_lo: Figure,
+    #[serde(rename = "adjusted_payoff_a_hi_{unit}")]
     pub adjusted_payoff_a_hi: Figure,
+    #[serde(rename = "adjusted_payoff_b_{unit}")]
     pub adjusted_payoff_b: Figure,
+    #[serde(rename = "adjusted_payoff_b_lo_{unit}")]
     pub adjusted_payoff_b_lo: Figure,
+    #[serde(rename = "adjusted_payoff_b_hi_{unit}")]
     pub adjusted_payoff_b_hi: Figure,
+    #[serde(rename = "adjusted_payoff_diff_{unit}")]
     pub adjusted_payoff_diff: Figure,
+    #[serde(rename = "adjusted_payoff_diff_lo_{unit}")]
     pub adjusted_payoff_diff_lo: Figure,
+    #[serde(rename = "adjusted_payoff_diff_hi_{unit}")]
     pub adjusted_payoff_diff_hi: Figure,
     pub luck_variance_ratio: Figure,
 }
@@ -180,8 +204,10 @@ impl MatchRow {
         }
     }
 
-    pub fn row(&self) -> MatchCsvRow {
+    /// The row as match.csv holds it, its payoffs in the verdict's unit.
+    pub fn row(&self, headline: Headline) -> MatchCsvRow {
         let (e, [ll, ld, wl_dd, wd, ww]) = (&self.elo, self.penta.0);
+        let f = |x: f64| Figure(headline.unit.of(x));
         let sprt = self.sprt.as_ref().map(|s| {
             let (lower, upper) = s.sprt.bounds();
             SprtColumns {
@@ -217,27 +243,29 @@ impl MatchRow {
             nelo: Figure(e.nelo),
             nelo_err: Figure(e.nelo_err),
             los: Figure(e.los),
-            payoff_a: Figure(self.payoff_a.mean),
-            payoff_a_lo: Figure(self.payoff_a.lo),
-            payoff_a_hi: Figure(self.payoff_a.hi),
-            payoff_b: Figure(self.payoff_b.mean),
-            payoff_b_lo: Figure(self.payoff_b.lo),
-            payoff_b_hi: Figure(self.payoff_b.hi),
-            mean_payoff_diff: Figure(self.payoff_diff.mean),
-            payoff_diff_lo: Figure(self.payoff_diff.lo),
-            payoff_diff_hi: Figure(self.payoff_diff.hi),
+            payoff_a: f(self.payoff_a.mean),
+            payoff_a_lo: f(self.payoff_a.lo),
+            payoff_a_hi: f(self.payoff_a.hi),
+            payoff_b: f(self.payoff_b.mean),
+            payoff_b_lo: f(self.payoff_b.lo),
+            payoff_b_hi: f(self.payoff_b.hi),
+            mean_payoff_diff: f(self.payoff_diff.mean),
+            payoff_diff_lo: f(self.payoff_diff.lo),
+            payoff_diff_hi: f(self.payoff_diff.hi),
             variance_ratio: Figure(self.variance_ratio),
             estimator: self.estimator().name(),
+            verdict_los: Figure(verdict::lead(self, headline).los()),
+            verdict: verdict::sentence(self, headline),
             adjusted: self.adjusted.as_ref().map(|a| AdjustedColumns {
-                adjusted_payoff_a: Figure(a.payoff_a.mean),
-                adjusted_payoff_a_lo: Figure(a.payoff_a.lo),
-                adjusted_payoff_a_hi: Figure(a.payoff_a.hi),
-                adjusted_payoff_b: Figure(a.payoff_b.mean),
-                adjusted_payoff_b_lo: Figure(a.payoff_b.lo),
-                adjusted_payoff_b_hi: Figure(a.payoff_b.hi),
-                adjusted_payoff_diff: Figure(a.payoff_diff.mean),
-                adjusted_payoff_diff_lo: Figure(a.payoff_diff.lo),
-                adjusted_payoff_diff_hi: Figure(a.payoff_diff.hi),
+                adjusted_payoff_a: f(a.payoff_a.mean),
+                adjusted_payoff_a_lo: f(a.payoff_a.lo),
+                adjusted_payoff_a_hi: f(a.payoff_a.hi),
+                adjusted_payoff_b: f(a.payoff_b.mean),
+                adjusted_payoff_b_lo: f(a.payoff_b.lo),
+                adjusted_payoff_b_hi: f(a.payoff_b.hi),
+                adjusted_payoff_diff: f(a.payoff_diff.mean),
+                adjusted_payoff_diff_lo: f(a.payoff_diff.lo),
+                adjusted_payoff_diff_hi: f(a.payoff_diff.hi),
                 luck_variance_ratio: Figure(a.variance_ratio),
             }),
             sprt,
@@ -245,28 +273,40 @@ impl MatchRow {
     }
 
     /// The table of match.csv.
-    pub fn rows(rows: &[MatchRow]) -> Rows {
-        Rows::of("match", &rows.iter().map(MatchRow::row).collect::<Vec<_>>())
+    pub fn rows(rows: &[MatchRow], headline: Headline) -> Rows {
+        Rows::of("match", &rows.iter().map(|r| r.row(headline)).collect::<Vec<_>>()).in_unit(headline.unit)
     }
 
-    pub fn write_csv(rows: &[MatchRow], path: &Path) -> Result<()> {
-        write_atomic(path, &Csv.serialize(&[MatchRow::rows(rows)])?)
+    pub fn write_csv(rows: &[MatchRow], headline: Headline, path: &Path) -> Result<()> {
+        write_atomic(path, &Csv.serialize(&[MatchRow::rows(rows, headline)])?)
     }
 
-    /// The verdict for the terminal, led by what the game is about: the payoff difference for
-    /// payoff games, Elo for win/draw/loss games.
+    /// The verdict for the terminal: its sentence first ([`verdict::sentence`]; an SPRT's
+    /// decision, then the estimate's), then the figures behind it. In a chip or point game the
+    /// counts of games won, their score, Elo and LOS follow, labelled as what they are.
     pub fn describe(&self, headline: Headline) -> String {
         let e = &self.elo;
         let (a, b) = (&self.bot_a, &self.bot_b);
+        let unit = headline.unit;
+        let shown = [&self.payoff_a, &self.payoff_b, &self.payoff_diff];
+        let d = verdict::decimals(shown.iter().map(|c| (unit.of(c.lo), unit.of(c.hi))));
+        let m = |c: &MeanCi| format!("{:+.d$} [{:+.d$}, {:+.d$}]", unit.of(c.mean), unit.of(c.lo), unit.of(c.hi));
         let penta = if self.pentanomial {
             format!(" ({} pairs, penta {:?})", self.penta.pairs(), self.penta.0)
         } else {
             String::new()
         };
-        let counts =
-            format!("{} games{penta}, +{} ={} -{}", self.games, self.tri.wins, self.tri.draws, self.tri.losses);
+        let won = format!(
+            "{} {}{penta}, +{} ={} -{}",
+            self.games,
+            headline.games(self.games),
+            self.tri.wins,
+            self.tri.draws,
+            self.tri.losses
+        );
         let elo = format!(
-            "Elo {:+.1} ± {:.1}, nElo {:+.1} ± {:.1}, LOS {:.1}%",
+            "score {:.1}%, Elo {:+.1} ± {:.1}, nElo {:+.1} ± {:.1}, LOS {:.1}%",
+            100.0 * e.score,
             e.elo,
             e.elo_err,
             e.nelo,
@@ -280,44 +320,41 @@ impl MatchRow {
         } else {
             format!("; pairing variance ratio {:.2}", self.variance_ratio)
         };
-        let over = format!("95% over {} {}", self.deals, self.observation());
-        let mut s = match (headline, &self.adjusted) {
-            (Headline::Payoff { unit, scale }, Some(adj)) => {
-                let m = |c: &MeanCi| format!("{:+.2} [{:+.2}, {:+.2}]", scale * c.mean, scale * c.lo, scale * c.hi);
-                format!(
-                    "{a} vs {b}: {} {unit} ({}), {over}\n  {} {} {unit}, luck variance ratio {:.2}\n  {a} {}, {b} {} {unit} ({})\n  {counts}, score {:.1}%, {elo}{ratio}\n",
-                    m(&adj.payoff_diff),
-                    adj.estimator.name(),
-                    if self.observation() == "games" { "plain" } else { "duplicate" },
-                    m(&self.payoff_diff),
-                    adj.variance_ratio,
-                    m(&adj.payoff_a),
-                    m(&adj.payoff_b),
-                    adj.estimator.name(),
-                    100.0 * e.score,
-                )
+        let mut s = format!("{}\n", verdict::sentence(self, headline));
+        if self.sprt.is_some() {
+            let estimate = MatchRow { sprt: None, ..self.clone() };
+            s.push_str(&format!("  {}\n", verdict::sentence(&estimate, headline)));
+        }
+        match headline.leads {
+            Leads::Payoff => {
+                let lead = verdict::lead(self, headline);
+                let (pa, pb, how) = match &self.adjusted {
+                    Some(adj) => (&adj.payoff_a, &adj.payoff_b, format!(" ({})", adj.estimator.name())),
+                    None => (&self.payoff_a, &self.payoff_b, String::new()),
+                };
+                // The likelihood of superiority of the bot ahead, on the verdict's quantity.
+                let (ahead, los) = if lead.estimate >= 0.0 { (a, lead.los()) } else { (b, 1.0 - lead.los()) };
+                s.push_str(&format!(
+                    "  {a} {}, {b} {} {unit}{how}; LOS {:.1}% ({ahead} stronger)\n",
+                    m(pa),
+                    m(pb),
+                    100.0 * los
+                ));
+                if let Some(adj) = &self.adjusted {
+                    s.push_str(&format!(
+                        "  {} difference {} {unit}, luck variance ratio {:.2}\n",
+                        if self.observation() == "games" { "plain" } else { "duplicate" },
+                        m(&self.payoff_diff),
+                        adj.variance_ratio
+                    ));
+                }
+                s.push_str(&format!("  {} won, not the verdict: {won}, {elo}{ratio}\n", headline.games(2)));
             }
-            (Headline::Payoff { unit, scale }, None) => {
-                let m = |c: &MeanCi| format!("{:+.2} [{:+.2}, {:+.2}]", scale * c.mean, scale * c.lo, scale * c.hi);
-                format!(
-                    "{a} vs {b}: {} {unit}, {over}\n  {a} {}, {b} {} {unit}\n  {counts}, score {:.1}%, {elo}{ratio}\n",
-                    m(&self.payoff_diff),
-                    m(&self.payoff_a),
-                    m(&self.payoff_b),
-                    100.0 * e.score,
-                )
+            Leads::Elo => {
+                s.push_str(&format!("  {won}, {elo}\n"));
+                s.push_str(&format!("  payoff difference {} {unit}{ratio}\n", m(&self.payoff_diff)));
             }
-            (Headline::Elo, _) => {
-                let d = &self.payoff_diff;
-                format!(
-                    "{a} vs {b}: {elo}, score {:.1}%, {counts}\n  payoff difference {:+.4} [{:+.4}, {:+.4}] a game, {over}{ratio}\n",
-                    100.0 * e.score,
-                    d.mean,
-                    d.lo,
-                    d.hi,
-                )
-            }
-        };
+        }
         if let Some(r) = &self.sprt {
             let (lo, hi) = r.sprt.bounds();
             // Where the LLR stands against Wald's bounds, in words: a decided test has crossed one.
@@ -327,12 +364,11 @@ impl MatchRow {
                 SprtDecision::Continue => format!("between the bounds {lo:.3} and {hi:.3}"),
             };
             s.push_str(&format!(
-                "  SPRT {} α={} β={}: LLR {:.3} {position}: {}\n",
+                "  SPRT {} α={} β={}: LLR {:.3} {position}\n",
                 r.sprt.describe(),
                 r.sprt.alpha,
                 r.sprt.beta,
                 r.llr,
-                r.decision
             ));
         }
         s

@@ -16,6 +16,7 @@ mod run;
 mod summary;
 mod table;
 mod timing;
+pub mod verdict;
 
 pub use games::{
     count_games, read_text as read_games_text, GameRow, GamesFile, GamesWriter, Records, RowFormat, Tail, GAME_COLUMNS,

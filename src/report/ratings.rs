@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::core::Headline;
 use crate::error::Result;
+use crate::report::verdict;
 use serde::Serialize;
 
 use crate::report::export::{Csv, Exporter, Figure, Rows};
@@ -52,8 +53,11 @@ pub struct RatingCsvRow {
     pub elo: Figure,
     pub elo_lo: Figure,
     pub elo_hi: Figure,
+    #[serde(rename = "payoff_{unit}")]
     pub payoff: Figure,
+    #[serde(rename = "payoff_lo_{unit}")]
     pub payoff_lo: Figure,
+    #[serde(rename = "payoff_hi_{unit}")]
     pub payoff_hi: Figure,
     #[serde(flatten)]
     pub adjusted: Option<AdjustedRating>,
@@ -63,8 +67,11 @@ pub struct RatingCsvRow {
 /// The adjusted payoff rating's columns of a ratings.csv row (a run that adjusts its payoffs).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct AdjustedRating {
+    #[serde(rename = "adjusted_payoff_{unit}")]
     pub adjusted_payoff: Figure,
+    #[serde(rename = "adjusted_payoff_lo_{unit}")]
     pub adjusted_payoff_lo: Figure,
+    #[serde(rename = "adjusted_payoff_hi_{unit}")]
     pub adjusted_payoff_hi: Figure,
 }
 
@@ -77,7 +84,7 @@ impl RatingTable {
         record: &[(f64, u64)],
         headline: Headline,
     ) -> RatingTable {
-        let lead = if headline == Headline::Elo { elo } else { payoff };
+        let lead = if headline.is_elo() { elo } else { payoff };
         let rows = lead
             .ranking()
             .into_iter()
@@ -108,7 +115,10 @@ impl RatingTable {
         }
     }
 
+    /// The table of ratings.csv, its payoff ratings in the verdict's unit.
     pub fn rows(&self) -> Rows {
+        let unit = self.headline.unit;
+        let f = |x: f64| Figure(unit.of(x));
         let rows: Vec<RatingCsvRow> = self
             .rows
             .iter()
@@ -120,18 +130,18 @@ impl RatingTable {
                 elo: Figure(r.elo.value),
                 elo_lo: Figure(r.elo.lo),
                 elo_hi: Figure(r.elo.hi),
-                payoff: Figure(r.payoff.value),
-                payoff_lo: Figure(r.payoff.lo),
-                payoff_hi: Figure(r.payoff.hi),
+                payoff: f(r.payoff.value),
+                payoff_lo: f(r.payoff.lo),
+                payoff_hi: f(r.payoff.hi),
                 adjusted: r.adjusted.map(|a| AdjustedRating {
-                    adjusted_payoff: Figure(a.value),
-                    adjusted_payoff_lo: Figure(a.lo),
-                    adjusted_payoff_hi: Figure(a.hi),
+                    adjusted_payoff: f(a.value),
+                    adjusted_payoff_lo: f(a.lo),
+                    adjusted_payoff_hi: f(a.hi),
                 }),
                 anchor: self.anchor.clone(),
             })
             .collect();
-        Rows::of("ratings", &rows)
+        Rows::of("ratings", &rows).in_unit(unit)
     }
 
     pub fn write_csv(&self, path: &Path) -> Result<()> {
@@ -141,23 +151,22 @@ impl RatingTable {
     /// The list for the terminal, the game's headline figure first.
     pub fn describe(&self) -> String {
         let elo = |r: &Rating| interval(r, 1.0, 1);
-        let (head, scale, decimals) = match self.headline {
-            Headline::Payoff { unit, scale } => (unit, scale, 2),
-            Headline::Elo => ("payoff a game", 1.0, 4),
-        };
+        let unit = self.headline.unit;
+        let decimals = verdict::decimals(self.rows.iter().map(|r| (unit.of(r.payoff.lo), unit.of(r.payoff.hi))));
+        let (head, scale) = (unit.name, unit.scale);
         let payoff = |r: &Rating| interval(r, scale, decimals);
         let cells: Vec<[String; 2]> = self
             .rows
             .iter()
             .map(|r| {
-                if self.headline == Headline::Elo {
+                if self.headline.is_elo() {
                     [elo(&r.elo), payoff(&r.payoff)]
                 } else {
                     [payoff(&r.payoff), elo(&r.elo)]
                 }
             })
             .collect();
-        let titles = if self.headline == Headline::Elo { ["Elo", head] } else { [head, "Elo"] };
+        let titles = if self.headline.is_elo() { ["Elo", head] } else { [head, "Elo on games won"] };
         let name = self.rows.iter().map(|r| r.bot.len()).max().unwrap_or(3).max(3);
         let width =
             |k: usize| cells.iter().map(|c| c[k].chars().count()).chain([titles[k].len() + 9]).max().unwrap_or(0);

@@ -151,7 +151,8 @@ impl Verdicts {
     /// The run's tables as summary.csv, match.csv and ratings.csv hold them (ratings only with
     /// three or more bots), for `--export`.
     pub fn tables(&self) -> Vec<crate::report::export::Rows> {
-        let mut tables = vec![BotSummary::rows(&self.bots), MatchRow::rows(&self.matches)];
+        let unit = self.headline.unit;
+        let mut tables = vec![BotSummary::rows(&self.bots, unit), MatchRow::rows(&self.matches, self.headline)];
         tables.extend(self.ratings.as_ref().map(RatingTable::rows));
         tables
     }
@@ -159,9 +160,9 @@ impl Verdicts {
     /// Writes summary.csv, and match.csv and ratings.csv when there are rows, into `dir`.
     pub fn write(&self, dir: &Path) -> Result<()> {
         let [summary, matches, ratings] = Verdicts::FILES;
-        BotSummary::write_csv(&self.bots, &dir.join(summary))?;
+        BotSummary::write_csv(&self.bots, self.headline.unit, &dir.join(summary))?;
         if !self.matches.is_empty() {
-            MatchRow::write_csv(&self.matches, &dir.join(matches))?;
+            MatchRow::write_csv(&self.matches, self.headline, &dir.join(matches))?;
         }
         if let Some(r) = &self.ratings {
             r.write_csv(&dir.join(ratings))?;

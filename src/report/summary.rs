@@ -14,9 +14,11 @@ use serde::Serialize;
 
 use crate::core::luck::Estimator;
 
+use crate::core::Headline;
 use crate::report::export::{Csv, Exporter, Figure, Rows};
+use crate::report::verdict;
 use crate::report::write_atomic;
-use crate::stats::{wilson, ClusteredMean, MeanCi, StartFit, Z95};
+use crate::stats::{wilson, ClusteredMean, MeanCi, StartFit, Unit, Z95};
 
 /// What summary.csv's intervals count as independent observations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,8 +107,11 @@ pub struct SummaryRow {
     pub win_rate: Figure,
     pub win_rate_lo: Figure,
     pub win_rate_hi: Figure,
+    #[serde(rename = "payoff_{unit}")]
     pub mean_payoff: Figure,
+    #[serde(rename = "payoff_lo_{unit}")]
     pub payoff_lo: Figure,
+    #[serde(rename = "payoff_hi_{unit}")]
     pub payoff_hi: Figure,
     pub ci_unit: &'static str,
     pub estimator: &'static str,
@@ -117,8 +122,11 @@ pub struct SummaryRow {
 /// The adjusted payoff columns of a summary.csv row (a run that adjusts its payoffs).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct AdjustedPayoff {
+    #[serde(rename = "adjusted_payoff_{unit}")]
     pub adjusted_payoff: Figure,
+    #[serde(rename = "adjusted_payoff_lo_{unit}")]
     pub adjusted_payoff_lo: Figure,
+    #[serde(rename = "adjusted_payoff_hi_{unit}")]
     pub adjusted_payoff_hi: Figure,
 }
 
@@ -213,7 +221,9 @@ impl Tally {
 }
 
 impl BotSummary {
-    pub fn row(&self) -> SummaryRow {
+    /// The row as summary.csv holds it, its payoffs in `unit`.
+    pub fn row(&self, unit: Unit) -> SummaryRow {
+        let f = |x: f64| Figure(unit.of(x));
         SummaryRow {
             bot: self.bot.clone(),
             games: self.games,
@@ -225,26 +235,26 @@ impl BotSummary {
             win_rate: Figure(self.win_rate),
             win_rate_lo: Figure(self.win_rate_lo),
             win_rate_hi: Figure(self.win_rate_hi),
-            mean_payoff: Figure(self.payoff.mean),
-            payoff_lo: Figure(self.payoff.lo),
-            payoff_hi: Figure(self.payoff.hi),
+            mean_payoff: f(self.payoff.mean),
+            payoff_lo: f(self.payoff.lo),
+            payoff_hi: f(self.payoff.hi),
             ci_unit: self.ci_unit.as_str(),
             estimator: self.estimator.name(),
             adjusted: self.adjusted.map(|a| AdjustedPayoff {
-                adjusted_payoff: Figure(a.mean),
-                adjusted_payoff_lo: Figure(a.lo),
-                adjusted_payoff_hi: Figure(a.hi),
+                adjusted_payoff: f(a.mean),
+                adjusted_payoff_lo: f(a.lo),
+                adjusted_payoff_hi: f(a.hi),
             }),
         }
     }
 
-    /// The table of summary.csv.
-    pub fn rows(rows: &[BotSummary]) -> Rows {
-        Rows::of("summary", &rows.iter().map(BotSummary::row).collect::<Vec<_>>())
+    /// The table of summary.csv, its payoffs in `unit`.
+    pub fn rows(rows: &[BotSummary], unit: Unit) -> Rows {
+        Rows::of("summary", &rows.iter().map(|r| r.row(unit)).collect::<Vec<_>>()).in_unit(unit)
     }
 
-    pub fn write_csv(rows: &[BotSummary], path: &Path) -> Result<()> {
-        write_atomic(path, &Csv.serialize(&[BotSummary::rows(rows)])?)
+    pub fn write_csv(rows: &[BotSummary], unit: Unit, path: &Path) -> Result<()> {
+        write_atomic(path, &Csv.serialize(&[BotSummary::rows(rows, unit)])?)
     }
 
     /// One line per bot that forfeited, by kind (as fastchess counts time losses and crashes):
@@ -263,26 +273,27 @@ impl BotSummary {
         out
     }
 
-    /// The terminal table.
-    pub fn table(rows: &[BotSummary]) -> String {
+    /// The terminal table, its payoffs in the verdict's unit.
+    pub fn table(rows: &[BotSummary], headline: Headline) -> String {
+        let unit = headline.unit;
+        let d = verdict::decimals(rows.iter().map(|r| (unit.of(r.payoff.lo), unit.of(r.payoff.hi))));
+        let interval =
+            |c: &MeanCi| format!("{:+.d$} [{:+.d$}, {:+.d$}]", unit.of(c.mean), unit.of(c.lo), unit.of(c.hi));
         let width = rows.iter().map(|r| r.bot.len()).max().unwrap_or(3).max(3);
         let cells: Vec<(String, String)> = rows
             .iter()
             .map(|r| {
                 let rate =
                     format!("{:.1}% [{:.1}, {:.1}]", 100.0 * r.win_rate, 100.0 * r.win_rate_lo, 100.0 * r.win_rate_hi);
-                (rate, format!("{:+.4} [{:+.4}, {:+.4}]", r.payoff.mean, r.payoff.lo, r.payoff.hi))
+                (rate, interval(&r.payoff))
             })
             .collect();
         // Wide enough for every row, and at least as wide as always (so short tables look as before).
         let rate_w = cells.iter().map(|c| c.0.len()).chain([22]).max().unwrap_or(22);
         let payoff_w = cells.iter().map(|c| c.1.len()).chain([30]).max().unwrap_or(30);
         // A run that adjusts its payoffs shows the adjusted mean in a last column.
-        let adjusted: Vec<String> = rows
-            .iter()
-            .filter_map(|r| r.adjusted.map(|a| format!("{:+.4} [{:+.4}, {:+.4}]", a.mean, a.lo, a.hi)))
-            .collect();
-        let adjusted_head = rows.first().map(|r| format!("{} payoff [95% CI]", r.estimator.name()));
+        let adjusted: Vec<String> = rows.iter().filter_map(|r| r.adjusted.as_ref().map(interval)).collect();
+        let adjusted_head = rows.first().map(|r| format!("{} {unit} [95% CI]", r.estimator.name()));
         let adjusted_w = adjusted.iter().map(String::len).chain(adjusted_head.iter().map(String::len)).max();
         let last = |cell: &str| match adjusted_w {
             Some(w) if !adjusted.is_empty() => format!("  {cell:>w$}"),
@@ -296,7 +307,7 @@ impl BotSummary {
             "draws",
             "losses",
             "win rate [95% CI]",
-            "mean payoff [95% CI]",
+            format!("payoff {unit} [95% CI]"),
             last(adjusted_head.as_deref().unwrap_or_default())
         );
         for (i, (r, (rate, payoff))) in rows.iter().zip(&cells).enumerate() {

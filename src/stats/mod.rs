@@ -12,6 +12,7 @@
 //!   payoff ratings, anchored, with cluster-robust intervals.
 //! - [`regress`]: regression adjustment on covariates of mean zero, fitted on the observations
 //!   before each one ([`OnlineRegression`]), so that it keeps the mean exactly.
+//! - [`unit`]: the unit a game's payoff verdicts are counted in, and numbers written with it.
 //! - [`calc`]: the `arena stats` calculator (counts on the command line → report).
 //!
 //! The definitions are those of fishtest and fastchess; tests/stats_vectors.rs reproduces
@@ -27,6 +28,7 @@ mod matrix;
 pub mod ratings;
 pub mod regress;
 pub mod sprt;
+pub mod unit;
 
 pub use cluster::{ClusteredMean, FieldStats};
 pub use elo::{
@@ -37,3 +39,4 @@ pub use interval::{normal_cdf, normal_quantile, t_quantile, wilson, Interval, Me
 pub use ratings::{payoff_ratings, Anchor, Comparisons, PairScore, Rating, RatingList, TableField};
 pub use regress::{OnlineRegression, StartFit};
 pub use sprt::{Sprt, SprtDecision, SprtModel};
+pub use unit::{parse_quantity, Unit};

@@ -22,6 +22,7 @@
 
 use super::elo::{score_from_elo, Pentanomial, Trinomial, NELO_PER_T, PENTA_SCORES, TRI_SCORES};
 use super::interval::Welford;
+use super::unit::Unit;
 use crate::error::{Error, Result};
 
 /// A count of zero is replaced by this before computing the LLR (as fishtest does), so every cell
@@ -55,11 +56,11 @@ impl SprtModel {
 
     /// What the hypotheses are measured in. The payoff model's bounds are in the unit of the
     /// game's verdicts ([`Sprt::in_payoff_unit`]); this is its unit when none is given.
-    pub fn unit(self) -> &'static str {
+    pub fn unit(self) -> Unit {
         match self {
-            SprtModel::Logistic => "Elo",
-            SprtModel::Normalized => "nElo",
-            SprtModel::Payoff => "payoff a game",
+            SprtModel::Logistic => Unit::new("Elo", 1.0),
+            SprtModel::Normalized => Unit::new("nElo", 1.0),
+            SprtModel::Payoff => Unit::new("points/game", 1.0),
         }
     }
 }
@@ -121,7 +122,7 @@ pub struct SprtPlace {
     /// The payoffs' unit, when they are at hand (a run; not counts typed on the command line):
     /// the unit of the game's verdicts and how many of it one payoff a game makes (hold'em cash:
     /// "bb/100", 100). Payoff bounds are read in it.
-    pub payoff: Option<(&'static str, f64)>,
+    pub payoff: Option<Unit>,
     /// Seats at the table: the Elo models count two-seat games or pairs.
     pub seats: usize,
     /// The keys are command-line flags (`--elo0`, `--model logistic`), not TOML keys.
@@ -135,6 +136,51 @@ impl SprtGiven {
     /// True when no key at all is given (no test asked for).
     pub fn is_empty(&self) -> bool {
         *self == SprtGiven::default()
+    }
+
+    /// The keys as `--sprt` writes them, `key=value` pairs split by commas
+    /// (`payoff0=0,payoff1=1`, `elo0=0,elo1=5,model=logistic,alpha=0.05`): the same keys as a
+    /// config's `[sprt]`. Which keys make a test is [`SprtGiven::resolve`]'s to say.
+    pub fn parse_pairs(text: &str) -> Result<SprtGiven> {
+        let mut given = SprtGiven::default();
+        for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some((key, value)) = pair.split_once('=') else {
+                return Err(Error::input(format!("--sprt: `{pair}` is not KEY=VALUE (e.g. payoff0=0,payoff1=1)")));
+            };
+            let (key, value) = (key.trim(), value.trim());
+            let number =
+                || value.parse::<f64>().map_err(|_| Error::input(format!("--sprt: {key}={value}: not a number")));
+            let slot = match key {
+                "elo0" => &mut given.elo0,
+                "elo1" => &mut given.elo1,
+                "payoff0" => &mut given.payoff0,
+                "payoff1" => &mut given.payoff1,
+                "alpha" => &mut given.alpha,
+                "beta" => &mut given.beta,
+                "model" => {
+                    given.model = Some(value.to_string());
+                    continue;
+                }
+                "unit" => {
+                    given.unit = Some(value.to_string());
+                    continue;
+                }
+                _ => {
+                    return Err(Error::input(format!(
+                        "--sprt: unknown key `{key}` (keys: elo0, elo1, payoff0, payoff1, alpha, beta, model, unit)"
+                    )))
+                }
+            };
+            if slot.replace(number()?).is_some() {
+                return Err(Error::input(format!("--sprt: {key} is given twice")));
+            }
+        }
+        if given.is_empty() {
+            return Err(Error::input(
+                "--sprt needs its bounds, e.g. --sprt payoff0=0,payoff1=1 or --sprt elo0=0,elo1=5",
+            ));
+        }
+        Ok(given)
     }
 
     /// The test these keys ask for, or why they do not make one (with the key at fault).
@@ -251,11 +297,11 @@ impl SprtGiven {
         }
         let sprt = Sprt::new(h0, h1, alpha, beta, model).map_err(|e| (first, e))?;
         let sprt = match place.payoff {
-            Some((unit, scale)) if model == SprtModel::Payoff => sprt.in_payoff_unit(unit, scale),
+            Some(unit) if model == SprtModel::Payoff => sprt.in_payoff_unit(unit),
             _ => sprt,
         };
         match &self.unit {
-            Some(unit) if unit != sprt.unit => {
+            Some(unit) if unit != sprt.unit.name => {
                 let msg = format!("unit = \"{unit}\" is not this test's unit: its bounds are in {}", sprt.unit);
                 Err(fail(SprtKey::Unit, msg))
             }
@@ -302,11 +348,10 @@ pub struct Sprt {
     pub beta: f64,
     pub model: SprtModel,
     /// What `h0` and `h1` are measured in: Elo, nElo, or for the payoff model the unit of the game's
-    /// verdicts (bb/100, chips a hand, points a hand), so that the bounds read as the verdict.
-    pub unit: &'static str,
-    /// How many of `unit` one payoff a game makes (hold'em cash: 100 bb/100 = 1 bb a hand); 1 for
-    /// the Elo models.
-    pub scale: f64,
+    /// verdicts (bb/100, chips/hand, points/hand), so that the bounds read as the verdict; its
+    /// scale is how many of it one payoff a game makes (hold'em cash: 100 bb/100 = 1 bb a hand),
+    /// 1 for the Elo models.
+    pub unit: Unit,
 }
 
 /// Largest |h0|, |h1| accepted by the Elo models. Engine testing uses hypotheses of a few Elo;
@@ -341,14 +386,14 @@ impl Sprt {
                 "SPRT needs alpha > 0, beta > 0 and alpha + beta < 1, got alpha = {alpha}, beta = {beta}"
             )));
         }
-        Ok(Sprt { h0: elo0, h1: elo1, alpha, beta, model, unit: model.unit(), scale: 1.0 })
+        Ok(Sprt { h0: elo0, h1: elo1, alpha, beta, model, unit: model.unit() })
     }
 
     /// The payoff test with its bounds in `unit`, of which one payoff a game makes `scale` (the
     /// game's verdict unit: [`SprtPlace::payoff`]).
-    pub fn in_payoff_unit(self, unit: &'static str, scale: f64) -> Sprt {
-        debug_assert!(self.model == SprtModel::Payoff && scale > 0.0);
-        Sprt { unit, scale, ..self }
+    pub fn in_payoff_unit(self, unit: Unit) -> Sprt {
+        debug_assert!(self.model == SprtModel::Payoff && unit.scale > 0.0);
+        Sprt { unit, ..self }
     }
 
     /// The test in a few words, its model and the unit of its bounds: `payoff [0, 200] bb/100`,
@@ -393,7 +438,7 @@ impl Sprt {
         }
         let spread = diffs.variance() * (n - 1) as f64 / n as f64;
         // The observations are payoffs a game; the bounds are in `unit`.
-        let (d0, d1) = (diffs.mean() - self.h0 / self.scale, diffs.mean() - self.h1 / self.scale);
+        let (d0, d1) = (diffs.mean() - self.h0 / self.unit.scale, diffs.mean() - self.h1 / self.unit.scale);
         n as f64 / 2.0 * ((spread + d0 * d0).ln() - (spread + d1 * d1).ln())
     }
 

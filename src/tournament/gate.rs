@@ -11,9 +11,11 @@
 //! seed = 11
 //! bot = "weights"                              # the bot judged (default: the config's first)
 //! win_rate_lo = 0.95        # its Wilson 95% lower bound of the win rate is at least this
-//! payoff_lo = 0.0           # its mean payoff's 95% lower bound is at least this
+//! payoff_lo = "0 points/game"   # its mean payoff's 95% lower bound is at least this, written in
+//!                           # the game's verdict unit (hold'em cash "bb/100", stud and zhajinhua
+//!                           # "chips/hand", mahjong "points/hand", gomoku "points/game")
 //! elo_lo = 100.0            # the lower end of its Elo 95% interval against the other bot (two bots)
-//! payoff_diff_lo = 0.0      # the lower end of its payoff per game minus the other bot's (two bots;
+//! payoff_diff_lo = "0 points/game"  # the lower end of its payoff minus the other bot's (two bots;
 //!                           # at a table with copies, the bots' pooled payoffs), 95% over deals
 //! sprt = { elo0 = 0, elo1 = 50, model = "logistic" }   # the SPRT accepts H1 (two bots); the
 //!                           # run stops when it decides, and the other criteria see those games;
@@ -31,12 +33,15 @@ use toml::Spanned;
 
 use crate::config::{Overrides, RunConfig, SprtFile};
 use crate::core::luck::Estimator;
+use crate::core::{Headline, Unit};
 use crate::error::one_line;
 use crate::error::{Error, Result};
 use crate::registry::Arena;
 use crate::report::export::Figure;
 use crate::report::history::{HistoryRow, Outcome};
+use crate::report::verdict;
 use crate::report::{BotSummary, MatchRow};
+use crate::stats::parse_quantity;
 use crate::stats::sprt::SprtPlace;
 use crate::stats::{Interval, SprtDecision};
 use crate::tournament::folder::{self, FolderLock};
@@ -58,9 +63,9 @@ pub struct Expectation {
     seed: Option<u64>,
     bot: Option<String>,
     win_rate_lo: Option<f64>,
-    payoff_lo: Option<f64>,
+    payoff_lo: Option<Spanned<toml::Value>>,
     elo_lo: Option<f64>,
-    payoff_diff_lo: Option<f64>,
+    payoff_diff_lo: Option<Spanned<toml::Value>>,
     sprt: Option<Spanned<SprtFile>>,
     /// How the payoff figures are estimated (overrides the config's `estimator`): `payoff_diff_lo`
     /// and a payoff `sprt` then judge the adjusted payoff.
@@ -68,6 +73,42 @@ pub struct Expectation {
     baseline: Option<PathBuf>,
     #[serde(default)]
     tolerance: f64,
+    /// `payoff_lo` and `payoff_diff_lo` read in the game's verdict unit ([`load`]).
+    #[serde(skip)]
+    payoff_bounds: PayoffBounds,
+    /// What the game's verdicts are given in (its unit, what a game is called).
+    #[serde(skip)]
+    headline: Option<Headline>,
+}
+
+/// A gate's payoff bounds, in the unit of the game's verdict.
+#[derive(Debug, Default)]
+struct PayoffBounds {
+    lo: Option<f64>,
+    diff_lo: Option<f64>,
+}
+
+/// A payoff bound as the gate file writes it, in `unit`: a number with its unit (`"50 bb/100"`).
+/// A bare number is refused at its line: until payoffs had one unit everywhere, a gate's payoff
+/// bounds were in payoff per game while the terminal showed bb/100, so a bare number may be either;
+/// the message says what it meant then, converted.
+fn payoff_bound(key: &str, value: &Spanned<toml::Value>, unit: Unit) -> std::result::Result<f64, String> {
+    match value.get_ref() {
+        toml::Value::String(text) => parse_quantity(text, unit).map_err(|why| format!("{key}: {why}")),
+        toml::Value::Integer(_) | toml::Value::Float(_) => {
+            let x =
+                value.get_ref().as_float().or_else(|| value.get_ref().as_integer().map(|i| i as f64)).unwrap_or(0.0);
+            if !x.is_finite() {
+                return Err(format!("{key} must be a finite number with its unit, such as \"10 {unit}\", not {x}"));
+            }
+            let meant = unit.of(x);
+            Err(format!(
+                "{key} = {x} has no unit: payoff bounds are written in the game's verdict unit, {unit}, as the \
+                 terminal shows them; a bare number used to mean payoff per game, which is {key} = \"{meant} {unit}\""
+            ))
+        }
+        other => Err(format!("{key} must be a number with its unit, such as \"10 {unit}\", not {other}")),
+    }
 }
 
 /// One criterion's verdict: whether it passed, the figures that decided it and how the terminal
@@ -106,14 +147,23 @@ impl Estimated {
 }
 
 fn at_least(criterion: &'static str, what: &str, value: f64, bound: f64, estimate: Estimated) -> Check {
-    Check {
-        criterion,
-        value,
-        bound,
-        pass: value >= bound,
-        text: format!("{what} {value:.4} {} {bound}", if value >= bound { ">=" } else { "<" }),
-        estimate,
-    }
+    at_least_in(criterion, what, value, bound, estimate, &|x| format!("{x:.4}"), &|x| format!("{x}"))
+}
+
+/// [`at_least`] with the value and the bound written by `value_text` and `bound_text` (a payoff
+/// with its unit).
+fn at_least_in(
+    criterion: &'static str,
+    what: &str,
+    value: f64,
+    bound: f64,
+    estimate: Estimated,
+    value_text: &dyn Fn(f64) -> String,
+    bound_text: &dyn Fn(f64) -> String,
+) -> Check {
+    let pass = value >= bound;
+    let text = format!("{what} {} {} {}", value_text(value), if pass { ">=" } else { "<" }, bound_text(bound));
+    Check { criterion, value, bound, pass, text, estimate }
 }
 
 /// The score of `bot` in a stored summary.csv.
@@ -151,8 +201,8 @@ pub fn load(arena: &Arena, gate: &Path) -> Result<Vec<(Expectation, RunConfig)>>
     })?;
     let base = gate.parent().unwrap_or(Path::new("."));
     let mut out = Vec::new();
-    for e in file.expect {
-        let overrides = Overrides { games: e.games, seed: e.seed, estimator: e.estimator };
+    for mut e in file.expect {
+        let overrides = Overrides { games: e.games, seed: e.seed, estimator: e.estimator, ..Overrides::default() };
         let mut cfg = RunConfig::load(arena, &base.join(&e.config), &overrides)?;
         let ctx = |msg: String| Error::input(format!("{shown}: expectation `{}`: {msg}", e.name));
         if let Some(bot) = &e.bot {
@@ -170,16 +220,29 @@ pub fn load(arena: &Arena, gate: &Path) -> Result<Vec<(Expectation, RunConfig)>>
                     "sprt tests the config's first bot against the second: list the judged bot first".into()
                 ));
             }
-            let place = SprtPlace { payoff: Some(cfg.headline.payoff_unit()), seats: cfg.seats, flags: false };
+            let place = SprtPlace { payoff: Some(cfg.headline.unit), seats: cfg.seats, flags: false };
             let sprt = s.get_ref().resolve(place, s.span()).map_err(|(at, err)| {
                 let line = 1 + text[..at.start.min(text.len())].matches('\n').count();
                 Error::input(format!("{shown}:{line}: expectation `{}`: {err}", e.name))
             })?;
             cfg.sprt = Some(sprt);
         }
+        let unit = cfg.headline.unit;
+        let line = |span: std::ops::Range<usize>| 1 + text[..span.start.min(text.len())].matches('\n').count();
+        for (key, given, slot) in [
+            ("payoff_lo", &e.payoff_lo, &mut e.payoff_bounds.lo),
+            ("payoff_diff_lo", &e.payoff_diff_lo, &mut e.payoff_bounds.diff_lo),
+        ] {
+            if let Some(value) = given {
+                let bound = payoff_bound(key, value, unit).map_err(|why| {
+                    Error::input(format!("{shown}:{}: expectation `{}`: {why}", line(value.span()), e.name))
+                })?;
+                *slot = Some(bound);
+            }
+        }
+        e.headline = Some(cfg.headline);
         let bounds = [
             ("win_rate_lo", e.win_rate_lo, 0.0, 1.0),
-            ("payoff_lo", e.payoff_lo, f64::MIN, f64::MAX),
             ("elo_lo", e.elo_lo, f64::MIN, f64::MAX),
             ("tolerance", Some(e.tolerance), 0.0, f64::MAX),
         ];
@@ -237,10 +300,16 @@ pub fn judge(
         let figure = Estimated::new("win rate", me.win_rate, me.win_rate_lo, me.win_rate_hi);
         checks.push(at_least("win_rate_lo", &format!("{judged} win rate lower bound"), me.win_rate_lo, x, figure));
     }
-    if let Some(x) = e.payoff_lo {
+    let headline = e.headline.expect("a loaded expectation knows its game's headline");
+    let unit = headline.unit;
+    // The figure judged to four decimals, the bound as the gate file wrote it.
+    let payoff = |x: f64| format!("{x:+.4} {unit}");
+    let bound = |x: f64| format!("{x} {unit}");
+    if let Some(x) = e.payoff_bounds.lo {
         let p = &me.payoff;
-        let figure = Estimated::new("payoff", p.mean, p.lo, p.hi);
-        checks.push(at_least("payoff_lo", &format!("{judged} payoff lower bound"), p.lo, x, figure));
+        let figure = Estimated::new(format!("payoff {unit}"), unit.of(p.mean), unit.of(p.lo), unit.of(p.hi));
+        let what = format!("{judged} payoff lower bound");
+        checks.push(at_least_in("payoff_lo", &what, unit.of(p.lo), x, figure, &payoff, &bound));
     }
     // Two-bot criteria read the match row from the judged bot's side.
     let row = matches.first();
@@ -253,15 +322,16 @@ pub fn judge(
         let figure = Estimated::new(model, sign * r.elo.elo, lo, hi);
         checks.push(at_least("elo_lo", &format!("{judged} Elo lower bound"), lo, x, figure));
     }
-    if let (Some(x), Some(r)) = (e.payoff_diff_lo, row) {
+    if let (Some(x), Some(r)) = (e.payoff_bounds.diff_lo, row) {
         // The headline's difference: adjusted for luck when the run adjusts it.
         let (d, model) = match &r.adjusted {
-            Some(a) => (&a.payoff_diff, format!("payoff diff ({})", a.estimator.name())),
-            None => (&r.payoff_diff, "payoff diff".to_string()),
+            Some(a) => (&a.payoff_diff, format!("payoff diff {unit} ({})", a.estimator.name())),
+            None => (&r.payoff_diff, format!("payoff diff {unit}")),
         };
-        let (lo, hi) = if sign > 0.0 { (d.lo, d.hi) } else { (-d.hi, -d.lo) };
-        let figure = Estimated::new(model, sign * d.mean, lo, hi);
-        checks.push(at_least("payoff_diff_lo", &format!("{judged} payoff difference lower bound"), lo, x, figure));
+        let (lo, hi) = if sign > 0.0 { (unit.of(d.lo), unit.of(d.hi)) } else { (-unit.of(d.hi), -unit.of(d.lo)) };
+        let figure = Estimated::new(model, sign * unit.of(d.mean), lo, hi);
+        let what = format!("{judged} payoff difference lower bound");
+        checks.push(at_least_in("payoff_diff_lo", &what, lo, x, figure, &payoff, &bound));
     }
     if let (Some(_), Some(r)) = (&e.sprt, row) {
         let s = r.sprt.as_ref().expect("the run had the SPRT");
@@ -270,7 +340,7 @@ pub fn judge(
             value: s.llr,
             bound: s.sprt.bounds().1,
             pass: s.decision == SprtDecision::AcceptH1,
-            text: format!("SPRT {}: LLR {:.3} after {} games: {}", s.sprt.describe(), s.llr, r.games, s.decision),
+            text: format!("SPRT {}: LLR {:.3}", s.sprt.describe(), s.llr),
             estimate: Estimated::point(format!("sprt {}", s.sprt.describe()), s.llr),
         });
     }
@@ -319,6 +389,8 @@ pub fn play(
         let judged = e.judged(cfg);
         let checks = judge(e, base, &report.verdicts.bots, &report.verdicts.matches, &judged)?;
         let verdict = Verdict {
+            sentence: report.verdicts.matches.first().map(|m| verdict::sentence(m, cfg.headline)),
+            games_called: cfg.headline.games(report.end.played),
             name: e.name.clone(),
             bot: judged,
             seed: cfg.seed,
@@ -343,6 +415,8 @@ pub struct GateResult {
     seconds: f64,
     results: String,
     line: String,
+    /// The verdict sentence on the two bots, when the expectation's run had two.
+    verdict: String,
     checks: Vec<CheckResult>,
 }
 
@@ -367,6 +441,10 @@ pub struct Verdict {
     /// The expectation's run folder.
     pub dir: PathBuf,
     pub checks: Vec<Check>,
+    /// The verdict sentence on the run's two bots ([`verdict::sentence`]), when it had two.
+    pub sentence: Option<String>,
+    /// What `games` games are called (`hands`).
+    pub games_called: String,
 }
 
 impl Verdict {
@@ -378,7 +456,7 @@ impl Verdict {
     pub fn line(&self) -> String {
         let figures: Vec<&str> = self.checks.iter().map(|c| c.text.as_str()).collect();
         let mark = if self.pass() { "PASS" } else { "FAIL" };
-        format!("{mark} {} ({} games): {}", self.name, self.games, figures.join("; "))
+        format!("{mark} {} ({} {}): {}", self.name, self.games, self.games_called, figures.join("; "))
     }
 
     /// The verdict as `--history` keeps it: one row per criterion, at `commit` on `date`.
@@ -423,6 +501,7 @@ impl Verdict {
             seconds: self.seconds,
             results: self.dir.display().to_string(),
             line: self.line(),
+            verdict: self.sentence.clone().unwrap_or_default(),
             checks,
         }
     }

@@ -204,18 +204,8 @@ pub fn status(
     s
 }
 
-/// `13143` → `13,143`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+/// `13143` → `13,143` (the verdicts' own, so that every count is written one way).
+pub use crate::report::verdict::thousands;
 
 /// A rate with three significant figures below 100 (`0.521`, `45.2`), whole numbers with
 /// separators above (`13,143`).

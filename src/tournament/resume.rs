@@ -153,7 +153,7 @@ fn extend(arena: &Arena, dir: &Path, cfg: &RunConfig, manifest: &mut Manifest, g
             dir.display()
         )));
     }
-    let overrides = Overrides { games: Some(i64::try_from(games).unwrap_or(i64::MAX)), seed: None, estimator: None };
+    let overrides = Overrides { games: Some(i64::try_from(games).unwrap_or(i64::MAX)), ..Overrides::default() };
     let longer = RunConfig::load(arena, &dir.join(CONFIG), &overrides)?;
     if longer.schedule()?.games < cfg.schedule()?.games {
         return Err(Error::input(format!(

@@ -107,7 +107,7 @@ fn a_duplicate_pair_is_one_paired_run_whose_totals_are_the_dealers() {
     let (code, stdout, stderr) = import(&[data("dupA.log"), data("dupB.log")], &out, &[]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("placed as a duplicate match"), "{stdout}");
-    assert!(stdout.contains("over 60 pairs"), "the match line counts pairs: {stdout}");
+    assert!(stdout.contains("95% interval, 60 deals)"), "the verdict counts the pairs as deals: {stdout}");
     // Each player's chips: the SCORE lines of both logs added.
     let (a, b) = (
         score(&std::fs::read_to_string(data("dupA.log")).unwrap()),

@@ -86,7 +86,7 @@ fn a_run_without_a_file_and_the_summary() {
     assert!(stdout.contains(&format!("results: {}", out.display())), "{stdout}");
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert!(summary.starts_with(
-        "bot,games,wins,draws,losses,forfeits,score,win_rate,win_rate_lo,win_rate_hi,mean_payoff,payoff_lo,payoff_hi,ci_unit,estimator\n"
+        "bot,games,wins,draws,losses,forfeits,score,win_rate,win_rate_lo,win_rate_hi,payoff_points_per_game,payoff_lo_points_per_game,payoff_hi_points_per_game,ci_unit,estimator\n"
     ));
     assert_eq!(summary.lines().count(), 3);
     // Paired: the intervals are over deals, and the verdicts lead with the duplicate payoffs.

@@ -84,7 +84,7 @@ impl GameDef for Boom {
         Ok(Boom)
     }
     fn headline(&self) -> Headline {
-        Headline::Elo
+        Headline::elo(bot_arena::core::POINTS_A_GAME)
     }
     fn bot_kinds() -> Vec<BotKind<Boom>> {
         let kind = |name| BotKind { name, about: "a random number", params: &[], make: |_, _| Ok(factory(|| Says)) };

@@ -811,7 +811,7 @@ proptest! {
         (_, text) in mutated(configs()),
         games in prop::option::of(select(&[-1i64, 0, 1, 1_000_000_000_000, i64::MAX][..])),
     ) {
-        let overrides = Overrides { games, seed: None, estimator: None };
+        let overrides = Overrides { games, ..Overrides::default() };
         one_line(RunConfig::parse(arena(), &Source::file("c.toml", &text), "c", &overrides))?;
     }
 

@@ -125,7 +125,13 @@ fn gate_criteria_must_be_real_numbers() {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let repo = env!("CARGO_MANIFEST_DIR");
-    for criterion in ["win_rate_lo = nan", "win_rate_lo = -inf", "payoff_lo = nan", "tolerance = -1.0"] {
+    for criterion in [
+        "win_rate_lo = nan",
+        "win_rate_lo = -inf",
+        "payoff_lo = nan",
+        "payoff_lo = \"nan points/game\"",
+        "tolerance = -1.0",
+    ] {
         let text = format!(
             "[[expect]]\nname = \"x\"\nconfig = \"{repo}/configs/gate/gomoku-weights-random.toml\"\nbaseline = \"{repo}/results/baselines/gomoku-weights-random.csv\"\n{criterion}\n"
         );

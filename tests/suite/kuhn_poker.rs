@@ -153,7 +153,13 @@ fn check_against_summary(folder: &Path, own: &Interval, bot: &str) {
     assert_eq!(row["ci_unit"], "game", "unpaired games with one bot a seat are independent: {row:?}");
     // The tool's interval is Student's t; at these counts it differs from the normal one here in
     // the fifth significant digit of the half width, a few millionths of a chip.
-    for (name, mine) in [("mean_payoff", own.mean), ("payoff_lo", own.lo), ("payoff_hi", own.hi)] {
+    // Kuhn poker's verdicts are in chips/hand, the payoff a game as it is.
+    let columns = [
+        ("payoff_chips_per_hand", own.mean),
+        ("payoff_lo_chips_per_hand", own.lo),
+        ("payoff_hi_chips_per_hand", own.hi),
+    ];
+    for (name, mine) in columns {
         assert!((number(name) - mine).abs() < 1e-5, "summary.csv's {name} {} against {mine}: {row:?}", number(name));
     }
 }
@@ -261,7 +267,7 @@ fn an_outside_bot_plays_it_over_the_protocol() {
     // A random bot loses to the equilibrium: over 400 hands by far more than chance allows.
     let summary = read_csv(&dir.path().join("results/outside/summary.csv"));
     let mine = summary.iter().find(|r| r["bot"] == "outside").unwrap();
-    assert!(mine["payoff_hi"].parse::<f64>().unwrap() < 0.0, "{mine:?}");
+    assert!(mine["payoff_hi_chips_per_hand"].parse::<f64>().unwrap() < 0.0, "{mine:?}");
 }
 
 #[test]

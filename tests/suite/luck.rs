@@ -70,7 +70,7 @@ fn adjusted_runs_are_the_same_bytes_on_any_number_of_threads_and_stay_zero_sum()
         // The verdicts name the estimator and carry the adjusted figures beside the plain ones.
         let matches = std::fs::read_to_string(one.join("match.csv")).unwrap();
         let header = matches.lines().next().unwrap();
-        assert!(header.contains(",estimator,adjusted_payoff_a,"), "{game}: {header}");
+        assert!(header.contains(",estimator,") && header.contains(",adjusted_payoff_a_"), "{game}: {header}");
         assert!(matches.lines().nth(1).unwrap().contains(",aivat,"), "{game}: {matches}");
         // Read back from the folder, the verdicts are the ones written.
         let stats = arena().args(["stats", "--run"]).arg(&one).output().unwrap();
@@ -164,10 +164,15 @@ fn covariate_runs_are_the_same_bytes_on_any_number_of_threads() {
         let stats = arena().args(["stats", "--json", "--run"]).arg(&one).output().unwrap();
         assert!(stats.status.success(), "{}", String::from_utf8_lossy(&stats.stderr));
         let doc: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
-        let recomputed = doc["matches"][0]["adjusted_payoff_diff"].as_f64().unwrap();
         let mut reader = csv::Reader::from_path(one.join("match.csv")).unwrap();
         let row = reader.deserialize::<BTreeMap<String, String>>().next().unwrap().unwrap();
-        assert_eq!(format!("{recomputed:.6}"), row["adjusted_payoff_diff"], "{game}");
+        // The column in the game's unit (`adjusted_payoff_diff_bb_per_100`).
+        let column = row
+            .keys()
+            .find(|k| k.starts_with("adjusted_payoff_diff_") && !k.contains("_lo_") && !k.contains("_hi_"))
+            .unwrap();
+        let recomputed = doc["matches"][0][column.as_str()].as_f64().unwrap();
+        assert_eq!(format!("{recomputed:.6}"), row[column], "{game}");
     }
     let path = write(
         dir.path(),
@@ -194,14 +199,14 @@ fn the_rating_list_carries_the_adjusted_payoff_rating() {
         let out = run(dir.path(), &config, estimator, "1");
         let mut reader = csv::Reader::from_path(out.join("ratings.csv")).unwrap();
         let header = reader.headers().unwrap().clone();
-        assert_eq!(header.iter().any(|h| h == "adjusted_payoff"), adjusted, "{estimator}: {header:?}");
+        assert_eq!(header.iter().any(|h| h == "adjusted_payoff_chips_per_hand"), adjusted, "{estimator}: {header:?}");
         for row in reader.deserialize::<BTreeMap<String, String>>() {
             let row = row.unwrap();
             if adjusted {
                 let (lo, x, hi): (f64, f64, f64) = (
-                    row["adjusted_payoff_lo"].parse().unwrap(),
-                    row["adjusted_payoff"].parse().unwrap(),
-                    row["adjusted_payoff_hi"].parse().unwrap(),
+                    row["adjusted_payoff_lo_chips_per_hand"].parse().unwrap(),
+                    row["adjusted_payoff_chips_per_hand"].parse().unwrap(),
+                    row["adjusted_payoff_hi_chips_per_hand"].parse().unwrap(),
                 );
                 assert!(lo <= x && x <= hi, "{row:?}");
             }

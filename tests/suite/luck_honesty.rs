@@ -159,7 +159,9 @@ fn holdem_adjusted_intervals_cover_the_truth() {
 fn holdem_adjusted_payoff_sprt_keeps_alpha() {
     // H0: no difference (the truth), H1: 5 big blinds a hand; α = β = 5%. The SPRTs run one
     // after another over the self-play deals, each on fresh deals.
-    let sprt = Sprt::new(0.0, 500.0, 0.05, 0.05, SprtModel::Payoff).unwrap().in_payoff_unit("bb/100", 100.0);
+    let sprt = Sprt::new(0.0, 500.0, 0.05, 0.05, SprtModel::Payoff)
+        .unwrap()
+        .in_payoff_unit(bot_arena::stats::Unit::new("bb/100", 100.0));
     let deals = holdem_self_play();
     let (mut runs, mut false_h1, mut at) = (0u64, 0u64, 0usize);
     while at < deals.len() {
@@ -213,10 +215,16 @@ fn covariate_runs(name: &str, config: &str, runs: u64, games: u64) -> Vec<Verdic
             assert!(status.success(), "{name}: run {seed} failed");
             let mut reader = csv::Reader::from_path(out.join("match.csv")).unwrap();
             let row = reader.deserialize::<BTreeMap<String, String>>().next().unwrap().unwrap();
-            let x = |c: &str| row[c].parse::<f64>().unwrap();
+            // The payoff columns end in the game's unit (`payoff_diff_chips_per_hand`): all in it.
+            let unit = row
+                .keys()
+                .filter_map(|k| k.strip_prefix("payoff_diff_"))
+                .find(|u| !u.starts_with("lo_") && !u.starts_with("hi_"));
+            let unit = unit.map(str::to_string).unwrap_or_else(|| panic!("no payoff_diff_UNIT in {row:?}"));
+            let x = |c: &str| row[&format!("{c}_{unit}")].parse::<f64>().unwrap();
             assert_eq!(row["estimator"], "covariates");
             Verdict {
-                plain: x("mean_payoff_diff"),
+                plain: x("payoff_diff"),
                 adjusted: x("adjusted_payoff_diff"),
                 lo: x("adjusted_payoff_diff_lo"),
                 hi: x("adjusted_payoff_diff_hi"),

@@ -101,7 +101,7 @@ fn run_json_holds_the_csvs_numbers() {
     let compared = same_rows(&out.join("summary.csv"), &doc["bots"])
         + same_rows(&out.join("match.csv"), &doc["matches"])
         + same_rows(&out.join("ratings.csv"), &doc["ratings"]["rows"]);
-    assert_eq!(compared, 3 * 15 + 3 * 30 + 3 * 11, "every column of every row");
+    assert_eq!(compared, 3 * 15 + 3 * 32 + 3 * 11, "every column of every row");
 
     // An SPRT run: its match row carries the test's columns.
     let config = write(dir.path(), "sprt.toml", SPRT_RUN);
@@ -109,7 +109,7 @@ fn run_json_holds_the_csvs_numbers() {
     let doc = json_of(&ok(arena().args(["run", "--json", "--out"]).arg(&out).arg(&config).output().unwrap()));
     assert_eq!(doc["ended"], "sprt");
     assert_eq!(doc["ratings"], Value::Null);
-    assert_eq!(same_rows(&out.join("match.csv"), &doc["matches"]), 30 + 10);
+    assert_eq!(same_rows(&out.join("match.csv"), &doc["matches"]), 32 + 10);
     assert_eq!(doc["matches"][0]["decision"], "H1");
 
     // `arena stats --run` recomputes the same row from games.csv.
@@ -118,7 +118,7 @@ fn run_json_holds_the_csvs_numbers() {
         .arg(&out)
         .output()
         .unwrap());
-    assert_eq!(same_rows(&out.join("match.csv"), &json_of(&stats)["matches"]), 30 + 10);
+    assert_eq!(same_rows(&out.join("match.csv"), &json_of(&stats)["matches"]), 32 + 10);
 }
 
 #[test]
@@ -175,10 +175,12 @@ fn gate_json_and_junit_report_every_expectation() {
     let plain = run(&[]);
     assert_eq!(plain.status.code(), Some(1));
     let lines: Vec<String> = String::from_utf8(plain.stdout).unwrap().lines().map(String::from).collect();
-    assert_eq!(lines.len(), 3, "{lines:?}");
+    // Each expectation's line, then the verdict on its two bots in a sentence, then the count.
+    assert_eq!(lines.len(), 5, "{lines:?}");
     assert!(
-        lines[0].starts_with("PASS adjacent beats random (400 games): ") && lines[1].starts_with("FAIL random <beats>")
+        lines[0].starts_with("PASS adjacent beats random (400 games): ") && lines[2].starts_with("FAIL random <beats>")
     );
+    assert!(lines[1].starts_with("  random-adjacent is stronger than random: +"), "{lines:?}");
 
     let junit = dir.path().join("junit.xml");
     let output = run(&["--json", "--junit", junit.to_str().unwrap()]);
@@ -188,8 +190,9 @@ fn gate_json_and_junit_report_every_expectation() {
     let doc = json_of(&output);
     assert_eq!((doc["passed"].as_u64(), doc["failed"].as_u64()), (Some(1), Some(1)));
     let expectations = doc["expectations"].as_array().unwrap();
-    for (e, line) in expectations.iter().zip(&lines) {
-        assert_eq!(e["line"].as_str(), Some(line.as_str()));
+    for (e, pair) in expectations.iter().zip(lines.chunks(2)) {
+        assert_eq!(e["line"].as_str(), Some(pair[0].as_str()));
+        assert_eq!(e["verdict"].as_str(), Some(pair[1].trim_start()));
         assert_eq!(e["games"], 400);
     }
     let failing = &expectations[1]["checks"][0];
@@ -216,14 +219,14 @@ fn gate_json_and_junit_report_every_expectation() {
     assert_eq!(cases.len(), 2);
     assert_eq!(cases[0].attribute("name"), Some("adjacent beats random"));
     assert!(cases[0].children().all(|n| !n.has_tag_name("failure")), "a passing case has no failure");
-    // Every case carries the terminal's line as its output.
-    for (case, line) in cases.iter().zip(&lines) {
+    // Every case carries the terminal's lines as its output: its own and the verdict's sentence.
+    for (case, pair) in cases.iter().zip(lines.chunks(2)) {
         let out = case.children().find(|n| n.has_tag_name("system-out")).unwrap();
-        assert_eq!(out.text(), Some(line.as_str()));
+        assert_eq!(out.text(), Some(format!("{}\n{}", pair[0], pair[1].trim_start()).as_str()));
     }
     assert_eq!(cases[1].attribute("name"), Some("random <beats> 'adjacent' & \"more\""));
     let failure = cases[1].children().find(|n| n.has_tag_name("failure")).unwrap();
-    assert_eq!(failure.attribute("message"), Some(lines[1].as_str()));
+    assert_eq!(failure.attribute("message"), Some(lines[2].as_str()));
     assert!(failure.text().unwrap().contains("FAIL win_rate_lo"), "{xml}");
     for case in cases {
         assert!(case.attribute("time").unwrap().parse::<f64>().unwrap() >= 0.0);

@@ -40,6 +40,7 @@ mod records;
 mod report;
 mod run_folder;
 mod runs;
+mod said_plainly;
 mod shards;
 mod slurm;
 mod startup;

@@ -84,7 +84,8 @@ fn reports_hold_every_section_and_agree_with_the_csvs() {
     let html = page(&gomoku);
     for section in [
         "Bots",
-        "Mean payoff per game, 95% intervals",
+        "Verdict",
+        "Mean payoff, 95% intervals",
         "Win rate, 95% intervals",
         "Payoff difference between bots",
         "Running mean payoff, 95% band",
@@ -101,11 +102,21 @@ fn reports_hold_every_section_and_agree_with_the_csvs() {
     }
     // summary.csv's games and payoffs are the table's.
     let summary = std::fs::read_to_string(gomoku.join("summary.csv")).unwrap();
-    let mut rows = csv::Reader::from_reader(summary.as_bytes());
-    for row in rows.records() {
-        let row = row.unwrap();
-        let payoff: f64 = row[10].parse().unwrap();
-        assert!(html.contains(&format!("{payoff:+.4} [")), "no payoff {payoff:+.4} of {}", &row[0]);
+    let rows: Vec<csv::StringRecord> =
+        csv::Reader::from_reader(summary.as_bytes()).records().map(Result::unwrap).collect();
+    // Gomoku's payoffs in points/game (columns 10 to 12), with the decimals that show two
+    // significant figures of the narrowest interval's half-width, at least two.
+    let x = |row: &csv::StringRecord, i: usize| row[i].parse::<f64>().unwrap();
+    let d = rows
+        .iter()
+        .map(|r| (x(r, 12) - x(r, 11)) / 2.0)
+        .filter(|h| *h > 0.0)
+        .map(|h| (1 - h.log10().floor() as i64).clamp(2, 6) as usize)
+        .max()
+        .unwrap_or(2);
+    for row in &rows {
+        let payoff = x(row, 10);
+        assert!(html.contains(&format!("<td>{payoff:+.d$} [")), "no payoff {payoff:+.d$} of {}", &row[0]);
     }
     for svg in svgs(&html) {
         assert!(marks(svg) > 5, "an empty plot: {}", &svg[..svg.len().min(200)]);
@@ -225,7 +236,7 @@ fn reports_render_in_headless_chromium() {
         // The DOM as the browser parsed it: every section there, every plot with a drawing.
         let dom = dump_dom(&chromium, &tmp.path().join(format!("profile-{name}-dom")), &[], &url);
         let dom_text = String::from_utf8_lossy(&dom.stdout);
-        for section in sections.iter().chain(&["Bots", "Running mean payoff, 95% band", "Mean payoff per game"]) {
+        for section in sections.iter().chain(&["Bots", "Running mean payoff, 95% band", "Mean payoff, 95% intervals"]) {
             assert!(dom_text.contains(section), "{name}: no section {section} in the rendered page");
         }
         let plots = svgs(&dom_text);

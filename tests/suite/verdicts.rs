@@ -42,9 +42,8 @@ fn run_on_one_and_two_threads(dir: &Path, config: &str) -> (PathBuf, usize, Hash
     let matches = std::fs::read_to_string(one.join("match.csv")).unwrap();
     assert_eq!(matches, std::fs::read_to_string(two.join("match.csv")).unwrap());
     let rows = games.iter().filter(|&&b| b == b'\n').count() - 1;
-    let header = matches.lines().next().unwrap().split(',');
-    let row = header.zip(matches.lines().nth(1).unwrap().split(',')).map(|(h, v)| (h.to_string(), v.to_string()));
-    (one, rows, row.collect())
+    let row = csv_rows(&one.join("match.csv")).swap_remove(0);
+    (one, rows, row)
 }
 
 #[test]
@@ -75,10 +74,7 @@ fn stats_from_a_run_folder_matches_match_csv() {
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8(output.stdout).unwrap();
-    let matches = std::fs::read_to_string(out.join("match.csv")).unwrap();
-    let header: Vec<&str> = matches.lines().next().unwrap().split(',').collect();
-    let row: Vec<&str> = matches.lines().nth(1).unwrap().split(',').collect();
-    let llr: f64 = row[header.iter().position(|h| *h == "llr").unwrap()].parse().unwrap();
+    let llr: f64 = csv_rows(&out.join("match.csv"))[0]["llr"].parse().unwrap();
     assert!(text.contains(&format!("LLR       {llr:.6}")), "{text}\nllr {llr}");
 }
 
@@ -135,7 +131,8 @@ fn the_payoff_sprt_stops_at_the_same_game_on_any_thread_count() {
         .unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
-        text.contains(" bb/100, 95% over ") && text.contains("  SPRT payoff [0, 200] bb/100 α=0.05 β=0.05: LLR "),
+        text.contains("accepted: rr wins at least 200 bb/100 more than always-call, after ")
+            && text.contains("  SPRT payoff [0, 200] bb/100 α=0.05 β=0.05: LLR "),
         "{text}"
     );
     // `arena stats --run` recomputes the same LLR from games.csv; counts alone cannot.
@@ -144,8 +141,8 @@ fn the_payoff_sprt_stops_at_the_same_game_on_any_thread_count() {
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains(&format!("LLR       {llr:.6}")), "{text}\nllr {llr}");
     assert!(text.contains("SPRT      payoff [0, 200] bb/100, alpha 0.05, beta 0.05"), "{text}");
-    // The payoff difference beside it in the same unit, as the run's verdict shows it.
-    let diff = 100.0 * get("mean_payoff_diff").parse::<f64>().unwrap();
+    // The payoff difference beside it in the same unit, as the run's verdict and match.csv show it.
+    let diff = get("payoff_diff_bb_per_100").parse::<f64>().unwrap();
     assert!(text.contains(&format!("payoff    difference {diff:+.2} [")), "{text}\n{diff}");
     let bad = arena().args(["stats", "--penta", "1,2,3,2,1", "--payoff0", "0", "--payoff1", "2"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
@@ -179,7 +176,8 @@ fn payoff_bounds_test_the_payoff_and_a_gate_fails_the_bot_that_loses_chips() {
     let out = run(dir.path(), &config, "run", "2");
     let row = &csv_rows(&out.join("match.csv"))[0];
     assert_eq!((row["bot_a"].as_str(), row["model"].as_str(), row["decision"].as_str()), ("rr-loose", "payoff", "H0"));
-    assert!(row["mean_payoff_diff"].parse::<f64>().unwrap() < 0.0, "{row:?}");
+    assert!(row["payoff_diff_bb_per_100"].parse::<f64>().unwrap() < 0.0, "{row:?}");
+    assert!(row["verdict"].starts_with("rejected: rr-loose wins at least 50 bb/100 more than rr; "), "{row:?}");
     // The resolved config loads back to the same test: run again from it, the same verdict.
     let again = run(dir.path(), &out.join("config.toml"), "again", "1");
     assert_eq!(std::fs::read(out.join("match.csv")).unwrap(), std::fs::read(again.join("match.csv")).unwrap());
@@ -200,7 +198,11 @@ fn payoff_bounds_test_the_payoff_and_a_gate_fails_the_bot_that_loses_chips() {
         .unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&output.stderr));
-    assert!(text.starts_with("FAIL rr-loose wins more chips than rr") && text.contains(": H0"), "{text}");
+    assert!(text.starts_with("FAIL rr-loose wins more chips than rr"), "{text}");
+    assert!(
+        text.contains("rejected: rr-loose wins at least 50 bb/100 more than rr; it wins at most 0 bb/100 more"),
+        "{text}"
+    );
     assert!(text.contains("SPRT payoff [0, 50] bb/100: LLR "), "the gate names the test and its unit: {text}");
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("failures=\"1\"") && xml.contains("<failure message=\"FAIL rr-loose"), "{xml}");
@@ -219,7 +221,7 @@ fn an_undefined_variance_ratio_reads_n_a_in_run_and_stats() {
     let out = dir.path().join("sure");
     let output = arena().args(["run", "--threads", "2", "--out"]).arg(&out).arg(&config).output().unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("payoff difference +2.0000 [+2.0000, +2.0000]"), "not a sure win after all: {text}");
+    assert!(text.contains("payoff difference +2.00 [+2.00, +2.00] points/game"), "not a sure win after all: {text}");
     assert!(text.contains("pairing variance ratio n/a"), "{text}");
     let output = arena().args(["stats", "--run"]).arg(&out).output().unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
@@ -243,7 +245,11 @@ fn the_gate_passes_fails_and_rejects_bad_input() {
     let text = String::from_utf8_lossy(&pass.stdout);
     assert_eq!(pass.status.code(), Some(0), "{text}");
     assert!(text.starts_with("PASS adjacent beats random"), "{text}");
-    assert!(text.contains("PASS sprt") && text.contains(": H1"), "{text}");
+    assert!(
+        text.contains("PASS sprt")
+            && text.contains("accepted: random-adjacent is at least 40 Elo stronger than random, after "),
+        "{text}"
+    );
     // The same match judged from the weaker side fails, and the gate says why.
     let fail = gate(
         "[[expect]]\nname = \"random beats adjacent\"\nconfig = \"match.toml\"\ngames = 400\nseed = 3\nbot = \"random\"\nwin_rate_lo = 0.5\n",
@@ -316,13 +322,10 @@ payoff0 = 0
 payoff1 = 1
 "#;
 
+/// Every row of a CSV file by column name (match.csv's `verdict` is quoted: it holds commas).
 fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
-    text.lines()
-        .skip(1)
-        .map(|l| header.iter().zip(l.split(',')).map(|(h, v)| (h.to_string(), v.to_string())).collect())
-        .collect()
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    reader.deserialize().map(|r| r.unwrap()).collect()
 }
 
 /// The field's verdict, recomputed from games.csv by hand: each deal's mean payoff per game of ev
@@ -361,9 +364,10 @@ fn a_field_pools_copies_and_its_payoff_sprt_stops_on_the_deal_differences() {
         let got: f64 = get(name).parse().unwrap();
         assert!((got - want).abs() < 2e-6, "{name}: {got} vs {want}");
     };
-    close("mean_payoff_diff", ci.mean);
-    close("payoff_diff_lo", ci.lo);
-    close("payoff_diff_hi", ci.hi);
+    // In the game's unit: zhajinhua's chips/hand are the payoff a game as it is.
+    close("payoff_diff_chips_per_hand", ci.mean);
+    close("payoff_diff_lo_chips_per_hand", ci.lo);
+    close("payoff_diff_hi_chips_per_hand", ci.hi);
     let llr = bot_arena::stats::Sprt::new(0.0, 1.0, 0.05, 0.05, bot_arena::stats::SprtModel::Payoff)
         .unwrap()
         .llr_payoff(&diffs.iter().copied().collect());

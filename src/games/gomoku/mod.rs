@@ -21,7 +21,7 @@ use crate::core::bench::{throughput, Bench, BenchOptions, Measure};
 use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{play_game, Bot, GameRecord, GameSeeds, Params, ProtocolExample};
 use crate::core::{Adviser, BotFactory, BotKind, Engine, GameDef};
-use crate::core::{DealRng, Headline, ParamSpec, Seat};
+use crate::core::{DealRng, Headline, ParamSpec, Seat, POINTS_A_GAME};
 use crate::error::{Error, Result};
 
 /// The largest board, cells a side.
@@ -88,7 +88,7 @@ impl GameDef for Gomoku {
         "+1 win, -1 loss"
     }
     fn headline(&self) -> Headline {
-        Headline::Elo
+        Headline::elo(POINTS_A_GAME)
     }
 
     fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {

@@ -26,7 +26,7 @@ pub use engine::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
 use crate::core::bench::Bench;
 use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{Adviser, BotKind, Engine, GameDef, Importer, ProtocolExample, TablePreset};
-use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
+use crate::core::{DealRng, Headline, ParamSpec, Params, Seat, Unit, POINTS_A_GAME};
 use crate::error::{Error, Result};
 
 impl GameDef for Holdem {
@@ -97,9 +97,9 @@ impl GameDef for Holdem {
 
     fn headline(&self) -> Headline {
         match self.format {
-            Format::Cash => Headline::Payoff { unit: "bb/100", scale: 100.0 },
+            Format::Cash => Headline::payoff(Unit::new("bb/100", 100.0)).called("hand").edge(100.0),
             // A sit-and-go pays by place: who wins is the question.
-            Format::Sng => Headline::Elo,
+            Format::Sng => Headline::elo(POINTS_A_GAME),
         }
     }
 

@@ -43,7 +43,7 @@ pub use engine::Mahjong;
 use crate::core::bench::Bench;
 use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{Adviser, BotKind, Engine, GameDef, ProtocolExample, TablePreset};
-use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
+use crate::core::{DealRng, Headline, ParamSpec, Params, Seat, Unit};
 use crate::error::{Error, Result};
 
 /// The game's bot kinds: the baselines and the documents' AIs (listed here, so that the bots and
@@ -94,8 +94,10 @@ impl GameDef for Mahjong {
         "points"
     }
     fn headline(&self) -> Headline {
-        let unit = if self.hands == 1 { "points a hand" } else { "points a round" };
-        Headline::Payoff { unit, scale: 1.0 }
+        // A game of 16 hands is judged per hand too, so that one figure reads the same whatever
+        // the game's length.
+        let headline = Headline::payoff(Unit::new("points/hand", 1.0 / self.hands as f64)).edge(2.0);
+        headline.called(if self.hands == 1 { "hand" } else { "round" })
     }
 
     fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {

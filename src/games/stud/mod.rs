@@ -30,7 +30,7 @@ use crate::cards::CardSet;
 use crate::core::bench::Bench;
 use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
-use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
+use crate::core::{DealRng, Headline, ParamSpec, Params, Seat, Unit};
 use crate::error::{Error, Result};
 
 use engine::{short_deck, MAX_SEATS};
@@ -72,7 +72,7 @@ impl GameDef for Stud {
         "chips"
     }
     fn headline(&self) -> Headline {
-        Headline::Payoff { unit: "chips a hand", scale: 1.0 }
+        Headline::payoff(Unit::new("chips/hand", 1.0)).called("hand").edge(5.0)
     }
 
     fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {

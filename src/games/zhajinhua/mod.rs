@@ -24,7 +24,7 @@ pub use engine::{Action, Event, Public, State, View, Zhajinhua};
 use crate::core::bench::Bench;
 use crate::core::section::{PlayedGame, ReportBlock};
 use crate::core::{Adviser, BotKind, GameDef, ProtocolExample};
-use crate::core::{DealRng, Headline, ParamSpec, Params, Seat};
+use crate::core::{DealRng, Headline, ParamSpec, Params, Seat, Unit};
 use crate::error::{Error, Result};
 
 use engine::MAX_SEATS;
@@ -86,7 +86,7 @@ impl GameDef for Zhajinhua {
         "chips"
     }
     fn headline(&self) -> Headline {
-        Headline::Payoff { unit: "chips a hand", scale: 1.0 }
+        Headline::payoff(Unit::new("chips/hand", 1.0)).called("hand").edge(1.0)
     }
 
     fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {

@@ -1,7 +1,8 @@
 //! JUnit XML: the gate's verdicts for CI. Each table is a test suite (its name the gate file)
 //! and each row a test case; the rows are the gate's results, with the columns `name`, `pass`,
 //! `seconds`, `line` (the terminal's line, every case's output and a failure's message) and
-//! `checks` (each criterion's `pass`, `criterion` and `text`, a failure's body). Tables of other
+//! `checks` (each criterion's `pass`, `criterion` and `text`, a failure's body), and `verdict` (the
+//! verdict sentence on the run's two bots, added to the output when not empty). Tables of other
 //! rows are refused rather than written as empty cases.
 
 use serde_json::{Map, Value};
@@ -63,8 +64,13 @@ impl Exporter for JUnit {
                     ));
                 }
                 // Every case, passed or not, carries the terminal's line: what was judged and by
-                // which figures (an SPRT's model and the unit of its bounds among them).
-                xml.push_str(&format!("      <system-out>{}</system-out>\n    </testcase>\n", xml_(line)));
+                // which figures (an SPRT's model and the unit of its bounds among them), and the
+                // verdict in its sentence.
+                let out = match text(row, "verdict") {
+                    "" => line.to_string(),
+                    verdict => format!("{line}\n{verdict}"),
+                };
+                xml.push_str(&format!("      <system-out>{}</system-out>\n    </testcase>\n", xml_(&out)));
             }
             xml.push_str("  </testsuite>\n");
         }

@@ -17,6 +17,10 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::stats::Unit;
+
+/// What a row struct's column name holds where the table's payoff unit goes ([`Rows::in_unit`]).
+pub const UNIT: &str = "{unit}";
 
 pub use self::csv::Csv;
 pub use self::html::{html_table, table_markup, Html};
@@ -69,6 +73,18 @@ impl Rows {
             }
         }
         Rows { name: name.to_string(), columns, rows }
+    }
+
+    /// The table with its payoff columns named in `unit`: a column whose row struct names it with
+    /// `{unit}` (`payoff_{unit}`) gets the unit's column name (`payoff_bb_per_100`), so that no
+    /// payoff figure goes out without its unit.
+    pub fn in_unit(mut self, unit: Unit) -> Rows {
+        let name = |column: &str| column.replace(UNIT, &unit.column());
+        self.columns = self.columns.iter().map(|c| name(c)).collect();
+        for row in &mut self.rows {
+            *row = std::mem::take(row).into_iter().map(|(k, v)| (name(&k), v)).collect();
+        }
+        self
     }
 
     /// The rows as JSON values, for a document that embeds them.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::config::{Overrides, RunConfig};
 use crate::core::schedule::Schedule;
+use crate::core::Headline;
 use crate::core::Status;
 use crate::error::{Error, Result};
 use crate::registry::{Arena, Venue};
@@ -24,8 +25,8 @@ pub struct RunData {
     pub names: Vec<String>,
     /// The game's own columns of games.csv.
     pub columns: Vec<&'static str>,
-    /// What one game's payoff is counted in, for the axes.
-    pub payoff_label: &'static str,
+    /// What the verdicts are given in: the unit of every payoff figure and axis.
+    pub headline: Headline,
     /// The table the games were played at (for the game's own section).
     pub table: Arc<dyn Venue>,
     pub games: Vec<GameRow>,
@@ -51,7 +52,7 @@ impl RunData {
         let schedule = cfg.schedule()?;
         let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();
         let table = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?;
-        let (columns, headline, payoff_label) = (cfg.columns(&*table), table.headline(), table.payoff_label());
+        let (columns, headline) = (cfg.columns(&*table), table.headline());
         let manifest = Manifest::read(dir).ok();
         let records = manifest.as_ref().map_or(Records::Csv, |m| m.records);
         let path = records.path_in(dir)?;
@@ -118,7 +119,7 @@ impl RunData {
             schedule,
             names,
             columns,
-            payoff_label,
+            headline,
             table,
             games: file.games,
             verdicts,

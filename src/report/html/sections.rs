@@ -8,7 +8,7 @@ use super::run::RunData;
 use super::scale::{self, Bins};
 use super::{escape, figure_of as figure, games};
 use crate::error::Result;
-use crate::report::{num, BotSummary};
+use crate::report::{num, verdict, BotSummary};
 use crate::stats::MeanCi;
 
 /// Bins of the per-deal payoff histogram, at most.
@@ -23,6 +23,7 @@ const MAX_DIFFERENCES: usize = 20;
 pub fn run(run: &RunData) -> Result<String> {
     let mut out = String::new();
     out.push_str(&header(run));
+    out.push_str(&verdicts(run));
     out.push_str(&bot_table(run));
     out.push_str(&forests(run)?);
     out.push_str(&differences(run)?);
@@ -69,19 +70,37 @@ fn header(run: &RunData) -> String {
     out
 }
 
+/// Every two bots' verdict in its sentence (as the terminal and match.csv say it).
+fn verdicts(run: &RunData) -> String {
+    let rows = &run.verdicts.matches;
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<h3>Verdict</h3>\n<ul class=\"verdicts\">\n");
+    for m in rows.iter().take(MAX_DIFFERENCES) {
+        let _ = writeln!(out, "<li>{}</li>", escape(&verdict::sentence(m, run.headline)));
+    }
+    out.push_str("</ul>\n");
+    if rows.len() > MAX_DIFFERENCES {
+        let _ = writeln!(out, "<p class=\"note\">{} more pairs are in match.csv.</p>", rows.len() - MAX_DIFFERENCES);
+    }
+    out
+}
+
 /// The per-bot table: summary.csv's figures.
 fn bot_table(run: &RunData) -> String {
-    let unit = run.payoff_label;
+    let unit = run.headline.unit;
+    let d = verdict::decimals(run.verdicts.bots.iter().map(|b| (unit.of(b.payoff.lo), unit.of(b.payoff.hi))));
     let mut out = format!(
         "<h3>Bots</h3>\n<table>\n<tr><th class=\"l\">bot</th><th>games</th><th>wins</th><th>draws</th><th>losses</th>\
-         <th>forfeits</th><th>score</th><th>win rate [95%]</th><th>payoff per game, {} [95%]</th></tr>\n",
-        escape(unit)
+         <th>forfeits</th><th>score</th><th>win rate [95%]</th><th>payoff, {} [95%]</th></tr>\n",
+        escape(unit.name)
     );
     for b in &run.verdicts.bots {
         let _ = writeln!(
             out,
             "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3}</td>\
-             <td>{:.3} [{:.3}, {:.3}]</td><td>{:+.4} [{:+.4}, {:+.4}]</td></tr>",
+             <td>{:.3} [{:.3}, {:.3}]</td><td>{:+.d$} [{:+.d$}, {:+.d$}]</td></tr>",
             escape(&b.bot),
             b.games,
             b.wins,
@@ -92,9 +111,9 @@ fn bot_table(run: &RunData) -> String {
             b.win_rate,
             b.win_rate_lo,
             b.win_rate_hi,
-            b.payoff.mean,
-            b.payoff.lo,
-            b.payoff.hi
+            unit.of(b.payoff.mean),
+            unit.of(b.payoff.lo),
+            unit.of(b.payoff.hi)
         );
     }
     let unit_note = match run.verdicts.bots.first().map(|b| b.ci_unit.as_str()) {
@@ -110,20 +129,25 @@ fn bot_table(run: &RunData) -> String {
 /// Each bot's mean payoff and win rate with their 95% intervals.
 fn forests(run: &RunData) -> Result<String> {
     let bots = &run.verdicts.bots;
+    let unit = run.headline.unit;
     let payoff: Vec<Estimate> = bots
         .iter()
-        .map(|b| Estimate { label: b.bot.clone(), mean: b.payoff.mean, lo: b.payoff.lo, hi: b.payoff.hi })
+        .map(|b| Estimate {
+            label: b.bot.clone(),
+            mean: unit.of(b.payoff.mean),
+            lo: unit.of(b.payoff.lo),
+            hi: unit.of(b.payoff.hi),
+        })
         .collect();
     let wins: Vec<Estimate> = bots
         .iter()
         .map(|b| Estimate { label: b.bot.clone(), mean: b.win_rate, lo: b.win_rate_lo, hi: b.win_rate_hi })
         .collect();
-    let unit = run.payoff_label;
     let even = 1.0 / run.cfg.seats as f64;
-    let (payoff_title, wins_title) = ("Mean payoff per game, 95% intervals", "Win rate, 95% intervals");
+    let (payoff_title, wins_title) = ("Mean payoff, 95% intervals", "Win rate, 95% intervals");
     Ok(figure(
         payoff_title,
-        &plot::forest(payoff_title, &payoff, &format!("payoff per game ({unit})"), 0.0)?,
+        &plot::forest(payoff_title, &payoff, &format!("mean payoff ({unit})"), 0.0)?,
         "The line is zero: a bot whose interval lies right of it wins payoff on average.",
     ) + &figure(
         wins_title,
@@ -138,34 +162,38 @@ fn differences(run: &RunData) -> Result<String> {
     if rows.is_empty() {
         return Ok(String::new());
     }
+    let unit = run.headline.unit;
     let shown: Vec<Estimate> = rows
         .iter()
         .take(MAX_DIFFERENCES)
         .map(|m| Estimate {
             label: format!("{} - {}", m.bot_a, m.bot_b),
-            mean: m.payoff_diff.mean,
-            lo: m.payoff_diff.lo,
-            hi: m.payoff_diff.hi,
+            mean: unit.of(m.payoff_diff.mean),
+            lo: unit.of(m.payoff_diff.lo),
+            hi: unit.of(m.payoff_diff.hi),
         })
         .collect();
     let more = rows.len().saturating_sub(MAX_DIFFERENCES);
     let note = format!(
-        "A's payoff per game minus B's where they shared a table, over deals; an interval clear of zero separates them.{}",
+        "A's mean payoff minus B's where they shared a table, in {unit}, over deals; an interval clear of zero separates them.{}",
         if more > 0 { format!(" {more} more pairs are in match.csv.") } else { String::new() }
     );
-    let unit = run.payoff_label;
     let title = "Payoff difference between bots, 95% intervals";
-    Ok(figure(title, &plot::forest(title, &shown, &format!("payoff difference per game ({unit})"), 0.0)?, &note))
+    Ok(figure(title, &plot::forest(title, &shown, &format!("payoff difference ({unit})"), 0.0)?, &note))
 }
 
 /// Each bot's mean payoff as the games came in, with its 95% band; in a run that takes the luck
 /// out of its payoffs, the adjusted mean beside the plain one.
 fn running(run: &RunData) -> Result<String> {
     let estimator = run.cfg.estimator;
+    let unit = run.headline.unit;
     let line = |bot: usize, label: String, mean: &dyn Fn(&BotSummary) -> Option<MeanCi>| {
         let means = run.running.iter().filter_map(|(games, s)| mean(&s[bot]).map(|m| (*games as f64, m)));
-        let points = means.clone().map(|(g, m)| (g, m.mean)).filter(|p| p.1.is_finite()).collect();
-        let band = means.map(|(g, m)| (g, m.lo, m.hi)).filter(|b| b.1.is_finite() && b.2.is_finite()).collect();
+        let points = means.clone().map(|(g, m)| (g, unit.of(m.mean))).filter(|p| p.1.is_finite()).collect();
+        let band = means
+            .map(|(g, m)| (g, unit.of(m.lo), unit.of(m.hi)))
+            .filter(|b| b.1.is_finite() && b.2.is_finite())
+            .collect();
         Line { label, points, band }
     };
     let mut lines: Vec<Line> =
@@ -175,12 +203,11 @@ fn running(run: &RunData) -> Result<String> {
             lines.push(line(bot, format!("{name} ({})", estimator.name()), &|s| s.adjusted));
         }
     }
-    let unit = run.payoff_label;
     let zero = [Level { label: "zero".into(), y: 0.0 }];
     let title = "Running mean payoff, 95% band";
     Ok(figure(
         title,
-        &plot::lines(title, &lines, &zero, "games played", &format!("mean payoff per game ({unit})"), SETTLE)?,
+        &plot::lines(title, &lines, &zero, "games played", &format!("mean payoff ({unit})"), SETTLE)?,
         if estimator.has_adjusted() {
             "Each bot's mean payoff over the games read so far, in game order, as it fell and with the luck taken out (the estimator in brackets); the band is its 95% interval. A flat line inside a narrowing band has settled."
         } else {
@@ -210,7 +237,10 @@ fn sprt(run: &RunData) -> Result<String> {
         sprt.beta,
         sprt.h0,
         sprt.h1,
-        sprt.decision(llr).as_str(),
+        match run.verdicts.matches.first() {
+            Some(m) => verdict::sentence(m, run.headline),
+            None => sprt.decision(llr).as_str().to_string(),
+        },
         unit = sprt.unit,
     );
     let title = "SPRT log-likelihood ratio";
@@ -241,14 +271,16 @@ fn distribution(run: &RunData) -> Result<String> {
         }
         return Ok(out);
     }
-    let unit = run.payoff_label;
+    let unit = run.headline.unit;
     let mut out = String::new();
     for (name, deals) in run.names.iter().zip(&run.deal_payoffs).take(6) {
         if deals.is_empty() {
             continue;
         }
         let title = format!("Per-deal payoff: {name}");
-        let x_desc = format!("mean payoff per game in a deal ({unit})");
+        let x_desc = format!("mean payoff in a deal ({unit})");
+        let deals: Vec<f64> = deals.iter().map(|&d| unit.of(d)).collect();
+        let deals = &deals;
         let mut distinct: Vec<f64> = deals.clone();
         distinct.sort_by(f64::total_cmp);
         distinct.dedup();
@@ -279,9 +311,10 @@ fn matrix(run: &RunData) -> String {
         if cells[a][b].is_some() {
             return "<h3>Pairwise results</h3>\n<p class=\"note\">Bots met at more than one table: every pair's rows are in match.csv.</p>\n".into();
         }
-        let d = &m.payoff_diff;
-        cells[a][b] = Some((d.mean, d.lo, d.hi));
-        cells[b][a] = Some((-d.mean, -d.hi, -d.lo));
+        let (d, unit) = (&m.payoff_diff, run.headline.unit);
+        let d = (unit.of(d.mean), unit.of(d.lo), unit.of(d.hi));
+        cells[a][b] = Some(d);
+        cells[b][a] = Some((-d.0, -d.2, -d.1));
     }
     let mut out = String::from("<h3>Pairwise results</h3>\n<table>\n<tr><th class=\"l\">row minus column</th>");
     for name in &run.names {
@@ -305,7 +338,10 @@ fn matrix(run: &RunData) -> String {
         out.push_str("</tr>\n");
     }
     out.push_str(
-        "</table>\n<p class=\"note\">Payoff per game of the row's bot minus the column's, with its 95% interval; bold when the interval is clear of zero.</p>\n",
+        &format!(
+            "</table>\n<p class=\"note\">Mean payoff of the row's bot minus the column's, in {}, with its 95% interval; bold when the interval is clear of zero.</p>\n",
+            run.headline.unit
+        ),
     );
     out
 }

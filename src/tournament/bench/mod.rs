@@ -43,7 +43,7 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
         let config = |games: u64| {
             let text = format!("game = \"{game}\"\ngames = {games}\nseed = 1\npaired = true\nbots = {bots}\n");
             let source = crate::config::Source::command_line(&text);
-            let overrides = crate::config::Overrides { games: None, seed: None, estimator: None };
+            let overrides = crate::config::Overrides::default();
             crate::config::RunConfig::parse(&arena, &source, game, &overrides).expect("bench config")
         };
         let cfg = config(1_000_000_000);
