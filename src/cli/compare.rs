@@ -25,9 +25,10 @@ use crate::tournament::runner::RunOptions;
 pub const MAX_GAMES: i64 = 20_000;
 
 #[derive(Args, Debug)]
-#[command(after_help = "The test, unless --sprt says otherwise: H0 no difference against H1 the game's clear edge, \
-which `arena list GAME` shows on its `verdicts:` line (hold'em cash: 100 bb/100; stud 5 and zhajinhua 1 chips/hand; \
-mahjong 2 points/hand; gomoku 20 Elo on games won). Error rates 5% each.\n\n\
+#[command(after_help = "The test, unless --sprt says otherwise: H0 no difference against H1 the game's clear\n\
+edge, which `arena list GAME` shows on its `verdicts:` line (hold'em cash: 100 bb/100; stud 5\n\
+and zhajinhua 1 chips/hand; mahjong 2 points/hand; gomoku 20 Elo on games won). Error rates\n\
+5% each.\n\n\
 Examples:\n  arena compare holdem rr rr-tight\n  arena compare gomoku random weights --max-games 2000\n  \
 arena compare holdem rr 'mine=external:python3 bots/examples/holdem_random.py' --sprt payoff0=0,payoff1=50")]
 pub struct CompareArgs {
