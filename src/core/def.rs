@@ -228,7 +228,7 @@ pub trait GameDef: Wire {
     /// whose payoff is counted in something else than its table's own unit says both (hold'em:
     /// `+390 chips (+3.9 big blinds)`).
     fn payoff_text(&self, payoff: f64) -> String {
-        format!("{} {}", crate::core::readable::signed(payoff), self.payoff_label())
+        crate::core::readable::signed_units(payoff, self.payoff_label())
     }
     /// The game's own section of report.html (in its own `report.rs`), from a run's games and
     /// its bots' names; empty (the default): the game has none.

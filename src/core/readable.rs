@@ -23,11 +23,6 @@ impl Screen<'_> {
     /// Seats named by number, [`WIDTH`] columns.
     pub const PLAIN: Screen<'static> = Screen { names: &[], width: WIDTH };
 
-    /// The player in `seat` as a table's row names it: the name, or `seat N`.
-    pub fn name(&self, seat: Seat) -> String {
-        self.names.get(seat).cloned().unwrap_or_else(|| format!("seat {seat}"))
-    }
-
     /// The player in `seat` as a sentence names it: `rr (seat 1)`, or `seat 1`.
     pub fn who(&self, seat: Seat) -> String {
         match self.names.get(seat) {
@@ -36,13 +31,15 @@ impl Screen<'_> {
         }
     }
 
-    /// A table row's name for `seat` seen from `viewer`: the viewer's is marked `(you)`, unless
-    /// its name already says so (`arena play` names the person `you`).
+    /// A table row's name for `seat` (beside its number) seen from `viewer`: the player's name,
+    /// the viewer's marked `(you)` unless its name already says so (`arena play` names the person
+    /// `you`); without names, `you` for the viewer and nothing for the others.
     pub fn label(&self, seat: Seat, viewer: Seat) -> String {
-        let name = self.name(seat);
-        match seat == viewer && name != "you" {
-            true => format!("{name} (you)"),
-            false => name,
+        match (self.names.get(seat), seat == viewer) {
+            (Some(name), true) if name != "you" => format!("{name} (you)"),
+            (Some(name), _) => name.clone(),
+            (None, true) => "you".to_string(),
+            (None, false) => String::new(),
         }
     }
 }
@@ -98,6 +95,23 @@ pub fn columns<const N: usize>(rows: &[[String; N]]) -> String {
         text.push('\n');
     }
     text
+}
+
+/// A count and its unit: `1 chip`, `2 chips`.
+pub fn count(n: impl Into<i64>, unit: &str) -> String {
+    match n.into() {
+        1 => format!("1 {unit}"),
+        n => format!("{n} {unit}s"),
+    }
+}
+
+/// An amount with its sign and unit, the unit singular for one (`+390 chips`, `-1 chip`,
+/// `+1 big blind`): `units` is the unit's plural, ending in `s`.
+pub fn signed_units(amount: f64, units: &str) -> String {
+    match amount.abs() == 1.0 {
+        true => format!("{} {}", signed(amount), units.strip_suffix('s').unwrap_or(units)),
+        false => format!("{} {units}", signed(amount)),
+    }
 }
 
 /// Chips or points with their sign: `+390`, `-1.5`, `0`.
@@ -171,8 +185,15 @@ mod tests {
             (screen.who(1), screen.label(0, 0), screen.label(1, 0)),
             ("rr (seat 1)".into(), "you".into(), "rr".into())
         );
-        assert_eq!((Screen::PLAIN.who(1), Screen::PLAIN.label(1, 1)), ("seat 1".into(), "seat 1 (you)".into()));
+        let plain = (Screen::PLAIN.who(1), Screen::PLAIN.label(1, 1), Screen::PLAIN.label(0, 1));
+        assert_eq!(plain, ("seat 1".into(), "you".into(), String::new()));
+        let me = ["me".to_string(), "rr".to_string()];
+        assert_eq!(Screen { names: &me, width: 80 }.label(0, 0), "me (you)");
         assert_eq!((signed(390.0), signed(-1.5), signed(0.0)), ("+390".into(), "-1.5".into(), "0".into()));
+        assert_eq!(
+            (count(1u32, "chip"), count(0u32, "chip"), count(99i64, "chip")),
+            ("1 chip".into(), "0 chips".into(), "99 chips".into())
+        );
     }
 
     #[test]

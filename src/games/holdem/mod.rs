@@ -99,13 +99,13 @@ impl GameDef for Holdem {
     /// Cash: the chips and the big blinds they make (`+390 chips (+3.9 big blinds)`); a
     /// sit-and-go: its place points.
     fn payoff_text(&self, payoff: f64) -> String {
-        let signed = crate::core::readable::signed;
+        let units = crate::core::readable::signed_units;
         match self.format {
             Format::Cash => {
                 let chips = payoff * f64::from(self.blinds.big);
-                format!("{} chips ({} big blinds)", signed(chips.round()), signed(payoff))
+                format!("{} ({})", units(chips.round(), "chips"), units(payoff, "big blinds"))
             }
-            Format::Sng => format!("{} place points", signed(payoff)),
+            Format::Sng => units(payoff, "place points"),
         }
     }
 

@@ -10,8 +10,8 @@
 
 use crate::cards::naming::hand_name;
 use crate::cards::Card;
-use crate::core::readable::{columns, Screen};
-use crate::core::wire::Told;
+use crate::core::readable::{columns, count, Screen};
+use crate::core::wire::{spaced, Told};
 
 use super::engine::{blind_seats, Action, Blinds, Chips, Event, Format, HandRecord, Holdem, State, View};
 use super::eval::{category, eval};
@@ -119,7 +119,7 @@ impl Betting {
                     1 => &board[..3],
                     k => &board[1 + k as usize..2 + k as usize],
                 };
-                Told::table(format!("{}: {}", STREETS[street as usize], crate::core::wire::spaced(cards)))
+                Told::table(format!("{}: {}", STREETS[street as usize], spaced(cards)))
             }
             Event::Act { seat, action } => {
                 let seat = seat as usize;
@@ -174,13 +174,11 @@ pub fn draw(game: &Holdem, v: &View<'_>, screen: &Screen<'_>) -> String {
         Format::Sng => format!("hand {}, ", v.hand_no() + 1),
     };
     let ante = if blinds.ante > 0 { format!(", ante {}", blinds.ante) } else { String::new() };
-    text.push_str(&format!(
-        "{hand}{}, pot {} chips (blinds {}/{}{ante})\n",
-        STREETS[v.street().min(3) as usize],
-        v.pot(),
-        blinds.small,
-        blinds.big
-    ));
+    let street = match STREETS.get(v.street() as usize) {
+        Some(street) => street,
+        None => "the hand is over",
+    };
+    text.push_str(&format!("{hand}{street}, pot {} chips (blinds {}/{}{ante})\n", v.pot(), blinds.small, blinds.big));
     let (sb, bb) = if s.live.count_ones() >= 2 { blind_seats(s.n, s.live, s.button) } else { (usize::MAX, usize::MAX) };
     let rows: Vec<[String; 6]> = (0..v.seats())
         .map(|seat| {
@@ -198,7 +196,7 @@ pub fn draw(game: &Holdem, v: &View<'_>, screen: &Screen<'_>) -> String {
             let cards = match (dealt, v.is_in(seat), seat == me) {
                 (false, _, _) => "out".to_string(),
                 (true, false, _) => "folded".to_string(),
-                (true, true, true) => crate::core::wire::spaced(v.hole()).to_string(),
+                (true, true, true) => spaced(v.hole()).to_string(),
                 (true, true, false) => "?? ??".to_string(),
             };
             let all_in = dealt && v.is_in(seat) && v.stack(seat) == 0;
@@ -217,7 +215,7 @@ pub fn draw(game: &Holdem, v: &View<'_>, screen: &Screen<'_>) -> String {
     let board = v.board();
     match board.is_empty() {
         true => text.push_str("board: -\n"),
-        false => text.push_str(&format!("board: {}\n", crate::core::wire::spaced(board))),
+        false => text.push_str(&format!("board: {}\n", spaced(board))),
     }
     if v.is_in(me) && board.len() >= 3 {
         text.push_str(&format!("your hand: {}\n", best_hand(v.hole(), board).1));
@@ -225,33 +223,38 @@ pub fn draw(game: &Holdem, v: &View<'_>, screen: &Screen<'_>) -> String {
     if s.to_act == me && !s.over {
         match v.to_call() {
             0 => text.push_str("nothing to call: you may check\n"),
-            owed => text.push_str(&format!("to call: {owed} chips (the bet is {})\n", v.current_bet())),
+            owed => text.push_str(&format!("to call: {} (the bet is {})\n", count(owed, "chip"), v.current_bet())),
         }
     }
     text
 }
 
 /// What happened since `told` (the hand's number times 2^32 plus its events told): the rest of the
-/// hands finished since (a sit-and-go), each with its showdown and who won what, then this
+/// hands finished since (a sit-and-go), each with its showdown and who took the pot, then this
 /// hand's actions and streets.
-pub fn narrate(game: &Holdem, v: &View<'_>, told: &mut u64, out: &mut Vec<Told>) {
+pub fn narrate(game: &Holdem, v: &View<'_>, screen: &Screen<'_>, told: &mut u64, out: &mut Vec<Told>) {
     let s = v.state();
     let (mut hand_no, mut from) = ((*told >> 32) as u32, (*told & 0xffff_ffff) as usize);
     while hand_no < s.hand_no {
         if let Some(past) = s.past.get(hand_no as usize) {
             let hand = Hand::past(past);
             tell(&hand, from, out);
-            settled(&hand).told(out);
+            out.extend(hand_end(&hand, screen).lines().map(Told::table));
         }
         hand_no += 1;
         from = 0;
-        if !s.over {
-            let button = s.button;
+        // The next hand, if it was dealt: finished since, or the one under way.
+        let next = match s.past.get(hand_no as usize) {
+            Some(h) => Some((h.button as usize, h.blinds)),
+            None => (!s.over).then_some((s.button, s.blinds)),
+        };
+        if let Some((button, blinds)) = next {
             out.push(Told::table(format!(
-                "hand {}: the button is on seat {button}, blinds {}/{}",
+                "hand {}: the button is on {}, blinds {}/{}",
                 hand_no + 1,
-                s.blinds.small,
-                s.blinds.big
+                screen.who(button),
+                blinds.small,
+                blinds.big
             )));
         }
     }
@@ -273,75 +276,114 @@ fn tell(hand: &Hand<'_>, from: usize, out: &mut Vec<Told>) {
     }
 }
 
-/// How a settled hand ended: the seats that showed down, their cards and the hands they make,
-/// and what each seat took from the pot.
-struct Settled {
-    shown: Vec<(usize, [Card; 2], String)>,
-    took: Vec<(usize, Chips)>,
-    pot: Chips,
-    /// Won by the last seat in, everyone else having folded.
-    folds: bool,
-}
-
-fn settled(hand: &Hand<'_>) -> Settled {
+/// How a settled hand ended: its board, the seats that showed down with their cards and the
+/// hands they make, and who took the pot.
+fn hand_end(hand: &Hand<'_>, screen: &Screen<'_>) -> String {
     let mut betting = Betting::posted(hand);
+    let mut dealt = 0;
     for event in hand.events {
         betting.play(event, hand.board);
-    }
-    let shown = (0..hand.n)
-        .filter(|&seat| hand.showdown & (1 << seat) != 0)
-        .map(|seat| (seat, hand.hole[seat], best_hand(hand.hole[seat], hand.board).1))
-        .collect();
-    // What a seat took from the pot: its stack at the end against what it had left behind.
-    let took =
-        (0..hand.n).map(|seat| (seat, hand.end[seat] - betting.stack[seat])).filter(|&(_, took)| took > 0).collect();
-    Settled { shown, took, pot: betting.committed.iter().sum(), folds: hand.showdown == 0 }
-}
-
-impl Settled {
-    /// As a seat's story goes on (`rr (seat 1): shows Kc 9d, two pair, Kings and Nines`).
-    fn told(&self, out: &mut Vec<Told>) {
-        for (seat, hole, name) in &self.shown {
-            out.push(Told::by(*seat, format!("shows {}, {name}", crate::core::wire::spaced(hole))));
-        }
-        for &(seat, took) in &self.took {
-            out.push(Told::by(seat, format!("takes {took} chips of the pot of {}", self.pot)));
+        if let Event::Street(street) = *event {
+            dealt = 2 + usize::from(street);
         }
     }
-}
-
-/// The end of the game: the last hand's board, its showdown and who took the pot.
-pub fn ending(game: &Holdem, s: &State, screen: &Screen<'_>) -> String {
-    let hand = match (game.format, s.past.last()) {
-        (Format::Cash, _) => Hand::current(s),
-        (Format::Sng, Some(last)) if s.over => Hand::past(last),
-        // A sit-and-go ended by a forfeit: its last hand was not played out.
-        (Format::Sng, _) => return String::new(),
-    };
     let mut text = String::new();
-    let shown = hand.events.iter().filter_map(|e| if let Event::Street(k) = e { Some(2 + *k as usize) } else { None });
-    let dealt = shown.max().unwrap_or(0);
     if dealt > 0 {
-        text.push_str(&format!("board: {}\n", crate::core::wire::spaced(&hand.board[..dealt])));
+        text.push_str(&format!("board: {}\n", spaced(&hand.board[..dealt])));
     }
-    if !s.over {
-        return text; // a forfeit: the hand was not played out
-    }
-    let end = settled(&hand);
-    if !end.shown.is_empty() {
+    let shown: Vec<[String; 3]> = (0..hand.n)
+        .filter(|&seat| hand.showdown & (1 << seat) != 0)
+        .map(|seat| [screen.who(seat), spaced(hand.hole[seat]).to_string(), best_hand(hand.hole[seat], hand.board).1])
+        .collect();
+    if !shown.is_empty() {
         text.push_str("showdown:\n");
-        let rows: Vec<[String; 3]> = end
-            .shown
-            .iter()
-            .map(|(seat, hole, name)| [screen.who(*seat), crate::core::wire::spaced(hole).to_string(), name.clone()])
-            .collect();
-        text.push_str(&columns(&rows));
+        text.push_str(&columns(&shown));
     }
-    let takers: Vec<String> = end.took.iter().map(|&(seat, took)| format!("{} {took}", screen.who(seat))).collect();
-    let why = if end.folds { " (everyone else folded)" } else { "" };
-    match end.took.as_slice() {
-        [(seat, _)] => text.push_str(&format!("the pot of {} chips goes to {}{why}\n", end.pot, screen.who(*seat))),
-        _ => text.push_str(&format!("the pot of {} chips is shared: {}\n", end.pot, takers.join(", "))),
+    // What a seat took from the pot: its stack at the end against what it had left behind.
+    let took: Vec<(usize, Chips)> =
+        (0..hand.n).map(|seat| (seat, hand.end[seat] - betting.stack[seat])).filter(|&(_, took)| took > 0).collect();
+    let pot: Chips = betting.committed.iter().sum();
+    let why = if hand.showdown == 0 { " (everyone else folded)" } else { "" };
+    match took.as_slice() {
+        [(seat, _)] => text.push_str(&format!("the pot of {pot} chips goes to {}{why}\n", screen.who(*seat))),
+        _ => {
+            let shares: Vec<String> = took.iter().map(|&(seat, took)| format!("{} {took}", screen.who(seat))).collect();
+            text.push_str(&format!("the pot of {pot} chips is shared: {}\n", shares.join(", ")));
+        }
     }
     text
+}
+
+/// The end of the game: the last hand's board, its showdown and who took the pot (a hand a
+/// forfeit cut short: its board so far).
+pub fn ending(game: &Holdem, s: &State, screen: &Screen<'_>) -> String {
+    match (game.format, s.past.last()) {
+        (Format::Cash, _) if s.over => hand_end(&Hand::current(s), screen),
+        (Format::Cash, _) => match s.dealt {
+            0 => String::new(),
+            dealt => format!("board: {}\n", spaced(&s.board[..dealt])),
+        },
+        (Format::Sng, Some(last)) if s.over => hand_end(&Hand::past(last), screen),
+        // A sit-and-go ended by a forfeit: its last hand was not played out.
+        (Format::Sng, _) => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{DealRng, Game, Wire};
+    use rand::SeedableRng;
+
+    /// Every action of a hand told in words, as seat `seat` is told them.
+    fn story(game: &Holdem, s: &State, seat: usize, told: &mut u64) -> Vec<String> {
+        let names = ["you".to_string(), "rr".to_string()];
+        let screen = Screen { names: &names, width: 80 };
+        let mut out = Vec::new();
+        game.narrate(&game.view(s, seat), &screen, told, &mut out);
+        out.iter().map(|t| format!("{:?} {}", t.seat, t.text)).collect()
+    }
+
+    #[test]
+    fn a_check_is_told_from_a_call_and_a_bet_from_a_raise_with_what_they_cost() {
+        let game = Holdem::new(2, 50, 100, 1000);
+        let mut s = game.deal(&mut DealRng::seed_from_u64(3));
+        let mut told = 0;
+        // Heads-up the button (seat 0) posts the small blind and acts first.
+        for action in [Action::CheckCall, Action::CheckCall] {
+            game.apply(&mut s, &action).unwrap();
+        }
+        let flop = format!("None flop: {}", spaced(&s.board[..3]));
+        assert_eq!(story(&game, &s, 0, &mut told), ["Some(0) calls 50", "Some(1) checks", flop.as_str()]);
+        // After the flop the big blind acts first: a bet, a raise, an all-in raise, a call.
+        for action in [Action::RaiseTo(200), Action::RaiseTo(600), Action::RaiseTo(900), Action::CheckCall] {
+            game.apply(&mut s, &action).unwrap();
+        }
+        let told_now = story(&game, &s, 0, &mut told);
+        assert_eq!(
+            told_now[..4],
+            ["Some(1) bets 200", "Some(0) raises to 600", "Some(1) raises to 900, all-in", "Some(0) calls 300, all-in"]
+        );
+        // The rest is the board run out; nothing is told twice.
+        assert!(
+            told_now[4..].iter().all(|t| t.starts_with("None turn: ") || t.starts_with("None river: ")),
+            "{told_now:?}"
+        );
+        assert!(story(&game, &s, 0, &mut told).is_empty());
+        let end = game.end_text(&s, &Screen { names: &[], width: 80 });
+        assert!(end.contains("showdown:\n") && end.contains("the pot of 2000 chips "), "{end}");
+    }
+
+    #[test]
+    fn the_table_shows_this_seats_cards_and_hides_the_others() {
+        let game = Holdem::new(3, 50, 100, 1000);
+        let s = game.deal(&mut DealRng::seed_from_u64(5));
+        let names = ["me".to_string(), "a".to_string(), "b".to_string()];
+        let text = game.view_text(&game.view(&s, 1), &Screen { names: &names, width: 80 });
+        let hole = spaced(s.hole[1]).to_string();
+        assert!(text.contains(&format!("  seat 1  a (you)  small blind  stack 950   bet 50   {hole}\n")), "{text}");
+        assert!(text.contains("  seat 0  me       button") && text.contains("?? ??"), "{text}");
+        assert!(!text.contains(&spaced(s.hole[0]).to_string()), "another seat's cards shown:\n{text}");
+        assert!(text.starts_with("pre-flop, pot 150 chips (blinds 50/100)\n"), "{text}");
+    }
 }

@@ -112,8 +112,8 @@ impl Wire for Holdem {
     }
 
     /// Every action in words, a check told from a call by following the betting (table.rs).
-    fn narrate(&self, v: &View<'_>, _screen: &Screen<'_>, told: &mut u64, out: &mut Vec<Told>) {
-        table::narrate(self, v, told, out)
+    fn narrate(&self, v: &View<'_>, screen: &Screen<'_>, told: &mut u64, out: &mut Vec<Told>) {
+        table::narrate(self, v, screen, told, out)
     }
 
     /// The last hand's board, the hands shown down by name, who took the pot (table.rs).

@@ -5,7 +5,7 @@
 //! hand with its fans, or the wall run out ([`ending`]). Read from a seat's view (its history of
 //! the hand) or, at the end, from what the rules reveal.
 
-use crate::core::readable::{wrap, Screen};
+use crate::core::readable::{count, wrap, Screen};
 use crate::core::wire::Told;
 use crate::core::Seat;
 
@@ -53,7 +53,7 @@ pub fn draw(game: &Mahjong, v: &View<'_>, screen: &Screen<'_>) -> String {
     let head = [
         format!("{round}{} round,", WINDS[v.hand_no / SEATS % SEATS]),
         format!("dealer {},", screen.who(v.dealer)),
-        format!("{} tiles left in the wall", v.wall_left),
+        format!("{} left in the wall", count(v.wall_left as i64, "tile")),
     ];
     text.push_str(&wrap("", head, " ", 2, width));
     // Names padded to one width, so the seats' sets start in one column.
@@ -110,9 +110,12 @@ pub fn narrate(v: &View<'_>, screen: &Screen<'_>, told: &mut u64, out: &mut Vec<
         out.push(Told::table(format!("hand {}: the dealer is {}", v.hand_no + 1, screen.who(v.dealer))));
         from = 0;
     }
-    let history: Vec<Seen<'_>> = v.history().collect();
-    for seen in &history[from.min(history.len())..] {
-        let said = match *seen {
+    // The whole hand is read, so that a claim names the discard it takes, told or not.
+    let mut discard = None;
+    let mut count = 0;
+    for (i, seen) in v.history().enumerate() {
+        count = i + 1;
+        let said = match seen {
             Seen::Deal { .. } | Seen::Draw { .. } => None,
             Seen::ConcealedKong { seat, tile } => Some(Told::by(
                 seat,
@@ -121,21 +124,32 @@ pub fn narrate(v: &View<'_>, screen: &Screen<'_>, told: &mut u64, out: &mut Vec<
                     None => "declares a concealed kong (face down)".to_string(),
                 },
             )),
-            Seen::Public(event) => public(event),
+            Seen::Public(event) => public(event, discard, screen),
         };
-        out.extend(said);
+        if let Seen::Public(&Event::Discard { seat, tile }) = seen {
+            discard = Some((seat, tile));
+        }
+        if i >= from {
+            out.extend(said);
+        }
     }
-    *told = (v.hand_no as u64) << 32 | history.len() as u64;
+    *told = (v.hand_no as u64) << 32 | count as u64;
 }
 
-/// A public event in words.
-fn public(event: &Event) -> Option<Told> {
-    let meld = |kind: MeldKind, tile: Tile| Meld { kind, tile }.to_string();
+/// A public event in words; a claim names the discard it takes (`discard`: the last one, by whom).
+fn public(event: &Event, discard: Option<(Seat, Tile)>, screen: &Screen<'_>) -> Option<Told> {
+    let claimed = |kind: MeldKind, tile: Tile| {
+        let set = Meld { kind, tile };
+        match discard {
+            Some((by, t)) => format!("claims the {} discarded by {}: {set}", tile_name(t), screen.who(by)),
+            None => format!("claims a discard: {set}"),
+        }
+    };
     Some(match *event {
         Event::Discard { seat, tile } => Told::by(seat, format!("discards {}", tile_name(tile))),
-        Event::Pung { seat, tile } => Told::by(seat, format!("claims it: pung {}", meld(MeldKind::Pung, tile))),
-        Event::Chow { seat, low } => Told::by(seat, format!("claims it: chow {}", meld(MeldKind::Chow, low))),
-        Event::Kong { seat, tile } => Told::by(seat, format!("claims it: kong {}", meld(MeldKind::Kong, tile))),
+        Event::Pung { seat, tile } => Told::by(seat, claimed(MeldKind::Pung, tile)),
+        Event::Chow { seat, low } => Told::by(seat, claimed(MeldKind::Chow, low)),
+        Event::Kong { seat, tile } => Told::by(seat, claimed(MeldKind::Kong, tile)),
         Event::AddedKong { seat, tile } => Told::by(seat, format!("adds {} to its pung: a kong", tile_name(tile))),
         Event::Flower { seat, .. } => Told::by(seat, "sets a flower aside and draws again"),
         Event::Win { seat } => Told::by(seat, "wins the hand: mahjong!"),

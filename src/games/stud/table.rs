@@ -7,7 +7,7 @@
 
 use crate::cards::naming::hand_name;
 use crate::cards::{Card, CardSet};
-use crate::core::readable::{columns, Screen};
+use crate::core::readable::{columns, count, Screen};
 use crate::core::wire::{spaced, Told};
 use crate::core::Seat;
 
@@ -123,7 +123,10 @@ pub fn draw(game: &Stud, v: &View<'_>, screen: &Screen<'_>) -> String {
                 format!("stack {}", v.stack(seat)),
                 format!("in the pot {}", v.committed(seat)),
                 if bets[seat] > 0 { format!("bet {}", bets[seat]) } else { String::new() },
-                format!("{cards}  ({showing})"),
+                match v.in_hand(seat) && v.stack(seat) == 0 {
+                    true => format!("{cards}  ({showing})  all-in"),
+                    false => format!("{cards}  ({showing})"),
+                },
             ]
         })
         .collect();
@@ -135,7 +138,7 @@ pub fn draw(game: &Stud, v: &View<'_>, screen: &Screen<'_>) -> String {
     if v.to_act() {
         match v.to_call() {
             0 => text.push_str("nothing to call: you may check\n"),
-            owed => text.push_str(&format!("to call: {owed} chips (the bet is {})\n", v.current_bet())),
+            owed => text.push_str(&format!("to call: {} (the bet is {})\n", count(owed, "chip"), v.current_bet())),
         }
     }
     text
@@ -200,4 +203,39 @@ pub fn ending(s: &State, screen: &Screen<'_>) -> String {
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::CardSet;
+    use crate::core::{DealRng, Game, Wire};
+    use rand::SeedableRng;
+
+    #[test]
+    fn every_action_and_street_is_told_with_what_it_cost() {
+        let game = Stud::new(2, 1, 100, CardSet::FULL);
+        let mut s = game.deal(&mut DealRng::seed_from_u64(8));
+        let first = game.to_act(&s).unwrap();
+        for action in [Action::Check, Action::Bet(5), Action::Call] {
+            game.apply(&mut s, &action).unwrap();
+        }
+        let opener = game.to_act(&s).unwrap();
+        game.apply(&mut s, &Action::ShowHand).unwrap();
+        let (mut told, mut out) = (0, Vec::new());
+        game.narrate(&game.view(&s, 0), &Screen::PLAIN, &mut told, &mut out);
+        let texts: Vec<String> = out.iter().map(|t| format!("{:?} {}", t.seat, t.text)).collect();
+        let other = 1 - first;
+        assert_eq!(
+            texts[..3],
+            [format!("Some({first}) checks"), format!("Some({other}) bets 5"), format!("Some({first}) calls 5")]
+        );
+        assert!(texts[3].starts_with("None 3rd street: seat 0 "), "{texts:?}");
+        // Each seat had 99 behind the ante and has put in 5: the show hand is a bet of 94.
+        assert_eq!(texts[4], format!("Some({opener}) shows hand: bets 94, all the hand allows, all-in"));
+        // The view on the wire holds the same history.
+        let json = crate::core::wire::json(game.view_json(&game.view(&s, 1)));
+        assert_eq!(json["history"][1], serde_json::json!({"street": 0, "seat": other, "action": "bet 5"}));
+        assert_eq!(json["history"].as_array().unwrap().len(), 4);
+    }
 }

@@ -4,7 +4,7 @@
 //! with its loser ([`narrate`]); the hands shown down with their categories and who took the pot
 //! ([`ending`]). Read from a seat's view (its history) or, at the end, from what the rules reveal.
 
-use crate::core::readable::{columns, Screen};
+use crate::core::readable::{columns, count, Screen};
 use crate::core::wire::{spaced, Told};
 
 use super::engine::{Event, State, View, Zhajinhua};
@@ -50,7 +50,7 @@ pub fn draw(game: &Zhajinhua, v: &View<'_>, screen: &Screen<'_>) -> String {
             true => "a compare costs as much".to_string(),
             false => format!("compares are allowed from round {}", game.compare_from_round),
         };
-        text.push_str(&format!("to call: {price} chips; {compare}\n"));
+        text.push_str(&format!("to call: {}; {compare}\n", count(price, "chip")));
     }
     text
 }
