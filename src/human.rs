@@ -87,8 +87,8 @@ impl Human {
         for Told { seat, text: what } in told {
             match seat {
                 Some(seat) if seat == self.seat => {}
-                Some(seat) => text.push_str(&format!("{}: {what}\n", screen.who(seat))),
-                None => text.push_str(&format!("{what}\n")),
+                Some(seat) => text.push_str(&words(&format!("{}: {what}", screen.who(seat)), screen.width)),
+                None => text.push_str(&words(&what, screen.width)),
             }
         }
         text
@@ -113,7 +113,7 @@ impl Human {
             match answer(game, view, &legal, line.trim(), self.screen().width) {
                 Ok(Some(action)) => return Ok(action),
                 Ok(None) => {}
-                Err(why) => say(&format!("{why}\n")),
+                Err(why) => say(&words(&why, self.screen().width)),
             }
         }
     }
@@ -128,11 +128,12 @@ impl Human {
         let outcome = end.outcome;
         let you = |seat: Seat| if seat == self.seat { "you".to_string() } else { screen.who(seat) };
         if let Status::Forfeit { seat, reason } = end.status {
-            text.push_str(&format!("{} forfeit{}: {reason}\n", you(*seat), if *seat == self.seat { "" } else { "s" }));
+            let s = if *seat == self.seat { "" } else { "s" };
+            text.push_str(&words(&format!("{} forfeit{s}: {reason}", you(*seat)), screen.width));
             let credited: Vec<String> =
                 (0..outcome.payoff.len()).filter(|&s| outcome.payoff[s] > 0.0).map(&you).collect();
             if !credited.is_empty() {
-                text.push_str(&format!("the forfeit credits {}\n", credited.join(" and ")));
+                text.push_str(&words(&format!("the forfeit credits {}", credited.join(" and ")), screen.width));
             }
         }
         let seats = outcome.payoff.len();
@@ -147,10 +148,16 @@ impl Human {
                 true => format!(", place {} of {seats}", outcome.place[seat]),
                 false => String::new(),
             };
-            text.push_str(&format!("{} {verb} {}{place}\n", you(seat), game.payoff_text(payoff)));
+            text.push_str(&words(&format!("{} {verb} {}{place}", you(seat), game.payoff_text(payoff)), screen.width));
         }
         text
     }
+}
+
+/// A sentence laid out to `width` columns, broken only between words (the lines after the first
+/// indented).
+fn words(sentence: &str, width: usize) -> String {
+    wrap("", sentence.split(' '), " ", 4, width)
 }
 
 /// The legal actions numbered and laid out to `width` columns, or summed up when there are many.
