@@ -14,6 +14,8 @@ fn arena_with_input(dir: &Path, args: &[&str], script: &str) -> Output {
     let mut child = arena()
         .args(args)
         .current_dir(dir)
+        // Laid out for 80 columns (a pipe's width), whatever the terminal running the tests is.
+        .env_remove("COLUMNS")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -84,7 +84,12 @@ pub struct State {
     /// Whether the hand went to showdown.
     showdown: bool,
     /// Every action so far, in order: what a seat at the table saw done (the view's history).
-    /// Inline up to a long hand's length, so a deal allocates nothing.
+    /// Kept here, in every seat's view and on the wire, rather than worked out by whoever shows a
+    /// person the table from one view to the next: between two of a seat's decisions several
+    /// seats may check, bet and call, and the views' stacks and bets show only the sum of it (a
+    /// check leaves no trace at all), while any player at the table sees each action; a bot
+    /// outside the process now sees them too. Inline up to a long hand's length, so a deal
+    /// allocates nothing.
     history: SmallVec<[Acted; 16]>,
 }
 
