@@ -5,6 +5,8 @@
 //! Layout: a card is `suit * 16 + rank`, rank 0..=12 for 2..A. A [`CardSet`] therefore holds one
 //! 13-bit rank mask per suit at bits `16 * suit ..`: flushes and rank masks are a shift and a mask.
 
+pub mod naming;
+
 use rand::RngCore;
 
 use crate::error::{shown, Error, Result};

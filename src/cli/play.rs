@@ -10,6 +10,7 @@ use clap::Args;
 use crate::cli::out::say;
 use crate::cli::EXIT_OK;
 use crate::config::{Overrides, RunConfig, Source};
+use crate::core::readable::wrap;
 use crate::error::{Error, Result};
 use crate::registry::Arena;
 use crate::report::{BotSummary, Records};
@@ -94,11 +95,13 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
     let cfg = config(arena, args, seed)?;
     let out = args.out.clone().unwrap_or_else(|| Path::new("results").join(&cfg.name));
     let lock = folder::prepare(&out, args.force)?;
-    say!(
-        "{} against {}, seed {seed} (`--seed {seed}` plays the same deals again); `?` for help",
+    let head = format!(
+        "{} against {}, seed {seed} (`--seed {seed}` deals the same again); `?` for help",
         cfg.game,
         args.bots.join(", ")
     );
+    // Laid out to the terminal's width, as everything the person is shown is.
+    say!("{}", wrap("", head.split(' '), " ", 2, crate::human::terminal_width()).trim_end());
     // The record in the game's community format too, when it has one (PHH for hold'em).
     let history = arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &cfg.bots, None)?.history_extension().is_some();
     // One thread: one game at a time at the terminal. No signal handlers: Ctrl-C ends the

@@ -13,15 +13,20 @@
 //! - a seat that forfeits comes out worst (last place alone, the lowest payoff), payoffs summing to
 //!   zero;
 //! - the chips or tiles the game counts ([`GameDef::conserved`]) are as many as at the deal;
-//! - no seat's view on the wire changes when the cards or tiles it cannot see are dealt anew
-//!   ([`GameDef::redeal_hidden`]), while some other seat's does (so the redeal changed something).
+//! - no seat's view on the wire, nor what a person in the seat is shown (the table drawn and the
+//!   story told: [`Wire::view_text`](crate::core::Wire::view_text),
+//!   [`Wire::narrate`](crate::core::Wire::narrate)), changes when the cards or tiles it cannot see
+//!   are dealt anew ([`GameDef::redeal_hidden`]), while some other seat's view does (so the redeal
+//!   changed something).
 //!
 //! At the end, payoffs sum to zero (in a game that says it is zero-sum, `GameDef::ZERO_SUM`) and places follow the
-//! payoffs; and the same seeds give the same record, twice over.
+//! payoffs, and the game's end is told ([`Wire::end_text`](crate::core::Wire::end_text)); and the
+//! same seeds give the same record, twice over.
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 
+use super::readable::Screen;
 use super::GameDef;
 use crate::core::{play_game, Bot, BotRng, DealRng, GameRecord, GameSeeds, Outcome, Seat};
 
@@ -163,7 +168,7 @@ fn play_one<G: GameDef>(
             );
             let shown = |s: &G::State| {
                 let view = game.view(s, viewer);
-                (view_text(game, &view), game.legal_texts(&view))
+                (view_text(game, &view), game.legal_texts(&view), seen_by_a_person(game, &view))
             };
             ensure!(
                 shown(&redealt) == shown(&state),
@@ -199,6 +204,11 @@ fn play_one<G: GameDef>(
     );
     let outcome = game.outcome(&state);
     zero_sum(&outcome, game.seats(), G::ZERO_SUM)?;
+    // The end as a person is shown it, and the rest of the story, are told without a fault.
+    for seat in 0..game.seats() {
+        seen_by_a_person(game, &game.view(&state, seat));
+    }
+    ensure!(!game.end_text(&state, &Screen::PLAIN).is_empty(), "the end of the game tells nothing");
     for (seat, &place) in outcome.place.iter().enumerate() {
         let better = outcome.payoff.iter().filter(|&&p| p > outcome.payoff[seat]).count() as u32;
         ensure!(place == 1 + better, "seat {seat} is placed {place} with payoffs {:?}", outcome.payoff);
@@ -218,6 +228,15 @@ fn fingerprint<G: GameDef>(game: &G, state: &G::State) -> (Vec<String>, Option<S
 /// A view as it goes on the wire.
 fn view_text<G: GameDef>(game: &G, view: &G::View<'_>) -> String {
     serde_json::to_string(&game.view_json(view)).expect("a view serialises")
+}
+
+/// What a person in the view's seat is shown (`arena play`): the table drawn and the whole story
+/// of the game told, which may hold no more than the view does.
+fn seen_by_a_person<G: GameDef>(game: &G, view: &G::View<'_>) -> String {
+    let mut told = Vec::new();
+    game.narrate(view, &Screen::PLAIN, &mut 0, &mut told);
+    let story: Vec<String> = told.iter().map(|t| format!("{:?}: {}", t.seat, t.text)).collect();
+    format!("{}{}", game.view_text(view, &Screen::PLAIN), story.join("\n"))
 }
 
 /// One payoff and place per seat, and the payoffs summing to zero when the game says it is

@@ -223,6 +223,13 @@ pub trait GameDef: Wire {
     fn payoff_label(&self) -> &'static str {
         "payoff units"
     }
+    /// One game's payoff in words for a person (`arena play`'s last screen), its unit named:
+    /// by default the payoff with its sign and [`GameDef::payoff_label`] (`+24 points`); a game
+    /// whose payoff is counted in something else than its table's own unit says both (hold'em:
+    /// `+390 chips (+3.9 big blinds)`).
+    fn payoff_text(&self, payoff: f64) -> String {
+        crate::core::readable::signed_units(payoff, self.payoff_label())
+    }
     /// The game's own section of report.html (in its own `report.rs`), from a run's games and
     /// its bots' names; empty (the default): the game has none.
     fn report(&self, games: &[PlayedGame], names: &[String]) -> Vec<ReportBlock> {

@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::core::params::Params;
-use crate::core::play::{per_seat, PerSeat, Status};
+use crate::core::play::{per_seat, Entrant, PerSeat, Status};
 use crate::core::seeds::{BotRng, DealRng};
 use crate::core::wire::Texts;
 
@@ -334,6 +334,8 @@ pub struct GameStart<'a> {
     pub game: u64,
     /// The bot's name in the run.
     pub name: &'a str,
+    /// Every seat's player, by seat (a person at the table is told whom they play).
+    pub players: &'a [&'a Entrant],
     /// The table's options, as the config gave them (defaults filled in).
     pub table: &'a Params,
     /// The run folder, for the bot's logs (`None` when nothing is written, as in benchmarks).

@@ -401,6 +401,7 @@ fn play_unguarded<G: Wire>(
             seat,
             game: seating.game,
             name: &seating.entrants[seat].name,
+            players: seating.entrants,
             table: seating.table,
             run: seating.run,
         };

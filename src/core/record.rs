@@ -272,7 +272,8 @@ pub struct Frame {
     pub to_act: Option<Seat>,
     /// Each seat's view ([`Wire::view_json`]).
     pub views: Vec<serde_json::Value>,
-    /// Each seat's view as a person reads it ([`Wire::view_text`]); left out of the JSON.
+    /// Each seat's view as a person reads it ([`Wire::view_text`], seats named by number, laid
+    /// out for [`readable::WIDTH`](crate::core::readable::WIDTH) columns); left out of the JSON.
     #[serde(skip)]
     pub texts: Vec<String>,
 }
@@ -293,7 +294,7 @@ pub fn frames<G: Wire>(
             event,
             to_act: game.to_act(state),
             views: views.iter().map(|v| serde_json::to_value(game.view_json(v)).expect("views serialise")).collect(),
-            texts: views.iter().map(|v| game.view_text(v)).collect(),
+            texts: views.iter().map(|v| game.view_text(v, &crate::core::readable::Screen::PLAIN)).collect(),
         });
     })?;
     Ok(out)

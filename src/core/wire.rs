@@ -13,7 +13,8 @@ use std::fmt::{self, Display, Write as _};
 
 use serde::{Serialize, Serializer};
 
-use crate::core::game::{Game, IllegalAction};
+use crate::core::game::{Game, IllegalAction, Seat};
+use crate::core::readable::Screen;
 
 /// A game's wire encoding. Every registered game has one (`GameDef: Wire`), so every game can be
 /// played by outside bots; each game implements it in its own `wire.rs`.
@@ -66,10 +67,31 @@ pub trait Wire: Game {
         }
     }
 
-    /// The view as a person reads it (`arena play`): by default one line per field of
-    /// [`Wire::view_json`]; a game with a picture to draw (gomoku's board) draws it.
-    fn view_text(&self, view: &Self::View<'_>) -> String {
+    /// The view as a person reads it (`arena play`, `arena replay --game`), laid out for
+    /// `screen` (the players' names, the terminal's width): by default one line per field of
+    /// [`Wire::view_json`]; a game with a table or a board to draw draws it, from the view alone.
+    fn view_text(&self, view: &Self::View<'_>, screen: &Screen<'_>) -> String {
+        let _ = screen;
         let json = serde_json::to_value(self.view_json(view)).expect("wire values serialise");
+        crate::core::readable::fields(&json)
+    }
+
+    /// Appends, in words, what happened at the table that the seat viewing has not been told yet
+    /// (`told`, a count each game keeps its own way, starts at 0 and is moved on): every seat's
+    /// action as the rules took it (`checks`, `raises to 600`, `discards 5m`) and what the table
+    /// showed (`flop: Ah Kd 2c`), from the view alone; `screen` names the players a text names. `arena play` tells a person the other
+    /// seats' actions with it before asking them, and the rest at the end of the game, from the
+    /// last state's view. The default tells nothing (the view says what there is to know).
+    fn narrate(&self, view: &Self::View<'_>, screen: &Screen<'_>, told: &mut u64, out: &mut Vec<Told>) {
+        let _ = (view, screen, told, out);
+    }
+
+    /// The end of the game as a person reads it, laid out for `screen`: what the rules reveal
+    /// (the hands shown down and what they make, who won what, and why). By default one line per
+    /// field of [`Wire::reveal`].
+    fn end_text(&self, state: &Self::State, screen: &Screen<'_>) -> String {
+        let _ = screen;
+        let json = serde_json::to_value(self.reveal(state)).expect("wire values serialise");
         crate::core::readable::fields(&json)
     }
 
@@ -78,6 +100,27 @@ pub trait Wire: Game {
         let mut texts = Texts::default();
         self.write_legal(view, &mut texts);
         texts.iter().map(str::to_string).collect()
+    }
+}
+
+/// One thing that happened at the table, told in words ([`Wire::narrate`]): what `seat` did, in
+/// the third person (`checks`, `bets 200`, `discards 5m`), or, with no seat, what the table
+/// showed (`flop: Ah Kd 2c`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Told {
+    pub seat: Option<Seat>,
+    pub text: String,
+}
+
+impl Told {
+    /// What `seat` did.
+    pub fn by(seat: Seat, text: impl Into<String>) -> Told {
+        Told { seat: Some(seat), text: text.into() }
+    }
+
+    /// What the table showed.
+    pub fn table(text: impl Into<String>) -> Told {
+        Told { seat: None, text: text.into() }
     }
 }
 

@@ -258,9 +258,11 @@ fn replay_shows_a_game_step_by_step_and_as_one_seat_saw_it() {
         };
         assert!(open.contains(&said), "{said} missing from\n{open}");
     }
+    // A seat's two cards, as its row of the table drawn for it shows them (`Qh Kd`): the other
+    // seats' rows show `?? ??`, and the board never holds a seat's cards.
     let hole = |seat: usize| {
         let cards = line["deal"]["hole"][seat].as_array().unwrap();
-        format!("hole: {} {}", cards[0].as_str().unwrap(), cards[1].as_str().unwrap())
+        format!("{} {}", cards[0].as_str().unwrap(), cards[1].as_str().unwrap())
     };
     let acted: Vec<usize> =
         line["events"].as_array().unwrap().iter().filter_map(|e| e.get(0)?.as_u64()).map(|s| s as usize).collect();

@@ -14,6 +14,8 @@ fn arena_with_input(dir: &Path, args: &[&str], script: &str) -> Output {
     let mut child = arena()
         .args(args)
         .current_dir(dir)
+        // Laid out for 80 columns (a pipe's width), whatever the terminal running the tests is.
+        .env_remove("COLUMNS")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -136,4 +138,154 @@ fn bad_command_lines_get_one_line_and_exit_2() {
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
     }
+}
+
+/// A pseudo-terminal `columns` wide: the master end the test reads and types on, the slave end
+/// the child's stdin, stdout and stderr.
+fn pseudo_terminal(columns: u16) -> (std::fs::File, std::os::fd::OwnedFd) {
+    use std::os::fd::FromRawFd;
+    let (mut master, mut slave) = (-1, -1);
+    let size = libc::winsize { ws_row: 50, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0 };
+    // SAFETY: openpty writes one descriptor through each of the first two pointers and reads the
+    // window size through the last; no name is asked for and the default terminal modes are kept.
+    let opened = unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), &size) };
+    assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors were just opened for us and are owned by nothing else.
+    unsafe { (std::fs::File::from_raw_fd(master), std::os::fd::OwnedFd::from_raw_fd(slave)) }
+}
+
+/// `arena play ARGS` in `dir`, at a terminal `columns` wide, played by a person who answers each
+/// prompt with what `answer` makes of the screen since their last answer. Returns everything the
+/// terminal showed (their typing echoed after each prompt, as a person sees it).
+fn play_at_terminal(dir: &Path, args: &[&str], columns: u16, mut answer: impl FnMut(&str) -> String) -> String {
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+    let (master, slave) = pseudo_terminal(columns);
+    let mut child = arena()
+        .arg("play")
+        .args(args)
+        .current_dir(dir)
+        // The width comes from the terminal itself (TIOCGWINSZ), as a person's would.
+        .env_remove("COLUMNS")
+        .stdin(Stdio::from(slave.try_clone().unwrap()))
+        .stdout(Stdio::from(slave.try_clone().unwrap()))
+        .stderr(Stdio::from(slave))
+        .spawn()
+        .unwrap();
+    // What the terminal shows, read on a thread of its own until the child has gone (the last
+    // slave end closed: the read fails with EIO).
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    let mut reader = master.try_clone().unwrap();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = reader.read(&mut buf) {
+            if tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut typing = master;
+    let (mut screen, mut answered) = (String::new(), 0);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(bytes) => screen.push_str(&String::from_utf8_lossy(&bytes).replace('\r', "")),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{args:?}: no end after 120 s:\n{screen}");
+        }
+        let last_line = screen.rsplit('\n').next().unwrap_or("");
+        if screen.len() > answered && last_line.starts_with("seat ") && last_line.ends_with("> ") {
+            let line = answer(&screen[answered..]);
+            typing.write_all(format!("{line}\n").as_bytes()).unwrap();
+            answered = screen.len();
+        }
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{args:?}: {status}\n{screen}");
+    screen
+}
+
+/// The first of `choices` the legal list offers (`1) check`), else the first legal action.
+fn first_of(choices: &'static [&'static str]) -> impl FnMut(&str) -> String {
+    move |screen: &str| {
+        let offered = |choice: &&&str| screen.contains(&format!(") {choice}"));
+        choices.iter().find(offered).map_or("1".to_string(), |choice| choice.to_string())
+    }
+}
+
+/// Whether a line tells an action of `who` in words, one of `verbs` (`rr (seat 1): checks`).
+fn told(screen: &str, who: &str, verbs: &[&str]) -> bool {
+    screen
+        .lines()
+        .filter_map(|line| line.strip_prefix(&format!("{who}: ")))
+        .any(|action| verbs.iter().any(|verb| action.starts_with(verb)))
+}
+
+/// The person's result line: won or lost, a signed amount and `unit` after it (`chip` stands for
+/// `chips` too).
+fn result_in(screen: &str, unit: &str) -> bool {
+    screen.lines().any(|line| {
+        let rest = ["you won +", "you lost -", "you broke even, 0"].iter().find_map(|lead| line.strip_prefix(lead));
+        rest.is_some_and(|rest| {
+            let amount: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+            !amount.is_empty() && rest[amount.len()..].starts_with(&format!(" {unit}"))
+        })
+    })
+}
+
+#[test]
+fn at_a_terminal_a_person_sees_the_table_the_others_actions_in_words_and_the_result_in_the_games_unit() {
+    let dir = TempDir::new().unwrap();
+    let run = |game: &str, args: &[&str], columns: u16, answer: &mut dyn FnMut(&str) -> String| {
+        let mut all = vec![game, "--seed", "2", "--out", game];
+        all.extend_from_slice(args);
+        let screen = play_at_terminal(dir.path(), &all, columns, answer);
+        // Shown with --nocapture: what a person saw (the lead's closing note quotes it).
+        println!("===== arena play {} ({columns} columns)\n{screen}", all.join(" "));
+        assert!(!screen.contains("action="), "{game}: a field dump, not a table:\n{screen}");
+        screen
+    };
+
+    // Hold'em: a person who checks and calls down against rr.
+    let holdem = run("holdem", &["--bot", "rr"], 80, &mut first_of(&["check", "call"]));
+    for line in ["  seat 0  you  button, small blind  stack 9950  bet 50 ", "  seat 1  rr   big blind", "board: -"] {
+        assert!(holdem.contains(line), "hold'em: no `{line}` in the table:\n{holdem}");
+    }
+    let verbs = ["checks", "calls ", "bets ", "raises to ", "folds"];
+    assert!(told(&holdem, "rr (seat 1)", &verbs), "hold'em: rr's action is not told in words:\n{holdem}");
+    assert!(holdem.contains("showdown:\n") && holdem.contains("the pot of "), "hold'em:\n{holdem}");
+    assert!(result_in(&holdem, "chip") && holdem.contains(" big blind"), "hold'em:\n{holdem}");
+
+    // Stud: the person in seat 1, checking and calling against the expert.
+    let stud = run("stud", &["--bot", "expert", "--seat", "1"], 80, &mut first_of(&["check", "call"]));
+    assert!(stud.contains("  seat 0  expert") && stud.contains("  seat 1  you "), "stud:\n{stud}");
+    assert!(stud.contains("[hole card] face-up cards"), "stud:\n{stud}");
+    assert!(told(&stud, "expert (seat 0)", &verbs), "stud: the expert's action is not told:\n{stud}");
+    assert!(stud.contains("showdown:\n") && result_in(&stud, "chip"), "stud:\n{stud}");
+
+    // Zhajinhua: three seats; the person looks, then calls.
+    let zhajinhua = run("zhajinhua", &["--bot", "ev", "--seats", "3"], 80, &mut first_of(&["look", "call"]));
+    assert!(zhajinhua.contains("  seat 1  ev ") && zhajinhua.contains("your cards: "), "zhajinhua:\n{zhajinhua}");
+    let verbs = ["looks at their cards", "folds", "calls, paying ", "raises the stake to "];
+    let others = told(&zhajinhua, "ev (seat 1)", &verbs) || told(&zhajinhua, "ev (seat 2)", &verbs);
+    assert!(others, "zhajinhua: no other seat's action told:\n{zhajinhua}");
+    assert!(result_in(&zhajinhua, "chip"), "zhajinhua:\n{zhajinhua}");
+
+    // Mahjong at a narrow terminal: every line within its width, no tile or action cut.
+    let width = 60;
+    let mahjong = run("mahjong", &["--bot", "greedy"], width, &mut first_of(&[]));
+    let long: Vec<&str> = mahjong.lines().filter(|line| line.chars().count() > usize::from(width)).collect();
+    assert!(long.is_empty(), "mahjong: lines wider than {width} columns: {long:#?}");
+    assert!(mahjong.contains("your hand: ") && mahjong.contains("discards (oldest first):"), "mahjong:\n{mahjong}");
+    assert!(told(&mahjong, "greedy (seat 1)", &["discards "]), "mahjong:\n{mahjong}");
+    let won = mahjong.contains(" fans, ") && mahjong.contains("\nfans: ");
+    assert!(won || mahjong.contains("the wall ran out"), "mahjong: how the hand ended:\n{mahjong}");
+    assert!(result_in(&mahjong, "point"), "mahjong:\n{mahjong}");
+    // The legal list, wrapped, keeps every action whole: `N) discard T`.
+    let menu: Vec<&str> = mahjong.lines().filter(|line| line.starts_with("legal: ")).collect();
+    assert!(!menu.is_empty() && menu.iter().all(|line| !line.trim_end().ends_with(") discard")), "{menu:?}");
 }

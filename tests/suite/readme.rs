@@ -125,6 +125,9 @@ fn check_readme(slow: bool) {
             .arg(&example.command)
             .current_dir(scratch.path())
             .env("PATH", &path)
+            // `arena play` lays its screens out to COLUMNS: the README shows them at 80 columns,
+            // what a pipe gets without it.
+            .env_remove("COLUMNS")
             .output()
             .unwrap();
         ran += 1;

@@ -87,6 +87,15 @@ impl GameDef for Gomoku {
     fn payoff_label(&self) -> &'static str {
         "+1 win, -1 loss"
     }
+    /// `+1 (a win)`, `-1 (a loss)`, `0 (a draw)`.
+    fn payoff_text(&self, payoff: f64) -> String {
+        let what = match payoff {
+            p if p > 0.0 => "a win",
+            p if p < 0.0 => "a loss",
+            _ => "a draw",
+        };
+        format!("{} ({what})", crate::core::readable::signed(payoff))
+    }
     fn headline(&self) -> Headline {
         Headline::elo(POINTS_A_GAME)
     }

@@ -6,7 +6,8 @@ use std::sync::LazyLock;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::core::wire::{show, List, Texts};
+use crate::core::readable::Screen;
+use crate::core::wire::{show, List, Texts, Told};
 use crate::core::{Game, IllegalAction, Wire};
 
 use super::engine::{Gomoku, Move, State};
@@ -14,6 +15,9 @@ use super::MAX_SIZE;
 
 /// A cell as a character of a board row: `.` empty, `x` black (seat 0), `o` white (seat 1).
 const CELLS: [u8; 3] = [b'.', b'x', b'o'];
+
+/// Each seat's colour as a person reads it.
+const COLOURS: [&str; 2] = ["black (x)", "white (o)"];
 
 /// A move's text: `x,y`.
 fn move_text(m: Move) -> impl Display {
@@ -66,10 +70,41 @@ impl Wire for Gomoku {
     }
 
     /// The board drawn with its coordinates, the last stone in brackets, and whose move it is.
-    fn view_text(&self, s: &&State) -> String {
-        let colour = ["black (x)", "white (o)"][s.to_move()];
+    fn view_text(&self, s: &&State, _screen: &Screen<'_>) -> String {
+        let colour = COLOURS[s.to_move()];
         let last = s.moves.last().map_or("none".to_string(), |m| move_text(*m).to_string());
         format!("{}you play {colour}; last move: {last}; a move is x,y (column, row)\n", picture(s))
+    }
+
+    /// The opening's stones at first, then every stone as it is played (`told`: the stones told).
+    fn narrate(&self, s: &&State, _screen: &Screen<'_>, told: &mut u64, out: &mut Vec<Told>) {
+        let from = *told as usize;
+        if from == 0 && s.opening > 0 {
+            let stones = s.moves[..s.opening].iter().map(|m| move_text(*m));
+            out.push(Told::table(format!("the opening: {}", crate::core::wire::spaced(stones))));
+        }
+        for (i, m) in s.moves.iter().enumerate().skip(from.max(s.opening)) {
+            out.push(Told::by(i % 2, format!("plays {}", move_text(*m))));
+        }
+        *told = s.moves.len() as u64;
+    }
+
+    /// The last board, and who won and how (a five, or black's forbidden move under renju), or
+    /// that the board filled up. A game that ended by a forfeit says nothing more here: the
+    /// forfeit and whom it credited are the host's to say.
+    fn end_text(&self, s: &State, screen: &Screen<'_>) -> String {
+        let mut text = picture(s);
+        match (s.winner, s.foul) {
+            (Some(w), Some(foul)) => text.push_str(&format!(
+                "{} wins: black's last stone made a forbidden {} (renju)\n",
+                screen.who(w),
+                foul.name()
+            )),
+            (Some(w), None) => text.push_str(&format!("{} wins: five in a row for {}\n", screen.who(w), COLOURS[w])),
+            (None, _) if s.is_over() => text.push_str("a draw: the board is full\n"),
+            (None, _) => {}
+        }
+        text
     }
 
     /// The board's size, the rule and the opening's stones (black's first, then in turn): a

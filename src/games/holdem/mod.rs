@@ -19,6 +19,7 @@ mod luck;
 pub mod phh;
 mod report;
 mod state;
+mod table;
 mod wire;
 
 pub use engine::{Action, Blinds, Chips, Event, Format, Holdem, State, View};
@@ -92,6 +93,19 @@ impl GameDef for Holdem {
         match self.format {
             Format::Cash => "big blinds",
             Format::Sng => "place points, +1 first to -1 last",
+        }
+    }
+
+    /// Cash: the chips and the big blinds they make (`+390 chips (+3.9 big blinds)`); a
+    /// sit-and-go: its place points.
+    fn payoff_text(&self, payoff: f64) -> String {
+        let units = crate::core::readable::signed_units;
+        match self.format {
+            Format::Cash => {
+                let chips = payoff * f64::from(self.blinds.big);
+                format!("{} ({})", units(chips.round(), "chips"), units(payoff, "big blinds"))
+            }
+            Format::Sng => units(payoff, "place points"),
         }
     }
 

@@ -3,10 +3,12 @@
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::core::wire::{number, show, texts, words, Bounds, List, Text, Texts};
+use crate::core::readable::Screen;
+use crate::core::wire::{number, show, texts, words, Bounds, List, Text, Texts, Told};
 use crate::core::{IllegalAction, Seat, Wire};
 
 use super::engine::{Action, Event, Holdem, State, View};
+use super::table;
 use crate::cards::Card;
 
 impl Wire for Holdem {
@@ -102,6 +104,21 @@ impl Wire for Holdem {
         }
         write_streets(&s.board, turned, s.dealt, out);
         *seen = (u64::from(hand) << 8) | s.dealt as u64;
+    }
+
+    /// The table drawn: seats, stacks, bets, the cards this seat sees, the board (table.rs).
+    fn view_text(&self, v: &View<'_>, screen: &Screen<'_>) -> String {
+        table::draw(self, v, screen)
+    }
+
+    /// Every action in words, a check told from a call by following the betting (table.rs).
+    fn narrate(&self, v: &View<'_>, screen: &Screen<'_>, told: &mut u64, out: &mut Vec<Told>) {
+        table::narrate(self, v, screen, told, out)
+    }
+
+    /// The last hand's board, the hands shown down by name, who took the pot (table.rs).
+    fn end_text(&self, s: &State, screen: &Screen<'_>) -> String {
+        table::ending(self, s, screen)
     }
 
     /// The board and the hole cards of the seats at the last hand's showdown (`null` for the

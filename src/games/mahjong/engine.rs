@@ -16,7 +16,7 @@
 use rand::seq::{IndexedRandom, SliceRandom};
 
 use super::botzone::judge;
-use super::fans::{score, WinContext, WinningHand};
+use super::fans::{score, FanTable, Score, WinContext, WinningHand, FAN_COUNT};
 use super::shanten::{is_winning_shape, shanten};
 use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, TILE_KINDS};
 use crate::core::wire::{write_int, Texts};
@@ -127,9 +127,10 @@ pub struct State {
     /// Tiles every seat can see: discards still on the table and declared sets.
     pub seen: Counts,
     pub phase: Phase,
-    /// The winner and fans of the last hand that was won.
+    /// The winner and fans of the last hand that was won, and each fan that counted.
     pub winner: Option<Seat>,
     pub fans: u32,
+    pub fan_table: FanTable,
     /// Points over the whole game (zero-sum).
     pub payoff: [i32; SEATS],
     /// The seat that was to draw when the live wall ran out, in the last hand that did (the rules
@@ -163,6 +164,7 @@ impl State {
             phase: Phase::Over,
             winner: None,
             fans: 0,
+            fan_table: FanTable([0; FAN_COUNT]),
             payoff: [0; SEATS],
             exhausted_by: None,
             log: Vec::new(),
@@ -269,6 +271,11 @@ impl Mahjong {
 
     /// Fans of `seat` winning on `tile` (already counted in its hand when self-drawn).
     fn win_fans(&self, s: &State, seat: Seat, tile: Tile, self_drawn: bool, kong: bool) -> Option<u32> {
+        self.win_score(s, seat, tile, self_drawn, kong).map(|sc| sc.total)
+    }
+
+    /// The fans of [`Mahjong::win_fans`], each with its count, when the hand may win.
+    fn win_score(&self, s: &State, seat: Seat, tile: Tile, self_drawn: bool, kong: bool) -> Option<Score> {
         let mut concealed = s.hands[seat];
         if self_drawn {
             concealed[tile as usize] -= 1;
@@ -293,7 +300,7 @@ impl Mahjong {
         };
         let h = WinningHand { melds: &s.melds[seat], concealed: &concealed, win_tile: tile };
         let sc = score(&h, &ctx)?;
-        (sc.total - s.flowers[seat] as u32 >= self.min_fans).then_some(sc.total)
+        (sc.total - s.flowers[seat] as u32 >= self.min_fans).then_some(sc)
     }
 
     /// The actions `seat` may take now (empty when it is not asked).
@@ -488,7 +495,8 @@ impl Mahjong {
         }
     }
 
-    fn settle(&self, s: &mut State, winner: Seat, fans: u32, payer: Option<Seat>) {
+    fn settle(&self, s: &mut State, winner: Seat, score: Score, payer: Option<Seat>) {
+        let fans = score.total;
         let f = fans as i32;
         for k in 0..SEATS {
             if k == winner {
@@ -510,6 +518,7 @@ impl Mahjong {
         s.win_fans[winner] += fans;
         s.winner = Some(winner);
         s.fans = fans;
+        s.fan_table = score.table;
         self.end_hand(s);
     }
 
@@ -517,7 +526,7 @@ impl Mahjong {
     fn resolve_claims(&self, s: &mut State, from: Seat, tile: Tile, answers: [Action; SEATS]) {
         let order = [1, 2, 3].map(|k| next_seat(from, k));
         if let Some(&w) = order.iter().find(|&&k| answers[k] == Action::Win) {
-            let fans = self.win_fans(s, w, tile, false, false).expect("checked when claimed");
+            let fans = self.win_score(s, w, tile, false, false).expect("checked when claimed");
             s.discards[from].pop();
             s.hands[w][tile as usize] += 1;
             self.settle(s, w, fans, Some(from));
@@ -811,7 +820,7 @@ impl Game for Mahjong {
             Phase::Turn { seat, drawn, after_kong } => match *a {
                 Action::Win => {
                     let t = drawn.expect("a win needs the drawn tile");
-                    let fans = self.win_fans(s, seat, t, true, after_kong).expect("legal");
+                    let fans = self.win_score(s, seat, t, true, after_kong).expect("legal");
                     self.settle(s, seat, fans, None);
                 }
                 Action::Discard(t) => {
@@ -865,7 +874,7 @@ impl Game for Mahjong {
                     None => {
                         let order = [1, 2, 3].map(|k| next_seat(seat, k));
                         if let Some(&w) = order.iter().find(|&&k| answers[k] == Action::Win) {
-                            let fans = self.win_fans(s, w, tile, false, true).expect("checked");
+                            let fans = self.win_score(s, w, tile, false, true).expect("checked");
                             s.hands[seat][tile as usize] -= 1;
                             s.hands[w][tile as usize] += 1;
                             self.settle(s, w, fans, Some(seat));

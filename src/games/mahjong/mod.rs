@@ -33,6 +33,7 @@ pub mod events;
 pub mod fans;
 mod report;
 pub mod shanten;
+mod table;
 pub mod tiles;
 mod wire;
 

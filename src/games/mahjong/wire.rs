@@ -22,10 +22,12 @@ use std::fmt::{Display, Write as _};
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::core::wire::{show, texts, write_int, List, Text, Texts};
+use crate::core::readable::Screen;
+use crate::core::wire::{show, texts, write_int, List, Text, Texts, Told};
 use crate::core::Wire;
 
 use super::engine::{Action, Mahjong, Phase, PhaseView, State, View, FLOWER, SEATS};
+use super::table;
 use super::tiles::{parse_tile, tile_name, Counts, Meld, Tile, HONOR_LETTERS, SUIT_LETTERS};
 
 /// The tiles of `counts`, each as often as it is held, in tile order.
@@ -129,6 +131,21 @@ impl Wire for Mahjong {
                 "`{text}` is not a mahjong action (discard T, win, concealed kong T, added kong T, pass, pung, kong, chow T)"
             )),
         }
+    }
+
+    /// The table drawn to the terminal's width: seats, sets, discards, your hand (table.rs).
+    fn view_text(&self, v: &View<'_>, screen: &Screen<'_>) -> String {
+        table::draw(self, v, screen)
+    }
+
+    /// Every discard, claim, kong and win in words (table.rs).
+    fn narrate(&self, v: &View<'_>, screen: &Screen<'_>, told: &mut u64, out: &mut Vec<Told>) {
+        table::narrate(v, screen, told, out)
+    }
+
+    /// The winning hand with its fans and how it was won, or the wall run out (table.rs).
+    fn end_text(&self, s: &State, screen: &Screen<'_>) -> String {
+        table::ending(self, s, screen)
     }
 
     /// The winner of the last hand won and its fans; in a one-hand game, also the winner's

@@ -11,6 +11,7 @@
 //!   ante, and at least 1 chip), unless it is the show hand (all the cap allows).
 
 use rand::seq::SliceRandom;
+use smallvec::SmallVec;
 
 use super::eval::{value, Category, HandValue};
 use crate::cards::{write_spaced, Card, CardSet, Deck};
@@ -36,6 +37,14 @@ pub enum Action {
     Bet(u32),
     /// 梭哈: bet or raise as much as the shortest stack in the hand allows.
     ShowHand,
+}
+
+/// One action of the hand, on the street it was taken (0 to 3, as [`State::street`] counts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Acted {
+    pub street: u8,
+    pub seat: u8,
+    pub action: Action,
 }
 
 /// The table options.
@@ -74,6 +83,14 @@ pub struct State {
     won: [u32; MAX_SEATS],
     /// Whether the hand went to showdown.
     showdown: bool,
+    /// Every action so far, in order: what a seat at the table saw done (the view's history).
+    /// Kept here, in every seat's view and on the wire, rather than worked out by whoever shows a
+    /// person the table from one view to the next: between two of a seat's decisions several
+    /// seats may check, bet and call, and the views' stacks and bets show only the sum of it (a
+    /// check leaves no trace at all), while any player at the table sees each action; a bot
+    /// outside the process now sees them too. Inline up to a long hand's length, so a deal
+    /// allocates nothing.
+    history: SmallVec<[Acted; 16]>,
 }
 
 impl State {
@@ -156,6 +173,10 @@ impl State {
     pub fn hand(&self, seat: Seat) -> CardSet {
         self.cards[seat].iter().copied().collect()
     }
+    /// Every action so far, in order.
+    pub fn history(&self) -> &[Acted] {
+        &self.history
+    }
 }
 
 /// What one seat may see: its own hole card, everyone's face-up cards and the betting.
@@ -229,6 +250,18 @@ impl<'a> View<'a> {
     pub fn legal_actions(&self, game: &Stud, out: &mut Vec<Action>) {
         game.list_actions(self.state, self.seat, out);
     }
+    /// Every seat's actions so far, in order.
+    pub fn history(&self) -> &'a [Acted] {
+        &self.state.history
+    }
+    /// The chips the seat has won from the pot (0 until the hand is over).
+    pub fn won(&self, seat: Seat) -> u32 {
+        self.state.won[seat]
+    }
+    /// Whether the seat is to act now.
+    pub fn to_act(&self) -> bool {
+        self.state.to_act == Some(self.seat)
+    }
     /// The smallest bet I may make, if I may raise at all.
     pub fn min_bet_to(&self, game: &Stud) -> Option<u32> {
         let max = self.max_bet_to()?;
@@ -258,6 +291,7 @@ impl Stud {
             to_act: None,
             won: [0; MAX_SEATS],
             showdown: false,
+            history: SmallVec::new(),
         };
         for seat in 0..self.seats {
             s.cards[seat] = cards[seat];
@@ -455,6 +489,7 @@ impl Game for Stud {
     fn apply(&self, s: &mut State, action: &Action) -> Result<(), IllegalAction> {
         let seat = s.to_act.ok_or_else(|| IllegalAction("the hand is over".into()))?;
         let to = self.check_action(s, seat, *action)?;
+        s.history.push(Acted { street: s.street as u8, seat: seat as u8, action: *action });
         if *action == Action::Fold {
             s.folded[seat] = Some(s.street as u8);
         } else {

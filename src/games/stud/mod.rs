@@ -20,6 +20,7 @@ pub mod eval;
 mod luck;
 pub mod odds;
 mod report;
+mod table;
 #[cfg(test)]
 mod tests;
 mod wire;

@@ -12,11 +12,13 @@ use std::fmt::Display;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::core::wire::{number, show, texts, words, Bounds, List, Texts};
+use crate::core::readable::Screen;
+use crate::core::wire::{number, show, texts, words, Bounds, List, Text, Texts, Told};
 use crate::core::{Game, IllegalAction, Wire};
 
-use super::engine::{Action, State, Stud, View, STREETS};
+use super::engine::{Acted, Action, State, Stud, View, STREETS};
 use super::eval::value;
+use super::table;
 
 impl Wire for Stud {
     fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a {
@@ -56,6 +58,21 @@ impl Wire for Stud {
             [w, n] if w == "bet" => Ok(Action::Bet(number(n, "a number of chips")?)),
             _ => Err(format!("`{text}` is not a stud action (fold, check, call, bet N, showhand)")),
         }
+    }
+
+    /// The table drawn: stacks, bets, every seat's face-up cards, the hole card (table.rs).
+    fn view_text(&self, v: &View<'_>, screen: &Screen<'_>) -> String {
+        table::draw(self, v, screen)
+    }
+
+    /// Every action in words and each street's cards as they are dealt (table.rs).
+    fn narrate(&self, v: &View<'_>, screen: &Screen<'_>, told: &mut u64, out: &mut Vec<Told>) {
+        table::narrate(self, v, screen, told, out)
+    }
+
+    /// The hands shown down by name and who took the pot (table.rs).
+    fn end_text(&self, s: &State, screen: &Screen<'_>) -> String {
+        table::ending(s, screen)
     }
 
     /// At a showdown (more than one seat in at the end), each seat's five cards, the hole card
@@ -127,7 +144,7 @@ impl Serialize for ViewJson<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let v = self.v;
         let seats = 0..v.seats();
-        let mut o = s.serialize_struct("view", 13)?;
+        let mut o = s.serialize_struct("view", 14)?;
         o.serialize_field("seat", &v.seat())?;
         o.serialize_field("seats", &v.seats())?;
         o.serialize_field("street", &v.street())?;
@@ -141,8 +158,23 @@ impl Serialize for ViewJson<'_, '_> {
         o.serialize_field("to_call", &v.to_call())?;
         o.serialize_field("my_bet", &v.my_bet())?;
         o.serialize_field("bet", &v.min_bet_to(self.game).zip(v.max_bet_to()).map(|(min, max)| Bounds { min, max }))?;
+        let game = self.game;
+        let acted = |&Acted { street, seat, action }: &Acted| ActedJson {
+            street,
+            seat,
+            action: Text(show(move |f| game.action_text(&action).fmt(f))),
+        };
+        o.serialize_field("history", &List(v.history().iter().map(acted)))?;
         o.end()
     }
+}
+
+/// An entry of the hand's history: `{"street": 0, "seat": 1, "action": "bet 2"}`.
+#[derive(serde::Serialize)]
+struct ActedJson<A> {
+    street: u8,
+    seat: u8,
+    action: A,
 }
 
 #[derive(serde::Serialize)]

@@ -13,6 +13,7 @@ pub mod engine;
 pub mod eval;
 mod luck;
 mod report;
+mod table;
 pub mod winprob;
 mod wire;
 

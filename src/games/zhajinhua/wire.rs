@@ -11,11 +11,13 @@ use std::fmt::Display;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::core::wire::{number, show, texts, words, List, Text, Texts};
+use crate::core::readable::Screen;
+use crate::core::wire::{number, show, texts, words, List, Text, Texts, Told};
 use crate::core::{Game, Seat, Wire};
 
 use super::engine::{Action, Event, Public, State, View, Zhajinhua};
 use super::eval::Category;
+use super::table;
 
 impl Wire for Zhajinhua {
     fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a {
@@ -49,6 +51,21 @@ impl Wire for Zhajinhua {
             [w, n] if w == "compare" => Ok(Action::Compare(number(n, "a seat")?)),
             _ => Err(format!("`{text}` is not a zhajinhua action (look, fold, call, raise N, compare SEAT)")),
         }
+    }
+
+    /// The table drawn: stacks, what each seat put in, who looked, your cards (table.rs).
+    fn view_text(&self, v: &View<'_>, screen: &Screen<'_>) -> String {
+        table::draw(self, v, screen)
+    }
+
+    /// Every action in words, a compare with its loser (table.rs).
+    fn narrate(&self, v: &View<'_>, screen: &Screen<'_>, told: &mut u64, out: &mut Vec<Told>) {
+        table::narrate(v, screen, told, out)
+    }
+
+    /// The hands shown down with their categories, and who took the pot (table.rs).
+    fn end_text(&self, s: &State, screen: &Screen<'_>) -> String {
+        table::ending(s, screen)
     }
 
     /// At a showdown, the cards and category of every seat still in; `null` for the others.
