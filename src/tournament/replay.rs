@@ -20,7 +20,7 @@ use crate::registry::{Arena, Venue};
 use crate::report::html::viewer::{self, Pick, Step, ViewedGame};
 use crate::report::html::RunData;
 use crate::report::records::{self, RecordLine, Recorded, StatusIn};
-use crate::report::{GamesFile, Manifest, RowFormat, CONFIG};
+use crate::report::{check_run_folder, GamesFile, Manifest, RowFormat, CONFIG, MANIFEST};
 use crate::tournament::run::names;
 
 /// A run folder's records, opened to be checked or shown.
@@ -50,6 +50,7 @@ pub enum Checked {
 
 impl RunRecords {
     pub fn open(arena: &Arena, dir: &Path) -> Result<RunRecords> {
+        check_run_folder(dir, &[MANIFEST, CONFIG])?;
         let manifest = Manifest::read(dir)?;
         let Some(file) = manifest.records.moves_file() else {
             return Err(Error::input(format!(

@@ -45,6 +45,7 @@ impl RunData {
     /// Reads `dir` (config.toml, games.csv, run.json when there is one) and replays its games,
     /// in file order, through the tallies the run uses.
     pub fn read(arena: &Arena, dir: &Path) -> Result<RunData> {
+        crate::report::check_run_folder(dir, &[crate::report::CONFIG])?;
         let config_path = dir.join(crate::report::CONFIG);
         let config_text = std::fs::read_to_string(&config_path).map_err(|e| Error::bad_path(&config_path, e))?;
         let cfg = RunConfig::load(arena, &config_path, &Overrides::default())?;
