@@ -109,11 +109,14 @@ impl<'a> Launch<'a> {
         }
     }
 
-    /// The line shown before any game is played (`None` when nothing is left to play).
+    /// The line shown before any game is played, and for a resumed run where it picks up (`None`
+    /// when nothing is left to play).
     pub fn header(&self) -> Option<String> {
         match self {
             Launch::New(run) => Some(header(&run.cfg, &run.schedule, run.shard)),
-            Launch::Resume { resumption, shard } => Some(header(&resumption.cfg, resumption.schedule(), *shard)),
+            Launch::Resume { resumption, shard } => {
+                Some(format!("{}\n{}", header(&resumption.cfg, resumption.schedule(), *shard), resumption.resumed()))
+            }
             Launch::Ended { .. } => None,
         }
     }

@@ -57,3 +57,31 @@ fn every_command_says_a_missing_run_folder_the_same_way() {
         "error: no gate history at h.csv (no such file: `arena gate GATE --history FILE` writes it)",
     );
 }
+
+/// `arena resume` says where the run picks up: how many games it keeps of how many, and how many
+/// are left; and, when none is, that there is nothing to resume.
+#[test]
+fn resume_says_where_it_picks_up() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let args = ["run", "--game", "holdem", "--bot", "rr", "--bot", "rr-tight", "--games", "200", "--paired"];
+    let made = run_in(d, &[&args[..], &["--quiet", "--out", "run"]].concat());
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    // As a kill leaves it: the first 60 games (two rows each) on disk, run.json still running.
+    let games = std::fs::read_to_string(d.join("run/games.csv")).unwrap();
+    let kept: Vec<&str> = games.lines().take(1 + 2 * 60).collect();
+    std::fs::write(d.join("run/games.csv"), kept.join("\n") + "\n").unwrap();
+    let manifest = std::fs::read_to_string(d.join("run/run.json")).unwrap().replace("\"complete\"", "\"running\"");
+    std::fs::write(d.join("run/run.json"), manifest).unwrap();
+    let resumed = run_in(d, &["resume", "run"]);
+    let stdout = String::from_utf8_lossy(&resumed.stdout);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(stdout.lines().nth(1), Some("resumed run with 60 of 200 games played (140 to play)"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(d.join("run/games.csv")).unwrap(), games, "the run resumed is the run");
+    let again = run_in(d, &["resume", "run"]);
+    assert_eq!(String::from_utf8_lossy(&again.stdout), "run: complete (200 of 200 games); nothing to resume\n");
+    // Extended: the games played are kept, the rest is played.
+    let extended = run_in(d, &["resume", "run", "--games", "300"]);
+    let stdout = String::from_utf8_lossy(&extended.stdout);
+    assert_eq!(stdout.lines().nth(1), Some("resumed run with 200 of 300 games played (100 to play)"), "{stdout}");
+}
