@@ -113,14 +113,8 @@ impl Params {
         for key in given.keys() {
             if !specs.iter().any(|s| s.name == key) {
                 let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-                return Err(fault(
-                    key,
-                    format!(
-                        "unknown parameter {} for {owner} (known: {})",
-                        shown(key),
-                        if known.is_empty() { "none".to_string() } else { known.join(", ") }
-                    ),
-                ));
+                let known = crate::core::suggest::known_names(key, &known);
+                return Err(fault(key, format!("unknown parameter {} for {owner} ({known})", shown(key))));
             }
         }
         let mut values = Table::new();

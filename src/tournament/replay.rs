@@ -271,7 +271,14 @@ impl RunRecords {
             let known: Vec<&str> = formats.iter().map(|f| f.name).collect();
             return Err(Error::input(match known.is_empty() {
                 true => format!("{} has no record file format to export", self.cfg.game),
-                false => format!("{} has no record format `{format}` (it has {})", self.cfg.game, known.join(", ")),
+                false => match crate::core::suggest::did_you_mean(format, &known) {
+                    Some(guess) => format!(
+                        "{} has no record format `{format}` ({guess} it has {})",
+                        self.cfg.game,
+                        known.join(", ")
+                    ),
+                    None => format!("{} has no record format `{format}` (it has {})", self.cfg.game, known.join(", ")),
+                },
             }));
         };
         std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;

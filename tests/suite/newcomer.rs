@@ -85,3 +85,67 @@ fn resume_says_where_it_picks_up() {
     let stdout = String::from_utf8_lossy(&extended.stdout);
     assert_eq!(stdout.lines().nth(1), Some("resumed run with 200 of 300 games played (100 to play)"), "{stdout}");
 }
+
+/// A mistyped name is answered with the names it was likely meant to be, by the one measure
+/// every kind of name is held to: subcommands, flags and their values, games, bot kinds and roster
+/// names, table options and bot parameters.
+#[test]
+fn a_typo_is_answered_with_what_was_meant() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let holdem = "known: rr, always-call, always-raise, all-in, random, acpc, external, human, rr-tight, rr-loose, \
+                  rr-fast, acpc-example, acpc-port)";
+    let cases: &[(&[&str], String)] = &[
+        (&["rnu"], "error: unrecognized subcommand 'rnu' (did you mean `run`?); try --help".into()),
+        (&["stat"], "error: unrecognized subcommand 'stat' (did you mean `stats` or `status`?); try --help".into()),
+        (&["advise", "holdme"], "error: unrecognized subcommand 'holdme' (did you mean `holdem`?); try --help".into()),
+        (&["chess"], "error: unrecognized subcommand 'chess'; try --help".into()),
+        (
+            &["run", "--sed", "3"],
+            "error: unexpected argument '--sed' found (did you mean `--seed`?); try --help".into(),
+        ),
+        (
+            &["run", "x.toml", "--records", "gzz"],
+            "error: invalid value 'gzz' for '--records <RECORDS>' [possible values: csv, gz, moves, moves-gz, none] \
+             (did you mean `gz`?); try --help"
+                .into(),
+        ),
+        (
+            &["list", "holdme"],
+            "error: unknown game `holdme` (did you mean `holdem`? known: holdem, stud, zhajinhua, gomoku, mahjong)"
+                .into(),
+        ),
+        (
+            &["run", "--game", "holdem", "--bot", "rr", "--bot", "always-cal"],
+            format!("error: unknown bot `always-cal` for holdem (did you mean `always-call`? {holdem}"),
+        ),
+        (
+            &["run", "--game", "holdem", "--bot", "rr-tigth", "--bot", "rr"],
+            format!("error: unknown bot `rr-tigth` for holdem (did you mean `rr-tight`? {holdem}"),
+        ),
+        (
+            &["run", "--game", "holdem", "--bot", "rr", "--bot", "chess-engine"],
+            format!("error: unknown bot `chess-engine` for holdem ({holdem}"),
+        ),
+    ];
+    for (args, line) in cases {
+        let out = arena().current_dir(d).args(*args).stdin(std::process::Stdio::null()).output().unwrap();
+        refused_with(&out, line);
+    }
+    // A parameter named on the command line (--param) and a table option in a config file.
+    let out = arena().args(["brain", "gomoku", "--bot", "search", "--param", "dpeth=4"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("unknown parameter `dpeth` for bot `search` (did you mean `depth`? known: depth,"),
+        "{stderr}"
+    );
+    let config = write(d, "c.toml", "game = \"gomoku\"\nbots = [\"random\"]\n[table]\nszie = 9\n");
+    let out = run_in(d, &["run", config.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(
+        stderr.contains("c.toml:4: unknown parameter `szie` for the gomoku table (did you mean `size`? known: size,"),
+        "{stderr}"
+    );
+}
