@@ -36,8 +36,8 @@ fn reach(given: &str) -> usize {
 }
 
 /// The known names `given` was likely meant to be, nearest first (a tie in the order given): those
-/// within [`reach`] of it, and those it begins (three characters at least: `gom` for `gomoku`).
-/// At most three.
+/// within [`reach`] of it, and those it begins by half or more (three characters at least: `gom`
+/// for `gomoku`, not `blind` for `blind_factor`). At most three.
 pub fn nearest<'a>(given: &str, known: &[&'a str]) -> Vec<&'a str> {
     let lower = given.to_lowercase();
     let mut near: Vec<(usize, usize, &str)> = known
@@ -46,7 +46,8 @@ pub fn nearest<'a>(given: &str, known: &[&'a str]) -> Vec<&'a str> {
         .filter(|(_, k)| **k != given)
         .filter_map(|(i, &k)| {
             let d = distance(given, k);
-            let begins = lower.chars().count() >= 3 && k.to_lowercase().starts_with(&lower);
+            let length = lower.chars().count();
+            let begins = length >= 3 && 2 * length >= k.chars().count() && k.to_lowercase().starts_with(&lower);
             (d <= reach(given) || begins).then_some((d, i, k))
         })
         .collect();
@@ -102,6 +103,7 @@ mod tests {
         assert_eq!(nearest("holdme", &games), ["holdem"]);
         assert_eq!(nearest("zhajinhau", &games), ["zhajinhua"]);
         assert_eq!(nearest("gom", &games), ["gomoku"], "a beginning");
+        assert!(nearest("blind", &["big_blind", "blind_factor"]).is_empty(), "too short a beginning");
         assert!(nearest("chess", &games).is_empty());
         assert!(nearest("sud", &["stud", "run"]).contains(&"stud"));
         // Short names are held to one edit: `ab` is not `rr`.

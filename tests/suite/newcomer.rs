@@ -149,3 +149,61 @@ fn a_typo_is_answered_with_what_was_meant() {
         "{stderr}"
     );
 }
+
+/// A config's errors are all told at once, in line order (a line each, under one saying how many),
+/// whatever kind each is: unknown keys, wrong types, unknown bots and parameters, bad values. One
+/// error stays one line.
+#[test]
+fn every_error_of_a_config_is_told_at_once_in_line_order() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let text = "game = \"holdem\"\n\
+                gmaes = 10\n\
+                seed = -3\n\
+                bots = [\"rr\", \"rr-tigth\", { name = \"x\", kind = \"rr\", params = { fold = \"no\" } }]\n\
+                paired = \"yes\"\n\
+                [table]\n\
+                big_blnd = 3\n\
+                small_blind = -4\n";
+    let config = write(d, "x.toml", text);
+    let out = run_in(d, &["run", config.to_str().unwrap(), "--out", "never"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty() && !d.join("never").exists(), "nothing is played or written");
+    let lines: Vec<&str> = stderr.lines().collect();
+    let heads: Vec<String> = lines.iter().map(|l| l.split(" (").next().unwrap().to_string()).collect();
+    let path = config.display().to_string();
+    let expected = [
+        format!("error: {path} has 7 errors:"),
+        format!("  {path}:2: unknown field `gmaes`"),
+        format!("  {path}:3: seed must be 0 or more"),
+        format!("  {path}:4: unknown bot `rr-tigth` for holdem"),
+        format!("  {path}:4: parameter `fold` of bot `x` must be array like [0.95, 0.80, 0.0, 0.0], not `\"no\"`"),
+        format!("  {path}:5: invalid type: string \"yes\", expected a boolean"),
+        format!("  {path}:7: unknown parameter `big_blnd` for the holdem table"),
+        format!("  {path}:8: parameter `small_blind` of the holdem table must be in 0..=1000000, not -4"),
+    ];
+    assert_eq!(heads, expected, "{stderr}");
+    assert!(lines[1].contains("(did you mean `games` or `game`?"), "{stderr}");
+    assert!(lines[3].contains("(did you mean `rr-tight`?"), "{stderr}");
+    assert!(lines[6].contains("(did you mean `big_blind`?"), "{stderr}");
+    // Fixed one by one, the count goes down; with one left, it is one line as ever.
+    let one = write(d, "one.toml", "game = \"holdem\"\nbots = [\"rr\"]\ngames = 10\ncolour = 3\n");
+    let out = run_in(d, &["run", one.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("error: {}:4: unknown field `colour` (known: name,", one.display())),
+        "{stderr}"
+    );
+    // Flags are checked the same way: several errors, no lines to name.
+    let out = run_in(d, &["run", "--game", "holdem", "--bot", "rrr", "--bot", "always-cal", "--seats", "40"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 4, "{stderr}");
+    assert_eq!(lines[0], "error: the command line has 3 errors:");
+    assert!(lines[1].starts_with("  unknown bot `rrr` for holdem (did you mean `rr`?"), "{stderr}");
+    assert!(lines[2].starts_with("  unknown bot `always-cal` for holdem (did you mean `always-call`?"), "{stderr}");
+    assert_eq!(lines[3], "  holdem is played by 2 to 10 seats, not 40");
+}
