@@ -207,3 +207,69 @@ fn every_error_of_a_config_is_told_at_once_in_line_order() {
     assert!(lines[2].starts_with("  unknown bot `always-cal` for holdem (did you mean `always-call`?"), "{stderr}");
     assert_eq!(lines[3], "  holdem is played by 2 to 10 seats, not 40");
 }
+
+/// Source markup in a help text, if any: rustdoc's links (`` [`Game::covariate`] ``, `[Arena]`,
+/// `[crate::config]`), Markdown links and bold. clap takes the doc comments of the command line's
+/// structs as the help, so a comment written for the code reads as noise on the terminal. Usage
+/// placeholders (`[OPTIONS]`, `[CONFIG]`) and clap's own brackets (`[default: 10]`) are no markup.
+fn markup(text: &str) -> Option<String> {
+    for pattern in ["[`", "`]", "](", "**"] {
+        if let Some(at) = text.find(pattern) {
+            return Some(text[at.saturating_sub(30)..(at + 30).min(text.len())].to_string());
+        }
+    }
+    // An intra-doc link: a bracketed path (`a::b`) or type name (`Arena`: a capital, then lower case).
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let inside = &after[..after.find(']').unwrap_or(0)];
+        let path = !inside.is_empty() && inside.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ':');
+        let mut chars = inside.chars();
+        let type_name =
+            chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.next().is_some_and(|c| c.is_lowercase());
+        if path && (inside.contains("::") || type_name) {
+            return Some(format!("[{inside}]"));
+        }
+        rest = after;
+    }
+    None
+}
+
+/// Every subcommand's `-h` and `--help` (hidden ones too) reads as text, without the markup of the
+/// doc comments clap takes them from.
+#[test]
+fn help_texts_carry_no_source_markup() {
+    assert_eq!(
+        markup("strength (decided: [`Game::covariate`]) with").as_deref(),
+        Some("strength (decided: [`Game::covariate`]) with")
+    );
+    assert_eq!(markup("see [Arena] for it").as_deref(), Some("[Arena]"));
+    assert_eq!(markup("see [crate::config] for it").as_deref(), Some("[crate::config]"));
+    assert_eq!(markup("Usage: arena run [OPTIONS] [CONFIG] [default: 10] [possible values: a, b] [K/N]"), None);
+    // The commands, found from the help itself: each lists its subcommands under `Commands:`.
+    let mut commands: Vec<Vec<String>> = vec![vec![], vec!["protocol-bot".to_string()]];
+    let mut checked = 0;
+    while let Some(command) = commands.pop() {
+        for flag in ["-h", "--help"] {
+            let out = arena().args(&command).arg(flag).output().unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            assert!(out.status.success() && text.contains("Usage: arena"), "{command:?} {flag}: {text}");
+            if let Some(found) = markup(&text) {
+                panic!("`arena {} {flag}` shows source markup: {found}", command.join(" "));
+            }
+            checked += 1;
+            if flag == "--help" {
+                let listed = text.lines().skip_while(|l| *l != "Commands:").skip(1).take_while(|l| l.starts_with("  "));
+                // A name at the indent of the list; deeper lines continue a description.
+                for line in listed.filter(|l| !l.starts_with("   ")) {
+                    let name = line.split_whitespace().next().unwrap();
+                    if name != "help" {
+                        commands.push(command.iter().cloned().chain([name.to_string()]).collect());
+                    }
+                }
+            }
+        }
+    }
+    // The root, its 15 commands and protocol-bot, advise's five games; twice each.
+    assert!(checked >= 2 * 22, "only {checked} help texts were read");
+}
