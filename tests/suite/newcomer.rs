@@ -9,7 +9,7 @@ use crate::common::{arena, write};
 use tempfile::TempDir;
 
 /// Runs `arena ARGS` in `dir`.
-fn run_in(dir: &Path, args: &[&str]) -> Output {
+fn run_in<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Output {
     arena().current_dir(dir).args(args).output().unwrap()
 }
 
@@ -272,4 +272,62 @@ fn help_texts_carry_no_source_markup() {
     }
     // The root, its 15 commands and protocol-bot, advise's five games; twice each.
     assert!(checked >= 2 * 22, "only {checked} help texts were read");
+}
+
+/// Whether `line` of stderr is a progress line (a run's, or a check's).
+fn is_progress(line: &str) -> bool {
+    line.starts_with("progress: ") || line.starts_with("checked ")
+}
+
+/// Every command that prints progress takes `-q` and then prints none: a run, its resume, the
+/// gate's runs, a check of the records; merge and import take it too.
+#[test]
+fn quiet_silences_progress_wherever_it_is_printed() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let holdem = ["--game", "holdem", "--bot", "rr", "--bot", "rr-tight", "--paired", "--records", "moves"];
+    let every = ["--progress-every", "0.01"];
+    let owned = |parts: &[&[&str]]| -> Vec<String> { parts.concat().iter().map(|s| s.to_string()).collect() };
+    let run = |folder: &str| owned(&[&["run"], &holdem, &["--games", "4000", "--out", folder], &every]);
+    let resume = |folder: &str| owned(&[&["resume", folder, "--games", "8000"], &every]);
+    write(d, "match.toml", "game = \"holdem\"\ngames = 4000\npaired = true\nbots = [\"rr\", \"rr-tight\"]\n");
+    write(d, "gate.toml", "[[expect]]\nname = \"rr\"\nconfig = \"match.toml\"\nbot = \"rr\"\nwin_rate_lo = 0\n");
+    let gate = |out: &str| owned(&[&["gate", "gate.toml", "--out", out], &every]);
+    let check = |folder: &str| owned(&[&["replay", folder, "--check"], &every]);
+    let commands: Vec<(&str, Vec<String>, Vec<String>)> = vec![
+        // (Run twice, -q then --quiet: the second replaces the first.)
+        ("run", run("loud"), [run("quiet"), vec!["--force".into()]].concat()),
+        ("resume", resume("loud"), resume("quiet")),
+        ("gate", gate("gate-loud"), gate("gate-quiet")),
+        ("replay --check", check("loud"), check("quiet")),
+    ];
+    for (name, loud, quiet) in commands {
+        let out = run_in(d, &loud);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {stderr}");
+        assert!(stderr.lines().any(is_progress), "{name} prints no progress to silence: {stderr}");
+        for flag in ["-q", "--quiet"] {
+            let out = run_in(d, &[&quiet[..], &[flag.to_string()]].concat());
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{name} {flag}: {stderr}");
+            assert!(!stderr.lines().any(is_progress), "{name} {flag} prints progress: {stderr}");
+            assert!(!out.stdout.is_empty(), "{name} {flag}: the result is still printed");
+        }
+    }
+    // Merge and import take it as well, and print no progress.
+    for k in ["1", "2"] {
+        let shard = run_in(d, &[run(&format!("shard{k}")), owned(&[&["--shard", &format!("{k}/2"), "-q"]])].concat());
+        assert!(shard.status.success(), "{}", String::from_utf8_lossy(&shard.stderr));
+    }
+    let acpc = crate::common::project("tests/data/acpc");
+    let (a, b) = (acpc.join("dupA.log"), acpc.join("dupB.log"));
+    for args in [
+        vec!["merge", "shard1", "shard2", "--out", "merged", "-q"],
+        vec!["import", "acpc", a.to_str().unwrap(), b.to_str().unwrap(), "--out", "imported", "-q"],
+    ] {
+        let out = run_in(d, &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert!(!stderr.lines().any(is_progress), "{args:?}: {stderr}");
+    }
 }
