@@ -1,7 +1,9 @@
 //! Tournament configs: the TOML a user writes, checked and resolved into a [`RunConfig`].
 //!
 //! Every error names the file and line (`configs/x.toml:7: unknown bot ...`). Unknown keys are
-//! errors. The resolved config (every bot's kind and every parameter, defaults included) is
+//! errors. All the errors of a file are found in one pass and told together in line order
+//! (config/faults.rs): each key is read on its own (config/fields.rs), and each check is made
+//! that does not need what an earlier one refused. The resolved config (every bot's kind and every parameter, defaults included) is
 //! written beside the results, so `arena run results/x/config.toml` repeats a run exactly.
 
 use std::collections::BTreeMap;
@@ -11,10 +13,16 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::{Spanned, Table, Value};
 
+mod faults;
+mod fields;
+
+use faults::Faults;
+
 use crate::core::limits;
 use crate::core::luck::Estimator;
 use crate::core::roster::Roster;
 use crate::core::schedule::{self, Schedule, Shape};
+use crate::core::suggest::known_names;
 use crate::core::BotChoice;
 use crate::core::{Headline, Params, TablePreset};
 use crate::error::{one_line, shown, Error, Result};
@@ -22,37 +30,89 @@ use crate::registry::{Arena, GameEntry, Venue};
 use crate::stats::sprt::{SprtGiven, SprtKey, SprtPlace};
 use crate::stats::{Anchor, Sprt, SprtModel};
 
-/// The file as written.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The file as written, each key read on its own ([`ConfigFile::read`]): a key that is not there,
+/// or whose value is not of its type, is `None` (its error kept).
 struct ConfigFile {
     name: Option<Spanned<String>>,
-    game: Spanned<String>,
-    #[serde(default = "default_games")]
+    game: Option<Spanned<String>>,
     games: Spanned<i64>,
-    #[serde(default = "default_seed")]
     seed: Spanned<i64>,
-    #[serde(default)]
     paired: bool,
     seats: Option<Spanned<i64>>,
     schedule: Option<Spanned<String>>,
     anchor: Option<Spanned<String>>,
     estimator: Option<Spanned<String>>,
     sprt: Option<Spanned<SprtFile>>,
-    bots: Spanned<Vec<Spanned<Value>>>,
+    bots: Option<Spanned<Vec<Spanned<Value>>>>,
     table: Option<Spanned<BTreeMap<String, Spanned<Value>>>>,
+}
+
+/// The keys of a config file.
+const KEYS: &[&str] =
+    &["name", "game", "games", "seed", "paired", "seats", "schedule", "anchor", "estimator", "sprt", "bots", "table"];
+
+impl ConfigFile {
+    /// Reads every key of `src` on its own, keeping in `faults` the error of each that is unknown,
+    /// missing or of the wrong type. A text that is not TOML is refused at once (its first error).
+    fn read(src: &Source, faults: &mut Faults) -> Result<ConfigFile> {
+        let keys = fields::keys(src.text).map_err(|e| toml_error(src, &e))?;
+        // A gate file given as a config: that is its one error (not its missing game and bots).
+        if let Some(expect) = keys.iter().find(|k| k.get_ref() == "expect") {
+            if !keys.iter().any(|k| k.get_ref() == "game") {
+                let msg = "unknown field `expect` (this looks like a gate file: run it with `arena gate FILE`)";
+                return Err(src.error_at(&expect.span(), msg));
+            }
+        }
+        for key in &keys {
+            let name = key.get_ref().as_str();
+            if !KEYS.contains(&name) {
+                faults.at(&key.span(), format!("unknown field {} ({})", shown(name), known_names(name, KEYS)));
+            }
+        }
+        // A key's value, `None` when it is not there (an error when it must be) or not of its
+        // type (its error kept).
+        fn key<T: serde::de::DeserializeOwned>(src: &Source, faults: &mut Faults, key: &str, must: bool) -> Option<T> {
+            match fields::field(src.text, key) {
+                Ok(None) if must => {
+                    faults.whole(format!("missing field `{key}`"));
+                    None
+                }
+                Ok(value) => value,
+                Err(e) => {
+                    faults.told(e.span().as_ref(), toml_error(src, &e));
+                    None
+                }
+            }
+        }
+        Ok(ConfigFile {
+            name: key(src, faults, "name", false),
+            game: key(src, faults, "game", true),
+            games: key(src, faults, "games", false).unwrap_or_else(|| Spanned::new(0..0, DEFAULT_GAMES)),
+            seed: key(src, faults, "seed", false).unwrap_or_else(|| Spanned::new(0..0, 1)),
+            paired: key(src, faults, "paired", false).unwrap_or(false),
+            seats: key(src, faults, "seats", false),
+            schedule: key(src, faults, "schedule", false),
+            anchor: key(src, faults, "anchor", false),
+            estimator: key(src, faults, "estimator", false),
+            sprt: key(src, faults, "sprt", false),
+            bots: key(src, faults, "bots", true),
+            table: key(src, faults, "table", false),
+        })
+    }
+}
+
+/// The TOML parser's error as this config's: at its line, its message on one line.
+fn toml_error(src: &Source, e: &toml::de::Error) -> Error {
+    let msg = one_line(e.message());
+    match e.span() {
+        Some(span) => src.error_at(&span, msg),
+        None if src.flags => Error::input(msg),
+        None => Error::input(format!("{}: {msg}", src.path)),
+    }
 }
 
 /// Games per pairing when neither the file nor `--games` says.
 pub const DEFAULT_GAMES: i64 = 100;
-
-fn default_games() -> Spanned<i64> {
-    Spanned::new(0..0, DEFAULT_GAMES)
-}
-
-fn default_seed() -> Spanned<i64> {
-    Spanned::new(0..0, 1)
-}
 
 /// `[sprt]` (and a gate's `sprt = { ... }`): stop as soon as the test decides. The bounds say which
 /// test: `elo0`/`elo1` an Elo model (`model` = "normalized", the default, or "logistic"),
@@ -201,218 +261,263 @@ impl RunConfig {
         RunConfig::parse(arena, &Source::file(&shown, &text), &stem, overrides)
     }
 
-    /// Parses config text; `default_name` names the run when the file does not.
+    /// Parses config text; `default_name` names the run when the file does not. Every error of
+    /// the text is found before any is told ([`Faults`]): one is told as it is, several together
+    /// in line order ([`Error::Several`]).
     pub fn parse(arena: &Arena, src: &Source, default_name: &str, overrides: &Overrides) -> Result<RunConfig> {
-        let file: ConfigFile = toml::from_str(src.text).map_err(|e| {
-            let mut msg = one_line(e.message());
-            if msg.contains("unknown field `expect`") {
-                msg.push_str(" (this looks like a gate file: run it with `arena gate FILE`)");
-            }
-            match e.span() {
-                Some(span) => src.error_at(&span, msg),
-                None if src.flags => Error::input(msg),
-                None => Error::input(format!("{}: {msg}", src.path)),
-            }
-        })?;
+        let mut faults = Faults::new(src);
+        let file = ConfigFile::read(src, &mut faults)?;
+        let config = RunConfig::resolve(arena, src, &file, default_name, overrides, &mut faults);
+        faults.finish(config)
+    }
+
+    /// The config `file` says, with every error found kept in `faults`: each check that does not
+    /// need what an earlier one refused is made (`None` when any error was found).
+    fn resolve(
+        arena: &Arena,
+        src: &Source,
+        file: &ConfigFile,
+        default_name: &str,
+        overrides: &Overrides,
+        faults: &mut Faults,
+    ) -> Option<RunConfig> {
         let seed = match overrides.seed {
-            Some(seed) => seed,
-            None => u64::try_from(*file.seed.get_ref())
-                .map_err(|_| src.error_at(&file.seed.span(), "seed must be 0 or more"))?,
+            Some(seed) => Some(seed),
+            None => faults.check(
+                &file.seed.span(),
+                u64::try_from(*file.seed.get_ref()).map_err(|_| Error::input("seed must be 0 or more")),
+            ),
         };
-        let entry = arena.find(file.game.get_ref()).map_err(|e| src.error_at(&file.game.span(), e))?;
         let games = match overrides.games {
-            Some(games) if games <= 0 => return Err(Error::input(format!("--games must be at least 1, not {games}"))),
-            Some(games) => games,
-            None if *file.games.get_ref() <= 0 => {
-                return Err(
-                    src.error_at(&file.games.span(), format!("games must be at least 1, not {}", file.games.get_ref()))
-                )
+            Some(games) if games <= 0 => {
+                faults.told(None, Error::input(format!("--games must be at least 1, not {games}")));
+                None
             }
-            None => *file.games.get_ref(),
-        } as u64;
+            Some(games) => Some(games as u64),
+            None if *file.games.get_ref() <= 0 => {
+                faults.at(&file.games.span(), format!("games must be at least 1, not {}", file.games.get_ref()));
+                None
+            }
+            None => Some(*file.games.get_ref() as u64),
+        };
         let name = match &file.name {
             Some(name) => {
-                limits::check_run_name(name.get_ref()).map_err(|e| src.error_at(&name.span(), e))?;
-                name.get_ref().clone()
+                faults.check(&name.span(), limits::check_run_name(name.get_ref())).map(|()| name.get_ref().clone())
             }
-            None => limits::run_name_from(default_name),
+            None => Some(limits::run_name_from(default_name)),
         };
+        // `None`: not given, the default chosen once the seats are known; `Some(None)`: refused.
+        let shape = file.schedule.as_ref().map(|name| faults.check(&name.span(), schedule::shape(name.get_ref())));
+        // Given by a flag, an error has no line to point at; in the file, it points at the key.
+        let chosen = match (overrides.estimator, &file.estimator) {
+            (Some(e), _) => Some(Some((e, None))),
+            (None, None) => Some(None),
+            (None, Some(name)) => {
+                let e = <Estimator as clap::ValueEnum>::from_str(name.get_ref(), false).map_err(|_| {
+                    Error::input(format!("estimator `{}` is not one of {}", name.get_ref(), Estimator::names()))
+                });
+                faults.check(&name.span(), e).map(|e| Some((e, Some(name.span()))))
+            }
+        };
+        // The rest is the game's: without one, nothing more can be checked.
+        let game = file.game.as_ref()?;
+        let entry = faults.check(&game.span(), arena.find(game.get_ref()))?;
         let table_owner = format!("the {} table", entry.name());
         let table = match &file.table {
             Some(t) => {
                 let mut given: Table = t.get_ref().iter().map(|(k, v)| (k.clone(), v.get_ref().clone())).collect();
-                TablePreset::expand(entry.tables(), entry.name(), &mut given, None)
-                    .map_err(|e| src.error_at(&t.get_ref().get("preset").map_or(t.span(), |v| v.span()), e))?;
-                Params::new(entry.options(), &given, &table_owner).map_err(|e| {
-                    // Point at the option at fault, or at [table] for an option that is missing.
-                    let span = match &e {
-                        Error::Param { key, .. } => t.get_ref().get(key).map_or(t.span(), |v| v.span()),
-                        _ => t.span(),
-                    };
-                    src.error_at(&span, e)
-                })?
+                let preset = t.get_ref().get("preset").map_or(t.span(), |v| v.span());
+                faults.check(&preset, TablePreset::expand(entry.tables(), entry.name(), &mut given, None)).and_then(
+                    |()| match Params::check(entry.options(), &given, &table_owner) {
+                        Ok(params) => Some(params),
+                        Err(errors) => {
+                            // Each at the option at fault, or at [table] for one that is missing.
+                            for e in errors {
+                                let span = match &e {
+                                    Error::Param { key, .. } => t.get_ref().get(key).map_or(t.span(), |v| v.span()),
+                                    _ => t.span(),
+                                };
+                                faults.at(&span, e);
+                            }
+                            None
+                        }
+                    },
+                )
             }
-            None => Params::new(entry.options(), &Table::new(), &table_owner)?,
+            None => faults.check(&game.span(), Params::new(entry.options(), &Table::new(), &table_owner)),
         };
-        let roster = Roster::load(entry)?;
+        let bot_values = file.bots.as_ref()?;
+        let roster = Roster::load(entry).map_err(|e| faults.told(Some(&bot_values.span()), e)).ok();
         let mut entries = Vec::new();
         let mut origins = Vec::new();
-        for value in file.bots.get_ref() {
-            let (spec, origin) = resolve_bot(entry, &roster, value.get_ref()).map_err(|e| match e {
-                // Set in a roster file: its place is already in the message.
-                BotError::Roster(e) => e,
-                BotError::Here(e) => src.error_at(&value.span(), e),
-            })?;
-            entries.push(spec);
-            origins.push(origin);
+        for value in bot_values.get_ref() {
+            match roster.as_ref().map(|roster| resolve_bot(entry, roster, value.get_ref())) {
+                Some(Ok((spec, origin))) => {
+                    entries.push(spec);
+                    origins.push(origin);
+                }
+                Some(Err(errors)) => {
+                    for e in errors {
+                        match e {
+                            // Set in a roster file: its place is already in the message.
+                            BotError::Roster(e) => faults.told(Some(&value.span()), e),
+                            BotError::Here(e) => faults.at(&value.span(), e),
+                        }
+                    }
+                }
+                None => {}
+            }
         }
-        if entries.is_empty() {
-            return Err(src.error_at(&file.bots.span(), "at least one bot is needed"));
+        if bot_values.get_ref().is_empty() {
+            faults.at(&bot_values.span(), "at least one bot is needed");
         }
-        let (bots, listed) = distinct_bots(&entries).map_err(|(later, earlier)| {
-            let span = |i: usize| file.bots.get_ref()[i].span();
-            let msg = format!(
-                "two different bots are named `{}`: {} and, at line {}, {}; give one of them another name",
-                entries[later].name,
-                origins[later],
-                src.line_of(&span(earlier)),
-                origins[earlier]
-            );
-            src.error_at(&span(later), msg)
-        })?;
         let seats = match &file.seats {
             Some(s) => {
                 let n = *s.get_ref();
-                if n < 0 || !entry.seats().contains(&(n as usize)) {
-                    return Err(src.error_at(
-                        &s.span(),
-                        format!(
-                            "{} is played by {} to {} seats, not {n}",
-                            entry.name(),
-                            entry.seats().start(),
-                            entry.seats().end()
-                        ),
-                    ));
+                let refused = n < 0 || !entry.seats().contains(&(n as usize));
+                if refused {
+                    let (min, max) = (*entry.seats().start(), *entry.seats().end());
+                    faults.at(&s.span(), format!("{} is played by {min} to {max} seats, not {n}", entry.name()));
                 }
-                n as usize
+                (!refused).then_some(n as usize)
             }
-            None => listed.len().clamp(*entry.seats().start(), *entry.seats().end()),
+            None => Some(bot_values.get_ref().len().clamp(*entry.seats().start(), *entry.seats().end())),
         };
-        let shape = match &file.schedule {
-            Some(name) => schedule::shape(name.get_ref()).map_err(|e| src.error_at(&name.span(), e))?,
-            None => schedule::default_shape(listed.len(), seats),
+        // What follows weighs the bots together and builds the table: it needs them all.
+        if entries.is_empty() || entries.len() != bot_values.get_ref().len() {
+            return None;
+        }
+        let (bots, listed) = match distinct_bots(&entries) {
+            Ok(distinct) => distinct,
+            Err((later, earlier)) => {
+                let span = |i: usize| bot_values.get_ref()[i].span();
+                let msg = format!(
+                    "two different bots are named `{}`: {} and, at line {}, {}; give one of them another name",
+                    entries[later].name,
+                    origins[later],
+                    src.line_of(&span(earlier)),
+                    origins[earlier]
+                );
+                faults.at(&span(later), msg);
+                return None;
+            }
         };
-        let replays = if file.paired { seats as u64 } else { 1 };
-        let rounded = games.div_ceil(replays) * replays;
-        // Before the shape lists its tables: a round robin of many bots is checked, not built.
-        limits::check_size(limits::pairings(bots.len(), seats), rounded).map_err(|e| match overrides.games {
-            Some(_) => e,
-            None => src.error_at(&file.games.span(), e),
-        })?;
-        shape
-            .tables(&listed, bots.len(), seats)
-            .map_err(|e| src.error_at(&file.schedule.as_ref().map_or(file.bots.span(), |s| s.span()), e))?;
         let anchor = match &file.anchor {
-            None => Anchor::Mean,
+            None => Some(Anchor::Mean),
             Some(name) => match bots.iter().position(|b| b.name == *name.get_ref()) {
-                Some(i) => Anchor::Bot(i),
+                Some(i) => Some(Anchor::Bot(i)),
                 None => {
                     let known: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
                     let msg = format!("anchor `{}` is not a bot of this run ({})", name.get_ref(), known.join(", "));
-                    return Err(src.error_at(&name.span(), msg));
+                    faults.at(&name.span(), msg);
+                    None
                 }
             },
         };
+        let seats = seats?;
+        let shape = match shape {
+            Some(shape) => shape,
+            None => Some(schedule::default_shape(listed.len(), seats)),
+        };
+        if let (Some(shape), Some(games)) = (shape, games) {
+            let replays = if file.paired { seats as u64 } else { 1 };
+            let rounded = games.div_ceil(replays) * replays;
+            // Before the shape lists its tables: a round robin of many bots is checked, not built.
+            match limits::check_size(limits::pairings(bots.len(), seats), rounded) {
+                Err(e) if overrides.games.is_some() => faults.told(None, e),
+                Err(e) => faults.at(&file.games.span(), e),
+                Ok(()) => {
+                    let at = file.schedule.as_ref().map_or(bot_values.span(), |s| s.span());
+                    faults.check(&at, shape.tables(&listed, bots.len(), seats));
+                }
+            }
+        }
         // Build the table once so that range checks in the game and its bots point at the line
         // that set the value: options at [table], a bot's parameters at that bot.
+        let table = table?;
         let table_span = |e: &Error| match (&file.table, e) {
             (Some(t), Error::Param { key, .. }) => t.get_ref().get(key).map_or(t.span(), |v| v.span()),
             (Some(t), _) => t.span(),
-            (None, _) => file.game.span(),
+            (None, _) => game.span(),
         };
-        let headline = entry.venue(&table, seats, &[], None).map_err(|e| src.error_at(&table_span(&e), e))?.headline();
-        for (bot, value) in entries.iter().zip(file.bots.get_ref()) {
-            entry.venue(&table, seats, std::slice::from_ref(bot), None).map_err(|e| src.error_at(&value.span(), e))?;
+        let venue = entry.venue(&table, seats, &[], None).map_err(|e| faults.at(&table_span(&e), e)).ok()?;
+        let headline = venue.headline();
+        for (bot, value) in entries.iter().zip(bot_values.get_ref()) {
+            faults.check(&value.span(), entry.venue(&table, seats, std::slice::from_ref(bot), None));
         }
         let plain = if file.paired { Estimator::Duplicate } else { Estimator::Plain };
-        // Given by a flag, an error has no line to point at; in the file, it points at the key.
-        let chosen = match (overrides.estimator, &file.estimator) {
-            (Some(e), _) => Some((e, None)),
-            (None, None) => None,
-            (None, Some(name)) => {
-                let e = <Estimator as clap::ValueEnum>::from_str(name.get_ref(), false).map_err(|_| {
-                    let msg = format!("estimator `{}` is not one of {}", name.get_ref(), Estimator::names());
-                    src.error_at(&name.span(), msg)
-                })?;
-                Some((e, Some(name.span())))
-            }
-        };
-        let estimator = match chosen {
-            None => plain,
+        let estimator = match chosen? {
+            None => Some(plain),
             Some((chosen, at)) => {
-                let fail = |msg: String| match &at {
-                    Some(span) => src.error_at(span, msg),
-                    None => Error::input(format!("--estimator {}: {msg}", chosen.name())),
+                let mut fail = |msg: String| match &at {
+                    Some(span) => faults.at(span, msg),
+                    None => faults.told(None, Error::input(format!("--estimator {}: {msg}", chosen.name()))),
                 };
-                let venue = entry.venue(&table, seats, &[], None)?;
+                let holdem_sng = if entry.name() == "holdem" { " sng" } else { "" };
                 match chosen {
                     Estimator::Duplicate if !file.paired => {
-                        return Err(fail("estimator `duplicate` needs paired deals (`paired = true`)".into()))
+                        fail("estimator `duplicate` needs paired deals (`paired = true`)".into());
+                        None
                     }
-                    Estimator::Plain | Estimator::Duplicate => plain,
+                    Estimator::Plain | Estimator::Duplicate => Some(plain),
                     Estimator::Covariates if !venue.has_covariate() => {
-                        return Err(fail(format!(
-                            "estimator `covariates` needs a game that declares a starting strength (holdem cash, stud, zhajinhua, mahjong), not {}{}",
+                        fail(format!(
+                            "estimator `covariates` needs a game that declares a starting strength (holdem cash, stud, zhajinhua, mahjong), not {}{holdem_sng}",
                             entry.name(),
-                            if entry.name() == "holdem" { " sng" } else { "" }
-                        )))
+                        ));
+                        None
                     }
-                    Estimator::Covariates => Estimator::Covariates,
+                    Estimator::Covariates => Some(Estimator::Covariates),
                     adjusted if !venue.adjusts() => {
-                        return Err(fail(format!(
-                        "estimator `{}` needs a game with a value function (holdem cash, stud, zhajinhua), not {}{}",
-                        adjusted.name(),
-                        entry.name(),
-                        if entry.name() == "holdem" { " sng" } else { "" }
-                    )))
+                        fail(format!(
+                            "estimator `{}` needs a game with a value function (holdem cash, stud, zhajinhua), not {}{holdem_sng}",
+                            adjusted.name(),
+                            entry.name(),
+                        ));
+                        None
                     }
-                    adjusted => adjusted,
+                    adjusted => Some(adjusted),
                 }
             }
         };
         let place = SprtPlace { payoff: Some(headline.unit), seats, flags: false };
         let sprt = match (&overrides.sprt, &file.sprt) {
-            (Some(given), _) => {
-                if bots.len() != 2 {
-                    return Err(Error::input(format!("--sprt needs exactly two distinct bots, not {}", bots.len())));
-                }
-                Some(given.resolve(place).map_err(|(_, e)| Error::input(format!("--sprt: {e}")))?)
+            // `--sprt` replaces the file's `[sprt]`: its errors are the flag's, at no line.
+            (Some(_), _) if bots.len() != 2 => {
+                faults.told(None, Error::input(format!("--sprt needs exactly two distinct bots, not {}", bots.len())));
+                None
             }
-            (None, None) => None,
-            (None, Some(spanned)) => {
-                if bots.len() != 2 {
-                    let msg = format!("[sprt] needs exactly two distinct bots, not {}", bots.len());
-                    return Err(src.error_at(&spanned.span(), msg));
+            (Some(given), _) => match given.resolve(place) {
+                Ok(sprt) => Some(Some(sprt)),
+                Err((_, e)) => {
+                    faults.told(None, Error::input(format!("--sprt: {e}")));
+                    None
                 }
-                let sprt = spanned.get_ref().resolve(place, spanned.span()).map_err(|(at, e)| src.error_at(&at, e))?;
-                Some(sprt)
+            },
+            (None, None) => Some(None),
+            (None, Some(spanned)) if bots.len() != 2 => {
+                faults.at(&spanned.span(), format!("[sprt] needs exactly two distinct bots, not {}", bots.len()));
+                None
+            }
+            (None, Some(spanned)) => {
+                spanned.get_ref().resolve(place, spanned.span()).map_err(|(at, e)| faults.at(&at, e)).ok().map(Some)
             }
         };
-        Ok(RunConfig {
-            sprt,
+        Some(RunConfig {
+            sprt: sprt?,
             headline,
-            estimator,
-            name,
+            estimator: estimator?,
+            name: name?,
             game: entry.name(),
-            games,
-            seed,
+            games: games?,
+            seed: seed?,
             paired: file.paired,
             seats,
             table,
             bots,
             listed,
-            shape,
-            anchor,
+            shape: shape?,
+            anchor: anchor?,
         })
     }
 
@@ -489,31 +594,35 @@ impl From<Error> for BotError {
     }
 }
 
-/// Resolves a bot entry; also says what it is, for an error that names it beside another.
-fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<(BotChoice, String), BotError> {
+/// Resolves a bot entry; also says what it is, for an error that names it beside another. Its
+/// parameters' errors are all found.
+fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<(BotChoice, String), Vec<BotError>> {
     let inline = match value {
         Value::String(name) => InlineBot { name: name.clone(), kind: None, params: Table::new() },
-        Value::Table(_) => value
-            .clone()
-            .try_into()
-            .map_err(|e: toml::de::Error| Error::input(format!("bad bot entry: {}", one_line(e.message()))))?,
+        Value::Table(_) => value.clone().try_into().map_err(|e: toml::de::Error| {
+            vec![Error::input(format!("bad bot entry: {}", one_line(e.message()))).into()]
+        })?,
         other => {
-            return Err(Error::input(format!("a bot is a name or a table, not {}", shown(&other.to_string()))).into())
+            let e = Error::input(format!("a bot is a name or a table, not {}", shown(&other.to_string())));
+            return Err(vec![e.into()]);
         }
     };
-    limits::check_bot_name(&inline.name)?;
+    let one = |e: Error| vec![BotError::Here(e)];
+    limits::check_bot_name(&inline.name).map_err(one)?;
     let base = inline.kind.as_deref().unwrap_or(&inline.name);
-    let resolved = roster.lookup(entry, base)?;
+    let resolved = roster.lookup(entry, base).map_err(one)?;
     let mut params = resolved.params.clone();
     params.extend(inline.params.clone());
     let specs = BotChoice::specs(entry.bot_params(&resolved.kind).expect("roster lookup checked the kind"));
-    let params = Params::new(&specs, &params, &format!("bot `{}`", inline.name)).map_err(|e| match &e {
+    let placed = |e: Error| match &e {
         Error::Param { key, .. } if !inline.params.contains_key(key) => match resolved.place_of(key) {
             Some(place) => BotError::Roster(Error::input(format!("{place}: {e}"))),
             None => BotError::Here(e),
         },
         _ => BotError::Here(e),
-    })?;
+    };
+    let params = Params::check(&specs, &params, &format!("bot `{}`", inline.name))
+        .map_err(|errors| errors.into_iter().map(placed).collect::<Vec<_>>())?;
     let origin = match (value.is_str(), roster.place_of(base)) {
         (true, Some(place)) => format!("the roster's `{base}` ({place})"),
         (true, None) => format!("the kind `{base}`"),

@@ -15,6 +15,9 @@ pub enum Error {
     /// permissions on the output, a vanished folder). A file the user named that cannot be read
     /// is [`Error::Input`] ([`Error::bad_path`]), as is an output folder that cannot be made.
     Io { path: PathBuf, source: std::io::Error },
+    /// Several errors of one input found in one pass (every error of a config file, in line
+    /// order): `what` names the input. Shown as a line saying how many, then one line each.
+    Several { what: String, errors: Vec<Error> },
 }
 
 impl Error {
@@ -44,26 +47,36 @@ const MAX_MESSAGE_CHARS: usize = 500;
 
 impl std::fmt::Display for Error {
     /// One line whatever the message holds: control characters (a newline in a path, a terminal
-    /// escape) are escaped and a message longer than [`MAX_MESSAGE_CHARS`] is cut.
+    /// escape) are escaped and a message longer than [`MAX_MESSAGE_CHARS`] is cut. Several errors
+    /// are a line saying how many, then each error's one line, indented.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let text = match self {
             Error::Input(msg) | Error::Param { message: msg, .. } => std::borrow::Cow::Borrowed(msg.as_str()),
             Error::Io { path, source } => std::borrow::Cow::Owned(format!("{}: {source}", path.display())),
+            Error::Several { what, errors } => {
+                one_line_of(f, &format!("{what} has {} errors:", errors.len()))?;
+                return errors.iter().try_for_each(|e| write!(f, "\n  {e}"));
+            }
         };
-        for (i, c) in text.chars().enumerate() {
-            if i == MAX_MESSAGE_CHARS {
-                return f.write_str("…");
-            }
-            if c.is_control() {
-                for e in c.escape_default() {
-                    f.write_char(e)?;
-                }
-            } else {
-                f.write_char(c)?;
-            }
-        }
-        Ok(())
+        one_line_of(f, &text)
     }
+}
+
+/// `text` written on one line: control characters escaped, cut after [`MAX_MESSAGE_CHARS`].
+fn one_line_of(f: &mut std::fmt::Formatter<'_>, text: &str) -> std::fmt::Result {
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX_MESSAGE_CHARS {
+            return f.write_str("…");
+        }
+        if c.is_control() {
+            for e in c.escape_default() {
+                f.write_char(e)?;
+            }
+        } else {
+            f.write_char(c)?;
+        }
+    }
+    Ok(())
 }
 
 impl std::error::Error for Error {}
@@ -115,5 +128,12 @@ mod tests {
         assert_eq!(e.to_string(), "a\\nb\\u{1b}[31m.toml: entity not found");
         let long = Error::input("x".repeat(100_000)).to_string();
         assert_eq!(long.chars().count(), 501);
+    }
+
+    #[test]
+    fn several_errors_are_a_line_each() {
+        let errors = vec![Error::input("a.toml:2: one"), Error::input("a.toml:5: two\nlines")];
+        let e = Error::Several { what: "a.toml".into(), errors };
+        assert_eq!(e.to_string(), "a.toml has 2 errors:\n  a.toml:2: one\n  a.toml:5: two\\nlines");
     }
 }

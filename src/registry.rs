@@ -28,6 +28,7 @@ use crate::core::conformance::Checked;
 use crate::core::record::{self, Divergence, Ending, Event, Frame};
 use crate::core::roster::{self, BotCatalog};
 use crate::core::section::{PlayedGame, ReportBlock};
+use crate::core::suggest::known_names;
 use crate::core::{
     per_seat, play_game_into, Adviser, Bot, BotChoice, BotFactory, BotKind, EngineBot, EngineNames, Entrant, GameDef,
     GameRecord, GameSeeds, Headline, ImportFile, Imported, ImportedGame, Keep, Limits, ParamSpec, Params, PerSeat,
@@ -585,7 +586,7 @@ impl Arena {
     pub fn find(&self, name: &str) -> Result<&dyn GameEntry> {
         self.games().find(|g| g.name() == name).ok_or_else(|| {
             let known: Vec<&str> = self.games().map(|g| g.name()).collect();
-            Error::input(format!("unknown game {} (known: {})", crate::error::shown(name), known.join(", ")))
+            Error::input(format!("unknown game {} ({})", crate::error::shown(name), known_names(name, &known)))
         })
     }
 

@@ -25,6 +25,15 @@ install() {
     if command -v slurmctld >/dev/null && command -v munged >/dev/null; then
         return
     fi
+    # What it cannot do, said in one line rather than as apt-get's failure.
+    if ! command -v apt-get >/dev/null; then
+        echo "error: slurmctld or munged not found, and no apt-get to install them: install Slurm (Debian's slurm-wlm) and munge by hand, or play on this machine without Slurm: arena run CONFIG" >&2
+        exit 2
+    fi
+    if [ "$(id -u)" != 0 ]; then
+        echo "error: installing slurm-wlm and munge needs root: run sudo $0, or apt-get install slurm-wlm munge first; or play on this machine without Slurm: arena run CONFIG" >&2
+        exit 2
+    fi
     log "installing slurm-wlm and munge (apt-get)"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null

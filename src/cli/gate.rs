@@ -39,6 +39,9 @@ pub struct GateArgs {
     /// Seconds between progress lines of each expectation's run when stderr is not a terminal (0: none).
     #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = super::run::parse_seconds)]
     progress_every: f64,
+    /// No progress of the expectations' runs: only the verdicts are printed.
+    #[arg(long, short)]
+    quiet: bool,
     /// Check the gate file, its configs and baselines, and play nothing (exit 0: all are valid).
     #[arg(long)]
     check: bool,
@@ -95,7 +98,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
     }
     let opts = RunOptions {
         threads: crate::cli::threads(args.threads),
-        progress: super::run::progress_mode(false, args.progress_every),
+        progress: super::run::progress_mode(args.quiet, args.progress_every),
         history: false,
         stop: Arc::default(),
         records: crate::report::Records::Csv,

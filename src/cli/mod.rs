@@ -160,7 +160,7 @@ fn allow_negative_numbers(command: clap::Command) -> clap::Command {
 /// echoed values escaped and cut, and where to look next. The message is clap's first paragraph,
 /// whose indented lines belong to it: the missing arguments after "the following required
 /// arguments were not provided:", the possible values after an invalid one.
-fn clap_one_line(e: &clap::Error) -> String {
+fn clap_one_line(e: &clap::Error, guess: Option<String>) -> String {
     let rendered = e.render().to_string();
     let mut paragraph = rendered.lines().skip_while(|l| l.trim().is_empty()).take_while(|l| !l.trim().is_empty());
     let first = paragraph.next().unwrap_or("bad command line");
@@ -177,7 +177,52 @@ fn clap_one_line(e: &clap::Error) -> String {
     if message.chars().count() > 200 {
         line.push('…');
     }
-    format!("{line}; try --help")
+    match guess {
+        Some(guess) => format!("{line} ({guess}); try --help"),
+        None => format!("{line}; try --help"),
+    }
+}
+
+/// What a mistyped subcommand, flag or value was likely meant to be, by the one measure every
+/// name is held to (`core::suggest`). clap has suggestions of its own, but prints them in a
+/// paragraph of their own, which the one line of an error leaves out; and its measure is not the
+/// one the games, bots and config keys are held to.
+fn clap_guess(e: &clap::Error, root: &clap::Command, args: &[std::ffi::OsString]) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let text = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    // The (sub)command the error is in: the subcommands named on the line, in turn.
+    let mut command = root;
+    for arg in args.iter().skip(1) {
+        match arg.to_str().and_then(|a| command.find_subcommand(a)) {
+            Some(sub) => command = sub,
+            None => continue,
+        }
+    }
+    let (given, known): (String, Vec<String>) = match e.kind() {
+        ErrorKind::InvalidSubcommand => (
+            text(ContextKind::InvalidSubcommand)?,
+            command.get_subcommands().filter(|c| !c.is_hide_set()).map(|c| c.get_name().to_string()).collect(),
+        ),
+        ErrorKind::UnknownArgument => {
+            let given = text(ContextKind::InvalidArg)?;
+            let flag = given.split('=').next().unwrap_or(&given).to_string();
+            let longs = command.get_arguments().filter(|a| !a.is_hide_set()).filter_map(|a| a.get_long());
+            (flag, longs.map(|l| format!("--{l}")).collect())
+        }
+        ErrorKind::InvalidValue => {
+            let valid = match e.get(ContextKind::ValidValue) {
+                Some(ContextValue::Strings(values)) => values.clone(),
+                _ => return None,
+            };
+            (text(ContextKind::InvalidValue)?, valid)
+        }
+        _ => return None,
+    };
+    let known: Vec<&str> = known.iter().map(String::as_str).collect();
+    crate::core::suggest::did_you_mean(&given, &known)
 }
 
 /// `--threads`: 1 to [`MAX_THREADS_PER_CORE`] × the cores (more only adds queues and memory).
@@ -229,7 +274,9 @@ pub fn main_from<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + Clone>
 /// Runs the command line `args` (the program's name first): the exit code, or the error that
 /// refused it (exit code 2; its text is one line). [`main_from`] prints the error.
 pub fn execute<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + Clone>(arena: &Arena, args: I) -> Result<i32> {
-    let matches = match allow_negative_numbers(command(arena)).try_get_matches_from(args) {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let root = allow_negative_numbers(command(arena));
+    let matches = match root.clone().try_get_matches_from(&args) {
         Ok(matches) => matches,
         // Help and version go to stdout with exit 0.
         Err(e) if !e.use_stderr() => {
@@ -242,7 +289,7 @@ pub fn execute<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + Clone>(a
             say!("{}", e.render().to_string().trim_end());
             return Err(Error::input("a command is needed (see the list above); try --help"));
         }
-        Err(e) => return Err(Error::input(clap_one_line(&e))),
+        Err(e) => return Err(Error::input(clap_one_line(&e, clap_guess(&e, &root, &args)))),
     };
     dispatch(arena, &matches)
 }

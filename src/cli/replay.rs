@@ -1,4 +1,5 @@
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 
@@ -53,13 +54,20 @@ pub struct ReplayArgs {
     /// Print one JSON document: the check's result, or the game's steps with every seat's view.
     #[arg(long)]
     json: bool,
+    /// With --check: seconds between progress lines on stderr (0: none).
+    #[arg(long, default_value = "2", value_name = "SECONDS", value_parser = super::run::parse_seconds, requires = "check")]
+    progress_every: f64,
+    /// No progress lines (--check): only the result is printed.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 pub fn replay(arena: &Arena, args: &ReplayArgs) -> Result<i32> {
     let records = RunRecords::open(arena, &args.dir)?;
     let printer = Printer::new(args.json);
     if args.check {
-        return check(&records, args.bots, &printer);
+        let every = (!args.quiet && args.progress_every > 0.0).then(|| Duration::from_secs_f64(args.progress_every));
+        return check(&records, args.bots, every, &printer);
     }
     if let Some(format) = &args.export {
         let out = args.out.clone().unwrap_or_else(|| args.dir.join(format));
@@ -83,11 +91,12 @@ pub fn replay(arena: &Arena, args: &ReplayArgs) -> Result<i32> {
     show(&records, args, &printer)
 }
 
-fn check(records: &RunRecords, bots: bool, printer: &Printer) -> Result<i32> {
+/// `--check`: every record played back; a progress line every `every` (none without).
+fn check(records: &RunRecords, bots: bool, every: Option<Duration>, printer: &Printer) -> Result<i32> {
     let total = records.lines.len() as u64;
     let mut last_shown = std::time::Instant::now();
     let checked = records.check(bots, &mut |done| {
-        if last_shown.elapsed().as_secs() >= 2 {
+        if every.is_some_and(|every| last_shown.elapsed() >= every) {
             eprintln!("checked {} of {} games", thousands(done), thousands(total));
             last_shown = std::time::Instant::now();
         }

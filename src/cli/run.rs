@@ -69,8 +69,8 @@ pub struct RunArgs {
     /// Output folder (default: results/<config name>).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Overwrite an existing run folder (its run's files are removed first; a folder holding
-    /// other files is refused).
+    /// Overwrite an existing run folder: the files a run writes are removed first; files of other
+    /// names (a README, notes) are kept, and never stop a run.
     #[arg(long)]
     force: bool,
     /// Play only shard K of N (1-based) of the run's games, to merge later with `arena merge`:
@@ -111,7 +111,7 @@ pub struct RunArgs {
     #[arg(long, default_value = "5", value_name = "SECONDS", value_parser = parse_seconds)]
     pub(crate) flush_every: f64,
     /// Continue the run in the output folder if it is this config's (the same resolved config and
-    /// shard), as `arena resume` does; start it if the folder is empty. A folder holding another
+    /// shard), as `arena resume` does; start it if the folder holds no run. A folder holding another
     /// config's run is refused (--force starts afresh). For job schedulers that rerun a task.
     #[arg(long, conflicts_with = "force")]
     resume: bool,

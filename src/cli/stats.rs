@@ -142,6 +142,7 @@ pub fn stats(arena: &Arena, args: &StatsCmd) -> Result<i32> {
 /// Rebuilds the match rows of a run folder from its games.csv; also its config and one
 /// line on how whole the folder is (run.json's status and counts, and a cut games.csv).
 fn matches_of_run(arena: &Arena, dir: &Path) -> Result<(RunConfig, Vec<MatchRow>, String)> {
+    crate::report::check_run_folder(dir, &[crate::report::CONFIG])?;
     let cfg = RunConfig::load(arena, &dir.join(crate::report::CONFIG), &Overrides::default())?;
     let schedule = cfg.schedule()?;
     let names: Vec<String> = cfg.bots.iter().map(|b| b.name.clone()).collect();

@@ -133,8 +133,10 @@ impl TablePreset {
         };
         let preset = presets.iter().find(|p| p.name == name).ok_or_else(|| {
             let known: Vec<&str> = presets.iter().map(|p| p.name).collect();
-            let known =
-                if known.is_empty() { "it has none".to_string() } else { format!("known: {}", known.join(", ")) };
+            let known = match known.is_empty() {
+                true => "it has none".to_string(),
+                false => crate::core::suggest::known_names(&name, &known),
+            };
             Error::input(format!("{game} has no table preset `{name}` ({known})"))
         })?;
         let mut options: toml::Table = toml::from_str(preset.options).expect("a preset's options are TOML");

@@ -48,7 +48,10 @@ pub enum Estimator {
     /// whose probabilities are known.
     Aivat,
     /// Plain or duplicate, regressed on each seat's starting strength (what the deal alone
-    /// decided: [`Game::covariate`]) with coefficients fitted on the deals before (docs/luck.md).
+    /// decided, as the game measures it) with coefficients fitted on the deals before
+    /// (docs/luck.md).
+    // (The strength is the game's `Game::covariate`; this comment is the help text's, so it
+    // names no item of the code.)
     Covariates,
 }
 

@@ -18,6 +18,7 @@ pub mod roster;
 pub mod schedule;
 pub mod section;
 pub mod seeds;
+pub mod suggest;
 pub mod wire;
 
 pub use def::{

@@ -109,18 +109,19 @@ impl Params {
     /// Checks `given` against `specs`; `owner` names what the parameters belong to, for errors.
     /// An error names the parameter at fault ([`Error::Param`]), so a config can point at its line.
     pub fn new(specs: &[ParamSpec], given: &Table, owner: &str) -> Result<Params> {
+        Params::check(specs, given, owner).map_err(|mut errors| errors.swap_remove(0))
+    }
+
+    /// As [`Params::new`], with every error found (unknown keys in `given`'s order, then wrong
+    /// types and values out of bounds in the specs' order; never none), each an [`Error::Param`].
+    pub fn check(specs: &[ParamSpec], given: &Table, owner: &str) -> std::result::Result<Params, Vec<Error>> {
         let fault = |key: &str, message: String| Error::Param { key: key.to_string(), message };
+        let mut errors = Vec::new();
         for key in given.keys() {
             if !specs.iter().any(|s| s.name == key) {
                 let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-                return Err(fault(
-                    key,
-                    format!(
-                        "unknown parameter {} for {owner} (known: {})",
-                        shown(key),
-                        if known.is_empty() { "none".to_string() } else { known.join(", ") }
-                    ),
-                ));
+                let known = crate::core::suggest::known_names(key, &known);
+                errors.push(fault(key, format!("unknown parameter {} for {owner} ({known})", shown(key))));
             }
         }
         let mut values = Table::new();
@@ -130,12 +131,12 @@ impl Params {
                 Some(v) if same_type(&default, v) => {
                     let v = normalise(&default, v.clone());
                     if let Some(why) = spec.out_of_bounds(&v) {
-                        return Err(fault(spec.name, format!("parameter `{}` of {owner} {why}", spec.name)));
+                        errors.push(fault(spec.name, format!("parameter `{}` of {owner} {why}", spec.name)));
                     }
                     v
                 }
                 Some(v) => {
-                    return Err(fault(
+                    errors.push(fault(
                         spec.name,
                         format!(
                             "parameter `{}` of {owner} must be {} like {}, not {}",
@@ -144,13 +145,17 @@ impl Params {
                             spec.default,
                             shown(&v.to_string())
                         ),
-                    ))
+                    ));
+                    continue;
                 }
                 None => default,
             };
             values.insert(spec.name.to_string(), value);
         }
-        Ok(Params { values })
+        match errors.is_empty() {
+            true => Ok(Params { values }),
+            false => Err(errors),
+        }
     }
 
     /// All values, defaults included (written to the resolved config).
@@ -218,5 +223,20 @@ mod tests {
         let e = Params::new(SPECS, &table("depth = \"3\""), "bot x").unwrap_err();
         assert!(e.to_string().contains("must be integer"), "{e}");
         assert!(Params::new(SPECS, &table("w = [1, \"a\"]"), "bot x").is_err());
+    }
+
+    #[test]
+    fn every_error_is_found_unknown_keys_first() {
+        let errors = Params::check(SPECS, &table("rule = 3\ndeph = 3\nw = \"x\""), "bot x").unwrap_err();
+        let keys: Vec<&str> = errors
+            .iter()
+            .map(|e| match e {
+                Error::Param { key, .. } => key.as_str(),
+                _ => "?",
+            })
+            .collect();
+        assert_eq!(keys, ["deph", "w", "rule"]);
+        let first = Params::new(SPECS, &table("rule = 3\ndeph = 3"), "bot x").unwrap_err().to_string();
+        assert!(first.starts_with("unknown parameter `deph`"), "{first}");
     }
 }

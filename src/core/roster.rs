@@ -13,6 +13,7 @@
 use serde::Deserialize;
 use toml::Table;
 
+use crate::core::suggest::known_names;
 use crate::core::{limits, BotChoice, GameDef, ParamSpec, Params};
 use crate::error::{one_line, shown, Error, Result};
 
@@ -196,9 +197,14 @@ impl Roster {
         if game.kind_params(&resolved.kind).is_some() {
             return Ok(resolved);
         }
-        let mut known: Vec<String> = game.kind_names().iter().map(|k| k.to_string()).collect();
-        known.extend(self.entries.iter().map(|(n, _)| n.clone()));
-        Err(Error::input(format!("unknown bot {} for {} (known: {})", shown(name), game.game_name(), known.join(", "))))
+        let mut known: Vec<&str> = game.kind_names();
+        known.extend(self.entries.iter().map(|(n, _)| n.as_str()));
+        Err(Error::input(format!(
+            "unknown bot {} for {} ({})",
+            shown(name),
+            game.game_name(),
+            known_names(name, &known)
+        )))
     }
 }
 

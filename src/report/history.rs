@@ -226,6 +226,13 @@ fn lock(file: &std::fs::File) {
 /// with its name and the line at fault.
 pub fn read(path: &Path) -> Result<Vec<HistoryRow>> {
     let format = Format::of(path)?;
+    // Said as a missing run folder is (`check_run_folder`): what is missing, and what writes it.
+    if !path.exists() {
+        return Err(Error::input(format!(
+            "no gate history at {} (no such file: `arena gate GATE --history FILE` writes it)",
+            path.display()
+        )));
+    }
     let text = crate::core::limits::read_text(path)?;
     let at = |line: u64, what: &str| Error::input(format!("{}:{line}: {}", path.display(), one_line(what)));
     match format {

@@ -20,6 +20,27 @@ pub const MANIFEST: &str = "run.json";
 /// the report and `arena stats`).
 pub const CONFIG: &str = "config.toml";
 
+/// Refuses `dir` as a run folder unless it is a folder holding a run (its run.json or its
+/// config.toml) and the files of `needs`, in the one wording every command that reads a run folder
+/// uses: `no run folder at DIR (no such folder)`, `... (it holds no run: no run.json)`.
+pub fn check_run_folder(dir: &Path, needs: &[&str]) -> Result<()> {
+    let refuse = |why: &str| Err(Error::input(format!("no run folder at {} ({why})", dir.display())));
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return refuse("no such folder"),
+        Err(e) => return Err(Error::bad_path(dir, e)),
+        Ok(m) if !m.is_dir() => return refuse("a file, not a folder"),
+        Ok(_) => {}
+    }
+    let missing = |file: &str| !dir.join(file).exists();
+    match [MANIFEST, CONFIG].into_iter().all(missing) {
+        true => refuse(&format!("it holds no run: no {MANIFEST}")),
+        false => match needs.iter().find(|f| missing(f)) {
+            Some(file) => refuse(&format!("it holds no run: no {file}")),
+            None => Ok(()),
+        },
+    }
+}
+
 /// The git commit the tool was built from (`unknown` outside a git checkout).
 pub const COMMIT: &str = match option_env!("ARENA_GIT_COMMIT") {
     Some(commit) => commit,
@@ -146,7 +167,11 @@ impl Manifest {
         let path = dir.join(MANIFEST);
         let text = match std::fs::read_to_string(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Error::input(format!("{}: no run here (no {MANIFEST})", dir.display())))
+                check_run_folder(dir, &[MANIFEST])?;
+                return Err(Error::input(format!(
+                    "no run folder at {} (it holds no run: no {MANIFEST})",
+                    dir.display()
+                )));
             }
             read => read.map_err(|e| Error::io(&path, e))?,
         };

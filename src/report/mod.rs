@@ -22,7 +22,8 @@ pub use games::{
     count_games, read_text as read_games_text, GameRow, GamesFile, GamesWriter, Records, RowFormat, Tail, GAME_COLUMNS,
 };
 pub use manifest::{
-    config_hash, now, write_atomic, write_csv_atomic, Manifest, RunStatus, CONFIG, MANIFEST, TEMP_SUFFIX,
+    check_run_folder, config_hash, now, write_atomic, write_csv_atomic, Manifest, RunStatus, CONFIG, MANIFEST,
+    TEMP_SUFFIX,
 };
 pub use matches::{AdjustedColumns, AdjustedFigures, MatchCsvRow, MatchRow, SprtColumns, SprtResult};
 pub use ratings::{RatingCsvRow, RatingRow, RatingTable};

@@ -282,30 +282,30 @@ pub fn prepare(dir: &Path, force: bool) -> Result<FolderLock> {
     Ok(lock)
 }
 
-/// Readies `dir`, which `_lock` holds, for a new run: a folder holding files needs `force`, which
-/// removes the files a run writes, and a folder holding anything else is refused, so `--force`
-/// never deletes what no run wrote.
+/// Readies `dir`, which `_lock` holds, for a new run. A folder holds a run when it holds any of
+/// the files a run writes: that needs `force`, which removes those files. Files of other names (a
+/// README, notes, .gitignore) are no run's: they never stop a run and `--force` never removes them.
 pub fn ready(_lock: &FolderLock, dir: &Path, force: bool) -> Result<()> {
     let entries: Vec<PathBuf> = dir
         .read_dir()
         .and_then(|d| d.map(|e| e.map(|e| e.path())).collect::<std::io::Result<Vec<_>>>())
         .map_err(|e| Error::io(dir, e))?
         .into_iter()
-        .filter(|p| p.file_name().is_none_or(|n| n != LOCK))
+        .filter(|p| p.file_name().is_none_or(|n| n != LOCK) && written_by_a_run(p))
         .collect();
     if !entries.is_empty() && !force {
+        let mut names: Vec<String> =
+            entries.iter().map(|p| p.file_name().unwrap_or_default().to_string_lossy().into_owned()).collect();
+        names.sort();
         let advice = if dir.join(MANIFEST).is_file() {
             "use --force to overwrite it, `arena resume` to continue it, or --out to choose another folder"
         } else {
             "use --force to clear it or --out to choose another folder"
         };
-        return Err(Error::input(format!("{} already holds a run; {advice}", dir.display())));
-    }
-    if let Some(stranger) = entries.iter().find(|p| !written_by_a_run(p)) {
         return Err(Error::input(format!(
-            "{} holds {}, which no run writes; --force only clears run folders (choose another --out)",
+            "{} already holds a run ({}); {advice} (files of other names are kept)",
             dir.display(),
-            stranger.file_name().unwrap_or_default().to_string_lossy()
+            names.join(", ")
         )));
     }
     for path in &entries {
@@ -373,10 +373,23 @@ mod tests {
         {
             std::fs::write(dir.path().join(file), "x").unwrap();
         }
-        assert!(prepare(dir.path(), false).unwrap_err().to_string().contains("already holds a run"));
-        drop(prepare(dir.path(), true).unwrap());
-        assert_eq!(dir.path().read_dir().unwrap().count(), 0);
         std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
-        assert!(prepare(dir.path(), true).unwrap_err().to_string().contains("notes.txt"));
+        let refused = prepare(dir.path(), false).unwrap_err().to_string();
+        assert!(refused.contains("already holds a run (config.toml, games.csv.gz, ratings.csv"), "{refused}");
+        assert!(!refused.contains("notes.txt"), "{refused}");
+        drop(prepare(dir.path(), true).unwrap());
+        let left: Vec<_> = dir.path().read_dir().unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, ["notes.txt"], "--force removed the run's files and kept the others");
+    }
+
+    #[test]
+    fn a_folder_of_files_no_run_writes_holds_no_run() {
+        let dir = tempfile::tempdir().unwrap();
+        for file in ["README.md", ".gitignore", "notes.txt"] {
+            std::fs::write(dir.path().join(file), "mine").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("plots")).unwrap();
+        drop(prepare(dir.path(), false).unwrap());
+        assert_eq!(dir.path().read_dir().unwrap().count(), 4, "nothing removed");
     }
 }

@@ -61,7 +61,8 @@ impl Import {
         let known = formats(arena);
         let (_, game, _) = known.iter().find(|(f, _, _)| *f == format).ok_or_else(|| {
             let list: Vec<&str> = known.iter().map(|(f, _, _)| *f).collect();
-            Error::input(format!("unknown import format {} (known: {})", crate::error::shown(format), list.join(", ")))
+            let known = crate::core::suggest::known_names(format, &list);
+            Error::input(format!("unknown import format {} ({known})", crate::error::shown(format)))
         })?;
         let run = arena.find(game)?.import(format, files)?;
         let n = run.seats;

@@ -13,7 +13,7 @@ use crate::config::RunConfig;
 use crate::core::schedule::{Schedule, Shard};
 use crate::error::{Error, Result};
 use crate::registry::Arena;
-use crate::report::{config_hash, CiUnit, Manifest, MANIFEST};
+use crate::report::{check_run_folder, config_hash, CiUnit, Manifest, CONFIG, MANIFEST};
 use crate::tournament::folder::{self, FolderLock};
 use crate::tournament::resume::Resumption;
 use crate::tournament::run::{check_history, execute, RunReport};
@@ -89,6 +89,7 @@ impl<'a> Launch<'a> {
 
     /// The run in `dir`, continued; with `games`, extended to that many games per pairing.
     pub fn resume(arena: &'a Arena, dir: &'a Path, opts: RunOptions, games: Option<u64>) -> Result<Launch<'a>> {
+        check_run_folder(dir, &[MANIFEST, CONFIG])?;
         // Before anything is read: a run still being written is refused, naming its process.
         let lock = FolderLock::acquire(dir)?;
         let manifest = Manifest::read(dir)?;
@@ -108,11 +109,14 @@ impl<'a> Launch<'a> {
         }
     }
 
-    /// The line shown before any game is played (`None` when nothing is left to play).
+    /// The line shown before any game is played, and for a resumed run where it picks up (`None`
+    /// when nothing is left to play).
     pub fn header(&self) -> Option<String> {
         match self {
             Launch::New(run) => Some(header(&run.cfg, &run.schedule, run.shard)),
-            Launch::Resume { resumption, shard } => Some(header(&resumption.cfg, resumption.schedule(), *shard)),
+            Launch::Resume { resumption, shard } => {
+                Some(format!("{}\n{}", header(&resumption.cfg, resumption.schedule(), *shard), resumption.resumed()))
+            }
             Launch::Ended { .. } => None,
         }
     }

@@ -72,6 +72,7 @@ impl Shards {
     pub fn open(arena: &Arena, dirs: &[PathBuf], expected: Option<&str>) -> Result<Shards> {
         let mut read = Vec::with_capacity(dirs.len());
         for dir in dirs {
+            crate::report::check_run_folder(dir, &[crate::report::MANIFEST, crate::report::CONFIG])?;
             let manifest = Manifest::read(dir)?;
             let shard = manifest.share();
             read.push(ShardDir { dir: dir.clone(), manifest, shard });

@@ -20,7 +20,7 @@ use crate::registry::{Arena, Venue};
 use crate::report::html::viewer::{self, Pick, Step, ViewedGame};
 use crate::report::html::RunData;
 use crate::report::records::{self, RecordLine, Recorded, StatusIn};
-use crate::report::{GamesFile, Manifest, RowFormat, CONFIG};
+use crate::report::{check_run_folder, GamesFile, Manifest, RowFormat, CONFIG, MANIFEST};
 use crate::tournament::run::names;
 
 /// A run folder's records, opened to be checked or shown.
@@ -50,6 +50,7 @@ pub enum Checked {
 
 impl RunRecords {
     pub fn open(arena: &Arena, dir: &Path) -> Result<RunRecords> {
+        check_run_folder(dir, &[MANIFEST, CONFIG])?;
         let manifest = Manifest::read(dir)?;
         let Some(file) = manifest.records.moves_file() else {
             return Err(Error::input(format!(
@@ -270,7 +271,14 @@ impl RunRecords {
             let known: Vec<&str> = formats.iter().map(|f| f.name).collect();
             return Err(Error::input(match known.is_empty() {
                 true => format!("{} has no record file format to export", self.cfg.game),
-                false => format!("{} has no record format `{format}` (it has {})", self.cfg.game, known.join(", ")),
+                false => match crate::core::suggest::did_you_mean(format, &known) {
+                    Some(guess) => format!(
+                        "{} has no record format `{format}` ({guess} it has {})",
+                        self.cfg.game,
+                        known.join(", ")
+                    ),
+                    None => format!("{} has no record format `{format}` (it has {})", self.cfg.game, known.join(", ")),
+                },
             }));
         };
         std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;

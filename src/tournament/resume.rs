@@ -14,6 +14,7 @@ use crate::registry::{Arena, Venue};
 use crate::report::{config_hash, write_atomic, GameRow, GamesFile, GamesWriter, Manifest, RunStatus, RunTally};
 use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::folder::{FolderLock, CONFIG, HISTORY};
+use crate::tournament::progress::thousands;
 use crate::tournament::run::{names, open_table, temp_path, Known, KnownGame, Output, Run, RunReport, Start};
 use crate::tournament::runner::{Plan, RunOptions};
 
@@ -125,6 +126,23 @@ impl<'a> Resumption<'a> {
     /// The run folder.
     pub fn dir(&self) -> &Path {
         self.dir
+    }
+
+    /// Where the run picks up, in a line: `resumed DIR with 1,234 of 2,000 games played (766 to
+    /// play)`, or why none is left to play.
+    pub fn resumed(&self) -> String {
+        let (done, count) = (self.plan.done, self.plan.count);
+        let left = match (self.start, count) {
+            (Start::Resumed { decided: true, .. }, _) => "the SPRT decided in them: none to play".to_string(),
+            (_, 0) => "none left to play: the run's files are written".to_string(),
+            (_, n) => format!("{} to play", thousands(n)),
+        };
+        format!(
+            "resumed {} with {} of {} games played ({left})",
+            self.dir.display(),
+            thousands(done),
+            thousands(done + count)
+        )
     }
 
     /// Plays the rest of the run; also returns its config.

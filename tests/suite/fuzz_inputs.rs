@@ -3,7 +3,8 @@
 //! folders, openings files, Gomocup brain sessions and `--param`, and the external protocol's
 //! action texts. Most inputs are near-valid: the project's own configs, rosters and data files
 //! with a few lines deleted, duplicated, cut or given a hostile value. The promise checked is
-//! the README's: exit code 0, or one line on stderr and exit code 2; never a panic.
+//! the README's: exit code 0, or one line on stderr and exit code 2 (for a config, its errors a
+//! line each under one that counts them); never a panic.
 //!
 //! The property tests run in-process (through `cli::execute`, which returns the refusal that
 //! `arena` prints) with a bounded number of cases; those that need a real process (stdin,
@@ -388,7 +389,29 @@ fn arena() -> &'static Arena {
     ARENA.get_or_init(Arena::standard)
 }
 
-/// Runs `case` in this process: exit 0, or a refusal of one line (exit 2), never a panic (a
+/// Whether `text` is a refusal as the tool writes one: one line, or (every error of a config) a
+/// line that counts them, `X has N errors:`, then those N errors a line each, indented; no line
+/// longer than an error's 501 characters (and its indent).
+fn is_refusal(text: &str) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    let short = |line: &&str| !line.is_empty() && !line.contains('\r') && line.chars().count() <= 503;
+    if !lines.iter().all(short) || text.trim_end_matches('\n').contains("\n\n") {
+        return false;
+    }
+    match lines.as_slice() {
+        [_] => true,
+        [head, errors @ ..] => {
+            let count =
+                head.strip_suffix(" errors:").and_then(|h| h.rsplit(" has ").next()).and_then(|n| n.parse().ok());
+            count == Some(errors.len())
+                && errors.len() > 1
+                && errors.iter().all(|e| e.starts_with("  ") && !e.starts_with("   "))
+        }
+        [] => false,
+    }
+}
+
+/// Runs `case` in this process: exit 0, or a refusal (exit 2, [`is_refusal`]), never a panic (a
 /// panic fails the property with the case that caused it).
 fn in_process(case: &Case) -> Result<(), TestCaseError> {
     let dir = tempfile::TempDir::new().unwrap();
@@ -396,9 +419,8 @@ fn in_process(case: &Case) -> Result<(), TestCaseError> {
     match bot_arena::cli::execute(arena(), std::iter::once("arena".to_string()).chain(args)) {
         Ok(code) => prop_assert!(code == 0, "exit {code}"),
         Err(e) => {
-            let line = e.to_string();
-            prop_assert!(!line.is_empty() && !line.contains(['\n', '\r']), "not one line: {line:?}");
-            prop_assert!(line.chars().count() <= 501, "{} characters", line.chars().count());
+            let text = e.to_string();
+            prop_assert!(is_refusal(&text), "not a refusal's lines: {text:?}");
         }
     }
     Ok(())
@@ -408,7 +430,7 @@ fn in_process(case: &Case) -> Result<(), TestCaseError> {
 #[derive(Debug, PartialEq)]
 enum Verdict {
     Ok,
-    /// Exit 2 with exactly one line on stderr.
+    /// Exit 2 with a refusal on stderr: `error: ` and one line, or a config's errors ([`is_refusal`]).
     Refused,
     Panic(String),
     Hang,
@@ -443,7 +465,7 @@ fn as_process(case: &Case, timeout: u32, memory_kib: u64) -> Verdict {
         _ if stderr.contains("panicked") => Verdict::Panic(stderr),
         _ if stderr.contains("memory allocation") || stderr.contains("out of memory") => Verdict::OutOfMemory(stderr),
         Some(0) => Verdict::Ok,
-        Some(2) if stderr.lines().count() == 1 && stderr.starts_with("error: ") => Verdict::Refused,
+        Some(2) if stderr.starts_with("error: ") && is_refusal(&stderr) => Verdict::Refused,
         Some(2) => Verdict::MultiLine(stderr),
         // `timeout` killed it.
         Some(124 | 137) => Verdict::Hang,
@@ -794,11 +816,11 @@ fn openings_case() -> impl Strategy<Value = Case> {
 // ---------------------------------------------------------------------------------------------
 // The property tests (in CI): parsers and in-process commands.
 
-/// Checks that a parser's refusal is one line.
+/// Checks that a parser's refusal is one line (a config's, its errors a line each: [`is_refusal`]).
 fn one_line<T, E: std::fmt::Display>(result: Result<T, E>) -> Result<(), TestCaseError> {
     if let Err(e) = result {
-        let line = e.to_string();
-        prop_assert!(!line.is_empty() && !line.contains('\n'), "not one line: {line:?}");
+        let text = e.to_string();
+        prop_assert!(is_refusal(&text), "not a refusal's lines: {text:?}");
     }
     Ok(())
 }
@@ -1024,7 +1046,7 @@ fn campaign() {
                 let verdict = as_process(case, 60, 4 << 20);
                 let key = match &verdict {
                     Verdict::Ok => "exit 0",
-                    Verdict::Refused => "exit 2, one line",
+                    Verdict::Refused => "exit 2, refused",
                     Verdict::Panic(_) => "panic",
                     Verdict::Hang => "hang",
                     Verdict::OutOfMemory(_) => "out of memory",

@@ -292,15 +292,15 @@ fn refusals_come_before_any_output() {
     let c =
         write(d, "c.toml", "game = \"gomoku\"\ngames = 8\npaired = true\nbots = [\"random\", \"random-adjacent\"]\n");
     let c = c.to_str().unwrap();
-    // run: a game without hand histories, and one bot (its note) into a folder of someone else's.
+    // run: a game without hand histories, and one bot (its note) into a path that is a file.
     let stud = write(d, "stud.toml", "game = \"stud\"\ngames = 8\nbots = [\"random\", \"always-call\"]\n");
     nothing_but(
         run_in(d, &["run", stud.to_str().unwrap(), "--hand-history", "--out", "hh"]),
         "stud has no hand-history format",
     );
     write(d, "mine.txt", "");
-    let one = run_in(d, &["run", "--game", "gomoku", "--bot", "random", "--games", "2", "--out", ".", "--force"]);
-    nothing_but(one, "which no run writes");
+    let one = run_in(d, &["run", "--game", "gomoku", "--bot", "random", "--games", "2", "--out", "mine.txt"]);
+    nothing_but(one, "mine.txt");
     // merge: an unfinished shard, refused before the merged run's header.
     for k in ["1", "2"] {
         succeeded(&run_in(d, &["run", c, "--quiet", "--shard", &format!("{k}/2"), "--out", &format!("shard{k}")]));
@@ -327,15 +327,15 @@ fn refusals_come_before_any_output() {
         run_in(d, &["stats", "--run", "mahjong", "--elo0", "0", "--elo1", "5"]),
         "count independent games or pairs",
     );
-    // gate: an expectation whose folder holds someone else's file, refused before any verdict.
+    // gate: an expectation whose folder is a file, refused before any verdict.
     let gate = write(
         d,
         "g.toml",
         "[[expect]]\nname = \"a\"\nconfig = \"c.toml\"\nwin_rate_lo = 0\n[[expect]]\nname = \"b\"\nconfig = \"c.toml\"\nwin_rate_lo = 0\n",
     );
-    std::fs::create_dir_all(d.join("gates/b")).unwrap();
-    write(&d.join("gates/b"), "notes.txt", "mine");
-    nothing_but(run_in(d, &["gate", gate.to_str().unwrap(), "--out", "gates"]), "which no run writes");
+    std::fs::create_dir_all(d.join("gates")).unwrap();
+    write(&d.join("gates"), "b", "mine");
+    nothing_but(run_in(d, &["gate", gate.to_str().unwrap(), "--out", "gates"]), "gates/b");
 }
 
 /// A roster file is checked whole when it is loaded: a variant with a misspelt parameter or an

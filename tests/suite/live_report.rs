@@ -16,6 +16,14 @@ fn played(page: &str) -> Option<u64> {
     page[at..].split('<').next()?.parse().ok()
 }
 
+/// The games played that a live page's run table says, from its status row (`running (N of M
+/// games played)`).
+fn status_played(page: &str) -> Option<u64> {
+    let at = page.find("<th class=\"l\">status</th><td class=\"l\">running (")?;
+    let rest = &page[at..];
+    rest[rest.find('(')? + 1..].split(' ').next()?.parse().ok()
+}
+
 /// `dir`'s report.html equals the page `arena report` writes from the folder afterwards.
 fn final_page_is_arena_reports(dir: &Path) {
     let page = std::fs::read(dir.join("report.html")).unwrap();
@@ -56,6 +64,8 @@ fn a_report_written_while_the_run_plays_grows_and_ends_as_arena_reports() {
             if let Some(n) = played(&text) {
                 if caught.last().is_none_or(|(m, _)| n > *m) {
                     assert!(text.contains("http-equiv=\"refresh\""), "a live page that does not reload");
+                    // The run table counts what the banner counts (run.json says 0 until the end).
+                    assert_eq!(status_played(&text), Some(n), "the run table and the banner disagree");
                     caught.push((n, text));
                 }
             }

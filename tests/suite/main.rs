@@ -31,6 +31,7 @@ mod luck;
 mod luck_honesty;
 mod machine_output;
 mod moves;
+mod newcomer;
 mod play;
 mod plots;
 mod plugins;

@@ -171,29 +171,40 @@ fn a_killed_run_is_partial_for_stats_and_a_changed_config_is_not_resumed() {
 }
 
 #[test]
-fn force_clears_a_run_folder_and_refuses_any_other() {
+fn force_clears_a_run_folder_and_keeps_files_of_other_names() {
     let dir = TempDir::new().unwrap();
     let holdem = "game = \"holdem\"\ngames = 20\nbots = [\"rr\", \"random\", \"rr-tight\"]\n";
     let config = write(dir.path(), "run.toml", holdem);
+    // A folder of a person's own files (no file a run writes) holds no run: the run goes in beside them.
     let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let readme = write(&out, "README.md", "what this folder is for");
+    let ignore = write(&out, ".gitignore", "*.csv\n");
     let ok = arena().args(["run", "--quiet", "--hand-history", "--out"]).arg(&out).arg(&config).output().unwrap();
-    assert!(ok.status.success());
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
     assert!(out.join("match.csv").exists() && out.join("ratings.csv").exists() && out.join("history").is_dir());
-    // A one-bot rerun with --force writes neither match.csv nor ratings.csv nor history/: none is left over.
+    // Now it holds a run: refused without --force, naming the run's files, not the others.
+    let refused = arena().args(["run", "--quiet", "--out"]).arg(&out).arg(&config).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("already holds a run (config.toml, games.csv, history,") && err.lines().count() == 1, "{err}");
+    assert!(!err.contains("README") && !err.contains("gitignore"), "{err}");
+    // A one-bot rerun with --force writes neither match.csv nor ratings.csv nor history/: none is
+    // left over, and the person's files are all kept.
+    let mine = write(&out, "notes.txt", "mine");
     let one = write(dir.path(), "one.toml", "game = \"holdem\"\ngames = 20\nseats = 2\nbots = [\"rr\"]\n");
     let ok = arena().args(["run", "--quiet", "--force", "--out"]).arg(&out).arg(&one).output().unwrap();
-    assert!(ok.status.success());
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
     let mut left: Vec<String> =
         out.read_dir().unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     left.sort();
-    assert_eq!(left, ["config.toml", "games.csv", "run.json", "summary.csv", "timing.csv"]);
-    // A folder holding anything a run does not write is refused, and nothing is deleted.
-    let mine = write(&out, "notes.txt", "mine");
-    let refused = arena().args(["run", "--quiet", "--force", "--out"]).arg(&out).arg(&one).output().unwrap();
-    assert_eq!(refused.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&refused.stderr);
-    assert!(err.contains("notes.txt, which no run writes") && err.lines().count() == 1, "{err}");
-    assert!(mine.exists() && out.join("games.csv").exists());
+    assert_eq!(
+        left,
+        [".gitignore", "README.md", "config.toml", "games.csv", "notes.txt", "run.json", "summary.csv", "timing.csv"]
+    );
+    for kept in [&readme, &ignore, &mine] {
+        assert!(std::fs::read_to_string(kept).unwrap().len() > 3, "{} changed", kept.display());
+    }
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! End to end on a real Slurm: scripts/slurm/arena.sbatch submits a 4-shard job array and the
 //! merge that depends on it; the merged folder must be byte for byte the run on this machine.
 //!
-//! Skipped (with a message) when `sbatch` is not on PATH or no Slurm controller answers. On one
+//! Skipped (with a message) when `sbatch` is not on PATH or no Slurm controller answers; what the
+//! scripts say without Slurm is checked everywhere. On one
 //! machine, as root: `scripts/slurm/local-cluster.sh start`, then
 //! `cargo test --release --test suite slurm:: -- --nocapture`, then `scripts/slurm/local-cluster.sh stop`.
 //! The jobs run the arena binary of this build, so the folders must be on a filesystem the nodes
@@ -188,5 +189,44 @@ fn a_run_whose_tasks_were_cancelled_and_killed_is_finished_by_one_command() {
     for name in COMPARED {
         let (a, b) = (std::fs::read(local.join(name)).unwrap(), std::fs::read(merged.join(name)).unwrap());
         assert!(a == b, "{name} merged after the recovery differs from the run on one machine");
+    }
+}
+
+/// Without Slurm the scripts say so in one line (what to install, how to play on this machine
+/// instead) and exit 2, rather than ending in the shell's `sbatch: command not found` (127):
+/// arena.sbatch before it submits anything, local-cluster.sh when it has no apt-get to install
+/// Slurm with. Run with a PATH that holds only the few tools the scripts need before that point.
+#[test]
+fn without_slurm_the_scripts_say_what_to_install() {
+    let dir = TempDir::new().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    for tool in ["dirname", "hostname", "id", "date"] {
+        let which = Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().unwrap();
+        let path = String::from_utf8_lossy(&which.stdout).trim().to_string();
+        assert!(!path.is_empty(), "{tool} is not installed");
+        std::os::unix::fs::symlink(path, bin.join(tool)).unwrap();
+    }
+    let config = write(dir.path(), "rr.toml", CONFIG);
+    let scripts = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/slurm");
+    let runs: [(&str, Vec<&std::ffi::OsStr>, &[&str]); 2] = [
+        (
+            "arena.sbatch",
+            vec![config.as_os_str(), "4".as_ref(), "out".as_ref()],
+            &["sbatch not found", "slurm-wlm", "arena run CONFIG"],
+        ),
+        ("local-cluster.sh", vec!["start".as_ref()], &["no apt-get", "slurm-wlm", "arena run CONFIG"]),
+    ];
+    for (script, args, says) in runs {
+        let out =
+            Command::new(scripts.join(script)).args(args).env("PATH", &bin).current_dir(dir.path()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{script}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{script}: one line, got {stderr}");
+        assert!(stderr.starts_with("error: "), "{script}: {stderr}");
+        for said in says {
+            assert!(stderr.contains(said), "{script}: `{said}` not in {stderr}");
+        }
+        assert!(out.stdout.is_empty(), "{script}: {}", String::from_utf8_lossy(&out.stdout));
     }
 }

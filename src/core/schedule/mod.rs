@@ -55,7 +55,7 @@ pub const SHAPES: &[&dyn Shape] = &[&SingleTable, &RoundRobin, &Gauntlet, &Rotat
 pub fn shape(name: &str) -> Result<&'static dyn Shape> {
     SHAPES.iter().copied().find(|s| s.name() == name).ok_or_else(|| {
         let known: Vec<&str> = SHAPES.iter().map(|s| s.name()).collect();
-        Error::input(format!("unknown schedule `{name}` (known: {})", known.join(", ")))
+        Error::input(format!("unknown schedule `{name}` ({})", crate::core::suggest::known_names(name, &known)))
     })
 }
 

@@ -78,7 +78,7 @@ pub fn live_page(run: &RunData, reload: u64) -> Result<String> {
 /// The games `run` is to play in all (its shard's, when it is one) and has played so far.
 fn progress(run: &RunData) -> (u64, u64) {
     let planned = run.manifest.as_ref().map_or_else(|| run.schedule.total(), |m| m.games_planned);
-    (run.games.len() as u64, planned)
+    (run.played(), planned)
 }
 
 fn page_with(runs: &[RunData], live: Option<u64>) -> Result<String> {

@@ -43,9 +43,20 @@ pub struct RunData {
 }
 
 impl RunData {
+    /// The games played so far, as the page says it everywhere: run.json's count once the run
+    /// has ended; while it plays (and after a kill), the whole games read from the folder, since
+    /// run.json counts a run's games only at its end.
+    pub fn played(&self) -> u64 {
+        match &self.manifest {
+            Some(m) if m.status != crate::report::RunStatus::Running => m.games_played,
+            _ => self.games.len() as u64,
+        }
+    }
+
     /// Reads `dir` (config.toml, games.csv, run.json when there is one) and replays its games,
     /// in file order, through the tallies the run uses.
     pub fn read(arena: &Arena, dir: &Path) -> Result<RunData> {
+        crate::report::check_run_folder(dir, &[crate::report::CONFIG])?;
         let config_path = dir.join(crate::report::CONFIG);
         let config_text = std::fs::read_to_string(&config_path).map_err(|e| Error::bad_path(&config_path, e))?;
         let cfg = RunConfig::load(arena, &config_path, &Overrides::default())?;

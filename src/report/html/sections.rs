@@ -49,7 +49,7 @@ fn header(run: &RunData) -> String {
         Some(m) => {
             rows.push((
                 "status",
-                format!("{} ({} of {} games played)", m.status.as_str(), m.games_played, m.games_planned),
+                format!("{} ({} of {} games played)", m.status.as_str(), run.played(), m.games_planned),
             ));
             rows.push(("started", m.started.clone()));
             rows.push(("ended", m.ended.clone().unwrap_or_else(|| "not ended".into())));
