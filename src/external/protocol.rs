@@ -411,19 +411,22 @@ impl<G: GameDef> External<G> {
         answer
     }
 
-    /// Starts a process and greets it.
+    /// Starts a process and greets it. A program that cannot be started, ends or stays silent
+    /// before it answers `hello` never answered: its fault is marked [`Fault::at_start`].
     fn launch(&mut self, game: &G, start: &GameStart<'_>) -> Result<(), Fault> {
         let program = Arc::clone(&self.program);
         // Without a log the bot still plays; its stderr is lost.
         let log = program.log.get_or_init(|| Log::create(&start.run?.log_path(start.name)).ok());
-        let process = Process::spawn(&program.command, log.as_ref())
-            .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start `{}`: {e}", program.command.join(" "))))?;
+        let process = Process::spawn(&program.command, log.as_ref()).map_err(|e| {
+            Fault::new(FaultKind::Crash, format!("cannot start `{}`: {e}", program.command.join(" "))).at_start()
+        })?;
         self.process = Some(process);
         let began = Instant::now();
         let deadline = Some(began + program.start_limit);
         let hello = message::hello(G::NAME, start.table, game.seats(), start.name, &program.params);
         let late = |fault: Fault| match fault.kind {
-            FaultKind::Timeout => start_timeout(program.start_limit, began.elapsed()),
+            FaultKind::Timeout => start_timeout(program.start_limit, began.elapsed()).at_start(),
+            FaultKind::Crash => Fault::new(FaultKind::Crash, format!("{fault} before answering hello")).at_start(),
             _ => fault,
         };
         self.send(&hello, deadline).map_err(late)?;

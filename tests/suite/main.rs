@@ -14,6 +14,7 @@ mod acpc_import;
 mod acpc_kind;
 mod architecture;
 mod botzone_kind;
+mod cannot_run;
 mod cli;
 mod configs;
 mod conformance;
