@@ -28,7 +28,7 @@ pub use game::{
     bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Outcome, Played, RecordFormat,
     RunFolder, Seat, MAX_REASON_CHARS,
 };
-pub use params::{ParamSpec, Params};
+pub use params::{resolve_paths, ParamSpec, Params, PathUse};
 pub use play::{
     ms, per_seat, play_game, play_game_into, play_game_with, play_kept, Adjusted, Entrant, GameRecord, Keep, Limits,
     PerSeat, SeatResult, Seating, Status,

@@ -30,7 +30,7 @@ use crate::external::process::{LineError, Log, Pool, Process, MAX_LINE};
 pub const PROTOCOL: u32 = 1;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("command", "[]", "the program and its arguments, e.g. [\"python3\", \"bots/examples/holdem_random.py\"]"),
+    ParamSpec::new("command", "[]", "the program and its arguments, e.g. [\"python3\", \"bots/examples/holdem_random.py\"]").command(),
     ParamSpec::new("move_ms", "5000", "longest decision in milliseconds (the host's clock, reply included); over it the bot forfeits")
         .range(1.0, Limits::MAX_MS),
     ParamSpec::new("game_ms", "0", "milliseconds of decisions in one game; over it the bot forfeits (0: no limit)")
@@ -113,8 +113,14 @@ pub(crate) fn command(p: &Params, kind: &str, example: &str) -> Result<Vec<Strin
 }
 
 fn check_program(kind: &str, program: &str) -> Result<()> {
-    let path = find_program(program)
-        .ok_or_else(|| Error::input(format!("bot kind {kind}: cannot find the program `{program}`")))?;
+    let path = find_program(program).ok_or_else(|| {
+        let whence = match program.contains('/') {
+            // What a relative path in a config became (params::resolve_paths) is shown whole.
+            true => " (a relative path starts from the folder of the config or roster that names it)",
+            false => " on PATH",
+        };
+        Error::input(format!("bot kind {kind}: cannot find the program `{program}`{whence}"))
+    })?;
     let mode = std::fs::metadata(&path).map(|m| m.permissions().mode()).unwrap_or(0);
     if mode & 0o111 == 0 {
         return Err(Error::input(format!(

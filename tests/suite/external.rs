@@ -374,7 +374,9 @@ fn a_program_that_cannot_be_found_is_bad_input() {
     let output = run.command(config, "out", 1).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(stderr.contains(":3: bot kind external: cannot find the program `./no/such/bot`"), "{stderr}");
+    // The relative path starts from the config's folder, and the error shows where that led.
+    let expected = format!(":3: bot kind external: cannot find the program `{}`", run.path("no/such/bot").display());
+    assert!(stderr.contains(&expected), "{stderr}");
 }
 
 /// Distinct process ids in a bot's log (each process says `started`).

@@ -43,7 +43,7 @@ use crate::external::process::{LineError, Log, Pool, Process, MAX_LINE};
 use crate::external::protocol::command;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("command", "[]", "the engine and its arguments, e.g. [\"./pbrain-rapfi\"]"),
+    ParamSpec::new("command", "[]", "the engine and its arguments, e.g. [\"./pbrain-rapfi\"]").command(),
     ParamSpec::new(
         "turn_ms",
         "1000",
@@ -87,7 +87,8 @@ const PARAMS: &[ParamSpec] = &[
         "info",
         "{}",
         "more INFO keys sent at the start of every game, e.g. { thread_num = 1, max_node = 20000 } (numbers or strings)",
-    ),
+    )
+    .paths_in(&["folder"]),
 ];
 
 /// The `gomocup` bot kind.

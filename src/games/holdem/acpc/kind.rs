@@ -33,7 +33,8 @@ const PARAMS: &[ParamSpec] = &[
         "command",
         "[]",
         "the agent and its arguments; the host and port to connect to are appended, as the ACPC server's play_match.pl starts agents; `{game}` in it becomes the path of an ACPC game definition file of the table, e.g. [\"./example_player\", \"{game}\"]. Empty: agents you start connect to `port`",
-    ),
+    )
+    .command(),
     ParamSpec::new(
         "port",
         "0",

@@ -36,7 +36,7 @@ use crate::external::process::{LineError, Log, Process, MAX_LINE};
 use crate::external::protocol::command;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("command", "[]", "the bot and its arguments, e.g. [\"./sample\"] or [\"python3\", \"bot.py\"]"),
+    ParamSpec::new("command", "[]", "the bot and its arguments, e.g. [\"./sample\"] or [\"python3\", \"bot.py\"]").command(),
     ParamSpec::new("io", "\"json\"", "Botzone's interaction: \"json\" (one JSON line a turn) or \"simple\" (lines)"),
     ParamSpec::new(
         "keep_running",
