@@ -312,7 +312,7 @@ impl Sink<'_> {
         Ok(Flow::Continue)
     }
 
-    /// The error of a bot that cannot run (`all`: it failed in all of its games of the session).
+    /// The error of a bot that cannot run (`all`: the session had no more games for it).
     fn cannot_run(&self, cannot: CannotRun, all: bool) -> Error {
         let bot = &self.bots[cannot.bot];
         let log = RunFolder::new(self.dir).log_path(&bot.name);
