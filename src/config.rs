@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use toml::{Spanned, Table, Value};
@@ -24,7 +24,7 @@ use crate::core::roster::Roster;
 use crate::core::schedule::{self, Schedule, Shape};
 use crate::core::suggest::known_names;
 use crate::core::BotChoice;
-use crate::core::{Headline, Params, TablePreset};
+use crate::core::{resolve_paths, Headline, Params, TablePreset};
 use crate::error::{one_line, shown, Error, Result};
 use crate::registry::{Arena, GameEntry, Venue};
 use crate::stats::sprt::{SprtGiven, SprtKey, SprtPlace};
@@ -209,23 +209,27 @@ pub struct RunConfig {
     pub estimator: Estimator,
 }
 
-/// Where a config came from, to locate errors.
+/// Where a config came from, to locate errors and its relative paths.
 pub struct Source<'a> {
     pub path: &'a str,
     pub text: &'a str,
     /// Written from command-line flags: errors name the value, not a line of this text.
     pub flags: bool,
+    /// The folder its relative paths start from: the file's own, or the working folder for flags.
+    pub dir: PathBuf,
 }
 
 impl<'a> Source<'a> {
-    /// A file's text, `path` as shown in errors.
+    /// A file's text, `path` as shown in errors (and its folder, where its relative paths start).
     pub fn file(path: &'a str, text: &'a str) -> Source<'a> {
-        Source { path, text, flags: false }
+        let dir = Path::new(path).parent().map_or_else(PathBuf::new, Path::to_path_buf);
+        Source { path, text, flags: false, dir }
     }
 
-    /// Config text made from `arena run --game ... --bot ...`.
+    /// Config text made from `arena run --game ... --bot ...`: relative paths start from the
+    /// working folder.
     pub fn command_line(text: &'a str) -> Source<'a> {
-        Source { path: "command line", text, flags: true }
+        Source { path: "command line", text, flags: true, dir: PathBuf::new() }
     }
 
     fn line_of(&self, span: &Range<usize>) -> usize {
@@ -258,7 +262,8 @@ impl RunConfig {
         let text = limits::read_text(path)?;
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("run").to_string();
         let shown = path.display().to_string();
-        RunConfig::parse(arena, &Source::file(&shown, &text), &stem, overrides)
+        let dir = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
+        RunConfig::parse(arena, &Source { dir, ..Source::file(&shown, &text) }, &stem, overrides)
     }
 
     /// Parses config text; `default_name` names the run when the file does not. Every error of
@@ -328,18 +333,21 @@ impl RunConfig {
                 let mut given: Table = t.get_ref().iter().map(|(k, v)| (k.clone(), v.get_ref().clone())).collect();
                 let preset = t.get_ref().get("preset").map_or(t.span(), |v| v.span());
                 faults.check(&preset, TablePreset::expand(entry.tables(), entry.name(), &mut given, None)).and_then(
-                    |()| match Params::check(entry.options(), &given, &table_owner) {
-                        Ok(params) => Some(params),
-                        Err(errors) => {
-                            // Each at the option at fault, or at [table] for one that is missing.
-                            for e in errors {
-                                let span = match &e {
-                                    Error::Param { key, .. } => t.get_ref().get(key).map_or(t.span(), |v| v.span()),
-                                    _ => t.span(),
-                                };
-                                faults.at(&span, e);
+                    |()| {
+                        resolve_paths(entry.options(), &mut given, &src.dir);
+                        match Params::check(entry.options(), &given, &table_owner) {
+                            Ok(params) => Some(params),
+                            Err(errors) => {
+                                // Each at the option at fault, or at [table] for one that is missing.
+                                for e in errors {
+                                    let span = match &e {
+                                        Error::Param { key, .. } => t.get_ref().get(key).map_or(t.span(), |v| v.span()),
+                                        _ => t.span(),
+                                    };
+                                    faults.at(&span, e);
+                                }
+                                None
                             }
-                            None
                         }
                     },
                 )
@@ -351,7 +359,7 @@ impl RunConfig {
         let mut entries = Vec::new();
         let mut origins = Vec::new();
         for value in bot_values.get_ref() {
-            match roster.as_ref().map(|roster| resolve_bot(entry, roster, value.get_ref())) {
+            match roster.as_ref().map(|roster| resolve_bot(entry, roster, value.get_ref(), &src.dir)) {
                 Some(Ok((spec, origin))) => {
                     entries.push(spec);
                     origins.push(origin);
@@ -594,9 +602,14 @@ impl From<Error> for BotError {
     }
 }
 
-/// Resolves a bot entry; also says what it is, for an error that names it beside another. Its
-/// parameters' errors are all found.
-fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<(BotChoice, String), Vec<BotError>> {
+/// Resolves a bot entry (its relative paths from folder `dir`); also says what it is, for an
+/// error that names it beside another. Its parameters' errors are all found.
+fn resolve_bot(
+    entry: &dyn GameEntry,
+    roster: &Roster,
+    value: &Value,
+    dir: &Path,
+) -> Result<(BotChoice, String), Vec<BotError>> {
     let inline = match value {
         Value::String(name) => InlineBot { name: name.clone(), kind: None, params: Table::new() },
         Value::Table(_) => value.clone().try_into().map_err(|e: toml::de::Error| {
@@ -611,9 +624,11 @@ fn resolve_bot(entry: &dyn GameEntry, roster: &Roster, value: &Value) -> Result<
     limits::check_bot_name(&inline.name).map_err(one)?;
     let base = inline.kind.as_deref().unwrap_or(&inline.name);
     let resolved = roster.lookup(entry, base).map_err(one)?;
-    let mut params = resolved.params.clone();
-    params.extend(inline.params.clone());
     let specs = BotChoice::specs(entry.bot_params(&resolved.kind).expect("roster lookup checked the kind"));
+    let mut params = resolved.params.clone();
+    let mut inline_params = inline.params.clone();
+    resolve_paths(&specs, &mut inline_params, dir);
+    params.extend(inline_params);
     let placed = |e: Error| match &e {
         Error::Param { key, .. } if !inline.params.contains_key(key) => match resolved.place_of(key) {
             Some(place) => BotError::Roster(Error::input(format!("{place}: {e}"))),

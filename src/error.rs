@@ -1,5 +1,6 @@
-//! The library's error type. The CLI prints one line and exits with code 2 (bad input), or 4 for
-//! [`Error::Io`].
+//! The library's error type. The CLI prints one line (a line for each of [`Error::Several`]) and
+//! exits with code 2 (bad input), 4 for
+//! [`Error::Io`], or 5 for [`Error::BotCannotRun`] (then the end of the bot's log follows).
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -18,6 +19,25 @@ pub enum Error {
     /// Several errors of one input found in one pass (every error of a config file, in line
     /// order): `what` names the input. Shown as a line saying how many, then one line each.
     Several { what: String, errors: Vec<Error> },
+    /// A bot outside the process could not run: its first games all failed at its start
+    /// (tournament/start_watch.rs). The run stopped; the CLI shows the end of the bot's log.
+    BotCannotRun(Box<CannotRun>),
+}
+
+/// Why a run stopped because one of its bots could not run.
+#[derive(Debug)]
+pub struct CannotRun {
+    /// The bot's name in the run.
+    pub bot: String,
+    /// The reason of its last failed start, as games.csv would show it.
+    pub reason: String,
+    /// The games it failed at its start; `all`: the session had no more for it (fewer than 3).
+    pub games: u32,
+    pub all: bool,
+    /// Its program and arguments, when it has a `command`.
+    pub command: Option<String>,
+    /// Its stderr log in the run folder.
+    pub log: PathBuf,
 }
 
 impl Error {
@@ -57,6 +77,23 @@ impl std::fmt::Display for Error {
                 one_line_of(f, &format!("{what} has {} errors:", errors.len()))?;
                 return errors.iter().try_for_each(|e| write!(f, "\n  {e}"));
             }
+            Error::BotCannotRun(c) => std::borrow::Cow::Owned(format!(
+                "bot {} could not run: {}, at the start of {} {}, with no answer in any ({}its log: {})",
+                c.bot,
+                c.reason,
+                c.games,
+                match (c.all, c.games) {
+                    (true, 1) => "game (the run had no more for it)",
+                    (true, _) => "games (the run had no more for it)",
+                    (false, _) => "games",
+                },
+                // A reason that quotes the command (`cannot start `...`: ...`) says it already.
+                match &c.command {
+                    Some(command) if !c.reason.contains(command.as_str()) => format!("command: {command}; "),
+                    _ => String::new(),
+                },
+                c.log.display()
+            )),
         };
         one_line_of(f, &text)
     }

@@ -2,7 +2,7 @@ use clap::Args;
 
 use crate::cli::{out, EXIT_OK};
 use crate::core::roster::Roster;
-use crate::core::{Leads, Limits, ParamSpec, Params};
+use crate::core::{Leads, Limits, ParamSpec, Params, PathUse};
 use crate::error::Result;
 use crate::registry::{Arena, GameEntry};
 
@@ -20,7 +20,12 @@ fn params(out: &mut String, indent: &str, specs: &[ParamSpec]) {
     };
     let width = specs.iter().map(|s| head(s).chars().count()).max().unwrap_or(0);
     for s in specs {
-        out.push_str(&format!("{indent}{:<width$}  {}\n", head(s), s.help));
+        // Said once here, for every parameter that names files (params::resolve_paths).
+        let paths = match s.path {
+            PathUse::None => "",
+            _ => " (a relative path starts from the folder of the file that names it)",
+        };
+        out.push_str(&format!("{indent}{:<width$}  {}{paths}\n", head(s), s.help));
     }
 }
 

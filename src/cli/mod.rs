@@ -1,5 +1,6 @@
 //! The command line: one file per subcommand. Every error becomes one line on stderr and exit
-//! code 2 (bad input or usage); a failed gate exits 1; a run with engine errors 3; an interrupted
+//! code 2 (bad input or usage); a failed gate exits 1; a run with engine errors 3; a file that
+//! could not be written 4; a bot that could not run 5 (the end of its log follows); an interrupted
 //! run 128 + the signal (130 for Ctrl-C, 143 for SIGTERM); a command whose stdout was closed by
 //! its reader (`arena list | head -1`) ends quietly with 141, as if SIGPIPE had ended it (out.rs:
 //! SIGPIPE itself stays ignored, so that a bot that closes its pipe cannot end the host).
@@ -97,6 +98,13 @@ pub const EXIT_ENGINE_ERRORS: i32 = 3;
 /// (a full disk, a folder that became read-only, a vanished network filesystem): what was done is
 /// kept and, for a run, `arena resume` continues it once the cause is fixed.
 pub const EXIT_IO: i32 = 4;
+/// A bot outside the process could not run: its first games all failed at its start (its program
+/// could not be started, ended, or never answered its greeting; tournament/start_watch.rs). The
+/// run stopped; the error line names the bot and the reason, the end of its log follows.
+pub const EXIT_BOT: i32 = 5;
+
+/// How many of the last lines of a bot's log follow the error of a bot that could not run.
+const LOG_TAIL: usize = 5;
 
 /// The whole command line: the derived commands, with `advise` given one subcommand per adviser
 /// of the arena's games.
@@ -265,10 +273,37 @@ pub fn main_from<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + Clone>
             note!("error: {e}");
             match e {
                 Error::Io { .. } => EXIT_IO,
+                Error::BotCannotRun(cannot) => {
+                    for line in log_tail(&cannot.log, LOG_TAIL) {
+                        note!("  {line}");
+                    }
+                    EXIT_BOT
+                }
                 _ => EXIT_USAGE,
             }
         }
     }
+}
+
+/// The last `n` lines of the log at `path` (none when it cannot be read), each on one line of the
+/// terminal: control characters escaped, cut at 300 characters.
+fn log_tail(path: &std::path::Path, n: usize) -> Vec<String> {
+    // A log is capped at 10 MiB; its end is what matters.
+    let text = std::fs::read(path).unwrap_or_default();
+    let text = String::from_utf8_lossy(&text[text.len().saturating_sub(64 << 10)..]).into_owned();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let shown = |line: &str| -> String {
+        let mut out: String = line
+            .chars()
+            .take(300)
+            .flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] })
+            .collect();
+        if line.chars().count() > 300 {
+            out.push('…');
+        }
+        out
+    };
+    lines[lines.len().saturating_sub(n)..].iter().map(|l| shown(l)).collect()
 }
 
 /// Runs the command line `args` (the program's name first): the exit code, or the error that

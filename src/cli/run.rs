@@ -28,14 +28,16 @@ use crate::tournament::runner::RunOptions;
     after_help = "Examples:\n  arena run configs/quickstart.toml\n  arena run configs/quickstart.toml --games 200 --seed 7 --threads 2\n  arena run --game gomoku --bot weights --bot random --games 1000 --paired\n  arena run --game holdem --bot 'mine=external:python3 bots/examples/holdem_random.py' --bot rr\n  arena run configs/quickstart.toml --shard 2/4 --out results/quickstart-2   (then `arena merge`)"
 )]
 pub struct RunArgs {
-    /// Tournament config (TOML). Without one, give --game and --bot.
+    /// Tournament config (TOML). Without one, give --game and --bot. Relative paths in it (a
+    /// bot's command, an openings file) start from its folder, whatever the working folder.
     config: Option<PathBuf>,
     /// Game to play when no config is given (see `arena list`).
     #[arg(long, conflicts_with = "config")]
     game: Option<String>,
     /// A bot when no config is given; repeat for each bot: a roster name or kind (`rr`), or a
     /// program as a bot, NAME=KIND:COMMAND (`mine=external:python3 mybot.py`: the bot `mine` of
-    /// kind `external` runs that command, split at spaces; other parameters need a config file).
+    /// kind `external` runs that command, split at spaces, its relative paths from the working
+    /// folder; other parameters need a config file).
     #[arg(long = "bot", conflicts_with = "config")]
     bots: Vec<String>,
     /// Replay every deal with the bots rotated through the seats (no config only).

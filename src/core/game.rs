@@ -286,6 +286,8 @@ impl FaultKind {
 pub struct Fault {
     pub kind: FaultKind,
     reason: String,
+    /// The bot's program never answered (see [`Fault::at_start`]).
+    at_start: bool,
 }
 
 /// The most characters a fault's reason (or another text a bot hands the host to keep, such as
@@ -295,7 +297,21 @@ pub const MAX_REASON_CHARS: usize = 200;
 impl Fault {
     /// A fault of `kind`; a reason over [`MAX_REASON_CHARS`] characters is cut ([`bounded`]).
     pub fn new(kind: FaultKind, reason: impl Into<String>) -> Fault {
-        Fault { kind, reason: bounded(reason.into(), MAX_REASON_CHARS) }
+        Fault { kind, reason: bounded(reason.into(), MAX_REASON_CHARS), at_start: false }
+    }
+
+    /// The fault marked as one of a program that never answered: it could not be started, it
+    /// ended, or it stayed silent past its limit before its first answer (a spawn failure, an exit
+    /// before `hello`, no `hello` in time; for a Botzone bot, its first turn of a game). A bot
+    /// whose first games all end so cannot run at all, and a run stops rather than forfeit every
+    /// game of it (tournament/start_watch.rs). A wrong answer is an answer: not marked.
+    pub fn at_start(self) -> Fault {
+        Fault { at_start: true, ..self }
+    }
+
+    /// Whether the bot's program never answered ([`Fault::at_start`]).
+    pub fn is_at_start(&self) -> bool {
+        self.at_start
     }
 
     /// Why, as games.csv shows it (after `forfeit: `): at most [`MAX_REASON_CHARS`] characters.

@@ -29,7 +29,7 @@ pub use game::{
     bounded, Bot, Fault, FaultKind, Game, GameEnd, GameStart, Headline, IllegalAction, Leads, Outcome, Played,
     RecordFormat, RunFolder, Seat, Unit, MAX_REASON_CHARS, POINTS_A_GAME,
 };
-pub use params::{ParamSpec, Params};
+pub use params::{resolve_paths, ParamSpec, Params, PathUse};
 pub use play::{
     ms, per_seat, play_game, play_game_into, play_game_with, play_kept, Adjusted, Entrant, GameRecord, Keep, Limits,
     PerSeat, SeatResult, Seating, Status,

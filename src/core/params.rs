@@ -1,5 +1,11 @@
 //! Named, typed, documented parameters: bot parameters and game table options use the same
 //! mechanism, so `arena list` documents both and unknown keys are errors everywhere.
+//!
+//! A parameter that names files says so ([`PathUse`]): where a file names it (a config, a
+//! roster), [`resolve_paths`] makes its relative paths absolute from that file's folder, so that a
+//! config means the same from any working folder.
+
+use std::path::{Component, Path, PathBuf};
 
 use toml::{Table, Value};
 
@@ -18,11 +24,44 @@ pub struct ParamSpec {
     pub range: Option<(f64, f64)>,
     /// The values a string may take.
     pub choices: &'static [&'static str],
+    /// Whether, and how, the value names files.
+    pub path: PathUse,
+}
+
+/// How a parameter's value names files: [`resolve_paths`] makes the relative ones absolute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathUse {
+    /// Not a path.
+    None,
+    /// A string naming a file or a folder (empty: none).
+    File,
+    /// A list of strings, a program and its arguments: the program is a path when it holds a `/`
+    /// (else it is looked for on `PATH`); an argument is a path when it names a file that exists
+    /// there, or holds a `/` and names a file or folder that exists there (others, `--fast`,
+    /// `{game}`, a package name after `-m`, are passed as written).
+    Command,
+    /// A table whose values under these keys (in any case) are paths: Gomocup's `info.folder`.
+    Keys(&'static [&'static str]),
 }
 
 impl ParamSpec {
     pub const fn new(name: &'static str, default: &'static str, help: &'static str) -> ParamSpec {
-        ParamSpec { name, default, help, range: None, choices: &[] }
+        ParamSpec { name, default, help, range: None, choices: &[], path: PathUse::None }
+    }
+
+    /// The value is a file or folder ([`PathUse::File`]).
+    pub const fn file(self) -> ParamSpec {
+        ParamSpec { path: PathUse::File, ..self }
+    }
+
+    /// The value is a program and its arguments ([`PathUse::Command`]).
+    pub const fn command(self) -> ParamSpec {
+        ParamSpec { path: PathUse::Command, ..self }
+    }
+
+    /// The value is a table whose `keys` are paths ([`PathUse::Keys`]).
+    pub const fn paths_in(self, keys: &'static [&'static str]) -> ParamSpec {
+        ParamSpec { path: PathUse::Keys(keys), ..self }
     }
 
     /// The number (or each number of the array) must lie in `min..=max`.
@@ -75,6 +114,63 @@ impl ParamSpec {
             .unwrap_or_else(|e| panic!("bad default for parameter {}: {e}", self.name));
         doc["v"].clone()
     }
+}
+
+/// Makes the relative paths among `given` (values of parameters of `specs`, as written in a file
+/// in folder `base`, or on the command line with the working folder as `base`) absolute, joined to
+/// `base` (made absolute itself): a path means what it meant where it was written, whatever the
+/// working folder when it is used, and a resolved config written into a run folder keeps that
+/// meaning. Values of the wrong type are left for [`Params::new`] to refuse.
+pub fn resolve_paths(specs: &[ParamSpec], given: &mut Table, base: &Path) {
+    // The working folder for an empty `base` (a path with no folder: `x.toml`).
+    let base = match base.as_os_str().is_empty() {
+        true => std::env::current_dir().unwrap_or_default(),
+        false => std::path::absolute(base).unwrap_or_else(|_| base.to_path_buf()),
+    };
+    for spec in specs.iter().filter(|s| s.path != PathUse::None) {
+        let Some(value) = given.get_mut(spec.name) else { continue };
+        match (spec.path, value) {
+            (PathUse::File, Value::String(path)) => *path = joined(&base, path),
+            (PathUse::Command, Value::Array(words)) => {
+                for (i, word) in words.iter_mut().enumerate() {
+                    let Value::String(word) = word else { continue };
+                    let there = base.join(&*word);
+                    let is_path = match i {
+                        0 => word.contains('/'),
+                        // A folder without a `/` may be a name (`python3 -m mybot`, a package).
+                        _ if word.starts_with('-') || word.is_empty() => false,
+                        _ if word.contains('/') => there.exists(),
+                        _ => there.is_file(),
+                    };
+                    if is_path {
+                        *word = joined(&base, word);
+                    }
+                }
+            }
+            (PathUse::Keys(keys), Value::Table(table)) => {
+                for (key, value) in table.iter_mut() {
+                    if let (true, Value::String(path)) = (keys.iter().any(|k| k.eq_ignore_ascii_case(key)), value) {
+                        *path = joined(&base, path);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `path` from folder `base`: itself when absolute or empty (or not UTF-8 once joined). The
+/// folder it is in is written as the system finds it (`..` and links followed) when it exists;
+/// the last name stays as written (a program may act on the name it is called by).
+fn joined(base: &Path, path: &str) -> String {
+    if path.is_empty() || Path::new(path).is_absolute() {
+        return path.to_string();
+    }
+    // `./x` is `x` (a `.` inside a path is dropped by the components already).
+    let full = base.join(Path::new(path).components().filter(|c| *c != Component::CurDir).collect::<PathBuf>());
+    let found = full.parent().and_then(|dir| dir.canonicalize().ok()).zip(full.file_name());
+    let full = found.map_or(full.clone(), |(dir, name)| dir.join(name));
+    full.to_str().map_or_else(|| path.to_string(), str::to_string)
 }
 
 /// Parameter values checked against their specs, with every default filled in.
@@ -214,6 +310,54 @@ mod tests {
         assert_eq!(p.i64("depth"), 2);
         assert_eq!(p.f64s("w"), vec![3.0, 4.0]);
         assert_eq!(p.str("rule"), "freestyle");
+    }
+
+    #[test]
+    fn relative_paths_start_from_the_folder_of_the_file_that_names_them() {
+        const PATHS: &[ParamSpec] = &[
+            ParamSpec::new("book", "\"\"", "a file").file(),
+            ParamSpec::new("command", "[]", "a program").command(),
+            ParamSpec::new("info", "{}", "INFO keys").paths_in(&["folder"]),
+            ParamSpec::new("name", "\"\"", "not a path"),
+        ];
+        // The file that names them is in configs/; the openings are beside that folder.
+        let dir = tempfile::TempDir::new().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let base = root.join("configs");
+        std::fs::create_dir_all(base.join("pkg/sub")).unwrap();
+        std::fs::create_dir_all(root.join("openings")).unwrap();
+        std::fs::write(base.join("bot.py"), "").unwrap();
+        let at = |p: &str| base.join(p).display().to_string();
+        let mut given = table(
+            r#"book = "../openings/o.txt"
+            name = "bot.py"
+            command = ["./engine", "bot.py", "--fast", "{game}", "pkg", "pkg/sub", "out/log.txt", "-m", "python3"]
+            info = { FOLDER = "scratch", thread_num = 1, note = "bot.py" }"#,
+        );
+        resolve_paths(PATHS, &mut given, &base);
+        // The folder is written as the system finds it: `..` followed, as it exists.
+        let book = root.join("openings/o.txt").display().to_string();
+        assert_eq!(given["book"].as_str(), Some(book.as_str()));
+        assert_eq!(given["name"].as_str(), Some("bot.py"), "not a path parameter");
+        let command: Vec<&str> = given["command"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        let (engine, script, sub) = (at("engine"), at("bot.py"), at("pkg/sub"));
+        // The program (a path: it holds a `/`), an existing file, an existing folder named with a
+        // `/`; not an option, a placeholder, a folder that may be a package name, a file to be.
+        let expected = [&engine, &script, "--fast", "{game}", "pkg", &sub, "out/log.txt", "-m", "python3"];
+        assert_eq!(command, expected);
+        assert_eq!(given["info"]["FOLDER"].as_str(), Some(at("scratch").as_str()));
+        assert_eq!(given["info"]["note"].as_str(), Some("bot.py"), "only the keys named");
+        // Absolute and empty paths stay; a program without `/` is found on PATH; wrong types are
+        // left for the check.
+        let mut given = table("book = \"/abs/o.txt\"\ncommand = [\"python3\", \"bot.py\"]\ninfo = 3");
+        resolve_paths(PATHS, &mut given, &base);
+        assert_eq!(given["book"].as_str(), Some("/abs/o.txt"));
+        assert_eq!(given["command"][0].as_str(), Some("python3"));
+        assert_eq!(given["command"][1].as_str(), Some(script.as_str()));
+        assert_eq!(given["info"].as_integer(), Some(3));
+        let mut empty = table("book = \"\"");
+        resolve_paths(PATHS, &mut empty, &base);
+        assert_eq!(empty["book"].as_str(), Some(""));
     }
 
     #[test]

@@ -445,6 +445,8 @@ fn play_unguarded<G: Wire>(
         // The host's clock decides first: an answer that came too late does not count.
         let answered = !matches!(&asked, Err(fault) if fault.kind == FaultKind::Timeout);
         let reason = match (limits.judge(took, used[seat], answered), asked) {
+            // The host's clock names the limit; a program that never answered stays one.
+            (Some(timeout), Err(fault)) if fault.is_at_start() => timeout.at_start(),
             (Some(timeout), _) => timeout,
             (None, Err(fault)) => fault,
             (None, Ok(action)) => match apply(game, &mut state, &action, luck.as_mut(), &policy) {

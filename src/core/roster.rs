@@ -9,12 +9,14 @@
 //!
 //! Each game's roster is built into the binary (its `GameDef::ROSTER`), so `arena` works from any
 //! folder; a `bots/<game>.toml` in the working folder adds variants and replaces same-named ones.
+//! A relative path in a roster entry (a `command`'s script) starts from `bots/`, the roster's
+//! folder, built in or not.
 
 use serde::Deserialize;
 use toml::Table;
 
 use crate::core::suggest::known_names;
-use crate::core::{limits, BotChoice, GameDef, ParamSpec, Params};
+use crate::core::{limits, resolve_paths, BotChoice, GameDef, ParamSpec, Params};
 use crate::error::{one_line, shown, Error, Result};
 
 /// What a roster is checked against: a game's name, its built-in roster text and its bot kinds.
@@ -91,18 +93,26 @@ impl Resolved {
 #[derive(Clone, Debug, Default)]
 pub struct Roster {
     pub entries: Vec<(String, RosterEntry)>,
+    /// The folder the entries' relative paths start from ([`Roster::load`]: `bots/` of the
+    /// working folder, built in or not); none, and they stay as written.
+    pub dir: Option<std::path::PathBuf>,
 }
+
+/// The folder of the rosters, in the working folder.
+pub const ROSTER_DIR: &str = "bots";
 
 impl Roster {
     /// The game's built-in roster, with `bots/<game>.toml` from the working folder on top when it
-    /// exists: its entries are added, and replace built-in ones of the same name.
+    /// exists: its entries are added, and replace built-in ones of the same name. Relative paths
+    /// in either start from `bots/`: the built-in roster is that file's text, and means the same.
     pub fn load(game: &(impl BotCatalog + ?Sized)) -> Result<Roster> {
-        let path = format!("bots/{}.toml", game.game_name());
+        let path = format!("{ROSTER_DIR}/{}.toml", game.game_name());
         let mut roster = Roster::parse(game.roster_text(), &format!("{path} (built in)"))?;
         let local = std::path::Path::new(&path);
         if local.exists() {
             roster.extend(Roster::parse(&limits::read_text(local)?, &path)?);
         }
+        roster.dir = Some(std::path::PathBuf::from(ROSTER_DIR));
         roster.check(game)?;
         Ok(roster)
     }
@@ -159,7 +169,7 @@ impl Roster {
             entry.place = format!("{path}{line}");
             entries.push((name, entry));
         }
-        Ok(Roster { entries })
+        Ok(Roster { entries, dir: None })
     }
 
     /// Where the entry `name` is written (`bots/holdem.toml (built in):3`), if the roster has one.
@@ -194,7 +204,10 @@ impl Roster {
             resolved.kind = entry.kind.clone();
             path.push(entry.kind.clone());
         }
-        if game.kind_params(&resolved.kind).is_some() {
+        if let Some(specs) = game.kind_params(&resolved.kind) {
+            if let Some(dir) = &self.dir {
+                resolve_paths(&BotChoice::specs(specs), &mut resolved.params, dir);
+            }
             return Ok(resolved);
         }
         let mut known: Vec<&str> = game.kind_names();
@@ -225,13 +238,17 @@ pub fn assignment(text: &str, flag: &str) -> Result<(String, toml::Value)> {
 pub fn bot_from_args(game: &(impl BotCatalog + ?Sized), bot: &str, overrides: &[String]) -> Result<(String, Params)> {
     limits::check_bot_name(bot)?;
     let resolved = Roster::load(game)?.lookup(game, bot)?;
-    let mut params = resolved.params;
+    let specs = BotChoice::specs(game.kind_params(&resolved.kind).expect("the roster resolved a kind of this game"));
+    let mut given = Table::new();
     for param in overrides {
         let (name, value) = assignment(param, "--param")?;
-        params.insert(name, value);
+        given.insert(name, value);
     }
-    let specs = game.kind_params(&resolved.kind).expect("the roster resolved a kind of this game");
-    let params = Params::new(&BotChoice::specs(specs), &params, &format!("bot `{bot}`"))?;
+    // A path on the command line starts from the working folder.
+    resolve_paths(&specs, &mut given, std::path::Path::new(""));
+    let mut params = resolved.params;
+    params.extend(given);
+    let params = Params::new(&specs, &params, &format!("bot `{bot}`"))?;
     Ok((resolved.kind, params))
 }
 

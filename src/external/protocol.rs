@@ -30,7 +30,7 @@ use crate::external::process::{LineError, Log, Pool, Process, MAX_LINE};
 pub const PROTOCOL: u32 = 1;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("command", "[]", "the program and its arguments, e.g. [\"python3\", \"bots/examples/holdem_random.py\"]"),
+    ParamSpec::new("command", "[]", "the program and its arguments, e.g. [\"python3\", \"bots/examples/holdem_random.py\"]").command(),
     ParamSpec::new("move_ms", "5000", "longest decision in milliseconds (the host's clock, reply included); over it the bot forfeits")
         .range(1.0, Limits::MAX_MS),
     ParamSpec::new("game_ms", "0", "milliseconds of decisions in one game; over it the bot forfeits (0: no limit)")
@@ -113,8 +113,14 @@ pub(crate) fn command(p: &Params, kind: &str, example: &str) -> Result<Vec<Strin
 }
 
 fn check_program(kind: &str, program: &str) -> Result<()> {
-    let path = find_program(program)
-        .ok_or_else(|| Error::input(format!("bot kind {kind}: cannot find the program `{program}`")))?;
+    let path = find_program(program).ok_or_else(|| {
+        let whence = match program.contains('/') {
+            // What a relative path in a config became (params::resolve_paths) is shown whole.
+            true => " (a relative path starts from the folder of the config or roster that names it)",
+            false => " on PATH",
+        };
+        Error::input(format!("bot kind {kind}: cannot find the program `{program}`{whence}"))
+    })?;
     let mode = std::fs::metadata(&path).map(|m| m.permissions().mode()).unwrap_or(0);
     if mode & 0o111 == 0 {
         return Err(Error::input(format!(
@@ -411,19 +417,22 @@ impl<G: GameDef> External<G> {
         answer
     }
 
-    /// Starts a process and greets it.
+    /// Starts a process and greets it. A program that cannot be started, ends or stays silent
+    /// before it answers `hello` never answered: its fault is marked [`Fault::at_start`].
     fn launch(&mut self, game: &G, start: &GameStart<'_>) -> Result<(), Fault> {
         let program = Arc::clone(&self.program);
         // Without a log the bot still plays; its stderr is lost.
         let log = program.log.get_or_init(|| Log::create(&start.run?.log_path(start.name)).ok());
-        let process = Process::spawn(&program.command, log.as_ref())
-            .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start `{}`: {e}", program.command.join(" "))))?;
+        let process = Process::spawn(&program.command, log.as_ref()).map_err(|e| {
+            Fault::new(FaultKind::Crash, format!("cannot start `{}`: {e}", program.command.join(" "))).at_start()
+        })?;
         self.process = Some(process);
         let began = Instant::now();
         let deadline = Some(began + program.start_limit);
         let hello = message::hello(G::NAME, start.table, game.seats(), start.name, &program.params);
         let late = |fault: Fault| match fault.kind {
-            FaultKind::Timeout => start_timeout(program.start_limit, began.elapsed()),
+            FaultKind::Timeout => start_timeout(program.start_limit, began.elapsed()).at_start(),
+            FaultKind::Crash => Fault::new(FaultKind::Crash, format!("{fault} before answering hello")).at_start(),
             _ => fault,
         };
         self.send(&hello, deadline).map_err(late)?;

@@ -100,6 +100,10 @@ pub struct Manifest {
     pub games_planned: u64,
     pub games_played: u64,
     pub status: RunStatus,
+    /// Why the run failed (status `failed`): its error line, such as a file that could not be
+    /// written or a bot that could not run. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     /// Which share of the games the folder holds (`arena run --shard K/N`); absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
@@ -137,6 +141,7 @@ impl Manifest {
             games_planned: planned,
             games_played: 0,
             status: RunStatus::Running,
+            error: None,
             shard,
             records,
             engines: BTreeMap::new(),
@@ -155,11 +160,19 @@ impl Manifest {
             == (&other.tool, &other.version, &other.commit, &other.program)
     }
 
-    /// Records the end of the run.
+    /// Records the end of the run (the error line of a failed one goes in with
+    /// [`Manifest::failed`]).
     pub fn end(&mut self, status: RunStatus, played: u64) {
         self.status = status;
+        self.error = None;
         self.games_played = played;
         self.ended = Some(now());
+    }
+
+    /// Records that the run failed with `error` after `played` games.
+    pub fn failed(&mut self, error: &crate::error::Error, played: u64) {
+        self.end(RunStatus::Failed, played);
+        self.error = Some(error.to_string());
     }
 
     /// Reads `dir`'s run.json.

@@ -152,6 +152,7 @@ impl<'a> Resumption<'a> {
         lock.set_games(plan.done)?;
         manifest.resumed.push(crate::report::now());
         manifest.status = RunStatus::Running;
+        manifest.error = None;
         manifest.ended = None;
         manifest.write(dir)?;
         let run = Run { cfg: &cfg, table, schedule, dir, opts: &opts, manifest, lock, timed: true };

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use crate::config::RunConfig;
 use crate::core::schedule::{Job, Schedule, Shard};
-use crate::core::GameRecord;
+use crate::core::{BotChoice, GameRecord, RunFolder};
 use crate::error::{Error, Result};
 use crate::registry::{Arena, Venue};
 use crate::report::records::LineFormat;
@@ -28,6 +28,7 @@ use crate::stats::{Sprt, SprtDecision};
 use crate::tournament::folder::{self, FolderLock, CONFIG, HISTORY};
 use crate::tournament::progress::Progress;
 use crate::tournament::runner::{self, Flow, OnDrop, PerWorker, Plan, RunEnd, RunOptions};
+use crate::tournament::start_watch::{CannotRun, StartWatch};
 
 /// What a run produced.
 #[derive(Clone, Debug)]
@@ -253,19 +254,94 @@ struct Sink<'a> {
     written: u64,
     /// Set when games.csv's rows should be written out to the disk (see [`FlushClock`]).
     flush: &'a FlushClock,
+    /// Which bots have answered in this session, and which have only failed at their start.
+    watch: StartWatch,
+    /// Games held back, in order, while a bot's verdict is pending ([`StartWatch::doubtful`]):
+    /// written once it answers, dropped when it turns out unable to run.
+    held: Vec<Held>,
+    /// The bots and the run folder, for the error of a bot that cannot run.
+    bots: &'a [BotChoice],
+    dir: &'a Path,
 }
 
+/// A game held back by the sink: what [`Sink::commit`] takes, owned.
+struct Held {
+    job: Job,
+    record: GameRecord,
+    rows: Option<Vec<u8>>,
+    line: Option<String>,
+}
+
+/// The most games held back at once: past it they are written (a bot's games far apart in the
+/// schedule, with others' between them, must not fill the memory), and a bot then found unable
+/// to run leaves those of its forfeits in the run's files.
+const MAX_HELD: usize = 100_000;
+
 impl Sink<'_> {
-    /// `formatted`: what a worker made of the game already: its records.jsonl line first, when
-    /// the run keeps its moves (one line: JSON escapes line breaks), then its games.csv rows.
-    /// `line`: a copied game's records.jsonl line, as read.
-    fn deliver(
-        &mut self,
-        job: &Job,
-        record: &GameRecord,
-        formatted: Option<&[u8]>,
-        line: Option<&str>,
-    ) -> Result<Flow> {
+    /// A game played in this session, in game order, with what a worker made of it (`rows`, as
+    /// [`Sink::commit`] takes them): judged by the [`StartWatch`], then written, or held back
+    /// while a bot's verdict is pending. A bot that cannot run is an error
+    /// ([`Error::BotCannotRun`]) and the games held back are dropped.
+    fn deliver(&mut self, job: &Job, record: &GameRecord, rows: &[u8]) -> Result<Flow> {
+        if let Some(cannot) = self.watch.see(&job.lineup, record) {
+            return Err(self.cannot_run(cannot, false));
+        }
+        if self.held.is_empty() && !self.watch.doubtful() {
+            return self.commit(job, record, Some(rows), None);
+        }
+        self.held.push(Held { job: job.clone(), record: record.clone(), rows: Some(rows.to_vec()), line: None });
+        self.release()
+    }
+
+    /// Writes the games held back, in order, unless a bot's verdict is still pending (and they
+    /// fit in the memory).
+    fn release(&mut self) -> Result<Flow> {
+        if self.watch.doubtful() && self.held.len() < MAX_HELD {
+            return Ok(Flow::Continue);
+        }
+        self.release_all()
+    }
+
+    /// Writes the games held back, in order, whatever is pending.
+    fn release_all(&mut self) -> Result<Flow> {
+        for held in std::mem::take(&mut self.held) {
+            if self.commit(&held.job, &held.record, held.rows.as_deref(), held.line.as_deref())? == Flow::Stop {
+                return Ok(Flow::Stop);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// The error of a bot that cannot run (`all`: the session had no more games for it).
+    fn cannot_run(&self, cannot: CannotRun, all: bool) -> Error {
+        let bot = &self.bots[cannot.bot];
+        let log = RunFolder::new(self.dir).log_path(&bot.name);
+        let words = bot.params.table().get("command").and_then(|c| c.as_array());
+        let command = words.map(|c| c.iter().filter_map(|w| w.as_str()).collect::<Vec<_>>().join(" "));
+        Error::BotCannotRun(Box::new(crate::error::CannotRun {
+            bot: bot.name.clone(),
+            reason: cannot.reason,
+            games: cannot.games,
+            all,
+            command: command.filter(|c| !c.is_empty()),
+            log,
+        }))
+    }
+
+    /// At the end of the session's games (not interrupted): a bot that failed at its start in
+    /// every game it had and never answered could not run; else the games held back are written.
+    fn settle(&mut self) -> Result<Flow> {
+        if let Some(cannot) = self.watch.finish() {
+            return Err(self.cannot_run(cannot, true));
+        }
+        self.release()
+    }
+
+    /// Writes a game to the run's files and tallies it. `formatted`: what a worker made of the
+    /// game already: its records.jsonl line first, when the run keeps its moves (one line: JSON
+    /// escapes line breaks), then its games.csv rows. `line`: a copied game's records.jsonl
+    /// line, as read.
+    fn commit(&mut self, job: &Job, record: &GameRecord, formatted: Option<&[u8]>, line: Option<&str>) -> Result<Flow> {
         let mut rows = formatted;
         if let Some(moves) = self.out.moves.as_mut() {
             match (line, formatted) {
@@ -311,12 +387,15 @@ impl Sink<'_> {
         }
     }
 
-    /// Copies the known games before tournament index `until`, in order.
+    /// Copies the known games before tournament index `until`, in order (held back behind the
+    /// games held back, if any).
     fn copy_until(&mut self, until: u64) -> Result<Flow> {
         while self.known.front().is_some_and(|g| g.index < until) {
             let KnownGame { index, row, line } = self.known.pop_front().expect("a known game");
             let job = Job { lineup: row.lineup, ..self.schedule.job(index) };
-            if self.deliver(&job, &row.record, None, line.as_deref())? == Flow::Stop {
+            if !self.held.is_empty() || self.watch.doubtful() {
+                self.held.push(Held { job, record: row.record, rows: None, line });
+            } else if self.commit(&job, &row.record, None, line.as_deref())? == Flow::Stop {
                 return Ok(Flow::Stop);
             }
         }
@@ -405,13 +484,13 @@ impl Run<'_> {
             let shard = manifest.shard;
             Ok(RunReport { end, planned: manifest.games_planned, shard, schedule, verdicts, status, engine_errors })
         });
-        finished.inspect_err(|_| {
+        finished.inspect_err(|e| {
             // The writer goes first, while the disk is still as full as it was: then the reserve
             // is given back for run.json alone.
             let games = output.abandon();
             lock.release_reserve();
             let on_disk = games.and_then(|path| count_games(&path, cfg.seats).ok());
-            manifest.end(RunStatus::Failed, on_disk.unwrap_or(manifest.games_played));
+            manifest.failed(e, on_disk.unwrap_or(manifest.games_played));
             let _ = manifest.write(dir);
         })
     }
@@ -452,6 +531,10 @@ impl Run<'_> {
             progress: &progress,
             written: 0,
             flush: &flush,
+            watch: StartWatch::new(cfg.bots.len()),
+            held: Vec::new(),
+            bots: &cfg.bots,
+            dir,
         };
         let mut end = RunEnd { played: 0, interrupted: false, stopped_by_sink: false };
         std::thread::scope(|scope| -> Result<()> {
@@ -489,11 +572,19 @@ impl Run<'_> {
                         if sink.copy_until(schedule.index(job.pairing, job.game))? == Flow::Stop {
                             return Ok(Flow::Stop);
                         }
-                        sink.deliver(job, record, Some(rows), None)
+                        sink.deliver(job, record, rows)
                     })?;
                 for tallies in worker_times.into_values() {
                     times.iter_mut().zip(&tallies).for_each(|(all, worker)| all.merge(worker));
                 }
+            }
+            if !end.stopped_by_sink {
+                // The games held back: a bot still failing at its start when its games ran out
+                // could not run; an interrupted run keeps them, as it keeps every finished game.
+                end.stopped_by_sink = match end.interrupted {
+                    false => sink.settle()?,
+                    true => sink.release_all()?,
+                } == Flow::Stop;
             }
             if !end.stopped_by_sink {
                 // The known games after the last one played. An interrupted run copies them too (they

@@ -2,9 +2,10 @@
 //! - the `acpc` bot kind: the reference agent (bots/examples/acpc_agent.py, written from the
 //!   protocol's text) plays a thousand hands against rr heads-up and a three-seat table, with no
 //!   fault, the same bytes on one and two threads; agents that misbehave (a line that is not an
-//!   action, an answer for another hand, an illegal raise, half a line and a stall, no connection,
-//!   an exit at once, the wrong version) each lose their hand with the reason, the run goes on, and
-//!   no process is left, nor after Ctrl-C, SIGTERM or `kill -9` of the host;
+//!   action, an answer for another hand, an illegal raise, half a line and a stall, the wrong
+//!   version) each lose their hand with the reason, the run goes on, and no process is left, nor
+//!   after Ctrl-C, SIGTERM or `kill -9` of the host; an agent that never connects, or exits at
+//!   once, could not run: the run stops (exit code 5) with the reason;
 //! - `arena acpc-agent`: our bots play a test dealer written from the protocol's text
 //!   (tests/tools/acpc_dealer.py), heads-up and three-handed, answering exactly the states where
 //!   they are to act, and exit when the dealer closes the connection.
@@ -71,13 +72,7 @@ fn every_fault_loses_its_hand_with_its_reason_and_the_run_goes_on() {
         (python_agent("wrong"), "answered another state: `MATCHSTATE:", "protocol"),
         (python_agent("illegal"), "illegal action `r1`: a raise here goes to r", "illegal"),
         (python_agent("half"), "timeout 500 ms: ", "timeout"),
-        (python_agent("never"), "timeout: the agent did not connect to 127.0.0.1:", "timeout"),
         (python_agent("version"), "first line `VERSION:1.0.0` is not VERSION:2.0.0", "protocol"),
-        (
-            format!("{{ name = \"agent\", kind = \"acpc\", params = {{ command = [\"false\"]{fast} }} }}"),
-            "the agent exited with code 1 before connecting",
-            "crash",
-        ),
     ];
     for (i, (bot, reason, kind)) in cases.iter().enumerate() {
         // Against always-call the agent acts in every hand, whichever its seat.
@@ -90,6 +85,40 @@ fn every_fault_loses_its_hand_with_its_reason_and_the_run_goes_on() {
         }
         assert!(statuses(&games, "always-call").iter().all(|s| s == "opponent forfeit"), "{bot}");
         assert!(stdout.contains(&format!("forfeits: agent 4 ({kind} 4)")), "{bot}: {stdout}");
+    }
+    assert!(survivors(&mark, Duration::from_secs(3)).is_empty(), "processes left behind");
+}
+
+/// An agent that never connects, or exits before it does, never answered: at the start of its
+/// first 3 hands so, it could not run, and the run stops with exit code 5 and the reason.
+#[test]
+fn an_agent_that_never_connects_or_exits_at_once_stops_the_run() {
+    if !python("the reference ACPC agent") {
+        return;
+    }
+    let dir = TempDir::new().unwrap();
+    let mark = mark(module_path!(), "never");
+    let fast = ", move_ms = 500, start_ms = 1000";
+    let cases = [
+        (agent(&["--stall", "never"], fast), "timeout: the agent did not connect to 127.0.0.1:"),
+        (
+            format!("{{ name = \"agent\", kind = \"acpc\", params = {{ command = [\"false\"]{fast} }} }}"),
+            "the agent exited with code 1 before connecting, at the start of 3 games, with no answer in any",
+        ),
+    ];
+    for (i, (bot, reason)) in cases.iter().enumerate() {
+        let config = format!("game = \"holdem\"\ngames = 100\npaired = true\nbots = [{bot}, \"always-call\"]\n[table]\npreset = \"acpc\"\n");
+        let path = write(dir.path(), &format!("never{i}.toml"), &config);
+        let output = arena()
+            .args(["run", "--threads", "2", "--out"])
+            .arg(dir.path().join(format!("never{i}")))
+            .arg(&path)
+            .env(MARK, &mark)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(5), "{bot}: {stderr}");
+        assert!(stderr.starts_with(&format!("error: bot agent could not run: {reason}")), "{bot}: {stderr}");
     }
     assert!(survivors(&mark, Duration::from_secs(3)).is_empty(), "processes left behind");
 }

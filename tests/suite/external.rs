@@ -21,7 +21,6 @@ echo "started" >&2
 while IFS= read -r line; do
   case "$line" in
     *'"type":"hello"'*)
-      if [ "$mode" = no-hello ]; then sleep 1000; fi
       echo '{"type":"ready"}'
       if [ "$mode" = extra-ready ]; then echo '{"type":"ready"}'; fi ;;
     *'"type":"act"'*)
@@ -206,28 +205,27 @@ fn a_bot_that_floods_its_output_forfeits() {
     forfeits("flood", "a line over 1 MiB", "protocol");
 }
 
+/// A bot that is gone before the host writes to it never costs the host its life: the host keeps
+/// SIGPIPE ignored, so a write to a pipe nobody reads fails (with the signal's default action it
+/// ended the host, exit 141, before games.csv had a row). Gone before it answers `hello`, it
+/// cannot run, and the run stops with exit code 5 and the reason (tests/suite/cannot_run.rs
+/// holds the rest of that rule: a bot that never says hello, one that cannot start); gone after
+/// `hello`, it forfeits every game and the run goes on.
 #[test]
-fn a_bot_that_never_says_hello_forfeits() {
-    forfeits("no-hello", "timeout 500 ms at start: no answer to hello (waited *", "timeout");
-}
-
-/// A bot that is gone before the host writes to it costs it its games, never the run: the host
-/// keeps SIGPIPE ignored, so a write to a pipe nobody reads fails and is a forfeit (with the
-/// signal's default action it ended the host, exit 141, before games.csv had a row).
-#[test]
-fn a_bot_that_exits_or_closes_its_input_at_once_forfeits_and_the_run_goes_on() {
+fn a_bot_that_exits_or_closes_its_input_at_once_never_ends_the_host() {
     let run = Run::new("gone");
     let ready = r#"{\"type\":\"ready\"}"#;
-    for (name, command, reason) in [
-        // Gone before `hello`, or after it: the write or the read that follows finds it out.
-        ("exits", r#"["true"]"#.to_string(), "forfeit: exited with code 0"),
+    for (name, command, code, reason) in [
+        // Gone before `hello`: the write or the read that follows finds it out.
+        ("exits", r#"["true"]"#.to_string(), 5, "exited with code 0 before answering hello"),
         // Its input closed at once: `hello` fails, or waits for an answer that never comes.
-        ("closes", r#"["sh", "-c", "exec 0<&-; sleep 2"]"#.to_string(), "forfeit: *"),
+        ("closes", r#"["sh", "-c", "exec 0<&-; sleep 2"]"#.to_string(), 5, "*"),
         // It answers `hello` with its input already closed: the first `act` cannot be written.
         (
             "closes-later",
             format!(r#"["sh", "-c", "read l; exec 0<&-; echo '{ready}'; sleep 2"]"#),
-            "forfeit: closed its input",
+            0,
+            "closed its input",
         ),
     ] {
         let bot =
@@ -235,15 +233,25 @@ fn a_bot_that_exits_or_closes_its_input_at_once_forfeits_and_the_run_goes_on() {
         let config = format!("game = \"holdem\"\ngames = 6\nbots = [{bot}, \"random\"]\n");
         let output = run.command(&config, name, 2).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(0), "{name}: {:?} {stderr}", output.status);
+        assert_eq!(output.status.code(), Some(code), "{name}: {:?} {stderr}", output.status);
+        let matches = |text: &str| match reason.strip_suffix('*') {
+            Some(prefix) => text.starts_with(prefix),
+            None => text == reason,
+        };
+        if code == 5 {
+            let error = stderr.lines().next().unwrap_or_default();
+            let why =
+                error.strip_prefix(&format!("error: bot {name} could not run: ")).unwrap_or_else(|| panic!("{stderr}"));
+            assert!(
+                matches(why.split(", at the start of 3 games, with no answer in any").next().unwrap()),
+                "{name}: {error}"
+            );
+            continue;
+        }
         let rows = statuses(&run.read(&format!("{name}/games.csv")), name);
         assert_eq!(rows.len(), 6, "{name}");
         for status in &rows {
-            let ok = match reason.strip_suffix('*') {
-                Some(prefix) => status.starts_with(prefix),
-                None => status == reason,
-            };
-            assert!(ok, "{name}: {status}");
+            assert!(matches(status.strip_prefix("forfeit: ").unwrap_or(status)), "{name}: {status}");
         }
         assert!(run.read(&format!("{name}/summary.csv")).contains(&format!("\n{name},6,")), "{name}");
         let stdout = String::from_utf8(output.stdout).unwrap();
@@ -366,7 +374,9 @@ fn a_program_that_cannot_be_found_is_bad_input() {
     let output = run.command(config, "out", 1).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(stderr.contains(":3: bot kind external: cannot find the program `./no/such/bot`"), "{stderr}");
+    // The relative path starts from the config's folder, and the error shows where that led.
+    let expected = format!(":3: bot kind external: cannot find the program `{}`", run.path("no/such/bot").display());
+    assert!(stderr.contains(&expected), "{stderr}");
 }
 
 /// Distinct process ids in a bot's log (each process says `started`).

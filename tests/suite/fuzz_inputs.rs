@@ -4,7 +4,8 @@
 //! action texts. Most inputs are near-valid: the project's own configs, rosters and data files
 //! with a few lines deleted, duplicated, cut or given a hostile value. The promise checked is
 //! the README's: exit code 0, or one line on stderr and exit code 2 (for a config, its errors a
-//! line each under one that counts them); never a panic.
+//! line each under one that counts them; for a run whose outside bot could not run, exit code 5:
+//! the one error line naming the bot, then its log's last lines, indented); never a panic.
 //!
 //! The property tests run in-process (through `cli::execute`, which returns the refusal that
 //! `arena` prints) with a bounded number of cases; those that need a real process (stdin,
@@ -432,6 +433,9 @@ enum Verdict {
     Ok,
     /// Exit 2 with a refusal on stderr: `error: ` and one line, or a config's errors ([`is_refusal`]).
     Refused,
+    /// Exit 5: one error line naming a bot that could not run, then only its log's last lines,
+    /// indented (a mutated roster's program that does not exist here, say).
+    BotCannotRun,
     Panic(String),
     Hang,
     OutOfMemory(String),
@@ -467,11 +471,24 @@ fn as_process(case: &Case, timeout: u32, memory_kib: u64) -> Verdict {
         Some(0) => Verdict::Ok,
         Some(2) if stderr.starts_with("error: ") && is_refusal(&stderr) => Verdict::Refused,
         Some(2) => Verdict::MultiLine(stderr),
+        Some(5) if cannot_run(&stderr) => Verdict::BotCannotRun,
         // `timeout` killed it.
         Some(124 | 137) => Verdict::Hang,
         Some(101) => Verdict::Panic(stderr),
         code => Verdict::OtherExit(code.unwrap_or(-1), stderr),
     }
+}
+
+/// Whether `stderr` is what a run whose bot could not run prints: one error line naming the bot,
+/// then at most 5 of its log's lines, indented.
+fn cannot_run(stderr: &str) -> bool {
+    let mut lines = stderr.lines();
+    let error = lines.next().unwrap_or_default();
+    let tail: Vec<&str> = lines.collect();
+    error.starts_with("error: bot ")
+        && error.contains(" could not run: ")
+        && tail.len() <= 5
+        && tail.iter().all(|l| l.starts_with("  "))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -962,7 +979,7 @@ proptest! {
     #[test]
     fn brain_params_and_local_rosters_in_a_process(case in prop_oneof![brain_case(), roster_case(), run_config()]) {
         let verdict = as_process(&case, 120, 8 << 20);
-        prop_assert!(matches!(verdict, Verdict::Ok | Verdict::Refused), "{verdict:?}");
+        prop_assert!(matches!(verdict, Verdict::Ok | Verdict::Refused | Verdict::BotCannotRun), "{verdict:?}");
     }
 }
 
@@ -1047,6 +1064,7 @@ fn campaign() {
                 let key = match &verdict {
                     Verdict::Ok => "exit 0",
                     Verdict::Refused => "exit 2, refused",
+                    Verdict::BotCannotRun => "exit 5, a bot that could not run",
                     Verdict::Panic(_) => "panic",
                     Verdict::Hang => "hang",
                     Verdict::OutOfMemory(_) => "out of memory",
@@ -1054,7 +1072,7 @@ fn campaign() {
                     Verdict::OtherExit(..) => "other exit",
                 };
                 *tally.lock().unwrap().entry(key).or_default() += 1;
-                if !matches!(verdict, Verdict::Ok | Verdict::Refused) {
+                if !matches!(verdict, Verdict::Ok | Verdict::Refused | Verdict::BotCannotRun) {
                     eprintln!(
                         "FINDING {key}: {:?} stdin {:?} files {:?}\n  {verdict:?}",
                         case.args, case.stdin, case.files

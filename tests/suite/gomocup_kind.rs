@@ -357,7 +357,8 @@ fn a_bad_engine_setting_is_one_error_line() {
     let config = write(bench.dir.path(), "missing.toml", &config(missing, 2, "size = 9"));
     let out = arena().args(["run", "--out"]).arg(bench.path("missing")).arg(&config).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8(out.stderr)
-        .unwrap()
-        .contains("bot kind gomocup: cannot find the program `./no/pbrain-such`"));
+    // The relative path starts from the config's folder, and the error shows where that led.
+    let expected = format!("bot kind gomocup: cannot find the program `{}`", bench.path("no/pbrain-such").display());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains(&expected), "{err}");
 }

@@ -43,7 +43,7 @@ use crate::external::process::{LineError, Log, Pool, Process, MAX_LINE};
 use crate::external::protocol::command;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("command", "[]", "the engine and its arguments, e.g. [\"./pbrain-rapfi\"]"),
+    ParamSpec::new("command", "[]", "the engine and its arguments, e.g. [\"./pbrain-rapfi\"]").command(),
     ParamSpec::new(
         "turn_ms",
         "1000",
@@ -87,7 +87,8 @@ const PARAMS: &[ParamSpec] = &[
         "info",
         "{}",
         "more INFO keys sent at the start of every game, e.g. { thread_num = 1, max_node = 20000 } (numbers or strings)",
-    ),
+    )
+    .paths_in(&["folder"]),
 ];
 
 /// The `gomocup` bot kind.
@@ -343,18 +344,27 @@ impl Gomocup {
     }
 
     /// Starts a process: START (or RECTSTART), then ABOUT, whose answer goes to the log and to
-    /// the run's manifest.
+    /// the run's manifest. An engine that cannot be started, ends or stays silent before it
+    /// answers START never answered: its fault is marked [`Fault::at_start`].
     fn launch(&mut self, start: &GameStart<'_>) -> Result<(), Fault> {
         let engine = Arc::clone(&self.engine);
-        let process = Process::spawn_bounded(&engine.command, self.log.as_ref(), engine.memory)
-            .map_err(|e| Fault::new(FaultKind::Crash, format!("cannot start `{}`: {e}", engine.command.join(" "))))?;
+        let process = Process::spawn_bounded(&engine.command, self.log.as_ref(), engine.memory).map_err(|e| {
+            Fault::new(FaultKind::Crash, format!("cannot start `{}`: {e}", engine.command.join(" "))).at_start()
+        })?;
         self.process = Some(process);
         self.answered = None;
         let result = self.expect_ok(&engine.open);
         if result.is_err() {
             self.process = None;
         }
-        result?;
+        result.map_err(|fault| match fault.kind {
+            FaultKind::Timeout => fault.at_start(),
+            FaultKind::Crash => {
+                let open = engine.open.split(' ').next().unwrap_or_default();
+                Fault::new(FaultKind::Crash, format!("{fault} before answering {open}")).at_start()
+            }
+            _ => fault,
+        })?;
         let deadline = Instant::now() + engine.start_limit;
         let ms = engine.start_limit.as_millis();
         let timeout = || format!("timeout: no answer to ABOUT in {ms} ms");

@@ -53,7 +53,8 @@ impl GameDef for Gomoku {
             "openings",
             "\"\"",
             "an openings file in Piskvork's format (one opening a line: x,y offsets from the centre, black first); deal k plays opening k, so paired games play each with colours swapped",
-        ),
+        )
+        .file(),
     ];
 
     fn from_options(p: &Params, _seats: usize) -> Result<Gomoku> {

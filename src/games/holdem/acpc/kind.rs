@@ -33,7 +33,8 @@ const PARAMS: &[ParamSpec] = &[
         "command",
         "[]",
         "the agent and its arguments; the host and port to connect to are appended, as the ACPC server's play_match.pl starts agents; `{game}` in it becomes the path of an ACPC game definition file of the table, e.g. [\"./example_player\", \"{game}\"]. Empty: agents you start connect to `port`",
-    ),
+    )
+    .command(),
     ParamSpec::new(
         "port",
         "0",
@@ -352,12 +353,17 @@ impl Bot<Holdem> for Acpc {
             self.agent = Some(agent);
             return Ok(());
         }
+        // An agent that cannot be started, ends or stays silent before its VERSION line never
+        // answered: its fault is marked `at_start` (a wrong VERSION line is an answer).
         let agent = match self.agents.command.is_empty() {
-            true => self.meet()?,
-            false => self.launch(start)?,
+            true => self.meet(),
+            false => self.launch(start),
         };
-        self.agent = Some(agent);
-        self.greet()
+        self.agent = Some(agent.map_err(Fault::at_start)?);
+        self.greet().map_err(|fault| match fault.kind {
+            FaultKind::Timeout | FaultKind::Crash => fault.at_start(),
+            _ => fault,
+        })
     }
 
     fn try_act(

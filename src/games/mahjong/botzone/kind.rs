@@ -36,7 +36,7 @@ use crate::external::process::{LineError, Log, Process, MAX_LINE};
 use crate::external::protocol::command;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("command", "[]", "the bot and its arguments, e.g. [\"./sample\"] or [\"python3\", \"bot.py\"]"),
+    ParamSpec::new("command", "[]", "the bot and its arguments, e.g. [\"./sample\"] or [\"python3\", \"bot.py\"]").command(),
     ParamSpec::new("io", "\"json\"", "Botzone's interaction: \"json\" (one JSON line a turn) or \"simple\" (lines)"),
     ParamSpec::new(
         "keep_running",
@@ -157,8 +157,19 @@ impl Botzone {
     }
 
     /// One turn: `request` sent (with the history, or alone to a kept bot), the output read and
-    /// checked against what the judge takes from player `me`.
+    /// checked against what the judge takes from player `me`. A bot that cannot be started, ends
+    /// or stays silent at its first turn of the game never answered: that fault is marked
+    /// [`Fault::at_start`].
     fn turn(&mut self, request: Request, me: u8, deadline: Option<Instant>) -> Result<Response, Fault> {
+        let first = self.requests.is_empty();
+        self.answer(request, me, deadline).map_err(|(fault, silent)| match first && silent {
+            true => fault.at_start(),
+            false => fault,
+        })
+    }
+
+    /// [`Botzone::turn`]; a fault comes with whether the bot wrote nothing at all.
+    fn answer(&mut self, request: Request, me: u8, deadline: Option<Instant>) -> Result<Response, (Fault, bool)> {
         let turn_no = self.requests.len() + 1;
         let own = Instant::now() + self.program.turn;
         let deadline = deadline.map_or(own, |d| d.min(own));
@@ -173,12 +184,12 @@ impl Botzone {
                 history.globaldata = self.globaldata.clone();
                 let input = match json {
                     true => history.json_input(),
-                    false => history.simple_input().map_err(|e| Fault::new(FaultKind::Protocol, e))?,
+                    false => history.simple_input().map_err(|e| (Fault::new(FaultKind::Protocol, e), false))?,
                 };
                 let process = Process::spawn_bounded(&self.program.command, self.log.as_ref(), self.program.memory)
                     .map_err(|e| {
                         let command = self.program.command.join(" ");
-                        Fault::new(FaultKind::Crash, format!("cannot start `{command}`: {e}"))
+                        (Fault::new(FaultKind::Crash, format!("cannot start `{command}`: {e}")), true)
                     })?;
                 (process, input)
             }
@@ -188,7 +199,7 @@ impl Botzone {
             format!("timeout: no answer to `{request}` (turn {turn_no}) in {ms} ms")
         };
         if let Err(e) = process.send(input.as_bytes(), Some(deadline)) {
-            return Err(broken(process, e, late));
+            return Err((broken(process, e, late), true));
         }
         if !self.program.keep_running {
             process.close_input();
@@ -205,17 +216,21 @@ impl Botzone {
                         break;
                     }
                     if output.len() > MAX_LINE {
-                        return Err(Fault::new(FaultKind::Protocol, format!("over {} MiB of output", MAX_LINE >> 20)));
+                        let fault = Fault::new(FaultKind::Protocol, format!("over {} MiB of output", MAX_LINE >> 20));
+                        return Err((fault, false));
                     }
                 }
                 Err(LineError::Closed) => {
                     output.push_str(&String::from_utf8_lossy(&process.rest()));
                     if output.trim().is_empty() {
-                        return Err(broken(process, LineError::Closed, late));
+                        return Err((broken(process, LineError::Closed, late), true));
                     }
                     break;
                 }
-                Err(e) => return Err(broken(process, e, late)),
+                Err(e) => {
+                    let silent = output.is_empty();
+                    return Err((broken(process, e, late), silent));
+                }
             }
         }
         let answer = Answer::read_for(&output, json, &request, me).map_err(|why| {
@@ -226,7 +241,9 @@ impl Botzone {
                 true => body.split_whitespace().collect::<Vec<_>>().join(" "),
                 false => body.lines().next().unwrap_or_default().to_string(),
             };
-            Fault::new(FaultKind::Protocol, format!("answered `{shown}` to `{request}` (turn {turn_no}): {why}"))
+            let fault =
+                Fault::new(FaultKind::Protocol, format!("answered `{shown}` to `{request}` (turn {turn_no}): {why}"));
+            (fault, false)
         })?;
         let pid = process.id();
         if let Some(debug) = &answer.debug {
