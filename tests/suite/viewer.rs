@@ -85,8 +85,9 @@ fn the_page_shows_the_games_it_picks_and_the_ones_asked_for() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("kept no move records"));
 }
 
-/// Every forfeit is shown up to 20, and the page says how many more there were: a bot that quits
-/// at once forfeits each of 24 games.
+/// Every forfeit is shown up to 20, and the page says how many more there were: a bot that
+/// answers its greeting, then quits at its first move, forfeits each of 24 games (one that never
+/// answers would stop the run: it could not run).
 #[test]
 fn forfeits_are_shown_up_to_twenty() {
     let tmp = TempDir::new().unwrap();
@@ -94,7 +95,7 @@ fn forfeits_are_shown_up_to_twenty() {
         tmp.path(),
         "quits.toml",
         "name = \"quits\"\ngame = \"gomoku\"\ngames = 24\nseed = 1\n[table]\nsize = 9\n\
-         [[bots]]\nname = \"quits\"\nkind = \"external\"\nparams = { command = [\"sh\", \"-c\", \"exit 1\"] }\n\
+         [[bots]]\nname = \"quits\"\nkind = \"external\"\nparams = { command = [\"sh\", \"-c\", \"read hello; echo '{\\\"type\\\": \\\"ready\\\"}'; exit 1\"] }\n\
          [[bots]]\nname = \"random\"\nkind = \"random\"\n",
     );
     let dir = tmp.path().join("quits");
