@@ -254,6 +254,8 @@ pub struct Overrides {
     pub estimator: Option<Estimator>,
     /// An SPRT given on the command line (`--sprt payoff0=0,payoff1=1`): replaces the file's.
     pub sprt: Option<SprtGiven>,
+    /// A time control for every bot that sets none of its own (`--tc 10+0.1`).
+    pub tc: Option<String>,
 }
 
 impl RunConfig {
@@ -359,7 +361,10 @@ impl RunConfig {
         let mut entries = Vec::new();
         let mut origins = Vec::new();
         for value in bot_values.get_ref() {
-            match roster.as_ref().map(|roster| resolve_bot(entry, roster, value.get_ref(), &src.dir)) {
+            match roster
+                .as_ref()
+                .map(|roster| resolve_bot(entry, roster, value.get_ref(), &src.dir, overrides.tc.as_deref()))
+            {
                 Some(Ok((spec, origin))) => {
                     entries.push(spec);
                     origins.push(origin);
@@ -609,6 +614,7 @@ fn resolve_bot(
     roster: &Roster,
     value: &Value,
     dir: &Path,
+    tc: Option<&str>,
 ) -> Result<(BotChoice, String), Vec<BotError>> {
     let inline = match value {
         Value::String(name) => InlineBot { name: name.clone(), kind: None, params: Table::new() },
@@ -629,6 +635,10 @@ fn resolve_bot(
     let mut inline_params = inline.params.clone();
     resolve_paths(&specs, &mut inline_params, dir);
     params.extend(inline_params);
+    if let Some(tc) = tc {
+        // The run's clock, for a bot that gives none itself.
+        params.entry("tc").or_insert_with(|| Value::String(tc.to_string()));
+    }
     let placed = |e: Error| match &e {
         Error::Param { key, .. } if !inline.params.contains_key(key) => match resolved.place_of(key) {
             Some(place) => BotError::Roster(Error::input(format!("{place}: {e}"))),

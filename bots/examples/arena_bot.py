@@ -11,6 +11,13 @@ stderr ends up in the run folder's logs/<bot>.log.
 
     run(lambda view, legal: random.choice(legal))
 
+Every bot on this module takes fault flags, to try the host (and `arena check-bot`) against a
+bot that misbehaves in one way: `--fault NAME` with NAME one of `crash` (exits at its first
+decision), `hang` (never answers a decision), `stall` (never answers hello), `illegal` (answers
+an action the rules refuse), `protocol` (answers a line that is not JSON), `memory` (takes
+300 MiB at its first decision), `quit` (ignores quit and keeps running); and `--sleep-ms N`
+(sleeps N ms before every answer).
+
 Standard library only. The module keeps what the host said last: `hello` (the game, its table
 options, your bot's name and parameters), `game` (the new_game message: your seat, the game's
 index, its seed).
@@ -19,6 +26,7 @@ index, its seed).
 import json
 import random
 import sys
+import time
 
 hello = {}
 game = {}
@@ -29,10 +37,43 @@ def send(message):
     sys.stdout.flush()
 
 
+def flags(argv):
+    """The fault flags in argv: (fault name or None, milliseconds to sleep before an answer)."""
+    fault, sleep_ms = None, 0
+    for i, arg in enumerate(argv):
+        if arg == "--fault" and i + 1 < len(argv):
+            fault = argv[i + 1]
+        elif arg == "--sleep-ms" and i + 1 < len(argv):
+            sleep_ms = int(argv[i + 1])
+    return fault, sleep_ms
+
+
+def answer(act, message, fault):
+    """The answer to an act, or the fault flag's misbehaviour instead."""
+    if fault == "crash":
+        sys.exit(3)
+    if fault == "hang":
+        time.sleep(1e6)
+    if fault == "illegal":
+        return {"action": "no-such-action"}
+    if fault == "protocol":
+        sys.stdout.write("this is not json\n")
+        sys.stdout.flush()
+        return None
+    if fault == "memory":
+        global ballast
+        ballast = bytearray(300 << 20)  # zero-filled: resident
+    return {"action": act(message["view"], message["legal"])}
+
+
+ballast = None
+
+
 def run(act, new_game=None, game_over=None):
     """Plays until the host says quit. act(view, legal) returns one action text;
     new_game(message) and game_over(message), when given, see those messages."""
     global hello, game
+    fault, sleep_ms = flags(sys.argv[1:])
     while True:
         line = sys.stdin.readline()
         if not line:
@@ -41,6 +82,8 @@ def run(act, new_game=None, game_over=None):
         kind = message.get("type")
         if kind == "hello":
             hello = message
+            if fault == "stall":
+                time.sleep(1e6)
             send({"type": "ready"})
         elif kind == "new_game":
             game = message
@@ -48,10 +91,16 @@ def run(act, new_game=None, game_over=None):
             if new_game:
                 new_game(message)
         elif kind == "act":
-            send({"action": act(message["view"], message["legal"])})
+            if sleep_ms:
+                time.sleep(sleep_ms / 1000)
+            reply = answer(act, message, fault)
+            if reply is not None:
+                send(reply)
         elif kind == "game_over":
             if game_over:
                 game_over(message)
         elif kind == "quit":
+            if fault == "quit":
+                continue
             return
         # Other types come from later versions of the protocol: ignored.

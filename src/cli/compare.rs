@@ -83,8 +83,13 @@ pub fn compare(arena: &Arena, args: &CompareArgs) -> Result<i32> {
     let name = format!("compare-{}-{candidate}-vs-{base}", entry.name());
     let seating = Seating { bots: &bots, seats: Some(seats as i64), paired: true, name: Some(name.clone()) };
     // The default test needs the game's headline, which the config knows once it is read.
-    let mut overrides =
-        Overrides { games: Some(args.max_games), seed: Some(args.seed), estimator: args.estimator, sprt: None };
+    let mut overrides = Overrides {
+        games: Some(args.max_games),
+        seed: Some(args.seed),
+        estimator: args.estimator,
+        sprt: None,
+        tc: None,
+    };
     let headline = flags_config(arena, &args.game, &seating, &overrides)?.headline;
     overrides.sprt = Some(args.sprt.clone().unwrap_or_else(|| default_test(headline.leads, headline.edge)));
     let cfg = flags_config(arena, &args.game, &seating, &overrides)?;
@@ -96,6 +101,7 @@ pub fn compare(arena: &Arena, args: &CompareArgs) -> Result<i32> {
         stop: signals::install(),
         records: Records::Csv,
         flush_every: Duration::from_secs(5),
+        cores: Vec::new(),
         luck: Estimator::Plain,
     };
     let existing = if args.force { Existing::Replace } else { Existing::Refuse };

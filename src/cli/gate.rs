@@ -103,6 +103,7 @@ pub fn gate(arena: &Arena, args: &GateArgs) -> Result<i32> {
         stop: Arc::default(),
         records: crate::report::Records::Csv,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
+        cores: Vec::new(),
         luck: crate::core::luck::Estimator::Plain,
     };
     let printer = Printer::new(args.json);

@@ -97,6 +97,7 @@ pub fn import(arena: &Arena, args: &ImportArgs) -> Result<i32> {
         stop: signals::install(),
         records: args.records,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
+        cores: Vec::new(),
         luck: crate::core::luck::Estimator::Plain,
     };
     let report = imported.write(arena, &out, lock, &opts)?;

@@ -63,6 +63,7 @@ pub fn merge(arena: &Arena, args: &MergeArgs) -> Result<i32> {
         stop: signals::install(),
         records: args.records,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
+        cores: Vec::new(),
         luck: crate::core::luck::Estimator::Plain,
     };
     let report = merge.write(arena, &out, lock, &opts)?;

@@ -113,6 +113,7 @@ pub fn play(arena: &Arena, args: &PlayArgs) -> Result<i32> {
         stop: Arc::default(),
         records: Records::Csv,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
+        cores: Vec::new(),
         luck: crate::core::luck::Estimator::Plain,
     };
     let report = execute(arena, &cfg, cfg.schedule()?, &opts, &out, lock, None)?;

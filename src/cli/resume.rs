@@ -57,6 +57,7 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
         // Kept as the run kept them (run.json says how).
         records: Records::Csv,
         flush_every: std::time::Duration::from_secs_f64(args.flush_every),
+        cores: Vec::new(),
         luck: crate::core::luck::Estimator::Plain,
     };
     // Every refusal before the header: a refused resume prints its one line only.

@@ -59,6 +59,16 @@ pub struct RunArgs {
     /// and optionally alpha=, beta= (default 0.05 each).
     #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_sprt)]
     sprt: Option<SprtGiven>,
+    /// A clock for every bot that sets no `tc` of its own, as engine testers give it: `10+0.1`
+    /// is 10 s a game plus 0.1 s after every move; a bot that runs out loses the game on time
+    /// (`time`). A program outside is charged its own time (docs/protocol.md).
+    #[arg(long, value_name = "BASE+INC", value_parser = parse_tc)]
+    tc: Option<String>,
+    /// Pin worker k to the k-th core this process may use (round again past the last), and the
+    /// bots each worker starts to its core with it, so that bots do not move between cores or
+    /// crowd one (Linux: sched_setaffinity); refused in one line where the system cannot.
+    #[arg(long)]
+    affinity: bool,
     /// Games per pairing (overrides the config; default 100).
     #[arg(long, allow_negative_numbers = true)]
     games: Option<i64>,
@@ -129,6 +139,21 @@ pub(crate) fn parse_sprt(s: &str) -> std::result::Result<SprtGiven, String> {
     SprtGiven::parse_pairs(s).map_err(|e| e.to_string().trim_start_matches("--sprt: ").to_string())
 }
 
+/// `--affinity`: the cores the workers are pinned to, checked by pinning this thread to the
+/// first (worker 0 is this thread); refused in one line where the system cannot pin.
+fn affinity() -> Result<Vec<usize>> {
+    let refused = |why: String| Error::input(format!("--affinity: {why}"));
+    let cores = crate::tournament::runner::usable_cores().map_err(refused)?;
+    let first = *cores.first().ok_or_else(|| refused("this process may run on no core".to_string()))?;
+    crate::tournament::runner::pin_to(first).map_err(refused)?;
+    Ok(cores)
+}
+
+/// `--tc`: a time control as a config's `tc` takes it.
+pub(crate) fn parse_tc(s: &str) -> std::result::Result<String, String> {
+    crate::core::TimeControl::parse(s).map(|_| s.trim().to_string())
+}
+
 /// `--progress-every`: 0 (none) to a day.
 pub(crate) fn parse_seconds(s: &str) -> std::result::Result<f64, String> {
     match s.parse::<f64>() {
@@ -153,8 +178,13 @@ pub(crate) fn progress_mode(quiet: bool, every_seconds: f64) -> ProgressMode {
 
 impl RunArgs {
     fn config(&self, arena: &Arena) -> Result<RunConfig> {
-        let overrides =
-            Overrides { games: self.games, seed: self.seed, estimator: self.estimator, sprt: self.sprt.clone() };
+        let overrides = Overrides {
+            games: self.games,
+            seed: self.seed,
+            estimator: self.estimator,
+            sprt: self.sprt.clone(),
+            tc: self.tc.clone(),
+        };
         if let Some(path) = &self.config {
             return RunConfig::load(arena, path, &overrides);
         }
@@ -253,6 +283,7 @@ pub fn run(arena: &Arena, args: &RunArgs) -> Result<i32> {
         stop: signals::install(),
         records: args.records,
         flush_every: Duration::from_secs_f64(args.flush_every),
+        cores: if args.affinity { affinity()? } else { Vec::new() },
         luck: crate::core::luck::Estimator::Plain,
     };
     let existing = match (args.force, args.resume) {

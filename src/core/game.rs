@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::core::params::Params;
 use crate::core::play::{per_seat, Entrant, PerSeat, Status};
@@ -245,13 +245,20 @@ pub struct Played<'a> {
     pub forfeit: Option<(Seat, FaultKind)>,
 }
 
-/// What kind of fault lost a bot its game: the terminal counts forfeits by kind.
+/// What kind of fault lost a bot its game: the terminal counts forfeits by kind, games.csv's
+/// reason starts with words that name it (`fault_kind` in report/games.rs reads it back), and
+/// records.jsonl names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FaultKind {
-    /// Past a time limit (a move, a game, or the start of a process).
-    Timeout,
+    /// Past a time limit of a decision: its clock (`tc`), a move (`move_ms`) or a game (`game_ms`).
+    Time,
+    /// Silent where no thought was asked for: no answer to the greeting of a new process within
+    /// its start limit, or a program that stopped reading what the host writes.
+    Stall,
     /// The bot's process exited, was killed, or could not be started.
     Crash,
+    /// The bot's process went over its `memory_mb`.
+    Memory,
     /// An answer that breaks the protocol: not JSON, too long, not an action.
     Protocol,
     /// An action the rules do not allow.
@@ -261,16 +268,34 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
-    pub const ALL: [FaultKind; 5] =
-        [FaultKind::Timeout, FaultKind::Crash, FaultKind::Protocol, FaultKind::Illegal, FaultKind::Panic];
+    pub const ALL: [FaultKind; 7] = [
+        FaultKind::Time,
+        FaultKind::Stall,
+        FaultKind::Crash,
+        FaultKind::Memory,
+        FaultKind::Protocol,
+        FaultKind::Illegal,
+        FaultKind::Panic,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
-            FaultKind::Timeout => "timeout",
+            FaultKind::Time => "time",
+            FaultKind::Stall => "stall",
             FaultKind::Crash => "crash",
+            FaultKind::Memory => "memory",
             FaultKind::Protocol => "protocol",
             FaultKind::Illegal => "illegal",
             FaultKind::Panic => "panic",
+        }
+    }
+
+    /// The kind a record names: its [`FaultKind::name`], or `timeout`, which records written
+    /// before time losses were called `time` hold.
+    pub fn named(name: &str) -> Option<FaultKind> {
+        match name {
+            "timeout" => Some(FaultKind::Time),
+            _ => FaultKind::ALL.iter().copied().find(|k| k.name() == name),
         }
     }
 }
@@ -438,6 +463,20 @@ pub trait Bot<G: Game>: Send {
         _deadline: Option<Instant>,
     ) -> Result<G::Action, Fault> {
         Ok(self.act(game, view, rng))
+    }
+
+    /// The time the last decision was the bot's own, when the bot measures it itself: a program
+    /// outside the process, from the request written to the answer read, less the time its
+    /// process waited for a core (external/process.rs, [`crate::core::play`]'s clock judges it).
+    /// `None` (the default): the host's clock measures the decision whole.
+    fn measured(&self) -> Option<Duration> {
+        None
+    }
+
+    /// The most memory the bot's program has held so far, in bytes (its peak resident set), for
+    /// a bot that runs a program outside the process; `None` (the default) for the others.
+    fn peak_memory(&self) -> Option<u64> {
+        None
     }
 
     /// The probabilities the last [`Bot::act`] drew its action from, as (action, probability)

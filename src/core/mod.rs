@@ -32,7 +32,7 @@ pub use game::{
 pub use params::{resolve_paths, ParamSpec, Params, PathUse};
 pub use play::{
     ms, per_seat, play_game, play_game_into, play_game_with, play_kept, Adjusted, Entrant, GameRecord, Keep, Limits,
-    PerSeat, SeatResult, Seating, Status,
+    PerSeat, SeatResult, Seating, Status, TimeControl,
 };
 pub use seeds::{deal_of, BotRng, DealRng, GameSeeds};
 pub use wire::Wire;

@@ -26,7 +26,12 @@ pub struct ParamSpec {
     pub choices: &'static [&'static str],
     /// Whether, and how, the value names files.
     pub path: PathUse,
+    /// The form a string must have (a time control's `10+0.1`): `Err` says what is wrong.
+    pub form: Option<Form>,
 }
+
+/// A check of a string parameter's form: `Err` says what is wrong.
+pub type Form = fn(&str) -> Result<(), String>;
 
 /// How a parameter's value names files: [`resolve_paths`] makes the relative ones absolute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +51,7 @@ pub enum PathUse {
 
 impl ParamSpec {
     pub const fn new(name: &'static str, default: &'static str, help: &'static str) -> ParamSpec {
-        ParamSpec { name, default, help, range: None, choices: &[], path: PathUse::None }
+        ParamSpec { name, default, help, range: None, choices: &[], path: PathUse::None, form: None }
     }
 
     /// The value is a file or folder ([`PathUse::File`]).
@@ -72,6 +77,11 @@ impl ParamSpec {
     /// The string must be one of `choices`.
     pub const fn choices(self, choices: &'static [&'static str]) -> ParamSpec {
         ParamSpec { choices, ..self }
+    }
+
+    /// The string must pass `form` (which says what is wrong when it does not).
+    pub const fn form(self, form: Form) -> ParamSpec {
+        ParamSpec { form: Some(form), ..self }
     }
 
     /// The range or choices as `arena list` shows them (`1..=8`, `0.0..=1.0`, `cash|sng`).
@@ -105,6 +115,7 @@ impl ParamSpec {
             Value::String(text) if !self.choices.is_empty() && !self.choices.contains(&text.as_str()) => {
                 Some(format!("must be one of {}, not {}", self.choices.join(", "), crate::error::shown(text)))
             }
+            Value::String(text) => self.form.and_then(|form| form(text).err()),
             _ => None,
         }
     }

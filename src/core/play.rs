@@ -87,6 +87,10 @@ pub struct GameRecord {
     /// Every decision's time as the host measured it, in play order: (seat, time). Not part of
     /// the game's result: it differs from one run to the next.
     pub times: Vec<(Seat, Duration)>,
+    /// What each seat had left on its clock when the game ended (a seat under `tc`), and the
+    /// most memory its program held (a bot outside the process): machine measures, like `times`.
+    pub clocks: PerSeat<Option<Duration>>,
+    pub memory: PerSeat<Option<u64>>,
 }
 
 impl GameRecord {
@@ -102,6 +106,8 @@ impl GameRecord {
             history: None,
             log: GameLog::default(),
             times: Vec::with_capacity(64),
+            clocks: PerSeat::new(),
+            memory: PerSeat::new(),
         }
     }
 
@@ -115,6 +121,8 @@ impl GameRecord {
         self.history = None;
         self.log.clear();
         self.times.clear();
+        self.clocks.clear();
+        self.memory.clear();
     }
 
     /// The values of the game's own columns for `seat`.
@@ -163,11 +171,61 @@ impl Keep {
 }
 
 /// A bot's time limits, judged by the host's clock for every kind of bot: a decision over
-/// `move_ms`, or decisions adding up to more than `game_ms` in one game, forfeit the game.
+/// `move_ms`, decisions adding up to more than `game_ms` in one game, or a clock (`tc`) run out
+/// forfeit the game with [`FaultKind::Time`]; `margin_ms` is the overrun tolerated past any of them.
+/// A bot outside the process is charged its own time ([`Bot::measured`]), not the host's waiting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     pub move_ms: Option<u64>,
     pub game_ms: Option<u64>,
+    /// The game's clock: a base time and an increment after every move.
+    pub tc: Option<TimeControl>,
+    /// How far past a limit a decision may run and still count (its time is still charged).
+    pub margin_ms: u64,
+}
+
+/// A time control as engine testers give one (`10+0.1`): `base` for the game, and `increment`
+/// added to the clock after every move the bot makes in time (Fischer's clock).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base: Duration,
+    pub increment: Duration,
+}
+
+impl TimeControl {
+    /// Reads `10+0.1` (seconds for the game, `+` seconds a move; `10` alone: no increment), to the
+    /// millisecond. `Err` says what is wrong, in words for a config's error line.
+    pub fn parse(text: &str) -> Result<TimeControl, String> {
+        let wrong =
+            || format!("must be a time control like \"10+0.1\" (seconds a game + seconds a move), not {text:?}");
+        let (base, increment) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
+        let seconds = |t: &str| -> Option<Duration> {
+            let t = t.trim();
+            // Digits and one point only: no sign, exponent or `inf` slips through `f64`'s parser.
+            let plain =
+                !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.') && t.matches('.').count() <= 1;
+            let s: f64 = t.parse().ok().filter(|_| plain)?;
+            (s * 1000.0 <= Limits::MAX_MS).then(|| Duration::from_millis((s * 1000.0).round() as u64))
+        };
+        let (base, increment) = (seconds(base).ok_or_else(wrong)?, seconds(increment).ok_or_else(wrong)?);
+        if base.is_zero() {
+            return Err(format!("must give the game some time: {text:?} starts the clock at 0 s"));
+        }
+        Ok(TimeControl { base, increment })
+    }
+
+    /// As a config gives it: `10+0.1`.
+    pub fn text(&self) -> String {
+        format!("{}+{}", self.base.as_secs_f64(), self.increment.as_secs_f64())
+    }
+}
+
+/// Checks a `tc` parameter's text (empty: no clock).
+fn tc_form(text: &str) -> Result<(), String> {
+    match text.is_empty() {
+        true => Ok(()),
+        false => TimeControl::parse(text).map(|_| ()),
+    }
 }
 
 impl Limits {
@@ -178,6 +236,14 @@ impl Limits {
             .range(0.0, Limits::MAX_MS),
         ParamSpec::new("game_ms", "0", "milliseconds of decisions in one game; over it the bot forfeits (0: no limit)")
             .range(0.0, Limits::MAX_MS),
+        ParamSpec::new(
+            "tc",
+            "\"\"",
+            "a clock per game as engine testers give it: \"10+0.1\" is 10 s plus 0.1 s after every move; run out, the bot forfeits with `time` (\"\": none)",
+        )
+        .form(tc_form),
+        ParamSpec::new("margin_ms", "0", "milliseconds a decision may run past `tc` or `move_ms` and still count (its time is still taken from the clock)")
+            .range(0.0, Limits::MAX_MS),
     ];
     /// The longest limit that may be set: a day (longer is a typo, and would overflow no clock).
     pub const MAX_MS: f64 = 86_400_000.0;
@@ -185,16 +251,37 @@ impl Limits {
     /// The limits set in `params` (absent or 0: none).
     pub fn from_params(params: &Params) -> Limits {
         let ms = |name: &str| params.table().get(name).and_then(|v| v.as_integer()).filter(|&v| v > 0);
-        Limits { move_ms: ms("move_ms").map(|v| v as u64), game_ms: ms("game_ms").map(|v| v as u64) }
+        let tc = params.table().get("tc").and_then(|v| v.as_str()).and_then(|t| TimeControl::parse(t).ok());
+        Limits {
+            move_ms: ms("move_ms").map(|v| v as u64),
+            game_ms: ms("game_ms").map(|v| v as u64),
+            tc,
+            margin_ms: ms("margin_ms").unwrap_or(0) as u64,
+        }
     }
 
     /// When a decision that begins at `now()` must be over, the seat having used `used` so far.
     /// `now` is asked only when there is a limit (turning the clock's reading into an `Instant`
     /// costs a fast game more than the rest of its harness per decision).
     pub fn deadline(&self, now: impl FnOnce() -> Instant, used: Duration) -> Option<Instant> {
+        self.deadline_on_clock(now, used, None)
+    }
+
+    /// [`Limits::deadline`] with `left` on the seat's clock (under `tc`); the margin is added.
+    pub fn deadline_on_clock(
+        &self,
+        now: impl FnOnce() -> Instant,
+        used: Duration,
+        left: Option<Duration>,
+    ) -> Option<Instant> {
         let per_move = self.move_ms.map(Duration::from_millis);
         let rest_of_game = self.game_ms.map(|ms| Duration::from_millis(ms).saturating_sub(used));
-        [per_move, rest_of_game].into_iter().flatten().min().map(|d| now() + d)
+        let margin = Duration::from_millis(self.margin_ms);
+        [per_move.map(|d| d + margin), rest_of_game, left.map(|d| d + margin)]
+            .into_iter()
+            .flatten()
+            .min()
+            .map(|d| now() + d)
     }
 
     /// The fault of a decision that took `took`, the seat having used `used` in the game with it;
@@ -202,17 +289,47 @@ impl Limits {
     /// its deadline). The reason says by how much the limit was passed, which a bot's author
     /// needs to tell a hung bot from one a little slow.
     pub fn judge(&self, took: Duration, used: Duration, answered: bool) -> Option<Fault> {
+        self.judge_on_clock(took, used, None, answered)
+    }
+
+    /// [`Limits::judge`] with `left` on the seat's clock before the decision (under `tc`).
+    pub fn judge_on_clock(
+        &self,
+        took: Duration,
+        used: Duration,
+        left: Option<Duration>,
+        answered: bool,
+    ) -> Option<Fault> {
         let how = |limit: Duration, spent: Duration, what: &str| match answered {
             true => format!("answered after {}{what}", ms(spent)),
             false => format!("no answer (waited {}{what})", ms(spent.max(limit))),
         };
-        if let Some(limit) = self.move_ms.filter(|&ms| took > Duration::from_millis(ms)) {
+        let margin = Duration::from_millis(self.margin_ms);
+        if let Some(limit) = self.move_ms.filter(|&ms| took > Duration::from_millis(ms) + margin) {
             let how = how(Duration::from_millis(limit), took, "");
-            return Some(Fault::new(FaultKind::Timeout, format!("timeout {limit} ms: {how}")));
+            return Some(Fault::new(FaultKind::Time, format!("timeout {limit} ms: {how}")));
+        }
+        if let (Some(tc), Some(left)) = (self.tc, left.filter(|&left| took > left + margin)) {
+            let how = how(left + margin, took, "");
+            let margin = match self.margin_ms {
+                0 => String::new(),
+                m => format!(" and a margin of {m} ms"),
+            };
+            return Some(Fault::new(
+                FaultKind::Time,
+                format!("time: lost on time under {}: {how} with {} left on its clock{margin}", tc.text(), ms(left)),
+            ));
         }
         let limit = self.game_ms.filter(|&ms| used > Duration::from_millis(ms))?;
         let how = how(Duration::from_millis(limit), used, " in the game");
-        Some(Fault::new(FaultKind::Timeout, format!("timeout {limit} ms per game: {how}")))
+        Some(Fault::new(FaultKind::Time, format!("timeout {limit} ms per game: {how}")))
+    }
+
+    /// The seat's clock after a decision in time that took `took` with `left` on it: the time
+    /// taken (never below zero, when the margin was used), then the increment.
+    pub fn after_move(&self, left: Duration, took: Duration) -> Duration {
+        let increment = self.tc.map_or(Duration::ZERO, |tc| tc.increment);
+        left.saturating_sub(took) + increment
     }
 }
 
@@ -414,6 +531,8 @@ fn play_unguarded<G: Wire>(
     let mut moves = 0u32;
     let mut used = per_seat(seats, |_| Duration::ZERO);
     let used = &mut used[..];
+    let mut left = per_seat(seats, |seat| seating.entrants[seat].limits.tc.map(|tc| tc.base));
+    let left = &mut left[..];
     let times = &mut record.times;
     // One clock read a decision: a decision runs from the end of the one before (or the game's
     // start) to its answer, so it also counts the engine's turn in between (microseconds at
@@ -425,10 +544,12 @@ fn play_unguarded<G: Wire>(
         let Some(seat) = game.to_act(&state) else { break };
         let limits = seating.entrants[seat].limits;
         let view = game.view(&state, seat);
-        let deadline = limits.deadline(|| clock.instant(began), used[seat]);
+        let deadline = limits.deadline_on_clock(|| clock.instant(began), used[seat], left[seat]);
         let asked = guarded(|| bots[seat].try_act(game, &view, &mut rngs[seat], deadline));
         let answered = clock.now();
-        let took = clock.between(began, answered);
+        // A bot that measures its own time (a program outside: from its request written to its
+        // answer read) is charged that, not the host's waiting around it.
+        let took = bots[seat].measured().unwrap_or_else(|| clock.between(began, answered));
         began = answered;
         if luck.is_some() {
             policy.clear();
@@ -443,8 +564,13 @@ fn play_unguarded<G: Wire>(
         used[seat] += took;
         times.push((seat, took));
         // The host's clock decides first: an answer that came too late does not count.
-        let answered = !matches!(&asked, Err(fault) if fault.kind == FaultKind::Timeout);
-        let reason = match (limits.judge(took, used[seat], answered), asked) {
+        let answered = !matches!(&asked, Err(fault) if fault.kind == FaultKind::Time);
+        let judged = limits.judge_on_clock(took, used[seat], left[seat], answered);
+        left[seat] = left[seat].map(|on_clock| match judged {
+            None => limits.after_move(on_clock, took),
+            Some(_) => on_clock.saturating_sub(took), // lost on time (or another limit): what it had
+        });
+        let reason = match (judged, asked) {
             // The host's clock names the limit; a program that never answered stays one.
             (Some(timeout), Err(fault)) if fault.is_at_start() => timeout.at_start(),
             (Some(timeout), _) => timeout,
@@ -470,6 +596,8 @@ fn play_unguarded<G: Wire>(
         _ => game.outcome(&state),
     };
     let end = GameEnd { outcome: &outcome, status: &status };
+    // The clocks as the game left them.
+    record.clocks.extend(left.iter().copied());
     for bot in &mut bots[..started] {
         // A bot that fails here has played its game; what it does next is the next game's concern.
         let _ = guarded(|| {
@@ -477,6 +605,8 @@ fn play_unguarded<G: Wire>(
             Ok(())
         });
     }
+    // The programs' memory, as each last saw it (a bot outside looks as it puts its program away).
+    record.memory.extend(bots.iter().map(|bot| bot.peak_memory()));
     for seat in 0..seats {
         let payoff = outcome.payoff[seat];
         // A forfeited game's payoff is the forfeit's, which no value function describes: it
@@ -646,7 +776,7 @@ mod tests {
 
     #[test]
     fn a_decision_over_move_ms_forfeits_whatever_the_bot() {
-        let r = play_limited(Behaviour::Sleeps(30), Limits { move_ms: Some(10), game_ms: None });
+        let r = play_limited(Behaviour::Sleeps(30), Limits { move_ms: Some(10), ..Limits::default() });
         // It answered, late: the reason says when.
         let Status::Forfeit { seat: 1, reason } = &r.status else { panic!("{:?}", r.status) };
         assert!(reason.reason().starts_with("timeout 10 ms: answered after "), "{reason}");
@@ -658,14 +788,49 @@ mod tests {
         assert!(r.times[1].0 == 1 && r.times[1].1 >= Duration::from_millis(30), "{:?}", r.times);
         // Under the limit, the same bot plays the game out.
         assert_eq!(
-            play_limited(Behaviour::Sleeps(1), Limits { move_ms: Some(1000), game_ms: None }).status,
+            play_limited(Behaviour::Sleeps(1), Limits { move_ms: Some(1000), ..Limits::default() }).status,
             Status::Ok
         );
     }
 
+    fn clock(tc: &str, margin_ms: u64) -> Limits {
+        Limits { tc: Some(TimeControl::parse(tc).unwrap()), margin_ms, ..Limits::default() }
+    }
+
+    #[test]
+    fn a_clock_run_out_loses_on_time_and_an_increment_or_a_margin_saves_it() {
+        // 50 ms for the game, 30 ms a move: the second move does not fit.
+        let r = play_limited(Behaviour::Sleeps(30), clock("0.05", 0));
+        let Status::Forfeit { seat: 1, reason } = &r.status else { panic!("{:?}", r.status) };
+        assert_eq!(reason.kind, FaultKind::Time);
+        assert!(reason.reason().starts_with("time: lost on time under 0.05+0: answered after "), "{reason}");
+        assert!(reason.reason().ends_with(" left on its clock"), "{reason}");
+        assert_eq!(r.clocks[0], None, "seat 0 has no clock");
+        // With 100 ms added after every move the same bot plays on, and its clock shows it.
+        let r = play_limited(Behaviour::Sleeps(30), clock("0.2+0.1", 0));
+        assert_eq!(r.status, Status::Ok);
+        let left = r.clocks[1].unwrap();
+        assert!(left > Duration::from_millis(200) && left <= Duration::from_millis(340), "{left:?}");
+        // A margin lets a decision past the clock count; the clock stops at zero.
+        let r = play_limited(Behaviour::Sleeps(30), clock("0.05", 1000));
+        assert_eq!(r.status, Status::Ok);
+        assert_eq!(r.clocks[1], Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn a_time_control_is_read_as_testers_write_it() {
+        let tc = TimeControl::parse("10+0.1").unwrap();
+        assert_eq!((tc.base, tc.increment), (Duration::from_secs(10), Duration::from_millis(100)));
+        assert_eq!(tc.text(), "10+0.1");
+        assert_eq!(TimeControl::parse("60").unwrap().increment, Duration::ZERO);
+        for bad in ["", "+1", "10+", "-1+0", "1e3", "inf", "10+0.1+2", "0+1", "ten"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+    }
+
     #[test]
     fn decisions_over_game_ms_forfeit() {
-        let r = play_limited(Behaviour::SleepsAfterFirst(60), Limits { move_ms: None, game_ms: Some(50) });
+        let r = play_limited(Behaviour::SleepsAfterFirst(60), Limits { game_ms: Some(50), ..Limits::default() });
         let Status::Forfeit { seat: 1, reason } = &r.status else { panic!("{:?}", r.status) };
         assert!(reason.reason().starts_with("timeout 50 ms per game: answered after "), "{reason}");
         assert!(reason.reason().ends_with(" ms in the game"), "{reason}");
@@ -675,7 +840,7 @@ mod tests {
     #[test]
     fn the_deadline_is_the_nearer_of_the_move_and_game_limits() {
         let now = Instant::now();
-        let limits = Limits { move_ms: Some(100), game_ms: Some(250) };
+        let limits = Limits { move_ms: Some(100), game_ms: Some(250), ..Limits::default() };
         assert_eq!(limits.deadline(|| now, Duration::ZERO), Some(now + Duration::from_millis(100)));
         assert_eq!(limits.deadline(|| now, Duration::from_millis(200)), Some(now + Duration::from_millis(50)));
         assert_eq!(Limits::default().deadline(|| now, Duration::from_secs(9)), None);

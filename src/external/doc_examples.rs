@@ -8,7 +8,9 @@ use serde_json::Value;
 use crate::core::wire::Texts;
 use crate::core::{Fault, Game, GameDef, GameEnd, Limits, Outcome, Params, Status, Wire};
 use crate::external::examples::{act, line, scripted};
-use crate::external::protocol::{message, read_answer, read_answer_with_policy, start_timeout};
+use crate::external::protocol::{
+    message, over_memory, read_answer, read_answer_with_policy, start_timeout, stopped_reading,
+};
 use crate::games::holdem::Action as HoldemAction;
 use crate::games::mahjong::Mahjong;
 use crate::games::stud::Stud;
@@ -38,7 +40,7 @@ fn examples() -> Vec<(String, String)> {
     all.extend(arena.games().filter_map(|g| g.protocol_examples()).flatten());
     // A forfeit as `game_over` tells it: seat 1 timed out at its first decision.
     let (game, _, state) = scripted::<Holdem>("", 2, &[]);
-    let reason = Limits { move_ms: Some(1000), game_ms: None }.judge(WAITED, WAITED, false).unwrap();
+    let reason = Limits { move_ms: Some(1000), ..Limits::default() }.judge(WAITED, WAITED, false).unwrap();
     let (outcome, status) = (game.forfeit(&state, 1), Status::Forfeit { seat: 1, reason });
     all.push(("game_over with a forfeit".into(), line(message::game_over(&game, &state, &end(&outcome, &status)))));
     // Stud lists the pot bet only below the most the hand allows: with 2 chips left after the
@@ -64,16 +66,28 @@ fn end<'a>(outcome: &'a Outcome, status: &'a Status) -> GameEnd<'a> {
 fn the_documented_reasons_are_the_hosts() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md")).unwrap();
     let reason = |fault: Fault| fault.reason().to_string();
-    let limits = Limits { move_ms: Some(1000), game_ms: Some(60000) };
+    let limits = Limits { move_ms: Some(1000), game_ms: Some(60000), ..Limits::default() };
     let mut reasons = vec![
         reason(limits.judge(WAITED, WAITED, false).unwrap()),
         reason(limits.judge(std::time::Duration::from_micros(1_203_500), WAITED, true).unwrap()),
         reason(
-            Limits { move_ms: None, game_ms: Some(60000) }
+            Limits { game_ms: Some(60000), ..Limits::default() }
                 .judge(WAITED, std::time::Duration::from_micros(60_000_300), false)
                 .unwrap(),
         ),
         reason(start_timeout(std::time::Duration::from_secs(5), std::time::Duration::from_micros(5_000_200))),
+        reason(
+            Limits { tc: Some(crate::core::TimeControl::parse("10+0.1").unwrap()), ..Limits::default() }
+                .judge_on_clock(
+                    std::time::Duration::from_micros(412_500),
+                    WAITED,
+                    Some(std::time::Duration::from_micros(412_400)),
+                    false,
+                )
+                .unwrap(),
+        ),
+        reason(over_memory(108 << 20, 100 << 20)),
+        reason(stopped_reading()),
     ];
     // Hold'em's first decision: seat 0, the small blind, facing the big blind.
     let (game, _, state) = scripted::<Holdem>("", 2, &[]);

@@ -51,6 +51,46 @@ pub const MAX_LINE: usize = 1 << 20;
 /// How much of a bot's stderr its log keeps, in bytes.
 pub const LOG_CAP: u64 = 10 << 20;
 
+/// Why a read on a program's own clock stopped ([`Process::read_line_charged`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    Line(LineError),
+    /// Its peak resident memory (bytes) went over the bound.
+    Memory(u64),
+}
+
+/// How often a read looks at a bounded program's memory while it thinks.
+const MEMORY_LOOK: Duration = Duration::from_millis(50);
+
+/// How long the program `pid` has waited for a core, in all: the kernel's run-queue delay (the
+/// second number of /proc/PID/schedstat) of its main thread and of the main thread of every
+/// process it started that still runs (a `python3` that is a shell script starting the real
+/// one; an engine's helpers); zero where the system does not say. The time a program is charged
+/// leaves this out: on a loaded machine it is the host's doing, not the program's. Two programs
+/// waiting at once count twice, so a program of several processes may be charged less.
+pub fn waited_for_a_core(pid: u32) -> Duration {
+    fn delay(pid: &str, depth: u32) -> u64 {
+        let own = std::fs::read_to_string(format!("/proc/{pid}/schedstat"))
+            .ok()
+            .and_then(|text| text.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .unwrap_or(0);
+        let children = match depth {
+            0 => String::new(), // deep enough: a chain of wrappers ends well before
+            _ => std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default(),
+        };
+        own + children.split_whitespace().map(|child| delay(child, depth - 1)).sum::<u64>()
+    }
+    Duration::from_nanos(delay(&pid.to_string(), 4))
+}
+
+/// The peak resident memory of process `pid` in bytes (`VmHWM` of /proc/PID/status).
+pub fn peak_resident(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line["VmHWM:".len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kib << 10)
+}
+
 /// Why a line could not be read or written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineError {
@@ -213,13 +253,25 @@ impl LineReader {
         pipe: &mut (impl Read + AsRawFd),
         deadline: Option<Instant>,
     ) -> Result<&[u8], LineError> {
+        let end = self.fill(pipe, deadline)?;
+        Ok(self.take(end))
+    }
+
+    /// The line ending at `newline` (found by [`LineReader::fill`]), without its `\r`.
+    fn take(&mut self, newline: usize) -> &[u8] {
+        let line = self.start..newline;
+        self.start = newline + 1;
+        let line = &self.buf[line];
+        line.strip_suffix(b"\r").unwrap_or(line)
+    }
+
+    /// Reads until a whole line is held; `Ok`: where its newline is. A timeout keeps what was
+    /// read, so that the next call goes on with it.
+    fn fill(&mut self, pipe: &mut (impl Read + AsRawFd), deadline: Option<Instant>) -> Result<usize, LineError> {
         let mut scanned = self.start;
         loop {
             if let Some(i) = self.buf[scanned..self.end].iter().position(|&b| b == b'\n') {
-                let line = self.start..scanned + i;
-                self.start = scanned + i + 1;
-                let line = &self.buf[line];
-                return Ok(line.strip_suffix(b"\r").unwrap_or(line));
+                return Ok(scanned + i);
             }
             if self.end - self.start > MAX_LINE {
                 return Err(LineError::TooLong);
@@ -361,8 +413,27 @@ pub enum Output {
 }
 
 /// A spawn request: the program and its arguments, whether its stderr and its stdout are piped,
-/// the bound on its address space in bytes (if any), and where to answer.
-type SpawnRequest = (Vec<String>, (bool, bool), Option<u64>, mpsc::Sender<io::Result<Child>>);
+/// the bound on its address space in bytes (if any), the cores of the thread that asks (a bot
+/// runs where its worker runs: `--affinity`), and where to answer.
+type SpawnRequest = (Vec<String>, (bool, bool), Option<u64>, Option<Cores>, mpsc::Sender<io::Result<Child>>);
+
+/// The cores a thread may run on (Linux's `cpu_set_t`).
+#[cfg(target_os = "linux")]
+type Cores = libc::cpu_set_t;
+#[cfg(not(target_os = "linux"))]
+type Cores = ();
+
+/// The cores the calling thread may run on.
+fn callers_cores() -> Option<Cores> {
+    #[cfg(target_os = "linux")]
+    // SAFETY: a zeroed cpu_set_t filled by the kernel for the calling thread.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        (libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0).then_some(set)
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
 
 /// Starts children from one thread that lives as long as the host, so that `PR_SET_PDEATHSIG`
 /// (which fires when the *thread* that started a child ends) means "when the host dies".
@@ -374,8 +445,8 @@ fn spawn_child(command: &[String], piped: (bool, bool), memory: Option<u64>) -> 
         std::thread::Builder::new()
             .name("bot-spawner".into())
             .spawn(move || {
-                for (command, piped, memory, answer) in rx {
-                    let _ = answer.send(spawn_now(&command, piped, memory));
+                for (command, piped, memory, cores, answer) in rx {
+                    let _ = answer.send(spawn_now(&command, piped, memory, cores));
                 }
             })
             .expect("a thread to start bot processes");
@@ -385,7 +456,7 @@ fn spawn_child(command: &[String], piped: (bool, bool), memory: Option<u64>) -> 
     spawner
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .send((command.to_vec(), piped, memory, tx))
+        .send((command.to_vec(), piped, memory, callers_cores(), tx))
         .expect("the spawner runs");
     rx.recv().expect("the spawner answers")
 }
@@ -521,7 +592,12 @@ fn guard(op: char, group: u32) {
     }
 }
 
-fn spawn_now(command: &[String], (piped_stderr, piped_stdout): (bool, bool), memory: Option<u64>) -> io::Result<Child> {
+fn spawn_now(
+    command: &[String],
+    (piped_stderr, piped_stdout): (bool, bool),
+    memory: Option<u64>,
+    cores: Option<Cores>,
+) -> io::Result<Child> {
     let (program, args) = command.split_first().ok_or_else(|| io::Error::other("empty command"))?;
     let mut cmd = Command::new(program);
     cmd.args(args)
@@ -532,9 +608,14 @@ fn spawn_now(command: &[String], (piped_stderr, piped_stdout): (bool, bool), mem
     #[cfg(target_os = "linux")]
     {
         let host = std::process::id();
-        // SAFETY: only async-signal-safe calls (prctl, getppid, setrlimit) between fork and exec.
+        // SAFETY: only async-signal-safe calls (prctl, getppid, setrlimit, sched_setaffinity)
+        // between fork and exec.
         unsafe {
             cmd.pre_exec(move || {
+                if let Some(set) = &cores {
+                    // Where the worker that asks for it runs (a refusal leaves it where it is).
+                    libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set);
+                }
                 if let Some(bytes) = memory {
                     // The child's address space, as GomocupJudge bounds an engine's memory: an
                     // allocation past it fails in the engine (which may then crash and forfeit).
@@ -555,7 +636,7 @@ fn spawn_now(command: &[String], (piped_stderr, piped_stdout): (bool, bool), mem
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = memory;
+    let _ = (memory, cores);
     let mut started = started();
     let child = cmd.spawn()?;
     started.insert(child.id());
@@ -576,6 +657,9 @@ pub struct Process {
     /// The threads copying its stderr (and its stdout, with [`Output::Log`]) to its log.
     drains: Vec<Drain>,
     reaped: bool,
+    /// The time charged to it by the last timed read, and its peak memory seen so far (bytes).
+    charged: Duration,
+    peak: Option<u64>,
 }
 
 impl Process {
@@ -613,6 +697,8 @@ impl Process {
             queued: Vec::new(),
             drains: Vec::new(),
             reaped: false,
+            charged: Duration::ZERO,
+            peak: None,
         };
         set_nonblocking(process.stdin.as_ref().expect("just set").as_raw_fd())?;
         if let Some(log) = log {
@@ -685,6 +771,80 @@ impl Process {
         self.reader.read_line(stdout, deadline)
     }
 
+    /// The next line the program writes, timed on the program's own clock: `budget` is how
+    /// long it may take, counted from `sent` (when the request was written) less the time its
+    /// process waited for a core meanwhile ([`waited_for_a_core`]): on a busy machine the
+    /// program is not charged the host's load. The host stops waiting at `sent` plus three
+    /// times `budget` plus 5 s whatever the charge (a machine that loaded measures no bot).
+    /// `memory`: a bound on its peak resident memory in bytes, looked at every 50 ms while it
+    /// thinks. The time charged is kept ([`Process::charged`]), also when the read fails.
+    pub fn read_line_charged(
+        &mut self,
+        sent: Instant,
+        budget: Option<Duration>,
+        memory: Option<u64>,
+    ) -> Result<&[u8], Cut> {
+        let Some(stdout) = self.stdout.as_mut() else { return Err(Cut::Line(LineError::Closed)) };
+        let pid = self.child.id();
+        let waited_before = waited_for_a_core(pid);
+        let hard = budget.map(|b| sent + b * 3 + Duration::from_secs(5));
+        let charged = |now: Instant| {
+            let waited = waited_for_a_core(pid).saturating_sub(waited_before);
+            now.saturating_duration_since(sent).saturating_sub(waited)
+        };
+        let newline = loop {
+            let now = Instant::now();
+            let mut until = budget.map(|b| now + b.saturating_sub(charged(now)));
+            if memory.is_some() {
+                until = Some(until.map_or(now + MEMORY_LOOK, |u| u.min(now + MEMORY_LOOK)));
+            }
+            if let Some(hard) = hard {
+                until = until.map(|u| u.min(hard));
+            }
+            match self.reader.fill(stdout, until) {
+                Ok(newline) => break newline,
+                Err(LineError::Timeout) => {
+                    let now = Instant::now();
+                    self.charged = charged(now);
+                    if let Some(limit) = memory {
+                        // (`peak_memory`'s work, on the fields not borrowed by the read)
+                        let peak = peak_resident(pid).unwrap_or(0).max(self.peak.unwrap_or(0));
+                        self.peak = Some(peak);
+                        if peak > limit {
+                            return Err(Cut::Memory(peak));
+                        }
+                    }
+                    if budget.is_some_and(|b| self.charged >= b) || hard.is_some_and(|h| now >= h) {
+                        return Err(Cut::Line(LineError::Timeout));
+                    }
+                }
+                Err(e) => {
+                    self.charged = charged(Instant::now());
+                    return Err(Cut::Line(e));
+                }
+            }
+        };
+        self.charged = charged(Instant::now());
+        Ok(self.reader.take(newline))
+    }
+
+    /// The time charged to the program by the last [`Process::read_line_charged`].
+    pub fn charged(&self) -> Duration {
+        self.charged
+    }
+
+    /// The most memory the program has held so far, in bytes: the peak of its resident set
+    /// (`VmHWM` in /proc while it runs, `ru_maxrss` once reaped). `None` where the system does
+    /// not say.
+    pub fn peak_memory(&mut self) -> Option<u64> {
+        if !self.reaped {
+            if let Some(now) = peak_resident(self.child.id()) {
+                self.peak = Some(self.peak.unwrap_or(0).max(now));
+            }
+        }
+        self.peak
+    }
+
     /// How the program ended (`None` while it runs), without reaping it: its process id stays
     /// reserved, so [`Process::kill`] can never signal a stranger who got the id.
     fn exit_status(&self) -> Option<String> {
@@ -742,7 +902,22 @@ impl Process {
             unsafe {
                 libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
             }
-            let _ = self.child.wait();
+            // Reaped with its resource use: the peak of its resident set, to its last moment.
+            // SAFETY: wait4 on our own child, not yet reaped, into a zeroed rusage.
+            let maxrss_kib = unsafe {
+                let mut usage: libc::rusage = std::mem::zeroed();
+                let mut status = 0;
+                match libc::wait4(self.child.id() as libc::pid_t, &mut status, 0, &mut usage) {
+                    pid if pid > 0 => Some(usage.ru_maxrss as u64),
+                    _ => None,
+                }
+            };
+            if maxrss_kib.is_none() {
+                let _ = self.child.wait();
+            }
+            if let Some(kib) = maxrss_kib.filter(|&k| k > 0) {
+                self.peak = Some(self.peak.unwrap_or(0).max(kib << 10));
+            }
             self.reaped = true;
             // Reaped first: until then a sweep must not take it for a stranger.
             started().remove(&self.child.id());

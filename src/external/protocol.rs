@@ -23,7 +23,7 @@ use crate::core::{ms, MAX_REASON_CHARS};
 use crate::core::{Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params, Seat, Status};
 use crate::core::{BotFactory, BotKind, GameDef};
 use crate::error::{Error, Result};
-use crate::external::process::{LineError, Log, Pool, Process, MAX_LINE};
+use crate::external::process::{Cut, LineError, Log, Pool, Process, MAX_LINE};
 
 /// The protocol's version, sent in `hello`. It changes only when a change breaks bots written
 /// for the previous one; new fields do not (both sides ignore fields they do not know).
@@ -35,7 +35,18 @@ const PARAMS: &[ParamSpec] = &[
         .range(1.0, Limits::MAX_MS),
     ParamSpec::new("game_ms", "0", "milliseconds of decisions in one game; over it the bot forfeits (0: no limit)")
         .range(0.0, Limits::MAX_MS),
-    ParamSpec::new("start_ms", "5000", "milliseconds a new process has to answer `hello`").range(1.0, Limits::MAX_MS),
+    ParamSpec::new(
+        "start_ms",
+        "5000",
+        "milliseconds of its own time a new process has to answer `hello` (time it waits for a core is not counted); silent past it, the bot forfeits with `stall`",
+    )
+    .range(1.0, Limits::MAX_MS),
+    ParamSpec::new(
+        "memory_mb",
+        "0",
+        "MiB of peak resident memory; over it the bot forfeits with `memory` (looked at every 50 ms while it thinks and after each answer; 0: no limit)",
+    )
+    .range(0.0, 1_048_576.0),
     ParamSpec::new(
         "restart",
         "\"crash\"",
@@ -62,6 +73,8 @@ struct Program {
     /// Every parameter, for `hello`.
     params: toml::Table,
     start_limit: Duration,
+    /// The bound on a process's peak resident memory, in bytes (`memory_mb`).
+    memory: Option<u64>,
     fresh_each_game: bool,
     pool: Pool,
     /// The stderr log, opened by the first process (it needs the run folder and the bot's name,
@@ -77,6 +90,7 @@ fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
         command,
         params: p.table().clone(),
         start_limit: Duration::from_millis(start_ms),
+        memory: Some((p.i64("memory_mb") as u64) << 20).filter(|&bytes| bytes > 0),
         fresh_each_game,
         pool: Pool::new(message::QUIT.as_bytes().to_vec()),
         log: OnceLock::new(),
@@ -321,10 +335,25 @@ pub(crate) fn read_answer_with_policy<G: GameDef>(
     Ok(action)
 }
 
-/// The fault of a process that did not answer `hello` within `limit`, having waited `waited`.
+/// The fault of a process that did not answer `hello` within `limit` of its own time, the host
+/// having waited `waited`: a stall (nothing to think about was asked).
 pub(crate) fn start_timeout(limit: Duration, waited: Duration) -> Fault {
     let limit = limit.as_millis();
-    Fault::new(FaultKind::Timeout, format!("timeout {limit} ms at start: no answer to hello (waited {})", ms(waited)))
+    Fault::new(
+        FaultKind::Stall,
+        format!("stall at start: no answer to hello in {limit} ms of its own time (waited {})", ms(waited)),
+    )
+}
+
+/// The fault of a program whose peak resident memory (`peak` bytes) went over `limit` bytes.
+pub(crate) fn over_memory(peak: u64, limit: u64) -> Fault {
+    let mib = |bytes: u64| bytes as f64 / (1u64 << 20) as f64;
+    Fault::new(FaultKind::Memory, format!("memory: peak {:.1} MiB over memory_mb {:.0} MiB", mib(peak), mib(limit)))
+}
+
+/// The fault of a program that stopped reading what the host writes.
+pub(crate) fn stopped_reading() -> Fault {
+    Fault::new(FaultKind::Stall, "stall: stopped reading its input (the host could not write its request in time)")
 }
 
 /// Writes `message` into `out` as one line, replacing what was there.
@@ -346,31 +375,101 @@ pub struct External<G: GameDef> {
     legal: Texts,
     /// The probabilities the last answer said its action was drawn from (empty: not said).
     policy: Vec<(G::Action, f64)>,
+    /// The time the last decision was charged to the program ([`Bot::measured`]); `None` after a
+    /// timeout, which the host's clock names.
+    measured: Option<Duration>,
+    /// The most memory its processes held (bytes), over the games this seat played.
+    peak: Option<u64>,
     game: PhantomData<fn() -> G>,
 }
 
 fn timeout() -> Fault {
     // The host's clock names the limit that was passed (play.rs); this is the fallback.
-    Fault::new(FaultKind::Timeout, "timeout: no answer in time")
+    Fault::new(FaultKind::Time, "timeout: no answer in time")
 }
 
 impl<G: GameDef> External<G> {
     fn new(program: Arc<Program>) -> External<G> {
         let (out, legal) = (Vec::with_capacity(4096), Texts::default());
-        External { program, process: None, seat: 0, out, legal, policy: Vec::new(), game: PhantomData }
+        External {
+            program,
+            process: None,
+            seat: 0,
+            out,
+            legal,
+            policy: Vec::new(),
+            measured: None,
+            peak: None,
+            game: PhantomData,
+        }
     }
 
     /// The fault for a line that could not be read or written; the process is ended.
     fn broken(&mut self, error: LineError) -> Fault {
         let mut process = self.process.take().expect("a process is running");
-        match error {
+        let fault = match error {
             LineError::Timeout => timeout(),
             LineError::TooLong => Fault::new(FaultKind::Protocol, format!("a line over {} MiB", MAX_LINE >> 20)),
             LineError::Closed | LineError::InputClosed => {
                 Fault::new(FaultKind::Crash, process.end_reason(Duration::from_millis(200), error))
             }
+        };
+        process.kill();
+        self.keep_peak(&mut process);
+        // A program that died over its memory (its allocation refused, or killed for it) forfeits for that.
+        match (fault.kind, self.program.memory, self.peak) {
+            (FaultKind::Crash, Some(limit), Some(peak)) if peak > limit => over_memory(peak, limit),
+            _ => fault,
         }
-        // `process` is dropped here: killed and reaped.
+    }
+
+    /// Notes `process`'s peak memory in the seat's.
+    fn keep_peak(&mut self, process: &mut Process) {
+        if let Some(peak) = process.peak_memory() {
+            self.peak = Some(self.peak.unwrap_or(0).max(peak));
+        }
+    }
+
+    /// The fault of a read on the program's clock that stopped; the process is ended.
+    fn cut(&mut self, cut: Cut) -> Fault {
+        match cut {
+            Cut::Line(error) => self.broken(error),
+            Cut::Memory(peak) => {
+                let mut process = self.process.take().expect("a process is running");
+                process.kill();
+                self.keep_peak(&mut process);
+                over_memory(peak, self.program.memory.unwrap_or(0))
+            }
+        }
+    }
+
+    /// Reads the answer to the request written at `sent`, on the program's own clock with
+    /// `budget`, and hands it to `read`; over its memory, the program forfeits.
+    fn receive_charged<T>(
+        &mut self,
+        sent: Instant,
+        budget: Option<Duration>,
+        read: impl FnOnce(&[u8]) -> Result<T, Fault>,
+    ) -> Result<T, Fault> {
+        let memory = self.program.memory;
+        let process = self.process.as_mut().expect("a process is running");
+        let answer = match process.read_line_charged(sent, budget, memory) {
+            Ok(line) => read(line),
+            Err(cut) => {
+                self.measured = None;
+                return Err(self.cut(cut));
+            }
+        };
+        self.measured = Some(process.charged());
+        if let (Some(limit), Some(peak)) = (memory, process.peak_memory()) {
+            if peak > limit {
+                return Err(self.cut(Cut::Memory(peak)));
+            }
+        }
+        if answer.is_err() {
+            self.process = None;
+        }
+        answer
     }
 
     /// Fails, ending the process, when it wrote a line nobody asked for before the host's
@@ -396,25 +495,13 @@ impl<G: GameDef> External<G> {
     /// Writes the line in `out` to the process: one write, whatever its length.
     fn send_out(&mut self, deadline: Option<Instant>) -> Result<(), Fault> {
         let process = self.process.as_mut().expect("a process is running");
-        process.send(&self.out, deadline).map_err(|e| self.broken(e))
-    }
-
-    /// Reads the process's next line and hands it to `read`. A fault ends the process: a bot out
-    /// of step with the protocol, or that misreads the game, is started afresh.
-    fn receive<T>(
-        &mut self,
-        deadline: Option<Instant>,
-        read: impl FnOnce(&[u8]) -> Result<T, Fault>,
-    ) -> Result<T, Fault> {
-        let process = self.process.as_mut().expect("a process is running");
-        let answer = match process.read_line(deadline) {
-            Ok(line) => read(line),
-            Err(e) => return Err(self.broken(e)),
-        };
-        if answer.is_err() {
-            self.process = None;
-        }
-        answer
+        process.send(&self.out, deadline).map_err(|e| match e {
+            LineError::Timeout => {
+                self.process = None;
+                stopped_reading()
+            }
+            e => self.broken(e),
+        })
     }
 
     /// Starts a process and greets it. A program that cannot be started, ends or stays silent
@@ -431,12 +518,12 @@ impl<G: GameDef> External<G> {
         let deadline = Some(began + program.start_limit);
         let hello = message::hello(G::NAME, start.table, game.seats(), start.name, &program.params);
         let late = |fault: Fault| match fault.kind {
-            FaultKind::Timeout => start_timeout(program.start_limit, began.elapsed()).at_start(),
+            FaultKind::Time | FaultKind::Stall => start_timeout(program.start_limit, began.elapsed()).at_start(),
             FaultKind::Crash => Fault::new(FaultKind::Crash, format!("{fault} before answering hello")).at_start(),
             _ => fault,
         };
         self.send(&hello, deadline).map_err(late)?;
-        self.receive(deadline, |line| {
+        self.receive_charged(Instant::now(), Some(program.start_limit), |line| {
             let ready: Ready = parse(line, "answer to hello")?;
             match ready.kind.as_ref() {
                 "ready" => Ok(()),
@@ -478,12 +565,18 @@ impl<G: GameDef> Bot<G> for External<G> {
     ) -> Result<G::Action, Fault> {
         self.legal.clear();
         game.write_legal(view, &mut self.legal);
+        // The time the program has, counted from its request written: the host's own waiting
+        // before it writes (a worker waiting for a core) is not the program's.
+        let budget = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        self.measured = None;
         encode(&mut self.out, &message::Act { view: game.view_json(view), legal: &self.legal });
         self.check_unasked("act")?;
-        self.send_out(deadline)?;
+        self.send_out(deadline.map(|d| d.max(Instant::now() + Duration::from_millis(50))))?;
+        let sent = Instant::now();
         let legal = std::mem::take(&mut self.legal);
         let mut policy = std::mem::take(&mut self.policy);
-        let answer = self.receive(deadline, |line| read_answer_with_policy(game, view, &legal, line, &mut policy));
+        let answer =
+            self.receive_charged(sent, budget, |line| read_answer_with_policy(game, view, &legal, line, &mut policy));
         self.legal = legal;
         self.policy = policy;
         answer
@@ -491,6 +584,14 @@ impl<G: GameDef> Bot<G> for External<G> {
 
     fn policy(&self, _game: &G, _view: &G::View<'_>, out: &mut Vec<(G::Action, f64)>) {
         out.extend_from_slice(&self.policy);
+    }
+
+    fn measured(&self) -> Option<Duration> {
+        self.measured
+    }
+
+    fn peak_memory(&self) -> Option<u64> {
+        self.peak
     }
 
     fn finish(&mut self, game: &G, state: &G::State, end: &GameEnd<'_>) {
@@ -503,6 +604,7 @@ impl<G: GameDef> Bot<G> for External<G> {
         }
         encode(&mut self.out, &message::game_over(game, state, end));
         let mut process = self.process.take().expect("still running");
+        self.keep_peak(&mut process);
         // Sent with the next game's first `act`, or with `quit`.
         process.queue(&self.out);
         if self.program.fresh_each_game {

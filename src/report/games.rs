@@ -581,6 +581,8 @@ fn add_row(
             history: None,
             log: Default::default(),
             times: Vec::new(),
+            clocks: PerSeat::new(),
+            memory: PerSeat::new(),
         },
         end: 0,
     });
@@ -622,7 +624,10 @@ fn add_row(
 /// terminal's count of forfeits by kind uses it, never a file).
 fn fault_kind(reason: &str) -> FaultKind {
     const BY_PREFIX: &[(&str, FaultKind)] = &[
-        ("timeout", FaultKind::Timeout),
+        // `time …` and `timeout …` (a decision past its clock or limit), as before the kinds grew.
+        ("time", FaultKind::Time),
+        ("stall", FaultKind::Stall),
+        ("memory", FaultKind::Memory),
         ("panic", FaultKind::Panic),
         ("illegal action", FaultKind::Illegal),
         ("bad ", FaultKind::Protocol),
@@ -701,7 +706,7 @@ mod tests {
             let status = match status {
                 0 => Status::Ok,
                 1 => Status::Forfeit { seat: 0, reason: Fault::new(FaultKind::Crash, reason) },
-                2 => Status::Forfeit { seat: seats - 1, reason: Fault::new(FaultKind::Timeout, reason) },
+                2 => Status::Forfeit { seat: seats - 1, reason: Fault::new(FaultKind::Time, reason) },
                 _ => Status::Error(reason),
             };
             let mut record = GameRecord::new();

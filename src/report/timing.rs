@@ -1,9 +1,12 @@
-//! `timing.csv`: how long each bot took per decision, as the host's clock measured it. The one
+//! `timing.csv`: how long each bot took per decision, as the host's clock measured it (a program
+//! outside: its own time, from its request written to its answer read, less the time it waited
+//! for a core), its time losses, what its clock had left, and its programs' peak memory. The one
 //! output that differs from run to run (it measures the machine, not the games).
 
 use std::path::Path;
 use std::time::Duration;
 
+use crate::core::{FaultKind, GameRecord, Seat, Status};
 use crate::error::Result;
 use serde::Serialize;
 
@@ -18,8 +21,15 @@ pub struct TimingRow {
     pub moves: u64,
     pub mean_ms: Figure,
     pub median_ms: Figure,
+    pub p90_ms: Figure,
     pub p99_ms: Figure,
     pub max_ms: Figure,
+    /// Games lost on time (a forfeit of kind `time`).
+    pub time_losses: u64,
+    /// The least any game left on its clock (under `tc`; empty without one).
+    pub clock_left_min_ms: Figure,
+    /// The most resident memory any of its programs held (a bot outside the process; empty for the others).
+    pub peak_memory_mib: Figure,
 }
 
 /// Sub-buckets per power of two: quantiles are within 1/64 (1.6%) of the true value.
@@ -38,6 +48,10 @@ pub struct TimeTally {
     max_ns: u64,
     /// Empty until the first time is added (a worker's tally of a bot it never saw costs nothing).
     buckets: Vec<u64>,
+    time_losses: u64,
+    /// The least left on a clock at a game's end, and the most memory, when measured.
+    clock_left_min: Option<Duration>,
+    peak_memory: Option<u64>,
 }
 
 fn bucket(ns: u64) -> usize {
@@ -73,6 +87,21 @@ impl TimeTally {
         self.buckets_mut()[bucket(ns)] += 1;
     }
 
+    /// Adds what `record` measured of `seat` besides its decision times: a loss on time, its
+    /// clock at the end, its program's peak memory.
+    pub fn add_seat(&mut self, record: &GameRecord, seat: Seat) {
+        if matches!(&record.status, Status::Forfeit { seat: s, reason } if *s == seat && reason.kind == FaultKind::Time)
+        {
+            self.time_losses += 1;
+        }
+        if let Some(&Some(left)) = record.clocks.get(seat) {
+            self.clock_left_min = Some(self.clock_left_min.map_or(left, |m| m.min(left)));
+        }
+        if let Some(&Some(bytes)) = record.memory.get(seat) {
+            self.peak_memory = Some(self.peak_memory.map_or(bytes, |m| m.max(bytes)));
+        }
+    }
+
     /// The histogram, made at the first time added.
     fn buckets_mut(&mut self) -> &mut [u64] {
         if self.buckets.is_empty() {
@@ -83,6 +112,13 @@ impl TimeTally {
 
     /// Adds every time of `other`.
     pub fn merge(&mut self, other: &TimeTally) {
+        self.time_losses += other.time_losses;
+        if let Some(left) = other.clock_left_min {
+            self.clock_left_min = Some(self.clock_left_min.map_or(left, |m| m.min(left)));
+        }
+        if let Some(bytes) = other.peak_memory {
+            self.peak_memory = Some(self.peak_memory.map_or(bytes, |m| m.max(bytes)));
+        }
         if other.buckets.is_empty() {
             return;
         }
@@ -120,8 +156,13 @@ impl TimeTally {
             moves: self.moves,
             mean_ms: ms(mean),
             median_ms: ms(self.quantile_ns(0.5)),
+            p90_ms: ms(self.quantile_ns(0.9)),
             p99_ms: ms(self.quantile_ns(0.99)),
             max_ms: ms(if self.moves == 0 { f64::NAN } else { self.max_ns as f64 }),
+            time_losses: self.time_losses,
+            // To a tenth: the clock's millisecond, and memory as a person reads it.
+            clock_left_min_ms: Figure(self.clock_left_min.map_or(f64::NAN, |d| (d.as_secs_f64() * 1e4).round() / 10.0)),
+            peak_memory_mib: Figure(self.peak_memory.map_or(f64::NAN, |b| (b as f64 / 104_857.6).round() / 10.0)),
         }
     }
 

@@ -163,7 +163,7 @@ impl RunRecords {
             };
             record.status = match &recorded.status {
                 StatusIn::Forfeit { forfeit } => {
-                    let Some(&kind) = FaultKind::ALL.iter().find(|k| k.name() == forfeit.kind) else {
+                    let Some(kind) = FaultKind::named(&forfeit.kind) else {
                         return Ok(game(format!("forfeit of an unknown kind `{}`", forfeit.kind)));
                     };
                     Status::Forfeit { seat: forfeit.seat, reason: Fault::new(kind, forfeit.reason.clone()) }
@@ -297,7 +297,7 @@ impl RunRecords {
             };
             let forfeit = match &recorded.status {
                 StatusIn::Forfeit { forfeit } => {
-                    let kind = FaultKind::ALL.iter().copied().find(|k| k.name() == forfeit.kind);
+                    let kind = FaultKind::named(&forfeit.kind);
                     Some((forfeit.seat, kind.unwrap_or(FaultKind::Protocol)))
                 }
                 _ => None,

@@ -557,6 +557,9 @@ impl Run<'_> {
                         for &(seat, took) in &record.times {
                             tallies[job.lineup[seat]].add(took);
                         }
+                        for seat in 0..record.seats.len() {
+                            tallies[job.lineup[seat]].add_seat(record, seat);
+                        }
                     });
                     // Formatted here, on the worker that played the game: the delivering thread
                     // only copies bytes in order.

@@ -37,6 +37,56 @@ pub struct RunOptions {
     pub flush_every: Duration,
     /// How the run takes luck out of its payoffs (its config's `estimator`).
     pub luck: crate::core::luck::Estimator,
+    /// The cores the workers are pinned to (`--affinity`): worker k (0, the calling thread)
+    /// on `cores[k % len]`, and the bots it starts with it; empty: not pinned.
+    pub cores: Vec<usize>,
+}
+
+/// The cores this process may run on, in order (Linux: `sched_getaffinity`); an error names
+/// why none can be had, for `--affinity`'s one-line refusal.
+pub fn usable_cores() -> std::result::Result<Vec<usize>, String> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: a zeroed cpu_set_t filled by the kernel for the calling thread.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+                return Err(format!(
+                    "cannot read which cores this process may use: {}",
+                    std::io::Error::last_os_error()
+                ));
+            }
+            Ok((0..libc::CPU_SETSIZE as usize).filter(|&c| libc::CPU_ISSET(c, &set)).collect())
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    Err("this system gives no way to pin threads to cores (sched_setaffinity is Linux's)".to_string())
+}
+
+/// Pins the calling thread to `core` (what it starts later, bots included, inherits it).
+pub fn pin_to(core: usize) -> std::result::Result<(), String> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: a cpu_set_t with one core set, applied to the calling thread.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(core, &mut set);
+            if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+                return Err(format!("cannot pin a worker to core {core}: {}", std::io::Error::last_os_error()));
+            }
+        }
+        Ok(())
+    }
+    #[cfg(not(target_os = "linux"))]
+    Err(format!("cannot pin a worker to core {core}: this system has no sched_setaffinity"))
+}
+
+/// Pins worker `worker` where `cores` says (nothing when empty). A pin refused now, after the
+/// command checked it, leaves the worker where it is: the run's results do not depend on it.
+fn pin_worker(cores: &[usize], worker: usize) {
+    if let Some(&core) = cores.get(worker % cores.len().max(1)) {
+        let _ = pin_to(core);
+    }
 }
 
 /// How often finished games reach the disk by default (`--flush-every`).
@@ -286,7 +336,8 @@ pub fn run(
         moves: opts.records.moves_file().is_some(),
         luck: opts.luck,
     };
-    let player = Player { schedule, table, stop: &opts.stop, progress, format, keep };
+    let player = Player { schedule, table, stop: &opts.stop, progress, format, keep, cores: &opts.cores };
+    pin_worker(&opts.cores, 0);
     let mut end = if opts.threads <= 1 {
         run_inline(&player, plan.games, sink)?
     } else {
@@ -304,6 +355,8 @@ struct Player<'r> {
     progress: &'r Progress,
     format: &'r Format<'r>,
     keep: Keep,
+    /// Where the workers are pinned ([`RunOptions::cores`]).
+    cores: &'r [usize],
 }
 
 impl Player<'_> {
@@ -372,6 +425,7 @@ fn run_parallel(
         over.store(true, Ordering::Relaxed);
         changed.notify_all();
     };
+    let cores = player.cores;
     std::thread::scope(|scope| -> Result<()> {
         // However this thread leaves (done, an error, a panic), the workers stop.
         let _ending = OnDrop(end_run);
@@ -381,6 +435,7 @@ fn run_parallel(
                 .name(format!("arena-worker-{worker}"))
                 .spawn_scoped(scope, move || {
                     WORKER.set(worker);
+                    pin_worker(cores, worker);
                     // A worker that panics stops the run (the scope then passes the panic on)
                     // rather than leave the delivering thread waiting for its batch.
                     let _on_panic = OnDrop(|| {
@@ -531,6 +586,7 @@ mod tests {
             stop: Arc::default(),
             records: Records::None,
             flush_every: crate::tournament::runner::FLUSH_EVERY,
+            cores: Vec::new(),
             luck: crate::core::luck::Estimator::Plain,
         }
     }

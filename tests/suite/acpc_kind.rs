@@ -71,7 +71,7 @@ fn every_fault_loses_its_hand_with_its_reason_and_the_run_goes_on() {
         (python_agent("garbage"), "malformed action `raise please` (f, c or r<chips>) in `MATCHSTATE:", "protocol"),
         (python_agent("wrong"), "answered another state: `MATCHSTATE:", "protocol"),
         (python_agent("illegal"), "illegal action `r1`: a raise here goes to r", "illegal"),
-        (python_agent("half"), "timeout 500 ms: ", "timeout"),
+        (python_agent("half"), "timeout 500 ms: ", "time"),
         (python_agent("version"), "first line `VERSION:1.0.0` is not VERSION:2.0.0", "protocol"),
     ];
     for (i, (bot, reason, kind)) in cases.iter().enumerate() {

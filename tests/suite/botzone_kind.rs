@@ -99,7 +99,7 @@ fn every_fault_loses_its_game_with_its_reason_scored_as_botzone_scores_it() {
             "answered `PLAY W1` to `0 ",
             "protocol",
         ),
-        (reference("json", true, &["--fault", "stall", "--at", "5"], fast), "timeout: no answer to `", "timeout"),
+        (reference("json", true, &["--fault", "stall", "--at", "5"], fast), "timeout: no answer to `", "time"),
         (reference("simple", true, &["--fault", "false-win", "--at", "3"], fast), "false win: `HU` to `2 ", "illegal"),
         (reference("json", true, &["--fault", "crash", "--at", "4"], fast), "exited with code 1", "crash"),
     ];

@@ -115,7 +115,7 @@ fn an_external_bot_that_cannot_run_stops_the_run_with_its_reason_and_its_log() {
         (
             "silent",
             external("mine", &["sh", &silent], ", start_ms = 300"),
-            "timeout 300 ms at start: no answer to hello (waited ".to_string(),
+            "stall at start: no answer to hello in 300 ms of its own time (waited ".to_string(),
             Some("loading for ever"),
         ),
     ];

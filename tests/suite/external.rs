@@ -141,7 +141,7 @@ fn waited(status: &str) -> f64 {
 /// A timeout says how long the host waited, not only the limit.
 #[test]
 fn a_bot_that_hangs_forfeits_on_time() {
-    forfeits("hang", "timeout 300 ms: no answer (waited *", "timeout");
+    forfeits("hang", "timeout 300 ms: no answer (waited *", "time");
     let run = Run::new("hang-waited");
     let bot = run.sh_bot("bad", "hang", ", move_ms = 300");
     run.run(&format!("game = \"holdem\"\ngames = 2\nbots = [{bot}, \"always-call\"]\n"), "out", 2);
@@ -152,7 +152,7 @@ fn a_bot_that_hangs_forfeits_on_time() {
 
 #[test]
 fn a_bot_that_answers_too_late_forfeits() {
-    forfeits("slow", "timeout 300 ms: no answer (waited *", "timeout");
+    forfeits("slow", "timeout 300 ms: no answer (waited *", "time");
 }
 
 #[test]
@@ -423,7 +423,12 @@ fn external_results_are_byte_identical_on_any_thread_count() {
         }
         assert!(outputs.iter().all(|o| *o == outputs[0]), "{game}: results differ");
         let timing = run.read(&format!("{game}-1-crash/timing.csv"));
-        assert!(timing.starts_with("bot,moves,mean_ms,median_ms,p99_ms,max_ms\nref,"), "{timing}");
+        assert!(
+            timing.starts_with(
+                "bot,moves,mean_ms,median_ms,p90_ms,p99_ms,max_ms,time_losses,clock_left_min_ms,peak_memory_mib\nref,"
+            ),
+            "{timing}"
+        );
     }
     assert!(run.survivors(Duration::from_secs(3)).is_empty());
 }

@@ -147,13 +147,13 @@ fn every_fault_loses_its_game_with_its_reason_and_the_run_goes_on() {
     let bench = Bench::new("faults");
     let fast = ", turn_ms = 200, tolerance_ms = 200, start_ms = 2000";
     let cases = [
-        ("hang", fast, "size = 9", "timeout: no move in timeout_turn 200 ms (+200 ms tolerance)", "timeout"),
+        ("hang", fast, "size = 9", "timeout: no move in timeout_turn 200 ms (+200 ms tolerance)", "time"),
         (
             "slow",
             ", turn_ms = 1000, match_ms = 300, tolerance_ms = 100",
             "size = 9",
             "timeout: no move in the * ms left of timeout_match (+100 ms tolerance)",
-            "timeout",
+            "time",
         ),
         ("occupied", fast, "size = 9", "illegal action \"* is taken", "illegal"),
         ("error", fast, "size = 9", "answered `ERROR cannot think`", "protocol"),

@@ -16,6 +16,7 @@ mod architecture;
 mod botzone_kind;
 mod cannot_run;
 mod cli;
+mod clocks;
 mod config_paths;
 mod configs;
 mod conformance;

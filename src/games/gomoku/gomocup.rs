@@ -295,7 +295,7 @@ impl Gomocup {
     fn broken(&mut self, error: LineError, timeout: impl FnOnce() -> String) -> Fault {
         let mut process = self.process.take().expect("a process is running");
         match error {
-            LineError::Timeout => Fault::new(FaultKind::Timeout, timeout()),
+            LineError::Timeout => Fault::new(FaultKind::Time, timeout()),
             LineError::TooLong => Fault::new(FaultKind::Protocol, format!("a line over {} MiB", MAX_LINE >> 20)),
             LineError::Closed | LineError::InputClosed => {
                 Fault::new(FaultKind::Crash, process.end_reason(Duration::from_millis(200), error))
@@ -358,7 +358,7 @@ impl Gomocup {
             self.process = None;
         }
         result.map_err(|fault| match fault.kind {
-            FaultKind::Timeout => fault.at_start(),
+            FaultKind::Time => fault.at_start(),
             FaultKind::Crash => {
                 let open = engine.open.split(' ').next().unwrap_or_default();
                 Fault::new(FaultKind::Crash, format!("{fault} before answering {open}")).at_start()

@@ -35,7 +35,7 @@ pub fn write(size: usize, stones: &[(u8, u8)], played: &Played<'_>) -> String {
     }
     let code = match played.forfeit {
         None => 0,
-        Some((_, FaultKind::Timeout)) => 15,
+        Some((_, FaultKind::Time)) => 15,
         Some(_) => -2,
     };
     let _ = writeln!(out, "{code}");
@@ -73,7 +73,7 @@ mod tests {
 
     #[test]
     fn a_timeout_and_names_that_would_read_as_moves() {
-        let played = Played { names: &["3,4 bot", "two\nlines"], forfeit: Some((1, FaultKind::Timeout)) };
+        let played = Played { names: &["3,4 bot", "two\nlines"], forfeit: Some((1, FaultKind::Time)) };
         let expected = "Piskvorky 20x20, 11:11, 0\n1,1,0\n_3,4 bot\ntwo lines\n15\n";
         assert_eq!(write(20, &[(0, 0)], &played), expected);
         let crash = Played { names: &["", ""], forfeit: Some((0, FaultKind::Crash)) };

@@ -51,7 +51,7 @@ pub fn write(game: &Game<'_>, stones: &[(u8, u8)], opening: usize, played: &Play
 fn result(winner: Option<Seat>, forfeit: Option<(Seat, FaultKind)>) -> String {
     let colour = |seat: Seat| if seat == 0 { 'B' } else { 'W' };
     match (forfeit, winner) {
-        (Some((loser, FaultKind::Timeout)), _) => format!("{}+T", colour(1 - loser)),
+        (Some((loser, FaultKind::Time)), _) => format!("{}+T", colour(1 - loser)),
         (Some((loser, _)), _) => format!("{}+F", colour(1 - loser)),
         (None, Some(seat)) => format!("{}+", colour(seat)),
         (None, None) => "0".to_string(),
@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn forfeits_draws_and_names_that_need_escaping() {
-        let played = Played { names: &["a]b", "c\\d"], forfeit: Some((0, FaultKind::Timeout)) };
+        let played = Played { names: &["a]b", "c\\d"], forfeit: Some((0, FaultKind::Time)) };
         let game = Game { size: 20, rule: "renju", winner: None };
         let text = write(&game, &[(19, 0)], 0, &played);
         assert!(text.ends_with("SZ[20]RU[renju]PB[a\\]b]PW[c\\\\d]RE[W+T]\n;B[ta])\n"), "{text}");

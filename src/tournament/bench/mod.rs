@@ -77,6 +77,7 @@ fn end_to_end(opts: &BenchOptions) -> Vec<Measure> {
                     stop: Arc::default(),
                     records: [Records::Csv, Records::Moves][kept],
                     flush_every: crate::tournament::runner::FLUSH_EVERY,
+                    cores: Vec::new(),
                     luck: crate::core::luck::Estimator::Plain,
                 };
                 let start = Instant::now();
@@ -158,6 +159,7 @@ fn run_games(bot: &str, games: u64, threads: usize) -> f64 {
         stop: Arc::default(),
         records: Records::None,
         flush_every: crate::tournament::runner::FLUSH_EVERY,
+        cores: Vec::new(),
         luck: crate::core::luck::Estimator::Plain,
     };
     let mut tally = RunTally::new(&schedule, vec!["a".into(), "b".into()]);

@@ -192,7 +192,7 @@ impl Acpc {
     fn broken(&mut self, error: LineError) -> Fault {
         let mut agent = self.agent.take().expect("an agent is connected");
         match error {
-            LineError::Timeout => Fault::new(FaultKind::Timeout, "timeout: no answer in time"),
+            LineError::Timeout => Fault::new(FaultKind::Time, "timeout: no answer in time"),
             LineError::TooLong => Fault::new(FaultKind::Protocol, format!("a line over {} MiB", MAX_LINE >> 20)),
             LineError::Closed | LineError::InputClosed => {
                 let how = match agent.process.as_mut() {
@@ -260,7 +260,7 @@ impl Acpc {
             }
             Err(Accept::Timeout) => {
                 return Err(Fault::new(
-                    FaultKind::Timeout,
+                    FaultKind::Time,
                     format!(
                         "timeout: the agent did not connect to 127.0.0.1:{} in {} ms",
                         listener.port(),
@@ -287,7 +287,7 @@ impl Acpc {
         match listener.accept(deadline, || None) {
             Ok(socket) => Ok(Agent::new(socket, None)),
             Err(_) => Err(Fault::new(
-                FaultKind::Timeout,
+                FaultKind::Time,
                 format!(
                     "timeout: no agent connected to 127.0.0.1:{} in {} ms",
                     listener.port(),
@@ -304,7 +304,7 @@ impl Acpc {
         let line = match self.agent().socket.read_line(Some(deadline)) {
             Ok(line) => String::from_utf8_lossy(line).into_owned(),
             Err(LineError::Timeout) => {
-                let fault = Fault::new(FaultKind::Timeout, format!("timeout: no VERSION line in {limit} ms"));
+                let fault = Fault::new(FaultKind::Time, format!("timeout: no VERSION line in {limit} ms"));
                 return Err(self.fail(fault));
             }
             Err(e) => return Err(self.broken(e)),
@@ -361,7 +361,7 @@ impl Bot<Holdem> for Acpc {
         };
         self.agent = Some(agent.map_err(Fault::at_start)?);
         self.greet().map_err(|fault| match fault.kind {
-            FaultKind::Timeout | FaultKind::Crash => fault.at_start(),
+            FaultKind::Time | FaultKind::Crash => fault.at_start(),
             _ => fault,
         })
     }

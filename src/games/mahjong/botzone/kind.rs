@@ -271,7 +271,7 @@ impl Botzone {
 /// The fault of a turn whose input could not be written or output read; the process is ended.
 fn broken(mut process: Process, error: LineError, late: impl FnOnce() -> String) -> Fault {
     match error {
-        LineError::Timeout => Fault::new(FaultKind::Timeout, late()),
+        LineError::Timeout => Fault::new(FaultKind::Time, late()),
         LineError::TooLong => Fault::new(FaultKind::Protocol, format!("a line over {} MiB", MAX_LINE >> 20)),
         LineError::Closed | LineError::InputClosed => {
             Fault::new(FaultKind::Crash, process.end_reason(Duration::from_millis(200), error))
