@@ -83,7 +83,7 @@ enum Command {
     Brain(brain::BrainArgs),
     /// A hold'em bot as an ACPC poker agent, connected to an ACPC dealer at HOST PORT.
     AcpcAgent(acpc_agent::AcpcAgentArgs),
-    /// A random-legal bot speaking the external protocol on stdin/stdout (docs/protocol.md).
+    /// A random-legal bot speaking the external protocol on stdin/stdout (docs/book/src/protocol.md).
     #[command(hide = true)]
     ProtocolBot,
 }

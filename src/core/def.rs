@@ -182,7 +182,7 @@ pub struct Engine<G: Game> {
     pub serve: ServeFn<G>,
 }
 
-/// A position a game shows its protocol messages for (docs/protocol.md): the table options (TOML),
+/// A position a game shows its protocol messages for (docs/book/src/protocol.md): the table options (TOML),
 /// the seats, and the actions played from the deal of seed 1.
 #[derive(Clone, Copy, Debug)]
 pub struct ProtocolExample {
@@ -210,7 +210,7 @@ pub trait GameDef: Wire {
     /// The two bots `arena bench runner.end_to_end` seats (cheap ones, so that what the harness
     /// adds to a game shows); empty: the game is not benched end to end.
     const BENCH_LINEUP: &'static [&'static str] = &[];
-    /// The position whose `act` and `game_over` messages docs/protocol.md shows (the test of the
+    /// The position whose `act` and `game_over` messages docs/book/src/protocol.md shows (the test of the
     /// document holds each to what the host writes); `None`: the document shows none.
     const PROTOCOL_EXAMPLE: Option<ProtocolExample> = None;
     /// Whether the payoffs of every game sum to zero (the conformance check holds the game to it).

@@ -1,4 +1,4 @@
-//! Luck taken out of a game's payoffs, without bias (docs/luck.md).
+//! Luck taken out of a game's payoffs, without bias (docs/book/src/luck-method.md).
 //!
 //! Duplicate deals take out the luck of who was dealt what; what is left is the luck of the
 //! chance that falls later (the board, the next card) and of the bots' own coin flips. A game
@@ -49,7 +49,7 @@ pub enum Estimator {
     Aivat,
     /// Plain or duplicate, regressed on each seat's starting strength (what the deal alone
     /// decided, as the game measures it) with coefficients fitted on the deals before
-    /// (docs/luck.md).
+    /// (docs/book/src/luck-method.md).
     // (The strength is the game's `Game::covariate`; this comment is the help text's, so it
     // names no item of the code.)
     Covariates,

@@ -1,4 +1,4 @@
-//! A game's move-by-move record (records.jsonl; docs/records.md): the deal with every hidden card,
+//! A game's move-by-move record (records.jsonl; docs/book/src/records.md): the deal with every hidden card,
 //! tile and the wall, then every event in order (a seat's action as the protocol writes it, a
 //! chance event as the rules reveal it), then what the rules showed at the end. [`GameLog`] writes
 //! it while the game is played; [`replay`] plays a record back through the rules, so that a run

@@ -1,6 +1,6 @@
 //! How a game crosses a process boundary: its views as JSON objects and its actions as short texts
 //! in the game's own notation (`fold`, `raise 300`, `7,7`, `discard 5m`), the same text a person
-//! would type. Bots outside the process (docs/protocol.md) see a game only through this encoding,
+//! would type. Bots outside the process (docs/book/src/protocol.md) see a game only through this encoding,
 //! so it must hold exactly what the game's `View` exposes: nothing another seat keeps hidden.
 //!
 //! A decision is written thousands of times a second, so nothing here builds a JSON tree or a
@@ -20,7 +20,7 @@ use crate::core::readable::Screen;
 /// played by outside bots; each game implements it in its own `wire.rs`.
 pub trait Wire: Game {
     /// The view as a JSON object: everything the `View` exposes and nothing more, in the order
-    /// docs/protocol.md shows. Cards, tiles and moves are written in the notation the project
+    /// docs/book/src/protocol.md shows. Cards, tiles and moves are written in the notation the project
     /// prints elsewhere (games.csv, advisers).
     fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a;
 
@@ -41,7 +41,7 @@ pub trait Wire: Game {
     fn reveal(&self, state: &Self::State) -> impl Serialize;
 
     /// Everything chance decided when `state` was dealt, hidden cards and the wall included, as a
-    /// JSON object: a game's record (records.jsonl, docs/records.md) starts with it. Written after
+    /// JSON object: a game's record (records.jsonl, docs/book/src/records.md) starts with it. Written after
     /// the game, so nothing in it is hidden from anyone who reads the record.
     fn deal_json<'a>(&'a self, state: &'a Self::State) -> impl Serialize + 'a;
 

@@ -28,7 +28,7 @@ const ERROR: &str = "error: ";
 
 /// How a run keeps its games (`arena run --records`): games.csv, the same compressed as
 /// games.csv.gz (which pandas and R read as they are), either with the move-by-move record of every
-/// game beside it (records.jsonl, records.jsonl.gz: docs/records.md), or no per-game file at all
+/// game beside it (records.jsonl, records.jsonl.gz: docs/book/src/records.md), or no per-game file at all
 /// (the summary, match and rating files and run.json are written either way).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]

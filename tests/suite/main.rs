@@ -13,6 +13,7 @@ mod common;
 mod acpc_import;
 mod acpc_kind;
 mod architecture;
+mod book;
 mod botzone_kind;
 mod cannot_run;
 mod cli;

@@ -1,4 +1,4 @@
-//! Gomoku (五子棋): rules per docs/rules/gomoku.md.
+//! Gomoku (五子棋): rules per docs/book/src/rules/gomoku.md.
 
 mod advise;
 pub mod bots;

@@ -1,5 +1,5 @@
 //! The table: dealing, blinds and antes, betting rounds, side pots and the showdown
-//! (rules per docs/rules/holdem.md; choices the rules leave open are stated where they are made).
+//! (rules per docs/book/src/rules/holdem.md; choices the rules leave open are stated where they are made).
 //!
 //! Seats sit clockwise 0..n. In `cash` the button is seat 0 for the one hand; in `sng` it moves one
 //! live seat clockwise every hand. Heads-up the button posts the small blind, acts first pre-flop

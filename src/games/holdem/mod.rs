@@ -1,4 +1,4 @@
-//! No-limit Texas hold'em: rules per docs/rules/holdem.md, the source's RR-mapping bot and
+//! No-limit Texas hold'em: rules per docs/book/src/rules/holdem.md, the source's RR-mapping bot and
 //! simple baselines.
 //!
 //! - [`eval`]: 5/6/7-card evaluator (table-driven, one comparable `u16`).

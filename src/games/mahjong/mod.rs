@@ -1,4 +1,4 @@
-//! Mahjong, Chinese Official rules (MCR, 国标麻将): rules per docs/rules/mahjong.md.
+//! Mahjong, Chinese Official rules (MCR, 国标麻将): rules per docs/book/src/rules/mahjong.md.
 //!
 //! - [`tiles`]: tile kinds, counts, melds and the notation of the reference vectors;
 //! - [`fans`]: the fan calculator (all 81 fans plus "Concealed Kong and Melded Kong"), checked

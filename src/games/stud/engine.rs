@@ -1,4 +1,4 @@
-//! The table: dealing, betting rounds, showdown (docs/rules/stud.md, "Play").
+//! The table: dealing, betting rounds, showdown (docs/book/src/rules/stud.md, "Play").
 //!
 //! - Every seat antes, then gets a hole card and a first face-up card; a betting round; then a
 //!   second, third and fourth face-up card, each followed by a betting round; then showdown.

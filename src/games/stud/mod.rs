@@ -1,4 +1,4 @@
-//! Five-card stud (梭哈, "show hand"): rules per docs/rules/stud.md, from the rule-based expert
+//! Five-card stud (梭哈, "show hand"): rules per docs/book/src/rules/stud.md, from the rule-based expert
 //! system of source document 000 (without its bugs: ties are ties, one advice, no runaway loops).
 //!
 //! - [`eval`]: one comparable integer per hand (and per partial hand, for who acts first);

@@ -1,5 +1,5 @@
 //! The betting rules: ante, blind and seen seats, look, fold, call, raise, compare, the round cap and
-//! the showdown (docs/rules/zhajinhua.md, "Play"). One game is one hand.
+//! the showdown (docs/book/src/rules/zhajinhua.md, "Play"). One game is one hand.
 //!
 //! Rules the document leaves open, decided here:
 //! - Seat 0 acts first in every round; a round is one pass over the seats in seat order.

@@ -1,4 +1,4 @@
-//! Zhajinhua (炸金花, three-card poker): rules per docs/rules/zhajinhua.md.
+//! Zhajinhua (炸金花, three-card poker): rules per docs/book/src/rules/zhajinhua.md.
 //!
 //! - [`eval`]: one comparable integer per hand (the `special_235` rule on top);
 //! - [`winprob`]: exact heads-up win probability (table), exact against two, Monte Carlo against k;

@@ -1,5 +1,5 @@
 //! Hold'em in the Annual Computer Poker Competition's protocol (the ACPC server's protocol.md,
-//! version 2.0.0), both ways; docs/acpc.md is the user's guide.
+//! version 2.0.0), both ways; docs/book/src/acpc.md is the user's guide.
 //!
 //! - [`text`]: `MATCHSTATE` lines written from our hands and read back into them, the table as an
 //!   ACPC game definition.

@@ -1,4 +1,4 @@
-//! The patent's two search methods as bots (rules: docs/rules/mahjong.md, "Bots"):
+//! The patent's two search methods as bots (rules: docs/book/src/rules/mahjong.md, "Bots"):
 //! [`expectimax`] (the "traditional" full tree the patent measures against) and [`pruned`] (the
 //! patent's arrangement-weighted effective-tile search with P(win) × score path values).
 //!
