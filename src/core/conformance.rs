@@ -33,6 +33,7 @@ use crate::core::{play_game, Bot, BotRng, DealRng, GameRecord, GameSeeds, Outcom
 /// What a run of [`check`] looked at, for the caller to see that it was not vacuous.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Checked {
+    /// Games played to their end.
     pub games: u64,
     /// States of games in progress.
     pub states: u64,

@@ -21,8 +21,11 @@ pub fn factory<G: Game, B: Bot<G> + 'static>(make: impl Fn() -> B + Send + Sync 
 
 /// One kind of bot of a game, with its documented parameters.
 pub struct BotKind<G: Game> {
+    /// The name a config's `kind` takes (`rr`, `search`).
     pub name: &'static str,
+    /// One line on what the bot does, for `arena list`.
     pub about: &'static str,
+    /// The parameters it takes, with defaults and help: checked before it is made.
     pub params: &'static [ParamSpec],
     /// Checks the parameters against the table and returns the factory.
     pub make: fn(&Params, &G) -> Result<BotFactory<G>>,
@@ -39,7 +42,9 @@ impl<G: Game> Clone for BotKind<G> {
 /// `Display` and its `Serialize`), so they agree.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Advice {
+    /// The advice for a person, in sentences.
     pub text: String,
+    /// The same advice as one JSON document.
     pub json: serde_json::Value,
 }
 
@@ -102,7 +107,9 @@ impl Adviser {
 /// A named set of table options ([`GameDef::TABLES`]).
 #[derive(Clone, Copy, Debug)]
 pub struct TablePreset {
+    /// The name `--table` and a config's `table = "..."` take.
     pub name: &'static str,
+    /// One line on what table it is, for `arena list`.
     pub about: &'static str,
     /// The options it sets, as a config's `[table]` would (TOML); the rest keep their defaults.
     pub options: &'static str,
@@ -112,9 +119,13 @@ pub struct TablePreset {
 /// its checked parameters, and the table it plays when the protocol does not say (the engine's
 /// preset with `--table` options over it).
 pub struct EngineBot<G: Game> {
+    /// The name the bot gives itself to the manager.
     pub name: String,
+    /// The kind of bot that plays.
     pub kind: BotKind<G>,
+    /// Its parameters, checked.
     pub params: Params,
+    /// The table options it plays when the protocol does not say.
     pub table: Params,
 }
 
@@ -166,12 +177,14 @@ pub struct EngineNames {
     /// engine with `default_bot`, under `<prefix>arena-<bot>` with `<bot>` (Gomocup: `pbrain-`);
     /// `None` when the community's programs are started by a command line of their own (ACPC's).
     pub program_prefix: Option<&'static str>,
+    /// The bot kind played under `<prefix>arena`, with no bot named.
     pub default_bot: &'static str,
 }
 
 /// A game's engine protocol (`arena brain GAME`): one of its bots plays for a manager over stdin
 /// and stdout in the protocol of the game's community (gomoku: Gomocup's).
 pub struct Engine<G: Game> {
+    /// What the command line shows of the protocol.
     pub names: EngineNames,
     /// The [`GameDef::TABLES`] preset played when the protocol does not say what the table is
     /// (ACPC's states do not show the blinds or stacks); `None`: the game's defaults.
@@ -186,8 +199,11 @@ pub struct Engine<G: Game> {
 /// the seats, and the actions played from the deal of seed 1.
 #[derive(Clone, Copy, Debug)]
 pub struct ProtocolExample {
+    /// The table options (TOML, as a config's `[table]`).
     pub options: &'static str,
+    /// Seats at the table.
     pub seats: usize,
+    /// The actions played from the deal of seed 1, in the game's text, seat by seat as asked.
     pub script: &'static [&'static str],
 }
 
@@ -195,7 +211,9 @@ pub struct ProtocolExample {
 /// encoding (in its own `wire.rs`) lets bots outside the process play it: every game gets the
 /// `external` bot kind, and `human` for a person at the terminal.
 pub trait GameDef: Wire {
+    /// The name configs and commands use for the game (`holdem`); unique in an [`crate::Arena`].
     const NAME: &'static str;
+    /// One line on what the game is, for `arena list`.
     const ABOUT: &'static str;
     /// Seat counts the game supports.
     const SEATS: RangeInclusive<usize>;
@@ -272,7 +290,9 @@ pub trait GameDef: Wire {
 /// A file given to an importer: its name (for errors) and its text.
 #[derive(Clone, Debug)]
 pub struct ImportFile {
+    /// The file's name as given, for errors.
     pub name: String,
+    /// Its whole text.
     pub text: String,
 }
 
@@ -280,6 +300,7 @@ pub struct ImportFile {
 pub struct Importer<G: Game> {
     /// The name `arena import` takes (`acpc`).
     pub format: &'static str,
+    /// One line on the format, for `arena import --help`.
     pub about: &'static str,
     /// The bot kind a player of these games is (hold'em's ACPC logs: `acpc`, the agent that
     /// played): the imported run's config.toml names each player with it.
@@ -293,6 +314,7 @@ pub struct Importer<G: Game> {
 pub struct Imported<G: Game> {
     /// The table options, as a config's `[table]` gives them.
     pub options: toml::Table,
+    /// Seats at the table of the imported games.
     pub seats: usize,
     /// The players, in the order the run lists them.
     pub players: Vec<String>,
@@ -322,8 +344,11 @@ pub struct ImportedGame<G: Game> {
 /// (its own and [`Limits::SPECS`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BotChoice {
+    /// The bot's name in the run (a roster variant's name, or the kind's).
     pub name: String,
+    /// One of the game's bot kinds ([`BotKind::name`]).
     pub kind: String,
+    /// Its parameters, checked against the kind's and the time limits' specs.
     pub params: Params,
 }
 

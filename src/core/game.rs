@@ -49,7 +49,9 @@ pub const POINTS_A_GAME: Unit = Unit::new("points/game", 1.0);
 /// and LOS on games won are shown, labelled so, but never as the verdict.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Headline {
+    /// Whether the verdict leads with Elo or with the payoff.
     pub leads: Leads,
+    /// The unit a payoff verdict is counted in (bb/100, chips/hand, points/hand, points/game).
     pub unit: Unit,
     /// What one game is called in a sentence: `hand`, `game`, `round`.
     pub game: &'static str,
@@ -89,6 +91,7 @@ impl Headline {
         Headline { edge, ..self }
     }
 
+    /// Whether the verdict leads with Elo on games won (a game of who wins).
     pub fn is_elo(self) -> bool {
         self.leads == Leads::Elo
     }
@@ -123,6 +126,8 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// Everything, including hidden cards and the wall. Cloned to look ahead (search bots, the
     /// conformance check's trials of actions).
     type State: Send + Clone;
+    /// One move of a seat. Compared with `==` to find it in the legal list, and cloned into the
+    /// record.
     type Action: Clone + Debug + Send + PartialEq;
     /// What one seat may see. Bots get nothing else.
     type View<'a>;
@@ -228,6 +233,7 @@ pub trait Game: Send + Sync + Sized + 'static {
 pub struct RecordFormat {
     /// The name `arena replay --export` takes (`psq`, `sgf`, `phh`).
     pub name: &'static str,
+    /// The file name's extension, without the dot (`sgf`).
     pub extension: &'static str,
     /// Whether a pairing's games go into one file, one after another (an SGF collection holds
     /// many games); otherwise each game is a file of its own.
@@ -261,9 +267,11 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
+    /// Every kind, in the order of [`crate::report::BotSummary::faults`].
     pub const ALL: [FaultKind; 5] =
         [FaultKind::Timeout, FaultKind::Crash, FaultKind::Protocol, FaultKind::Illegal, FaultKind::Panic];
 
+    /// The kind as games.csv's status names it (`illegal`, `timeout`, ...).
     pub fn name(self) -> &'static str {
         match self {
             FaultKind::Timeout => "timeout",
@@ -284,6 +292,7 @@ impl FaultKind {
 /// bot answering every move with a 1 MB action otherwise writes a megabyte a game).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
+    /// What went wrong, which decides the forfeit's column.
     pub kind: FaultKind,
     reason: String,
     /// The bot's program never answered (see [`Fault::at_start`]).
@@ -345,6 +354,7 @@ impl std::fmt::Display for Fault {
 /// What the host tells a bot as a game starts.
 #[derive(Clone, Copy, Debug)]
 pub struct GameStart<'a> {
+    /// The seat the bot plays this game.
     pub seat: Seat,
     /// The game's index within its pairing (games.csv's `game`).
     pub game: u64,
@@ -367,10 +377,12 @@ pub struct RunFolder {
 }
 
 impl RunFolder {
+    /// The run folder at `dir`, no program identified yet.
     pub fn new(dir: &Path) -> RunFolder {
         RunFolder { dir: dir.to_path_buf(), engines: Mutex::default() }
     }
 
+    /// The run folder's path.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -403,7 +415,9 @@ impl RunFolder {
 /// How a game ended, as the host tells every bot that played it.
 #[derive(Clone, Copy, Debug)]
 pub struct GameEnd<'a> {
+    /// Every seat's payoff and place.
     pub outcome: &'a Outcome,
+    /// Whether the game ended by the rules, by a forfeit or in an engine error.
     pub status: &'a Status,
 }
 
@@ -414,6 +428,9 @@ pub struct GameEnd<'a> {
 /// [`Bot::try_act`] is the decision as the host asks for it, which may fail with a [`Fault`]
 /// (the seat then forfeits). The host times every decision and judges the time limits itself.
 pub trait Bot<G: Game>: Send {
+    /// The seat's move in `view`, which is never over. It must be one of
+    /// [`Game::legal_actions`]; anything else forfeits the game. All of the bot's randomness comes
+    /// from `rng`, so that a seed replays the game exactly.
     fn act(&mut self, game: &G, view: &G::View<'_>, rng: &mut BotRng) -> G::Action;
 
     /// A clock for the next decision only, given by an engine protocol's session (`arena brain`:

@@ -33,9 +33,13 @@ pub struct RunTally {
 /// rating list.
 #[derive(Clone, Debug)]
 pub struct Verdicts {
+    /// One summary a bot, in the run's bot order (summary.csv).
     pub bots: Vec<BotSummary>,
+    /// One row for every two bots that shared a table (match.csv).
     pub matches: Vec<MatchRow>,
+    /// The rating list, when three or more bots played (ratings.csv).
     pub ratings: Option<RatingTable>,
+    /// What the verdicts lead with (Elo or payoff) and the payoffs' unit.
     pub headline: Headline,
 }
 

@@ -40,6 +40,7 @@ pub struct ClusteredMean {
 }
 
 impl ClusteredMean {
+    /// No clusters yet.
     pub fn new() -> ClusteredMean {
         ClusteredMean::default()
     }
@@ -61,6 +62,7 @@ impl ClusteredMean {
         self.c_ym += dy * (m - self.mean_m);
     }
 
+    /// Clusters added: the independent observations.
     pub fn clusters(&self) -> u64 {
         self.clusters
     }
@@ -149,14 +151,17 @@ pub struct FieldStats {
 }
 
 impl FieldStats {
+    /// No deals yet, for a field of `bots` bots.
     pub fn new(bots: usize) -> FieldStats {
         FieldStats { deals: 0, mean: vec![0.0; bots], comoment: vec![0.0; bots * bots], delta: vec![0.0; bots] }
     }
 
+    /// Bots in the field.
     pub fn bots(&self) -> usize {
         self.mean.len()
     }
 
+    /// Deals added.
     pub fn deals(&self) -> u64 {
         self.deals
     }

@@ -19,8 +19,8 @@
 //! their published reference values, and tests/stats_honesty.rs checks by simulation that the 95%
 //! intervals cover the truth 95% of the time and that the SPRT's false-positive rate stays at α.
 
-pub mod calc;
-pub mod change;
+pub(crate) mod calc;
+pub(crate) mod change;
 pub mod cluster;
 pub mod elo;
 pub mod interval;

@@ -23,7 +23,10 @@ use crate::registry::Venue;
 use crate::tournament::progress::{Progress, ProgressMode};
 
 #[derive(Clone, Debug)]
+/// How a run is played and kept, apart from its config.
 pub struct RunOptions {
+    /// Threads that play games (1: all on the calling thread); the output is the same for any
+    /// number.
     pub threads: usize,
     /// How the run shows its progress on stderr (see [`Progress`]).
     pub progress: ProgressMode,
@@ -62,10 +65,12 @@ impl Stop {
         }
     }
 
+    /// Whether a stop was asked for.
     pub fn requested(&self) -> bool {
         self.requested.load(Ordering::Relaxed)
     }
 
+    /// Whether a second stop was asked for: the games in flight are abandoned.
     pub fn abandoned(&self) -> bool {
         self.abandon.load(Ordering::Relaxed)
     }
@@ -78,7 +83,7 @@ impl Stop {
 
 /// What the sink wants after a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
+pub(crate) enum Flow {
     Continue,
     Stop,
 }
@@ -112,7 +117,7 @@ thread_local! {
 /// The calling thread's number among the threads of the run under way: 0 for the thread that
 /// called [`run`] (and any thread outside a run), 1 and up for the workers it started. For
 /// per-thread tallies like [`PerWorker`].
-pub fn worker_index() -> usize {
+pub(crate) fn worker_index() -> usize {
     WORKER.get()
 }
 
@@ -213,7 +218,7 @@ impl Shelf<'_> {
 
 /// The games a run plays: tournament indexes in increasing order, `count` of them, after `done`
 /// games the run already has (resumed, or copied from elsewhere; they only count in the progress).
-pub struct Plan<'a> {
+pub(crate) struct Plan<'a> {
     pub games: Box<dyn Iterator<Item = u64> + Send + 'a>,
     pub count: u64,
     pub done: u64,
@@ -229,12 +234,12 @@ impl Plan<'_> {
 /// What the workers make of a finished game for the sink, on their own threads (its games.csv
 /// rows; the decision times, into a [`PerWorker`] tally): that work scales with the threads, and
 /// the sink, which runs on one, only copies and adds up results.
-pub type Format<'a> = dyn Fn(&Job, &GameRecord, &mut Vec<u8>) + Sync + 'a;
+pub(crate) type Format<'a> = dyn Fn(&Job, &GameRecord, &mut Vec<u8>) + Sync + 'a;
 
 /// One `T` per worker thread of a run, each on cache lines of its own: a worker updates its own
 /// without waiting for or disturbing the others (its lock is only ever taken by that worker during
 /// the run). For what the workers add up in any order, like decision times.
-pub struct PerWorker<T> {
+pub(crate) struct PerWorker<T> {
     slots: Vec<Padded<Mutex<T>>>,
 }
 
@@ -263,7 +268,7 @@ impl<T> PerWorker<T> {
 }
 
 /// Where the games go, in schedule order, with what [`Format`] made of them; says whether to go on.
-pub type Deliver<'a> = dyn FnMut(&Job, &GameRecord, &[u8]) -> Result<Flow> + 'a;
+pub(crate) type Deliver<'a> = dyn FnMut(&Job, &GameRecord, &[u8]) -> Result<Flow> + 'a;
 
 /// Plays the games of `plan` from `schedule`, on `table`, delivering records in schedule order to
 /// `sink` with what `format` made of them (`played` counts the games delivered); counts every
@@ -271,7 +276,7 @@ pub type Deliver<'a> = dyn FnMut(&Job, &GameRecord, &[u8]) -> Result<Flow> + 'a;
 ///
 /// On one thread, each game is played, formatted and delivered in turn ([`run_inline`]); on more,
 /// the threads share batches and this thread delivers them ([`run_parallel`]).
-pub fn run(
+pub(crate) fn run(
     schedule: &Schedule,
     plan: Plan,
     table: &dyn Venue,

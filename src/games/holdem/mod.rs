@@ -9,14 +9,14 @@
 //! - [`advise`]: `arena advise holdem ...`.
 
 pub mod acpc;
-pub mod advise;
+pub(crate) mod advise;
 mod bench;
-pub mod bots;
-pub mod engine;
+pub(crate) mod bots;
+pub(crate) mod engine;
 pub mod equity;
 pub mod eval;
 mod luck;
-pub mod phh;
+pub(crate) mod phh;
 mod report;
 mod state;
 mod table;

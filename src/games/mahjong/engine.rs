@@ -196,7 +196,9 @@ pub const FLOWER: Tile = TILE_KINDS as Tile;
 /// The table options.
 #[derive(Clone, Debug)]
 pub struct Mahjong {
+    /// The fans a hand needs to win (8 in Chinese Official rules).
     pub min_fans: u32,
+    /// Whether flowers are in the wall (each drawn one is set aside and replaced).
     pub flowers: bool,
     /// Hands per game: 1 or 16.
     pub hands: usize,
@@ -954,17 +956,6 @@ impl Mahjong {
             m.kind = MeldKind::Kong;
         }
         self.draw(s, seat, true);
-    }
-}
-
-/// Short text of an action, for records and messages.
-pub fn action_text(a: &Action) -> String {
-    match a {
-        Action::Discard(t) => format!("discard {}", tile_name(*t)),
-        Action::ConcealedKong(t) => format!("concealed kong {}", tile_name(*t)),
-        Action::AddedKong(t) => format!("added kong {}", tile_name(*t)),
-        Action::Chow(t) => format!("chow from {}", tile_name(*t)),
-        other => format!("{other:?}").to_lowercase(),
     }
 }
 

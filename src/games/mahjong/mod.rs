@@ -24,13 +24,13 @@
 //! (all shapes), `mahjong.shanten_standard_per_s`, `mahjong.greedy_hands_per_s` (whole hands, four
 //! greedy bots, 8-fan minimum).
 
-pub mod advise;
-pub mod ai;
-pub mod bots;
-pub mod botzone;
-pub mod engine;
-pub mod events;
-pub mod fans;
+pub(crate) mod advise;
+pub(crate) mod ai;
+pub(crate) mod bots;
+pub(crate) mod botzone;
+pub(crate) mod engine;
+pub(crate) mod events;
+pub(crate) mod fans;
 mod report;
 pub mod shanten;
 mod table;

@@ -12,13 +12,13 @@
 //! card then its face-up cards), `category` (its hand at showdown), `fold_street` (2-5).
 //! Benches: `stud.eval5_per_s`, `stud.advice_last_street_us`, `stud.hands_per_s`.
 
-pub mod advise;
+pub(crate) mod advise;
 mod bench;
-pub mod bots;
-pub mod engine;
-pub mod eval;
+pub(crate) mod bots;
+pub(crate) mod engine;
+pub(crate) mod eval;
 mod luck;
-pub mod odds;
+pub(crate) mod odds;
 mod report;
 mod table;
 #[cfg(test)]

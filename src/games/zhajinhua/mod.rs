@@ -6,15 +6,15 @@
 //! - [`bots`]: `ev`, `ev-adaptive`, `always-call`, `random`, `threshold`;
 //! - [`advise`]: `arena advise zhajinhua`.
 
-pub mod advise;
+pub(crate) mod advise;
 mod bench;
-pub mod bots;
-pub mod engine;
-pub mod eval;
+pub(crate) mod bots;
+pub(crate) mod engine;
+pub(crate) mod eval;
 mod luck;
 mod report;
 mod table;
-pub mod winprob;
+pub(crate) mod winprob;
 mod wire;
 
 #[cfg(test)]

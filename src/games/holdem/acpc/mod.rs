@@ -7,7 +7,7 @@
 //! - [`agent`]: our bots as ACPC agents (`arena acpc-agent`), the game's engine protocol.
 //! - [`log`]: the dealer's log read into hands of ours (`arena import acpc`).
 
-pub mod agent;
-pub mod kind;
+pub(crate) mod agent;
+pub(crate) mod kind;
 pub mod log;
-pub mod text;
+pub(crate) mod text;
