@@ -277,7 +277,7 @@ impl RunConfig {
     }
 
     /// Parses config text; `default_name` names the run when the file does not. Every error of
-    /// the text is found before any is told ([`Faults`]): one is told as it is, several together
+    /// the text is found before any is told (`Faults`): one is told as it is, several together
     /// in line order ([`Error::Several`]).
     pub fn parse(arena: &Arena, src: &Source, default_name: &str, overrides: &Overrides) -> Result<RunConfig> {
         let mut faults = Faults::new(src);

@@ -86,7 +86,7 @@ const MAX_MESSAGE_CHARS: usize = 500;
 
 impl std::fmt::Display for Error {
     /// One line whatever the message holds: control characters (a newline in a path, a terminal
-    /// escape) are escaped and a message longer than [`MAX_MESSAGE_CHARS`] is cut. Several errors
+    /// escape) are escaped and a message longer than `MAX_MESSAGE_CHARS` is cut. Several errors
     /// are a line saying how many, then each error's one line, indented.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let text = match self {

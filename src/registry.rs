@@ -74,10 +74,10 @@ pub trait Venue: Send + Sync {
     fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, keep: Keep, record: &mut GameRecord);
     /// What the programs behind the bots said they are (a Gomocup engine's ABOUT), by bot name.
     fn engines(&self) -> BTreeMap<String, String>;
-    /// The game's own record file formats ([`Game::record_formats`]).
+    /// The game's own record file formats ([`Game::record_formats`](crate::core::Game::record_formats)).
     fn record_formats(&self) -> &'static [RecordFormat];
     /// A record's events played back from the deal `seeds` give ([`record::replay`]) and the game
-    /// written in `format` ([`Game::write_record`]); `None` for a format the game does not have.
+    /// written in `format` ([`Game::write_record`](crate::core::Game::write_record)); `None` for a format the game does not have.
     fn export(
         &self,
         format: &str,

@@ -1,6 +1,6 @@
 //! The contract every registered game is held to, checked on random legal games (after
 //! OpenSpiel's shared basic tests). A game gets all of it by being registered:
-//! [`GameEntry::conformance`](super::GameEntry::conformance) runs [`check`] on the game's default
+//! [`GameEntry::conformance`](crate::registry::GameEntry::conformance) runs [`check`] on the game's default
 //! table and on one table for every other choice of each option (`format = "sng"`, `deck =
 //! "short"`, `flowers = true`), at every seat count.
 //!

@@ -237,7 +237,7 @@ pub fn json_bytes(value: &impl Serialize) -> Vec<u8> {
 }
 
 /// A record played back ([`replay`]) and scored: the result, the games.csv columns and the move
-/// record the rules write for it, in a [`GameRecord`] (its status left `Ok`: the reason of a
+/// record the rules write for it, in a [`GameRecord`](crate::core::GameRecord) (its status left `Ok`: the reason of a
 /// forfeit is the record's, which the rules cannot see again).
 pub fn rescore<G: Wire>(
     game: &G,

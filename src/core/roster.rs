@@ -25,7 +25,7 @@ use crate::error::{one_line, shown, Error, Result};
 pub trait BotCatalog {
     /// The game's registered name, for messages.
     fn game_name(&self) -> &'static str;
-    /// The game's built-in roster (bots/<game>.toml's text).
+    /// The game's built-in roster (`bots/<game>.toml`'s text).
     fn roster_text(&self) -> &'static str;
     /// The parameter specs of a bot kind, if the game has it.
     fn kind_params(&self, kind: &str) -> Option<&'static [ParamSpec]>;

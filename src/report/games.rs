@@ -485,7 +485,7 @@ impl GamesFile {
         GamesFile::parse(&read_text(path)?, path, names, seats, extra)
     }
 
-    /// [`GamesFile::read`] of `bytes`, the text of `path` (read with [`read_text`]) when the
+    /// [`GamesFile::read`] of `bytes`, the text of `path` (read with `read_text`) when the
     /// caller needs the text too.
     pub fn parse(bytes: &[u8], path: &Path, names: &[String], seats: usize, extra: &[&str]) -> Result<GamesFile> {
         let bad = |what: String| Error::input(format!("{}: {what}", path.display()));

@@ -92,7 +92,7 @@ pub struct Manifest {
     pub commit: String,
     /// The command line that started the run.
     pub command: Vec<String>,
-    /// [`config_hash`] of the folder's config.toml.
+    /// `config_hash` of the folder's config.toml.
     pub config_hash: String,
     /// UTC, RFC 3339.
     pub started: String,

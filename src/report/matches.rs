@@ -301,7 +301,7 @@ impl MatchRow {
         write_atomic(path, &Csv.serialize(&[MatchRow::rows(rows, headline)])?)
     }
 
-    /// The verdict for the terminal: its sentence first ([`verdict::sentence`]; an SPRT's
+    /// The verdict for the terminal: its sentence first (`verdict::sentence`; an SPRT's
     /// decision, then the estimate's), then the figures behind it. In a chip or point game the
     /// counts of games won, their score, Elo and LOS follow, labelled as what they are.
     pub fn describe(&self, headline: Headline) -> String {

@@ -1,7 +1,7 @@
 //! Output files and the terminal verdicts: `games.csv` (one row per seat per game, streamed in
 //! game order), `summary.csv` (one row per bot), `match.csv` (one row for every two bots that
 //! shared a table), `ratings.csv` (the rating list of three or more bots), `timing.csv` (decision
-//! times per bot) and `run.json` (the [`Manifest`]: whether the run is whole). [`RunTally`] takes the records in game order and comes
+//! times per bot) and `run.json` (the [`Manifest`]: whether the run is whole). `RunTally` takes the records in game order and comes
 //! to the [`Verdicts`]; [`GamesFile`] reads games.csv back.
 
 pub(crate) mod export;

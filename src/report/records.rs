@@ -1,6 +1,6 @@
 //! records.jsonl: every game's move-by-move record, one JSON object a line in game order beside
 //! games.csv (`arena run --records moves`; docs/records.md). The game writes the middle of the
-//! line while it plays ([`GameLog`]); this module puts the game's place and result around it and
+//! line while it plays ([`GameLog`](crate::core::record::GameLog)); this module puts the game's place and result around it and
 //! reads the lines back.
 //!
 //! ```text

@@ -175,7 +175,7 @@ impl Verdicts {
     }
 
     /// The terminal lines after the summary table: every pair's verdict (up to
-    /// [`MAX_VERDICTS_SHOWN`]; more are in match.csv) and the rating list.
+    /// `MAX_VERDICTS_SHOWN`; more are in match.csv) and the rating list.
     pub fn describe(&self) -> String {
         let mut out: String = if self.matches.len() <= MAX_VERDICTS_SHOWN {
             self.matches.iter().map(|m| m.describe(self.headline)).collect()

@@ -106,7 +106,7 @@ impl ClusteredMean {
 
     /// The mean with its Student-t interval at `level` over K − 1 degrees of freedom (K clusters).
     /// `n` is the number of clusters and `sd` the standard deviation the interval implies for one
-    /// cluster's mean (see [`Self::sd`]). Fewer than two clusters: (−∞, +∞); no spread: [mean, mean].
+    /// cluster's mean (see `Self::sd`). Fewer than two clusters: (−∞, +∞); no spread: [mean, mean].
     pub fn ci(&self, level: f64) -> MeanCi {
         let (n, mean, sd) = (self.clusters, self.mean(), self.sd());
         let (lo, hi) = if n < 2 || level >= 1.0 || level.is_nan() {

@@ -3,7 +3,7 @@
 //!
 //! The rate is the games finished over the time since the first game started (not a smoothed
 //! recent rate, which swings with the runner's batches); the ETA is shown only once that rate
-//! means something: after [`RATE_KNOWN_AFTER`] or a twentieth of the games. An SPRT run may stop
+//! means something: after `RATE_KNOWN_AFTER` or a twentieth of the games. An SPRT run may stop
 //! before its last game, so its ETA is an upper bound (`≤`) and its line shows the current LLR.
 
 use std::io::Write;

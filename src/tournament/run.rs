@@ -5,8 +5,8 @@
 //! file per game in history/ (`<pairing>-<game>.<ext>`); external bots keep their stderr in
 //! logs/; stops early when an SPRT decides.
 //!
-//! [`execute`] starts a new run; [`Run`] plays any run in its folder (new, resumed in
-//! [`crate::tournament::resume`], merged in [`crate::tournament::merge`]) and writes its end.
+//! `execute` starts a new run; `Run` plays any run in its folder (new, resumed in
+//! `crate::tournament::resume`, merged in `crate::tournament::merge`) and writes its end.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};

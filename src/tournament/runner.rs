@@ -3,9 +3,9 @@
 //!
 //! On one thread each game is played, formatted and delivered in turn. On more, the threads take
 //! batches of consecutive games, play them and put them back on a shelf; the thread that called
-//! [`run`] delivers them in order and plays when there is nothing to deliver. Memory is a few
+//! `run` delivers them in order and plays when there is nothing to deliver. Memory is a few
 //! batches of records a thread, not the tournament. A batch grows while batches finish quickly (up
-//! to [`MAX_BATCH`] games), so fast games amortise the hand-off and slow games still show
+//! to `MAX_BATCH` games), so fast games amortise the hand-off and slow games still show
 //! progress. The [`Stop`] (Ctrl-C, SIGTERM, SIGHUP) is checked before every game; what finished
 //! before the first unplayed game is kept. A second request abandons the games in flight: nothing
 //! more is delivered.
@@ -28,7 +28,7 @@ pub struct RunOptions {
     /// Threads that play games (1: all on the calling thread); the output is the same for any
     /// number.
     pub threads: usize,
-    /// How the run shows its progress on stderr (see [`Progress`]).
+    /// How the run shows its progress on stderr (see `Progress`).
     pub progress: ProgressMode,
     /// Ask games for their community-format record.
     pub history: bool,
@@ -44,6 +44,23 @@ pub struct RunOptions {
 
 /// How often finished games reach the disk by default (`--flush-every`).
 pub const FLUSH_EVERY: Duration = Duration::from_secs(5);
+
+impl RunOptions {
+    /// The options of a run started from code: `threads` threads, nothing shown while it plays,
+    /// games.csv kept, no hand histories, rows flushed every [`FLUSH_EVERY`], and a [`Stop`] only
+    /// the caller can request (through the `stop` field).
+    pub fn new(threads: usize) -> RunOptions {
+        RunOptions {
+            threads,
+            progress: ProgressMode::Off,
+            history: false,
+            stop: Arc::default(),
+            records: crate::report::Records::Csv,
+            flush_every: FLUSH_EVERY,
+            luck: crate::core::luck::Estimator::Plain,
+        }
+    }
+}
 
 /// A request from outside to stop a run: the first stops taking games and lets those in flight
 /// finish; a second abandons those in flight. Only atomics, so a signal handler may call

@@ -19,7 +19,7 @@ pub enum Rule {
     /// Exactly five wins; six or more does not.
     Standard,
     /// Black wins by exactly five and may not play a forbidden point (overline, double four,
-    /// double three: see [`renju`]); a forbidden move loses. White wins by five or more.
+    /// double three: see `renju`); a forbidden move loses. White wins by five or more.
     Renju,
     /// Caro (Gomocup's rule 8): five or more in a row wins unless the row is blocked at both ends
     /// by the opponent's stones (the board's edge is not a block).

@@ -19,7 +19,7 @@
 //!   evaluation of a list of a million random hands took 8.6 ns a hand, now 4.4 ns).
 //!
 //! The build script scores every rank multiset directly from its counts; the tests check every
-//! table against [`plain`], a slow evaluator written straight from the rules (best of the
+//! table against `plain`, a slow evaluator written straight from the rules (best of the
 //! five-card subsets).
 
 use crate::cards::{Card, CardSet};

@@ -3,10 +3,10 @@
 //!
 //! - [`eval`]: 5/6/7-card evaluator (table-driven, one comparable `u16`).
 //! - [`equity`]: exact and Monte Carlo equity, hand strength.
-//! - [`game`]: the table (blinds, antes, betting, side pots, showdown; `cash` and `sng`).
-//! - [`phh`]: hand histories in the PHH format.
-//! - [`bots`]: `rr`, `always-call`, `always-raise`, `all-in`, `random`.
-//! - [`advise`]: `arena advise holdem ...`.
+//! - `game`: the table (blinds, antes, betting, side pots, showdown; `cash` and `sng`).
+//! - `phh`: hand histories in the PHH format.
+//! - `bots`: `rr`, `always-call`, `always-raise`, `all-in`, `random`.
+//! - `advise`: `arena advise holdem ...`.
 
 pub mod acpc;
 pub(crate) mod advise;

@@ -63,7 +63,7 @@ pub struct Blinds {
 /// The table's options (see `GameDef::OPTIONS` in mod.rs).
 #[derive(Clone, Debug)]
 pub struct Holdem {
-    /// Seats at the table, 2 to [`MAX_SEATS`].
+    /// Seats at the table, 2 to `MAX_SEATS`.
     pub seats: usize,
     /// The first hand's blinds and ante.
     pub blinds: Blinds,

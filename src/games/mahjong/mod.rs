@@ -1,11 +1,11 @@
 //! Mahjong, Chinese Official rules (MCR, 国标麻将): rules per docs/rules/mahjong.md.
 //!
 //! - [`tiles`]: tile kinds, counts, melds and the notation of the reference vectors;
-//! - [`fans`]: the fan calculator (all 81 fans plus "Concealed Kong and Melded Kong"), checked
+//! - `fans`: the fan calculator (all 81 fans plus "Concealed Kong and Melded Kong"), checked
 //!   hand by hand against `pymahjonggb` 1.4.0 (tests/data/mcr_fans_sample.jsonl);
 //! - [`shanten`]: table-driven shanten over every winning shape, and effective tiles;
-//! - [`engine`]: the four-seat table (one hand), [`bots`]: `random` and `greedy`;
-//! - [`advise`]: `arena advise mahjong`.
+//! - `engine`: the four-seat table (one hand), `bots`: `random` and `greedy`;
+//! - `advise`: `arena advise mahjong`.
 //!
 //! How the fan calculator was checked: `fans::tests::every_reference_vector_agrees` scores all 196
 //! hands of tests/data/mcr_fans_sample.jsonl (scored by `pymahjonggb` 1.4.0) and requires the exact

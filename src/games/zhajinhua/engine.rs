@@ -27,7 +27,7 @@ pub const MAX_SEATS: usize = 6;
 /// The table options (every number of the rules).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Zhajinhua {
-    /// Seats at the table, 2 to [`MAX_SEATS`].
+    /// Seats at the table, 2 to `MAX_SEATS`.
     pub seats: usize,
     /// Every seat's ante, in chips.
     pub ante: i64,

@@ -1,10 +1,10 @@
 //! Zhajinhua (炸金花, three-card poker): rules per docs/rules/zhajinhua.md.
 //!
-//! - [`eval`]: one comparable integer per hand (the `special_235` rule on top);
-//! - [`winprob`]: exact heads-up win probability (table), exact against two, Monte Carlo against k;
-//! - [`table`]: the betting rules, the [`Zhajinhua`] game;
-//! - [`bots`]: `ev`, `ev-adaptive`, `always-call`, `random`, `threshold`;
-//! - [`advise`]: `arena advise zhajinhua`.
+//! - `eval`: one comparable integer per hand (the `special_235` rule on top);
+//! - `winprob`: exact heads-up win probability (table), exact against two, Monte Carlo against k;
+//! - `table`: the betting rules, the [`Zhajinhua`] game;
+//! - `bots`: `ev`, `ev-adaptive`, `always-call`, `random`, `threshold`;
+//! - `advise`: `arena advise zhajinhua`.
 
 pub(crate) mod advise;
 mod bench;
