@@ -302,8 +302,7 @@ pub struct ProtocolExample {
 /// #         pile.left
 /// #     }
 /// # }
-/// #
-
+///
 /// /// Leaves the other seat a multiple of three when it can: the winning play.
 /// struct Perfect;
 /// impl Bot<Nim> for Perfect {

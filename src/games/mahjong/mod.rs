@@ -39,7 +39,7 @@ mod wire;
 
 mod bench;
 
-pub use engine::Mahjong;
+pub use engine::{Action, Mahjong, State, View};
 
 use crate::core::bench::Bench;
 use crate::core::section::{PlayedGame, ReportBlock};
