@@ -194,7 +194,7 @@ impl State {
     }
 
     /// The wall of hand `hand` (from 0) in draw order: the live end first, replacements from the
-    /// far end. A flower is [`FLOWER`].
+    /// far end. A flower is `FLOWER`.
     pub fn wall_of(&self, hand: usize) -> &[Tile] {
         &self.walls[hand]
     }
