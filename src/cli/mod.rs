@@ -90,7 +90,9 @@ enum Command {
 
 /// Exit codes.
 pub const EXIT_OK: i32 = 0;
+/// A gate failed (a bot got weaker) or a comparison did not go the asked way.
 pub const EXIT_FAIL: i32 = 1;
+/// Bad input: the one `error: ...` line of the command line, config or bot.
 pub const EXIT_USAGE: i32 = 2;
 /// The run completed, but some games ended in a panic of the game's own code (an engine bug).
 pub const EXIT_ENGINE_ERRORS: i32 = 3;

@@ -56,6 +56,7 @@ pub enum Estimator {
 }
 
 impl Estimator {
+    /// The name a config's `estimator` and `--estimator` take.
     pub fn name(self) -> &'static str {
         match self {
             Estimator::Plain => "plain",
@@ -144,6 +145,7 @@ pub struct LuckCache {
     /// order of the hands still in comes up), and the situation, so that the values of several
     /// actions in it cost the count once.
     pub counts: Vec<(u64, u64)>,
+    /// The (seat count, deal) whose completions the cache holds, `None` before the first.
     pub counts_key: Option<(usize, u64)>,
     /// The deal's luck stream: a sample of completions is drawn from it.
     pub rng: ChaCha8Rng,
@@ -189,6 +191,7 @@ pub struct Luck {
 }
 
 impl Luck {
+    /// Luck's terms at the start of deal number `deal` at a table of `seats`: all zero.
     pub fn new(seats: usize, deal: u64) -> Luck {
         Luck {
             cache: LuckCache::new(deal),

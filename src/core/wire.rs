@@ -108,7 +108,9 @@ pub trait Wire: Game {
 /// showed (`flop: Ah Kd 2c`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Told {
+    /// The seat it is told to (`None`: every seat).
     pub seat: Option<Seat>,
+    /// What happened, in words.
     pub text: String,
 }
 
@@ -138,6 +140,7 @@ impl Texts {
         Texts { text: String::with_capacity(bytes), ends: Vec::with_capacity(texts) }
     }
 
+    /// Empties the list, keeping its memory.
     pub fn clear(&mut self) {
         self.text.clear();
         self.ends.clear();
@@ -167,6 +170,7 @@ impl Texts {
         self.ends.push(self.text.len());
     }
 
+    /// How many texts the list holds.
     pub fn len(&self) -> usize {
         self.ends.len()
     }
@@ -176,6 +180,7 @@ impl Texts {
         self.text.len()
     }
 
+    /// Whether the list holds no text.
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
@@ -186,6 +191,7 @@ impl Texts {
         Some(&self.text[if i == 0 { 0 } else { self.ends[i - 1] }..end])
     }
 
+    /// The texts in order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone + '_ {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(start, &end)| &self.text[start..end])
@@ -233,7 +239,9 @@ where
 /// The ends of a range of amounts (a hold'em raise, a stud bet): `{"min": .., "max": ..}`.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Bounds<T> {
+    /// The least value allowed.
     pub min: T,
+    /// The greatest value allowed.
     pub max: T,
 }
 

@@ -16,4 +16,4 @@ pub mod protocol;
 pub mod reference;
 pub mod socket;
 
-pub use protocol::{kind, External, PROTOCOL};
+pub use protocol::kind;

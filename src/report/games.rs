@@ -34,16 +34,20 @@ const ERROR: &str = "error: ";
 #[serde(rename_all = "kebab-case")]
 pub enum Records {
     #[default]
+    /// games.csv (the default).
     Csv,
+    /// games.csv.gz.
     Gz,
     /// games.csv and records.jsonl.
     Moves,
     /// games.csv.gz and records.jsonl.gz.
     MovesGz,
+    /// No per-game file.
     None,
 }
 
 impl Records {
+    /// Every choice, in `--records`' order.
     pub const ALL: [Records; 5] = [Records::Csv, Records::Gz, Records::Moves, Records::MovesGz, Records::None];
 
     /// The games file of the run folder `dir`: an error when the run keeps none.
@@ -96,6 +100,7 @@ impl Records {
         }
     }
 
+    /// Whether the games go to a plain games.csv (the only file a run can append to in place).
     pub fn is_csv(&self) -> bool {
         *self == Records::Csv
     }
@@ -429,7 +434,9 @@ impl<R: Read> Read for TextEnd<R> {
 /// One game read back from games.csv.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
+    /// The table the game was played at (index in schedule order).
     pub pairing: usize,
+    /// The game's index within its pairing.
     pub game: u64,
     /// The bot in each seat, as indexes into the names the file was read with.
     pub lineup: Lineup,
@@ -446,15 +453,25 @@ pub enum Tail {
     Clean,
     /// A row cut in the middle (the writer was killed while writing it), and `rows` whole rows
     /// of a game before it.
-    CutRow { rows: usize },
+    /// A row cut in its middle, after `rows` whole rows of a game.
+    CutRow {
+        /// Whole rows of the game before the cut one.
+        rows: usize,
+    },
     /// `rows` whole rows of a game whose other seats were never written.
-    PartGame { rows: usize },
+    /// A game missing some of its seats' rows.
+    PartGame {
+        /// The rows written.
+        rows: usize,
+    },
 }
 
 /// games.csv read back: its whole games, in file order, and what follows them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GamesFile {
+    /// The whole games, in file order.
     pub games: Vec<GameRow>,
+    /// What follows the last whole game.
     pub tail: Tail,
     /// The byte offset just after the header.
     pub header_end: u64,
@@ -468,7 +485,7 @@ impl GamesFile {
         GamesFile::parse(&read_text(path)?, path, names, seats, extra)
     }
 
-    /// [`GamesFile::read`] of `bytes`, the text of `path` (read with [`read_text`]) when the
+    /// [`GamesFile::read`] of `bytes`, the text of `path` (read with `read_text`) when the
     /// caller needs the text too.
     pub fn parse(bytes: &[u8], path: &Path, names: &[String], seats: usize, extra: &[&str]) -> Result<GamesFile> {
         let bad = |what: String| Error::input(format!("{}: {what}", path.display()));

@@ -38,7 +38,9 @@ pub const COLUMNS: [&str; 13] = [
 /// How a history file is written, from its name's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// One CSV row a criterion (`.csv`).
     Csv,
+    /// One JSON object a line (`.jsonl`).
     JsonLines,
 }
 
@@ -60,7 +62,9 @@ impl Format {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
+    /// The criterion held.
     Pass,
+    /// The criterion did not hold: the bot got weaker.
     Fail,
 }
 
@@ -85,18 +89,22 @@ pub struct HistoryRow {
     pub bot: String,
     /// The run's master seed and the games it played.
     pub seed: u64,
+    /// Games the run played.
     pub games: u64,
     /// The estimate and its 95% interval (`lo == hi == estimate` for an SPRT's LLR and a
     /// baseline's score, which have none). Infinite ends are written `inf`/`-inf`.
     #[serde(serialize_with = "number", deserialize_with = "read_number")]
     pub estimate: f64,
     #[serde(serialize_with = "number", deserialize_with = "read_number")]
+    /// The 95% interval's lower end.
     pub lo: f64,
     #[serde(serialize_with = "number", deserialize_with = "read_number")]
+    /// The 95% interval's upper end.
     pub hi: f64,
     /// The bound the judged figure had to reach (for an SPRT, the LLR's upper bound).
     #[serde(serialize_with = "number", deserialize_with = "read_number")]
     pub bound: f64,
+    /// Whether the criterion held.
     pub verdict: Outcome,
 }
 

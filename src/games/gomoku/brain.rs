@@ -78,9 +78,13 @@ pub fn engine() -> Engine<Gomoku> {
 /// The limits the manager announced, in milliseconds (`max_memory` in bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// `INFO timeout_turn`: the most one move may take.
     pub timeout_turn: Option<i64>,
+    /// `INFO timeout_match`: the most the whole match may take (0: no limit).
     pub timeout_match: Option<i64>,
+    /// `INFO time_left`: what is left of the match's time.
     pub time_left: Option<i64>,
+    /// `INFO max_memory`: the memory the engine may use (0: no limit).
     pub max_memory: Option<i64>,
 }
 
@@ -122,6 +126,7 @@ pub struct Brain {
     rule: Rule,
     /// Why moves are refused (a rule the bots do not play), until the next INFO rule.
     unsupported: Option<String>,
+    /// The limits the manager has announced so far; they bound the bot's clock.
     pub limits: Limits,
     /// The table; `None` before START.
     game: Option<Gomoku>,
@@ -217,6 +222,7 @@ fn alternate(black: &[Move], white: &[Move]) -> Vec<Move> {
 }
 
 impl Brain {
+    /// An engine that plays `bot`, its random stream seeded with `seed`, waiting for START.
     pub fn new(bot: BrainBot, seed: u64) -> Brain {
         Brain {
             bot,

@@ -181,7 +181,7 @@ impl Wire for Mahjong {
         }
     }
 
-    /// What the wall gave since `seen` (a packed [`Mark`]): worked out from where the wall stands
+    /// What the wall gave since `seen` (a packed `Mark`): worked out from where the wall stands
     /// now and stood then, so that the rules keep no log of their own. One action takes tiles for
     /// one seat at most (a draw, its flowers' replacements, a kong's replacement), and may end the
     /// hand and deal the next.
