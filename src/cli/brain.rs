@@ -15,7 +15,7 @@ use clap::Args;
 
 use crate::cli::EXIT_OK;
 use crate::error::{Error, Result};
-use crate::registry::Arena;
+use crate::registry::{Arena, Open};
 
 #[derive(Args, Debug)]
 #[command(
@@ -93,8 +93,8 @@ pub fn brain(arena: &Arena, args: &BrainArgs) -> Result<i32> {
         )));
     }
     let bot = args.bot.as_deref().unwrap_or(engine.default_bot);
-    let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
-    game.serve_engine(bot, &args.params, &[], args.seed, &mut stdin.lock(), &mut stdout.lock())?;
+    let open: Open<'_> = Box::new(|| Ok((Box::new(std::io::stdin().lock()), Box::new(std::io::stdout().lock()))));
+    game.serve_engine(bot, &args.params, &[], args.seed, open)?;
     Ok(EXIT_OK)
 }
 
