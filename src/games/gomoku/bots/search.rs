@@ -380,6 +380,49 @@ mod tests {
         (m.x, m.y)
     }
 
+    fn bot_with(params: &str) -> SearchBot {
+        let table: toml::Table = toml::from_str(params).unwrap();
+        let cfg = Config::from_params(&Params::new(PARAMS, &table, "test").unwrap()).unwrap();
+        SearchBot { cfg, tally: None, deadline: None }
+    }
+
+    /// The budget decides the move, never the clock: over it, the same move every time, and within
+    /// it the fixed-depth move; a deadline is kept only with `clock = true`.
+    #[test]
+    fn the_node_budget_not_the_clock_bounds_a_move() {
+        let (game, s) = position(&[(7, 7), (8, 8), (6, 8)], &[(7, 8), (9, 9), (5, 5)]);
+        let play = |mut bot: SearchBot, late: bool| {
+            if late {
+                bot.think_until(Instant::now());
+            }
+            let m = bot.act(&game, &&s, &mut BotRng::seed_from_u64(1));
+            assert_eq!(s.cell(m.x as usize, m.y as usize), 0, "not an empty cell");
+            (m.x, m.y)
+        };
+        let unbounded = play(bot_with("nodes = 1_000_000_000_000"), false);
+        assert_eq!(play(bot(), false), unbounded, "the default budget binds at depth 3");
+        // A deadline already passed changes nothing without `clock = true`.
+        assert_eq!(play(bot(), true), unbounded);
+        // A budget too small for depth 3 (a third of what it takes here): the move of a shallower
+        // search, the same every time.
+        let mut searched = Search {
+            t: &mut Tally::new(s.size, game.rule, bot().cfg.weights),
+            cfg: bot().cfg,
+            max_ply: 3 + 8,
+            best: None,
+            deadline: None,
+            budget: u64::MAX,
+            nodes: 0,
+            stopped: false,
+        };
+        searched.t.catch_up(&&s);
+        searched.negamax(s.to_move(), 3, 0, -WIN - 1, WIN + 1);
+        let budget = searched.nodes / 3;
+        assert!(budget >= 10, "depth 3 takes {} positions here: too few to cut", searched.nodes);
+        let small: Vec<(u8, u8)> = (0..3).map(|_| play(bot_with(&format!("nodes = {budget}")), false)).collect();
+        assert!(small.iter().all(|&m| m == small[0]), "{small:?}");
+    }
+
     #[test]
     fn completes_its_own_five_before_blocking() {
         // Black to move: both sides have four; black wins at (5, 3) rather than block (6, 9).
