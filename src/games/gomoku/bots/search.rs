@@ -415,7 +415,7 @@ mod tests {
             nodes: 0,
             stopped: false,
         };
-        searched.t.catch_up(&&s);
+        searched.t.catch_up(&s);
         searched.negamax(s.to_move(), 3, 0, -WIN - 1, WIN + 1);
         let budget = searched.nodes / 3;
         assert!(budget >= 10, "depth 3 takes {} positions here: too few to cut", searched.nodes);
