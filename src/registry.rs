@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 use crate::core::bench::Bench;
 use crate::core::conformance::Checked;
+use crate::core::limits::BoundedLines;
 use crate::core::record::{self, Divergence, Ending, Event, Frame};
 use crate::core::roster::{self, BotCatalog};
 use crate::core::section::{PlayedGame, ReportBlock};
@@ -36,6 +37,10 @@ use crate::core::{
 };
 use crate::error::{Error, Result};
 use crate::games::{gomoku, holdem, mahjong, stud, zhajinhua};
+
+/// Opens an engine session's input and output (stdin and stdout, or a connection to a dealer),
+/// called once the bot is known to be playable.
+pub type Open<'a> = Box<dyn FnOnce() -> Result<(Box<dyn BufRead + 'a>, Box<dyn Write + 'a>)> + 'a>;
 
 /// A venue: a game with its table options and bots fixed, where one game is played for a lineup.
 pub trait Venue: Send + Sync {
@@ -144,16 +149,10 @@ pub trait GameEntry: Send + Sync {
     /// The game's engine protocol (`arena brain NAME`), if it has one.
     fn engine(&self) -> Option<EngineNames>;
     /// Serves one engine session with `bot` (a kind or roster name, with `--param` overrides) on
-    /// `input` and `output` until the input ends; a manager that stops reading ends it quietly.
-    fn serve_engine(
-        &self,
-        bot: &str,
-        params: &[String],
-        table: &[String],
-        seed: u64,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> Result<()>;
+    /// the input and output `open` gives until the input ends; a manager that stops reading ends
+    /// it quietly. The bot and table are checked before `open` is called (no connection is made
+    /// for a bot that cannot play), and the input's lines are bounded (`BoundedLines`).
+    fn serve_engine(&self, bot: &str, params: &[String], table: &[String], seed: u64, open: Open<'_>) -> Result<()>;
     /// The game's named tables ([`GameDef::TABLES`]).
     fn tables(&self) -> &'static [TablePreset];
     /// A table with `bots` available to seat; `options` already checked against [`Self::options`].
@@ -400,15 +399,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
     fn engine(&self) -> Option<EngineNames> {
         G::engine().map(|e| e.names)
     }
-    fn serve_engine(
-        &self,
-        bot: &str,
-        params: &[String],
-        table: &[String],
-        seed: u64,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> Result<()> {
+    fn serve_engine(&self, bot: &str, params: &[String], table: &[String], seed: u64, open: Open<'_>) -> Result<()> {
         let engine = G::engine().ok_or_else(|| Error::input(format!("{} has no engine protocol", G::NAME)))?;
         let entry: &dyn GameEntry = self;
         let (kind, params) = roster::bot_from_args(entry, bot, params)?;
@@ -422,7 +413,9 @@ impl<G: GameDef> GameEntry for Registered<G> {
         let table = Params::new(G::OPTIONS, &options, &format!("the {} table", G::NAME))?;
         let bot = EngineBot { name: bot.to_string(), kind, params, table };
         (engine.check)(&bot)?;
-        match (engine.serve)(bot, seed, input, output) {
+        let (input, mut output) = open()?;
+        let mut input = BoundedLines::new(input);
+        match (engine.serve)(bot, seed, &mut input, &mut *output) {
             // The manager is gone or has given up on the engine: the session is over, not failed.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
             other => other.map_err(|e| Error::input(format!("{}: {e}", engine.names.protocol))),

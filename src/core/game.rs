@@ -415,9 +415,11 @@ pub struct Fault {
 pub const MAX_REASON_CHARS: usize = 200;
 
 impl Fault {
-    /// A fault of `kind`; a reason over [`MAX_REASON_CHARS`] characters is cut ([`bounded`]).
+    /// A fault of `kind`; a reason over [`MAX_REASON_CHARS`] characters is cut ([`bounded`]), and
+    /// its control characters written as escapes ([`printable`]): a reason quotes a bot's text,
+    /// which goes into games.csv, the summary and the terminal.
     pub fn new(kind: FaultKind, reason: impl Into<String>) -> Fault {
-        Fault { kind, reason: bounded(reason.into(), MAX_REASON_CHARS), at_start: false }
+        Fault { kind, reason: bounded(printable(reason.into()), MAX_REASON_CHARS), at_start: false }
     }
 
     /// The fault marked as one of a program that never answered: it could not be started, it
@@ -438,6 +440,20 @@ impl Fault {
     pub fn reason(&self) -> &str {
         &self.reason
     }
+}
+
+/// `text` with each control character (NUL, escape, a line break, ...) written as its escape
+/// (`\0`, `\u{1b}`, `\n`), every other character as it is.
+pub fn printable(text: String) -> String {
+    if !text.chars().any(char::is_control) {
+        return text;
+    }
+    text.chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_debug().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
 }
 
 /// `text` in at most `max` characters: a longer text is cut on a character boundary and ends
@@ -620,6 +636,13 @@ pub trait Bot<G: Game>: Send {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_faults_control_characters_are_written_as_escapes() {
+        let fault = Fault::new(FaultKind::Protocol, "answered `fold\0\u{1b}[31m\u{7}` \u{4e2d}\n");
+        assert_eq!(fault.reason(), "answered `fold\\0\\u{1b}[31m\\u{7}` \u{4e2d}\\n");
+        assert!(!fault.reason().chars().any(char::is_control));
+    }
 
     #[test]
     fn a_long_reason_is_cut_on_a_character_with_its_length() {

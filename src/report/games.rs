@@ -361,19 +361,34 @@ fn end_row(out: &mut [u8]) {
 /// killed while writing it leaves a stream without its end: what decompresses is kept, and the
 /// cut row after it is found as in a plain file). An absent file is empty.
 pub fn read_text(path: &Path) -> Result<Vec<u8>> {
+    read_text_checked(path).map(|(text, _)| text)
+}
+
+/// [`read_text`], and for a compressed file the error where its stream breaks (`None`: the
+/// stream is whole, or the file is plain or absent): an empty file, one that is not gzip, one cut
+/// short or whose trailer (the checksum and length) is missing or wrong.
+pub fn read_text_checked(path: &Path) -> Result<(Vec<u8>, Option<String>)> {
     let bytes = match std::fs::read(path) {
         // Killed before the file was created: no game yet.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
         read => read.map_err(|e| Error::io(path, e))?,
     };
     if !path.to_string_lossy().ends_with(".gz") {
-        return Ok(bytes);
+        return Ok((bytes, None));
+    }
+    if bytes.is_empty() {
+        return Ok((bytes, Some("the file is empty (not even a gzip header)".to_string())));
     }
     let mut text = Vec::with_capacity(bytes.len() * 8);
-    // A stream that ends early (an empty file included) is an error after what came out, which
-    // `read_to_end` keeps: its last row is found cut short as in a plain file.
-    let _ = flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut text);
-    Ok(text)
+    // A stream that ends early is an error after what came out, which `read_to_end` keeps: its
+    // last row is found cut short as in a plain file.
+    let broken = flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut text).err().map(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => {
+            "the gzip stream is cut short (its end and checksum are missing)".to_string()
+        }
+        _ => format!("gzip: {e}"),
+    });
+    Ok((text, broken))
 }
 
 /// The whole games in the games file `path` of `seats`-seat games, without reading them into

@@ -17,7 +17,7 @@ use crate::core::record::{Ending, Event};
 use crate::core::schedule::Job;
 use crate::core::{GameRecord, Status};
 use crate::error::{Error, Result};
-use crate::report::games::{push_payoff, read_text};
+use crate::report::games::{push_payoff, read_text_checked};
 
 /// The records file of a run folder.
 pub const FILE: &str = "records.jsonl";
@@ -131,7 +131,28 @@ pub struct RecordLine {
 /// A records file read back: its whole lines in file order (a last line without its newline was
 /// being written when the run died, and is left out).
 pub fn read(path: &Path) -> Result<Vec<RecordLine>> {
-    let bytes = read_text(path)?;
+    read_checked(path).map(|(lines, _)| lines)
+}
+
+/// [`read`], and where a compressed file's stream breaks, if it does: a sentence naming the
+/// last whole game before the break (the lines are those that came out whole before it).
+pub fn read_checked(path: &Path) -> Result<(Vec<RecordLine>, Option<String>)> {
+    let (bytes, broken) = read_text_checked(path)?;
+    let lines = lines_of(path, &bytes)?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let broken = broken.map(|why| match lines.last() {
+        Some(l) => format!(
+            "{name} breaks after line {} (pairing {} game {}), the last whole game: {why}",
+            lines.len(),
+            l.pairing,
+            l.game
+        ),
+        None => format!("{name} breaks before its first game: {why}"),
+    });
+    Ok((lines, broken))
+}
+
+fn lines_of(path: &Path, bytes: &[u8]) -> Result<Vec<RecordLine>> {
     let mut lines = Vec::new();
     let mut start = 0;
     while let Some(len) = bytes[start..].iter().position(|&b| b == b'\n') {

@@ -115,7 +115,8 @@ impl<'a> Launch<'a> {
         // Before anything is read: a run still being written is refused, naming its process.
         let lock = FolderLock::acquire(dir)?;
         let manifest = Manifest::read(dir)?;
-        if manifest.status.is_whole() && games.is_none() {
+        // A whole run whose records file is broken is not ended: resuming repairs it.
+        if manifest.status.is_whole() && games.is_none() && records_break(dir, &manifest)?.is_none() {
             return Ok(Launch::Ended { dir: dir.to_path_buf(), manifest: Box::new(manifest) });
         }
         let resumption = Resumption::open(arena, dir, lock, &opts, games)?;
@@ -220,4 +221,12 @@ pub fn nothing_to_resume(dir: &Path, manifest: &Manifest) -> String {
         manifest.games_played,
         manifest.games_planned
     )
+}
+
+/// Where the run's compressed records file breaks, if it does (see `records::read_checked`).
+pub fn records_break(dir: &Path, manifest: &crate::report::Manifest) -> Result<Option<String>> {
+    match manifest.records.moves_file() {
+        Some(file) => Ok(crate::report::records::read_checked(&dir.join(file))?.1),
+        None => Ok(None),
+    }
 }

@@ -22,6 +22,7 @@ mod configs;
 mod conformance;
 mod engine_errors;
 mod external;
+mod faults;
 mod fuzz_inputs;
 mod gate_history;
 mod gomocup_kind;
