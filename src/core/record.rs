@@ -310,7 +310,8 @@ mod tests {
 
     #[test]
     fn a_text_is_written_as_the_json_string_serde_writes() {
-        for text in ["raise 300", "7,7", "say \"hi\"", "back\\slash", "line\nbreak", "tab\t", "", "五子棋"] {
+        let long = "a text longer than a card or an action, \"quoted\" ".repeat(3);
+        for text in ["raise 300", "7,7", "say \"hi\"", "back\\slash", "line\nbreak", "tab\t", "", "五子棋", &long] {
             let mut out = b"[".to_vec();
             push_json_text(&mut out, text);
             assert_eq!(out[1..], serde_json::to_vec(text).unwrap()[..], "{text:?}");

@@ -336,6 +336,14 @@ mod tests {
     }
 
     #[test]
+    fn a_text_is_the_json_string_of_its_display_short_or_long_escaped_or_not() {
+        for text in ["", "Ah", "say \"hi\"\\", "tab\there", &"long ".repeat(40), "終局 東"] {
+            let written = serde_json::to_string(&Text(text)).unwrap();
+            assert_eq!(written, serde_json::to_string(&text.to_string()).unwrap(), "{text}");
+        }
+    }
+
+    #[test]
     fn lists_and_texts_write_what_a_vec_of_strings_would() {
         let moves = [(7, 7), (8, 7)];
         let list = List(moves.iter().map(|&(x, y)| Text(show(move |f| write!(f, "{x},{y}")))));
