@@ -158,13 +158,25 @@ fn eval7_contest() {
     let consistent = pairs.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1);
     assert!(consistent, "bot-arena and rs_poker rank some of the shared hands differently");
 
-    let race = race(
-        15,
-        || ours.iter().fold(0u32, |s, h| s.wrapping_add(eval7(h) as u32)),
-        || theirs.iter().fold(0u32, |s, h| s.wrapping_add(h.as_slice().rank().value_bits() as u32)),
-    );
+    // Every hand through `black_box` on both sides: the compiler may not see the list across calls
+    // (our evaluator inlines into the loop, and without it the loop was measured, not the
+    // evaluation: 1.73 where a harness outside the project found 1.27-1.34, issue 47).
+    let race = race(15, || ours_eval7(&ours), || theirs_eval7(&theirs));
     race.print("holdem eval7, 1,000,000 listed hands", "rs_poker 5.0", HANDS as f64, "hands", Some(1.5));
     println!("  answers agree: the same ranking of all 1,000,000 hands ({} distinct values)", pairs.len());
+}
+
+/// Our evaluator over the list (a function of its own, never inlined, so that callgrind can count
+/// its instructions apart: `--toggle-collect='peers::ours_eval7'`, README: Benchmarks).
+#[inline(never)]
+fn ours_eval7(hands: &[[Card; 7]]) -> u32 {
+    hands.iter().fold(0u32, |s, h| s.wrapping_add(eval7(black_box(h)) as u32))
+}
+
+/// rs_poker's evaluator over the list (`--toggle-collect='peers::theirs_eval7'`).
+#[inline(never)]
+fn theirs_eval7(hands: &[[rs_poker::core::Card; 7]]) -> u32 {
+    hands.iter().fold(0u32, |s, h| s.wrapping_add(black_box(h).as_slice().rank().value_bits() as u32))
 }
 
 fn monte_carlo_contest() {

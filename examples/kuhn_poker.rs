@@ -33,7 +33,7 @@
 //! Randomness comes only from the bot stream the host passes to `act`, so a run is the same on
 //! any number of threads.
 //!
-//! # On the wire (docs/protocol.md)
+//! # On the wire (docs/book/src/protocol.md)
 //!
 //! `hello` names the game `kuhn`, with no table options. An `act` shows the seat's view:
 //!

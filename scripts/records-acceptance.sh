@@ -1,5 +1,5 @@
 #!/bin/bash
-# Records at scale, by hand (docs/records.md): 10,000 games of each game with --records moves, on
+# Records at scale, by hand (docs/book/src/records.md): 10,000 games of each game with --records moves, on
 # 1 and 2 threads, killed and resumed, and in 3 merged shards; the records compared byte for byte,
 # each run checked with `arena replay --check`, and one action changed by hand to be caught.
 # Usage: cargo build --release && scripts/records-acceptance.sh   (GAMES="holdem gomoku" for some; D=DIR keeps the runs)

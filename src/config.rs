@@ -181,14 +181,20 @@ struct InlineBot {
 /// A checked, fully resolved tournament.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunConfig {
+    /// The run's name: the config's `name`, else its file name; the default folder under results/.
     pub name: String,
+    /// The game's registered name (`holdem`, `gomoku`, ...).
     pub game: &'static str,
     /// Games per pairing.
     pub games: u64,
     /// The master seed, 0..=i64::MAX (a TOML integer).
     pub seed: u64,
+    /// Whether every deal is replayed with the seats rotated, so that luck of the deal cancels
+    /// between the bots (paired games).
     pub paired: bool,
+    /// Seats at the table.
     pub seats: usize,
+    /// The table options (`[table]`), checked against the game's options, defaults filled in.
     pub table: Params,
     /// The distinct bots: a bot listed several times with the same name and parameters is one
     /// bot in several seats (its results pooled under its name).
@@ -211,7 +217,9 @@ pub struct RunConfig {
 
 /// Where a config came from, to locate errors and its relative paths.
 pub struct Source<'a> {
+    /// The file's path as given, or a name for text that came from elsewhere (an error names it).
     pub path: &'a str,
+    /// The TOML text; errors point into it.
     pub text: &'a str,
     /// Written from command-line flags: errors name the value, not a line of this text.
     pub flags: bool,
@@ -248,7 +256,9 @@ impl<'a> Source<'a> {
 /// The settings a command line can give instead of (or on top of) a file.
 #[derive(Clone, Debug, Default)]
 pub struct Overrides {
+    /// `--games`: games per pairing, replacing the file's (checked like it: a negative is refused).
     pub games: Option<i64>,
+    /// `--seed`: the master seed, replacing the file's.
     pub seed: Option<u64>,
     /// How the payoff verdicts are estimated (`--estimator`, a gate's `estimator`).
     pub estimator: Option<Estimator>,
@@ -269,7 +279,7 @@ impl RunConfig {
     }
 
     /// Parses config text; `default_name` names the run when the file does not. Every error of
-    /// the text is found before any is told ([`Faults`]): one is told as it is, several together
+    /// the text is found before any is told (`Faults`): one is told as it is, several together
     /// in line order ([`Error::Several`]).
     pub fn parse(arena: &Arena, src: &Source, default_name: &str, overrides: &Overrides) -> Result<RunConfig> {
         let mut faults = Faults::new(src);

@@ -6,19 +6,35 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 #[derive(Debug)]
+/// What went wrong, for the one `error: ...` line the command line prints.
 pub enum Error {
     /// Bad user input: a config, a name, a parameter, a card string, a command-line value.
     Input(String),
     /// A table option or bot parameter at fault: the message, and the key, so that a config can
     /// point at the line that set it.
-    Param { key: String, message: String },
+    Param {
+        /// The option's or parameter's key.
+        key: String,
+        /// What is wrong with its value.
+        message: String,
+    },
     /// A file that could not be read or written for a reason of the system's (a full disk,
     /// permissions on the output, a vanished folder). A file the user named that cannot be read
     /// is [`Error::Input`] ([`Error::bad_path`]), as is an output folder that cannot be made.
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
     /// Several errors of one input found in one pass (every error of a config file, in line
     /// order): `what` names the input. Shown as a line saying how many, then one line each.
-    Several { what: String, errors: Vec<Error> },
+    Several {
+        /// The input they are of (a config file's path).
+        what: String,
+        /// The errors, in the input's order.
+        errors: Vec<Error>,
+    },
     /// A bot outside the process could not run: its first games all failed at its start
     /// (tournament/start_watch.rs). The run stopped; the CLI shows the end of the bot's log.
     BotCannotRun(Box<CannotRun>),
@@ -33,6 +49,7 @@ pub struct CannotRun {
     pub reason: String,
     /// The games it failed at its start; `all`: the session had no more for it (fewer than 3).
     pub games: u32,
+    /// Whether those were all the games the session had for it (fewer than three).
     pub all: bool,
     /// Its program and arguments, when it has a `command`.
     pub command: Option<String>,
@@ -41,10 +58,12 @@ pub struct CannotRun {
 }
 
 impl Error {
+    /// An error of what the user wrote (exit code 2).
     pub fn input(msg: impl Into<String>) -> Error {
         Error::Input(msg.into())
     }
 
+    /// An error reading or writing `path` (exit code 4).
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io { path: path.into(), source }
     }
@@ -67,7 +86,7 @@ const MAX_MESSAGE_CHARS: usize = 500;
 
 impl std::fmt::Display for Error {
     /// One line whatever the message holds: control characters (a newline in a path, a terminal
-    /// escape) are escaped and a message longer than [`MAX_MESSAGE_CHARS`] is cut. Several errors
+    /// escape) are escaped and a message longer than `MAX_MESSAGE_CHARS` is cut. Several errors
     /// are a line saying how many, then each error's one line, indented.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let text = match self {
@@ -118,6 +137,7 @@ fn one_line_of(f: &mut std::fmt::Formatter<'_>, text: &str) -> std::fmt::Result 
 
 impl std::error::Error for Error {}
 
+/// The crate's result: its errors are [`Error`]s.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A value the user gave, as it may be echoed in an error: quoted, control characters escaped,

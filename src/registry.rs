@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 use crate::core::bench::Bench;
 use crate::core::conformance::Checked;
+use crate::core::limits::BoundedLines;
 use crate::core::record::{self, Divergence, Ending, Event, Frame};
 use crate::core::roster::{self, BotCatalog};
 use crate::core::section::{PlayedGame, ReportBlock};
@@ -37,8 +38,13 @@ use crate::core::{
 use crate::error::{Error, Result};
 use crate::games::{gomoku, holdem, mahjong, stud, zhajinhua};
 
+/// Opens an engine session's input and output (stdin and stdout, or a connection to a dealer),
+/// called once the bot is known to be playable.
+pub type Open<'a> = Box<dyn FnOnce() -> Result<(Box<dyn BufRead + 'a>, Box<dyn Write + 'a>)> + 'a>;
+
 /// A venue: a game with its table options and bots fixed, where one game is played for a lineup.
 pub trait Venue: Send + Sync {
+    /// Seats at the table.
     fn seats(&self) -> usize;
     /// The game's own columns in games.csv.
     fn columns(&self) -> &'static [&'static str];
@@ -73,10 +79,10 @@ pub trait Venue: Send + Sync {
     fn play_into(&self, lineup: &[usize], game: u64, seeds: &GameSeeds, keep: Keep, record: &mut GameRecord);
     /// What the programs behind the bots said they are (a Gomocup engine's ABOUT), by bot name.
     fn engines(&self) -> BTreeMap<String, String>;
-    /// The game's own record file formats ([`Game::record_formats`]).
+    /// The game's own record file formats ([`Game::record_formats`](crate::core::Game::record_formats)).
     fn record_formats(&self) -> &'static [RecordFormat];
     /// A record's events played back from the deal `seeds` give ([`record::replay`]) and the game
-    /// written in `format` ([`Game::write_record`]); `None` for a format the game does not have.
+    /// written in `format` ([`Game::write_record`](crate::core::Game::write_record)); `None` for a format the game does not have.
     fn export(
         &self,
         format: &str,
@@ -104,22 +110,31 @@ pub trait Venue: Send + Sync {
 
 /// A bot kind as `arena list` shows it.
 pub struct BotListing {
+    /// The kind's name, as a config's `kind` takes it.
     pub name: &'static str,
+    /// One line on what the bot does.
     pub about: &'static str,
+    /// Its parameters, with defaults and help.
     pub params: &'static [ParamSpec],
 }
 
 /// A game as the tournament sees it.
 pub trait GameEntry: Send + Sync {
+    /// The game's name, as configs and commands take it.
     fn name(&self) -> &'static str;
+    /// One line on what the game is.
     fn about(&self) -> &'static str;
+    /// The seat counts the game supports.
     fn seats(&self) -> RangeInclusive<usize>;
+    /// The table options, with defaults and help.
     fn options(&self) -> &'static [ParamSpec];
+    /// Every bot kind: the game's own, `external`, `human`, then any a plugin added.
     fn bots(&self) -> Vec<BotListing>;
     /// The parameter specs of a bot kind, if the game has it.
     fn bot_params(&self, kind: &str) -> Option<&'static [ParamSpec]>;
     /// The built-in roster text (`bots/<game>.toml`).
     fn roster(&self) -> &'static str;
+    /// The game's micro-benchmarks for `arena bench`.
     fn benches(&self) -> Vec<Bench>;
     /// The `act` and `game_over` messages of the game's documented position
     /// ([`GameDef::PROTOCOL_EXAMPLE`]), by name, as the host writes them.
@@ -129,20 +144,15 @@ pub trait GameEntry: Send + Sync {
     fn parse_action(&self, text: &str) -> std::result::Result<(), String>;
     /// The bots `arena bench runner.end_to_end` seats ([`GameDef::BENCH_LINEUP`]).
     fn bench_lineup(&self) -> &'static [&'static str];
+    /// The game's adviser (`arena advise`), if it has one.
     fn adviser(&self) -> Option<Adviser>;
     /// The game's engine protocol (`arena brain NAME`), if it has one.
     fn engine(&self) -> Option<EngineNames>;
     /// Serves one engine session with `bot` (a kind or roster name, with `--param` overrides) on
-    /// `input` and `output` until the input ends; a manager that stops reading ends it quietly.
-    fn serve_engine(
-        &self,
-        bot: &str,
-        params: &[String],
-        table: &[String],
-        seed: u64,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> Result<()>;
+    /// the input and output `open` gives until the input ends; a manager that stops reading ends
+    /// it quietly. The bot and table are checked before `open` is called (no connection is made
+    /// for a bot that cannot play), and the input's lines are bounded (`BoundedLines`).
+    fn serve_engine(&self, bot: &str, params: &[String], table: &[String], seed: u64, open: Open<'_>) -> Result<()>;
     /// The game's named tables ([`GameDef::TABLES`]).
     fn tables(&self) -> &'static [TablePreset];
     /// A table with `bots` available to seat; `options` already checked against [`Self::options`].
@@ -162,6 +172,7 @@ pub trait GameEntry: Send + Sync {
     fn import(&self, format: &str, files: &[ImportFile]) -> Result<ImportedRun>;
     /// For [`Arena::bot`] and [`Arena::kinds`]: the concrete entry behind the trait.
     fn as_any(&self) -> &dyn Any;
+    /// The concrete entry behind the trait, for changing it ([`Arena::bot`]).
     fn as_any_mut(&mut self) -> &mut dyn Any;
     /// Checks the game's contract ([`crate::core::conformance`]) on `games` random games from `seed` at
     /// every seat count, on the default table and on one table for each other choice of each
@@ -188,10 +199,13 @@ impl BotCatalog for dyn GameEntry + '_ {
 pub struct ImportedRun {
     /// The table options, as a config's `[table]` gives them.
     pub options: toml::Table,
+    /// Seats at the table of the imported games.
     pub seats: usize,
+    /// The players, in the order the run lists them.
     pub players: Vec<String>,
     /// The bot kind each player is ([`crate::core::Importer::player_kind`]).
     pub player_kind: &'static str,
+    /// The seed the logs name (the run's `seed`).
     pub seed: u64,
     /// What the logs say of themselves, for the command to print.
     pub notes: Vec<String>,
@@ -385,15 +399,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
     fn engine(&self) -> Option<EngineNames> {
         G::engine().map(|e| e.names)
     }
-    fn serve_engine(
-        &self,
-        bot: &str,
-        params: &[String],
-        table: &[String],
-        seed: u64,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> Result<()> {
+    fn serve_engine(&self, bot: &str, params: &[String], table: &[String], seed: u64, open: Open<'_>) -> Result<()> {
         let engine = G::engine().ok_or_else(|| Error::input(format!("{} has no engine protocol", G::NAME)))?;
         let entry: &dyn GameEntry = self;
         let (kind, params) = roster::bot_from_args(entry, bot, params)?;
@@ -407,7 +413,9 @@ impl<G: GameDef> GameEntry for Registered<G> {
         let table = Params::new(G::OPTIONS, &options, &format!("the {} table", G::NAME))?;
         let bot = EngineBot { name: bot.to_string(), kind, params, table };
         (engine.check)(&bot)?;
-        match (engine.serve)(bot, seed, input, output) {
+        let (input, mut output) = open()?;
+        let mut input = BoundedLines::new(input);
+        match (engine.serve)(bot, seed, &mut input, &mut *output) {
             // The manager is gone or has given up on the engine: the session is over, not failed.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
             other => other.map_err(|e| Error::input(format!("{}: {e}", engine.names.protocol))),
@@ -520,7 +528,9 @@ pub struct Arena {
 /// ([`Arena::named`]), which run.json records beside the library's.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Program {
+    /// The program's name.
     pub name: String,
+    /// The program's version.
     pub version: String,
 }
 

@@ -1,6 +1,6 @@
 """A bot for bot-arena in a few lines: write act(view, legal) and call run(act).
 
-The host speaks docs/protocol.md on stdin and stdout; this module does the talking. It answers
+The host speaks docs/book/src/protocol.md on stdin and stdout; this module does the talking. It answers
 `hello`, seeds Python's `random` module from every `new_game` (so a bot that draws only from
 `random` plays the same game the same way, whatever the thread count), calls act(view, legal)
 for every decision and prints the action it returns. Print nothing else on stdout; what goes to

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A small Botzone Chinese-Standard-Mahjong bot, written from Botzone's description of the game's
-requests and of a bot's input and output (docs/botzone.md says both).
+requests and of a bot's input and output (docs/book/src/botzone.md says both).
 
     python3 botzone_mahjong.py [--io json|simple] [--keep] [--seed N] [--fault WHAT --at N]
 

@@ -5,16 +5,18 @@
 //! Layout: a card is `suit * 16 + rank`, rank 0..=12 for 2..A. A [`CardSet`] therefore holds one
 //! 13-bit rank mask per suit at bits `16 * suit ..`: flushes and rank masks are a shift and a mask.
 
-pub mod naming;
+pub(crate) mod naming;
 
 use rand::RngCore;
 
 use crate::error::{shown, Error, Result};
 
+/// A rank's letter in card text, indexed by [`Rank`] (`T` is ten).
 pub const RANK_CHARS: &[u8; 13] = b"23456789TJQKA";
 /// Every card's two letters, suit by suit, rank by rank (what [`Card::write_to`] copies).
 const CARD_TEXTS: &str =
     "2c3c4c5c6c7c8c9cTcJcQcKcAc2d3d4d5d6d7d8d9dTdJdQdKdAd2h3h4h5h6h7h8h9hThJhQhKhAh2s3s4s5s6s7s8s9sTsJsQsKsAs";
+/// A suit's letter in card text, indexed by [`Suit`] (clubs, diamonds, hearts, spades).
 pub const SUIT_CHARS: &[u8; 4] = b"cdhs";
 
 /// Rank 0..=12 (2..A).
@@ -23,16 +25,20 @@ pub type Rank = u8;
 pub type Suit = u8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// One playing card, stored as `suit * 16 + rank` so that it is its own bit in a [`CardSet`].
 pub struct Card(u8);
 
 impl Card {
+    /// The card of `rank` (0 = two .. 12 = ace) and `suit`; panics out of range, a bug of the caller.
     pub const fn new(rank: Rank, suit: Suit) -> Card {
         assert!(rank < 13 && suit < 4);
         Card(suit * 16 + rank)
     }
+    /// 0 (two) ..= 12 (ace).
     pub const fn rank(self) -> Rank {
         self.0 & 15
     }
+    /// 0 (clubs) ..= 3 (spades).
     pub const fn suit(self) -> Suit {
         self.0 >> 4
     }
@@ -44,6 +50,7 @@ impl Card {
     pub const fn index(self) -> usize {
         self.rank() as usize * 4 + self.suit() as usize
     }
+    /// The card at dense index `i` (0..52), the inverse of [`Card::index`].
     pub const fn from_index(i: usize) -> Card {
         Card::new((i / 4) as u8, (i % 4) as u8)
     }
@@ -64,9 +71,11 @@ impl Card {
         }
     }
 
+    /// The rank's letter in card text (`2`..`9`, `T`, `J`, `Q`, `K`, `A`).
     pub fn rank_char(self) -> char {
         RANK_CHARS[self.rank() as usize] as char
     }
+    /// The suit's letter in card text (`c`, `d`, `h`, `s`).
     pub fn suit_char(self) -> char {
         SUIT_CHARS[self.suit() as usize] as char
     }
@@ -101,18 +110,28 @@ impl std::fmt::Display for Card {
 /// "poker type" numbering 0..=8 is the discriminant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Category {
+    /// No pair, no straight, no flush.
     HighCard,
+    /// Two cards of one rank.
     OnePair,
+    /// Two pairs.
     TwoPair,
+    /// Three cards of one rank.
     ThreeOfAKind,
+    /// Five ranks in a row (the ace plays high or, in hold'em, low).
     Straight,
+    /// Five cards of one suit.
     Flush,
+    /// Three of a kind and a pair.
     FullHouse,
+    /// Four cards of one rank.
     FourOfAKind,
+    /// A straight in one suit.
     StraightFlush,
 }
 
 impl Category {
+    /// Every category, weakest first (the discriminants' order).
     pub const ALL: [Category; 9] = [
         Category::HighCard,
         Category::OnePair,
@@ -125,6 +144,7 @@ impl Category {
         Category::StraightFlush,
     ];
 
+    /// The category in words for a person (`two pair`).
     pub fn name(self) -> &'static str {
         match self {
             Category::HighCard => "high card",
@@ -151,31 +171,40 @@ impl std::fmt::Display for Category {
 pub struct CardSet(pub u64);
 
 impl CardSet {
+    /// No cards.
     pub const EMPTY: CardSet = CardSet(0);
     /// All 52 cards.
     pub const FULL: CardSet = CardSet(0x1fff_1fff_1fff_1fff);
 
+    /// Whether `c` is in the set.
     pub const fn contains(self, c: Card) -> bool {
         self.0 >> c.bit() & 1 == 1
     }
+    /// Adds `c` (no change when it is there).
     pub fn insert(&mut self, c: Card) {
         self.0 |= 1 << c.bit();
     }
+    /// Takes `c` out (no change when it is not there).
     pub fn remove(&mut self, c: Card) {
         self.0 &= !(1 << c.bit());
     }
+    /// The set with `c` added, for building sets in constants.
     pub const fn with(self, c: Card) -> CardSet {
         CardSet(self.0 | 1 << c.bit())
     }
+    /// How many cards the set holds.
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
+    /// Whether the set holds no card.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
+    /// The cards in either set.
     pub const fn union(self, o: CardSet) -> CardSet {
         CardSet(self.0 | o.0)
     }
+    /// The cards of this set that are not in `o` (what is left of a deck once `o` is dealt).
     pub const fn minus(self, o: CardSet) -> CardSet {
         CardSet(self.0 & !o.0)
     }
@@ -187,6 +216,7 @@ impl CardSet {
     pub const fn rank_mask(self) -> u16 {
         (self.0 | self.0 >> 16 | self.0 >> 32 | self.0 >> 48) as u16 & 0x1fff
     }
+    /// The cards in bit order: suit by suit, two to ace within a suit.
     pub fn iter(self) -> impl Iterator<Item = Card> {
         let mut bits = self.0;
         std::iter::from_fn(move || {
@@ -328,6 +358,7 @@ impl Deck {
         self.next += 1;
         c
     }
+    /// The whole deck in dealing order, the dealt cards included.
     pub fn cards(&self) -> &[Card; 52] {
         &self.cards
     }

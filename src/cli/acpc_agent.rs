@@ -9,7 +9,7 @@ use clap::Args;
 
 use crate::cli::EXIT_OK;
 use crate::error::{Error, Result};
-use crate::registry::Arena;
+use crate::registry::{Arena, Open};
 
 /// The engine protocol this command speaks.
 const PROTOCOL: &str = "ACPC";
@@ -53,9 +53,13 @@ pub fn acpc_agent(arena: &Arena, args: &AcpcAgentArgs) -> Result<i32> {
         return Err(Error::input(format!("{} has no ACPC agent (only {} has)", game.name(), with.join(", "))));
     };
     let address = format!("{}:{}", args.host, args.port);
-    let (reading, mut writing) = crate::external::socket::connect(&address)
-        .map_err(|e| Error::input(format!("cannot connect to the dealer at {address}: {e}")))?;
+    // Connected only once the bot, its parameters and the table are known good.
+    let open: Open<'_> = Box::new(|| {
+        let (reading, writing) = crate::external::socket::connect(&address)
+            .map_err(|e| Error::input(format!("cannot connect to the dealer at {address}: {e}")))?;
+        Ok((Box::new(BufReader::new(reading)), Box::new(writing)))
+    });
     let bot = args.bot.as_deref().unwrap_or(engine.default_bot);
-    game.serve_engine(bot, &args.params, &args.table, args.seed, &mut BufReader::new(reading), &mut writing)?;
+    game.serve_engine(bot, &args.params, &args.table, args.seed, open)?;
     Ok(EXIT_OK)
 }

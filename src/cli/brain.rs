@@ -14,8 +14,9 @@ use std::ffi::OsString;
 use clap::Args;
 
 use crate::cli::EXIT_OK;
+use crate::core::roster::{self, BotCatalog};
 use crate::error::{Error, Result};
-use crate::registry::Arena;
+use crate::registry::{Arena, Open};
 
 #[derive(Args, Debug)]
 #[command(
@@ -44,6 +45,9 @@ pub struct BrainArgs {
 
 /// The command line, rewritten to `arena brain GAME --bot B ...` when the program runs under a
 /// name a game's engine protocol gives its engines (`pbrain-arena-weights` seats `weights`).
+/// Started so, the program is under a real manager whose time limits bind: a bot that can search
+/// on a clock is told to keep it (`--param clock=true`, before any parameter given); elsewhere
+/// bots keep to their budgets, the same moves at any load.
 pub fn command_line(arena: &Arena, args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
     let mut args: Vec<OsString> = args.into_iter().collect();
     // The file name, with either kind of path separator and without `.exe`.
@@ -51,12 +55,18 @@ pub fn command_line(arena: &Arena, args: impl IntoIterator<Item = OsString>) -> 
     let file = program.rsplit(['/', '\\']).next().unwrap_or(program);
     let stem = file.strip_suffix(".exe").or_else(|| file.strip_suffix(".EXE")).unwrap_or(file);
     let stem = without_tags(stem);
-    let engines = arena.games().filter_map(|g| g.engine().map(|e| (g.name(), e)));
-    for (game, engine) in engines {
+    for game in arena.games() {
+        let Some(engine) = game.engine() else { continue };
         let Some(name) = engine.program_prefix.and_then(|prefix| stem.strip_prefix(prefix)) else { continue };
         let bot = name.strip_prefix("arena-").unwrap_or(engine.default_bot).to_string();
+        let clock = roster::bot_from_args(game, &bot, &[])
+            .ok()
+            .and_then(|(kind, _)| game.kind_params(&kind))
+            .is_some_and(|specs| specs.iter().any(|p| p.name == "clock"));
+        let keep_clock = if clock { &["--param", "clock=true"][..] } else { &[] };
         let rest = args.split_off(1);
-        return ["arena", "brain", game, "--bot", &bot].into_iter().map(OsString::from).chain(rest).collect();
+        let head = ["arena", "brain", game.name(), "--bot", &bot].into_iter().chain(keep_clock.iter().copied());
+        return head.map(OsString::from).chain(rest).collect();
     }
     args
 }
@@ -93,8 +103,8 @@ pub fn brain(arena: &Arena, args: &BrainArgs) -> Result<i32> {
         )));
     }
     let bot = args.bot.as_deref().unwrap_or(engine.default_bot);
-    let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
-    game.serve_engine(bot, &args.params, &[], args.seed, &mut stdin.lock(), &mut stdout.lock())?;
+    let open: Open<'_> = Box::new(|| Ok((Box::new(std::io::stdin().lock()), Box::new(std::io::stdout().lock()))));
+    game.serve_engine(bot, &args.params, &[], args.seed, open)?;
     Ok(EXIT_OK)
 }
 
@@ -111,19 +121,27 @@ mod tests {
 
     #[test]
     fn a_pbrain_name_starts_the_engine() {
-        assert_eq!(line(&["/x/pbrain-arena"]), ["arena", "brain", "gomoku", "--bot", "search"]);
+        assert_eq!(
+            line(&["/x/pbrain-arena"]),
+            ["arena", "brain", "gomoku", "--bot", "search", "--param", "clock=true"]
+        );
         assert_eq!(line(&["C:\\gomocup\\pbrain-arena-weights.exe"])[3..], ["--bot", "weights"]);
-        assert_eq!(line(&["./pbrain-arena-search-deep", "--seed", "3"])[4..], ["search-deep", "--seed", "3"]);
+        assert_eq!(
+            line(&["./pbrain-arena-search-deep", "--seed", "3"])[4..],
+            ["search-deep", "--param", "clock=true", "--seed", "3"]
+        );
+        // A bot with no clock to keep is given none.
+        assert_eq!(line(&["pbrain-arena-weights"]), ["arena", "brain", "gomoku", "--bot", "weights"]);
         assert_eq!(line(&["arena", "list"]), ["arena", "list"]);
     }
 
     #[test]
     fn gomocup_suffixes_are_not_part_of_the_bots_name() {
         assert_eq!(line(&["/x/pbrain-arena-weights_64"])[3..], ["--bot", "weights"]);
-        assert_eq!(line(&["pbrain-arena_64.exe"])[3..], ["--bot", "search"]);
-        assert_eq!(line(&["pbrain-arena-search_15"])[3..], ["--bot", "search"]);
+        assert_eq!(line(&["pbrain-arena_64.exe"])[3..], ["--bot", "search", "--param", "clock=true"]);
+        assert_eq!(line(&["pbrain-arena-search_15"])[3..], ["--bot", "search", "--param", "clock=true"]);
         assert_eq!(line(&["pbrain-arena-weights_64_renju.exe"])[3..], ["--bot", "weights"]);
-        assert_eq!(line(&["pbrain-arena-search-deep_RENJU"])[3..], ["--bot", "search-deep"]);
+        assert_eq!(line(&["pbrain-arena-search-deep_RENJU"])[3..], ["--bot", "search-deep", "--param", "clock=true"]);
         // Anything else after an underscore stays in the name (and is an unknown bot if wrong).
         assert_eq!(line(&["pbrain-arena-my_bot"])[3..], ["--bot", "my_bot"]);
     }

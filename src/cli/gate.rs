@@ -1,7 +1,6 @@
 //! `arena gate GATE.toml`: named expectations about bot strength (the file's schema, its loading
 //! and judging: [`crate::tournament::gate`]). One line per expectation; exit 0 when all pass, 1
 //! when any fails, 2 on bad input.
-//! ```
 
 use std::path::PathBuf;
 use std::sync::Arc;

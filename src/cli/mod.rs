@@ -83,14 +83,16 @@ enum Command {
     Brain(brain::BrainArgs),
     /// A hold'em bot as an ACPC poker agent, connected to an ACPC dealer at HOST PORT.
     AcpcAgent(acpc_agent::AcpcAgentArgs),
-    /// A random-legal bot speaking the external protocol on stdin/stdout (docs/protocol.md).
+    /// A random-legal bot speaking the external protocol on stdin/stdout (docs/book/src/protocol.md).
     #[command(hide = true)]
     ProtocolBot,
 }
 
 /// Exit codes.
 pub const EXIT_OK: i32 = 0;
+/// A gate failed (a bot got weaker) or a comparison did not go the asked way.
 pub const EXIT_FAIL: i32 = 1;
+/// Bad input: the one `error: ...` line of the command line, config or bot.
 pub const EXIT_USAGE: i32 = 2;
 /// The run completed, but some games ended in a panic of the game's own code (an engine bug).
 pub const EXIT_ENGINE_ERRORS: i32 = 3;

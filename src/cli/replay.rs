@@ -66,6 +66,17 @@ pub fn replay(arena: &Arena, args: &ReplayArgs) -> Result<i32> {
     let records = RunRecords::open(arena, &args.dir)?;
     let printer = Printer::new(args.json);
     if args.check {
+        // A run still being written has records that games.csv has not caught up with (or the
+        // other way round): checked now, it would fail for no fault of its own.
+        if let Some(h) = crate::tournament::folder::holder(&args.dir) {
+            return Err(Error::input(format!(
+                "{} is still being written (the run is running: arena process {} on host {}); check it once it ends (`arena status {}` shows how far it is)",
+                args.dir.display(),
+                h.pid,
+                if h.host.is_empty() { "?" } else { &h.host },
+                args.dir.display()
+            )));
+        }
         let every = (!args.quiet && args.progress_every > 0.0).then(|| Duration::from_secs_f64(args.progress_every));
         return check(&records, args.bots, every, &printer);
     }

@@ -63,7 +63,10 @@ pub fn resume(arena: &Arena, args: &ResumeArgs) -> Result<i32> {
     // Every refusal before the header: a refused resume prints its one line only.
     let launch = Launch::resume(arena, &args.dir, opts.clone(), args.games)?;
     let live = args.report.then_some(Live { arena, dir: &args.dir, every: args.report_every });
-    let (code, _) = run::finish(launch, &Printer::new(args.json), &opts, args.quiet, live, |dir| match args.report {
+    // A report.html already there (a killed `--report` run's live page, which reloads itself)
+    // is written final too: a resumed run never leaves a page that says it is still playing.
+    let report = args.report || args.dir.join(crate::report::html::REPORT).is_file();
+    let (code, _) = run::finish(launch, &Printer::new(args.json), &opts, args.quiet, live, |dir| match report {
         true => super::report::write_for(arena, dir),
         false => Ok(()),
     })?;

@@ -61,7 +61,7 @@ pub struct RunArgs {
     sprt: Option<SprtGiven>,
     /// A clock for every bot that sets no `tc` of its own, as engine testers give it: `10+0.1`
     /// is 10 s a game plus 0.1 s after every move; a bot that runs out loses the game on time
-    /// (`time`). A program outside is charged its own time (docs/protocol.md).
+    /// (`time`). A program outside is charged its own time (docs/book/src/protocol.md).
     #[arg(long, value_name = "BASE+INC", value_parser = parse_tc)]
     tc: Option<String>,
     /// Pin worker k to the k-th core this process may use (round again past the last), and the

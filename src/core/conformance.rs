@@ -1,6 +1,6 @@
 //! The contract every registered game is held to, checked on random legal games (after
 //! OpenSpiel's shared basic tests). A game gets all of it by being registered:
-//! [`GameEntry::conformance`](super::GameEntry::conformance) runs [`check`] on the game's default
+//! [`GameEntry::conformance`](crate::registry::GameEntry::conformance) runs [`check`] on the game's default
 //! table and on one table for every other choice of each option (`format = "sng"`, `deck =
 //! "short"`, `flowers = true`), at every seat count.
 //!
@@ -33,6 +33,7 @@ use crate::core::{play_game, Bot, BotRng, DealRng, GameRecord, GameSeeds, Outcom
 /// What a run of [`check`] looked at, for the caller to see that it was not vacuous.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Checked {
+    /// Games played to their end.
     pub games: u64,
     /// States of games in progress.
     pub states: u64,

@@ -21,8 +21,11 @@ pub fn factory<G: Game, B: Bot<G> + 'static>(make: impl Fn() -> B + Send + Sync 
 
 /// One kind of bot of a game, with its documented parameters.
 pub struct BotKind<G: Game> {
+    /// The name a config's `kind` takes (`rr`, `search`).
     pub name: &'static str,
+    /// One line on what the bot does, for `arena list`.
     pub about: &'static str,
+    /// The parameters it takes, with defaults and help: checked before it is made.
     pub params: &'static [ParamSpec],
     /// Checks the parameters against the table and returns the factory.
     pub make: fn(&Params, &G) -> Result<BotFactory<G>>,
@@ -39,7 +42,9 @@ impl<G: Game> Clone for BotKind<G> {
 /// `Display` and its `Serialize`), so they agree.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Advice {
+    /// The advice for a person, in sentences.
     pub text: String,
+    /// The same advice as one JSON document.
     pub json: serde_json::Value,
 }
 
@@ -102,7 +107,9 @@ impl Adviser {
 /// A named set of table options ([`GameDef::TABLES`]).
 #[derive(Clone, Copy, Debug)]
 pub struct TablePreset {
+    /// The name `--table` and a config's `table = "..."` take.
     pub name: &'static str,
+    /// One line on what table it is, for `arena list`.
     pub about: &'static str,
     /// The options it sets, as a config's `[table]` would (TOML); the rest keep their defaults.
     pub options: &'static str,
@@ -112,9 +119,13 @@ pub struct TablePreset {
 /// its checked parameters, and the table it plays when the protocol does not say (the engine's
 /// preset with `--table` options over it).
 pub struct EngineBot<G: Game> {
+    /// The name the bot gives itself to the manager.
     pub name: String,
+    /// The kind of bot that plays.
     pub kind: BotKind<G>,
+    /// Its parameters, checked.
     pub params: Params,
+    /// The table options it plays when the protocol does not say.
     pub table: Params,
 }
 
@@ -166,12 +177,14 @@ pub struct EngineNames {
     /// engine with `default_bot`, under `<prefix>arena-<bot>` with `<bot>` (Gomocup: `pbrain-`);
     /// `None` when the community's programs are started by a command line of their own (ACPC's).
     pub program_prefix: Option<&'static str>,
+    /// The bot kind played under `<prefix>arena`, with no bot named.
     pub default_bot: &'static str,
 }
 
 /// A game's engine protocol (`arena brain GAME`): one of its bots plays for a manager over stdin
 /// and stdout in the protocol of the game's community (gomoku: Gomocup's).
 pub struct Engine<G: Game> {
+    /// What the command line shows of the protocol.
     pub names: EngineNames,
     /// The [`GameDef::TABLES`] preset played when the protocol does not say what the table is
     /// (ACPC's states do not show the blinds or stacks); `None`: the game's defaults.
@@ -182,20 +195,188 @@ pub struct Engine<G: Game> {
     pub serve: ServeFn<G>,
 }
 
-/// A position a game shows its protocol messages for (docs/protocol.md): the table options (TOML),
+/// A position a game shows its protocol messages for (docs/book/src/protocol.md): the table options (TOML),
 /// the seats, and the actions played from the deal of seed 1.
 #[derive(Clone, Copy, Debug)]
 pub struct ProtocolExample {
+    /// The table options (TOML, as a config's `[table]`).
     pub options: &'static str,
+    /// Seats at the table.
     pub seats: usize,
+    /// The actions played from the deal of seed 1, in the game's text, seat by seat as asked.
     pub script: &'static [&'static str],
 }
 
 /// What a game tells the registry about itself, all in the game's own `mod.rs`. Its [`Wire`]
 /// encoding (in its own `wire.rs`) lets bots outside the process play it: every game gets the
 /// `external` bot kind, and `human` for a person at the terminal.
+///
+/// # Example
+///
+/// The one-pile game of [`Game`]'s example (its rules hidden here), declared to the registry with
+/// a table option and two bot kinds, held to the contract every game is held to, and played in a
+/// tournament like any other game.
+///
+/// ```
+/// use std::fmt::Display;
+/// use std::ops::RangeInclusive;
+///
+/// use bot_arena::config::{Overrides, RunConfig, Source};
+/// use bot_arena::core::wire::Texts;
+/// use bot_arena::core::{factory, Bot, BotKind, BotRng, DealRng, Game, GameDef, Headline, IllegalAction, Outcome};
+/// use bot_arena::core::{ParamSpec, Params, Seat, Wire, POINTS_A_GAME};
+/// use bot_arena::tournament::launch::{Existing, Finished, Launch};
+/// use bot_arena::tournament::runner::RunOptions;
+/// use bot_arena::Arena;
+/// use serde::Serialize;
+///
+/// # struct Nim {
+/// #     stones: u32,
+/// # }
+/// #
+/// # #[derive(Clone, Debug)]
+/// # struct Pile {
+/// #     left: u32,
+/// #     to_move: Seat,
+/// #     winner: Option<Seat>,
+/// # }
+/// #
+/// # impl Game for Nim {
+/// #     type State = Pile;
+/// #     /// Stones taken.
+/// #     type Action = u32;
+/// #     /// Nothing is hidden: every seat sees the pile.
+/// #     type View<'a> = &'a Pile;
+/// #
+/// #     fn seats(&self) -> usize {
+/// #         2
+/// #     }
+/// #     fn deal(&self, _rng: &mut DealRng) -> Pile {
+/// #         Pile { left: self.stones, to_move: 0, winner: None }
+/// #     }
+/// #     fn to_act(&self, pile: &Pile) -> Option<Seat> {
+/// #         pile.winner.is_none().then_some(pile.to_move)
+/// #     }
+/// #     fn legal_actions(&self, pile: &Pile, out: &mut Vec<u32>) {
+/// #         out.clear(); // `out` holds the last call's list: it is reused
+/// #         out.extend((1..=2).filter(|&take| take <= pile.left));
+/// #     }
+/// #     fn view<'a>(&self, pile: &'a Pile, _seat: Seat) -> &'a Pile {
+/// #         pile
+/// #     }
+/// #     fn apply(&self, pile: &mut Pile, take: &u32) -> Result<(), IllegalAction> {
+/// #         if !(1..=2).contains(take) || *take > pile.left {
+/// #             return Err(IllegalAction(format!("cannot take {take} of {} stones", pile.left)));
+/// #         }
+/// #         pile.left -= take;
+/// #         match pile.left {
+/// #             0 => pile.winner = Some(pile.to_move),
+/// #             _ => pile.to_move = 1 - pile.to_move,
+/// #         }
+/// #         Ok(())
+/// #     }
+/// #     fn outcome(&self, pile: &Pile) -> Outcome {
+/// #         let winner = pile.winner.expect("asked once the game is over");
+/// #         Outcome::from_payoffs((0..2).map(|seat| if seat == winner { 1.0 } else { -1.0 }))
+/// #     }
+/// #     fn forfeit(&self, _pile: &Pile, seat: Seat) -> Outcome {
+/// #         Outcome::from_payoffs((0..2).map(|s| if s == seat { -1.0 } else { 1.0 }))
+/// #     }
+/// # }
+/// #
+/// # impl Wire for Nim {
+/// #     fn view_json<'a, 'v>(&'a self, pile: &'a Self::View<'v>) -> impl Serialize + 'a {
+/// #         serde_json::json!({ "left": pile.left })
+/// #     }
+/// #     fn write_legal(&self, pile: &Self::View<'_>, out: &mut Texts) {
+/// #         (1..=pile.left.min(2)).for_each(|take| out.push(take));
+/// #     }
+/// #     fn action_text(&self, take: &u32) -> impl Display {
+/// #         *take
+/// #     }
+/// #     fn parse_action(&self, text: &str) -> Result<u32, String> {
+/// #         text.trim().parse().map_err(|_| format!("`{text}` is not a number of stones"))
+/// #     }
+/// #     fn reveal(&self, _pile: &Pile) -> impl Serialize {}
+/// #     fn deal_json<'a>(&'a self, pile: &'a Pile) -> impl Serialize + 'a {
+/// #         pile.left
+/// #     }
+/// # }
+///
+/// /// Leaves the other seat a multiple of three when it can: the winning play.
+/// struct Perfect;
+/// impl Bot<Nim> for Perfect {
+///     fn act(&mut self, _game: &Nim, pile: &&Pile, _rng: &mut BotRng) -> u32 {
+///         if pile.left % 3 == 0 { 1 } else { pile.left % 3 }
+///     }
+/// }
+///
+/// /// Always takes one stone.
+/// struct One;
+/// impl Bot<Nim> for One {
+///     fn act(&mut self, _game: &Nim, _pile: &&Pile, _rng: &mut BotRng) -> u32 {
+///         1
+///     }
+/// }
+///
+/// impl GameDef for Nim {
+///     const NAME: &'static str = "nim";
+///     const ABOUT: &'static str = "one pile of stones; take one or two; the last stone wins";
+///     const SEATS: RangeInclusive<usize> = 2..=2;
+///     const OPTIONS: &'static [ParamSpec] =
+///         &[ParamSpec::new("stones", "10", "stones in the pile at the start").range(1.0, 1000.0)];
+///
+///     fn from_options(options: &Params, _seats: usize) -> bot_arena::error::Result<Nim> {
+///         Ok(Nim { stones: options.i64("stones") as u32 })
+///     }
+///     fn headline(&self) -> Headline {
+///         // Who wins is the result: verdicts in Elo, payoffs +1 a win and -1 a loss.
+///         Headline::elo(POINTS_A_GAME)
+///     }
+///     fn bot_kinds() -> Vec<BotKind<Nim>> {
+///         vec![
+///             BotKind { name: "perfect", about: "leaves a multiple of three", params: &[], make: |_, _| Ok(factory(|| Perfect)) },
+///             BotKind { name: "one", about: "always takes one stone", params: &[], make: |_, _| Ok(factory(|| One)) },
+///         ]
+///     }
+///     fn redeal_hidden(&self, _pile: &Pile, _seat: Seat, _rng: &mut DealRng) -> Option<Pile> {
+///         None // nothing is hidden
+///     }
+///     fn conserved(&self, _pile: &Pile) -> Option<u64> {
+///         None // no chips or tiles
+///     }
+/// }
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let arena = Arena::standard().game::<Nim>();
+/// // Legal actions read back from their text, refusals that change nothing, forfeits worst,
+/// // zero-sum payoffs, same seed same game: on every table the options allow.
+/// let checked = arena.find("nim")?.conformance(20, 1)?;
+/// assert!(checked.games > 0);
+///
+/// let text = r#"
+///     game = "nim"
+///     games = 10
+///     bots = ["perfect", "one"]
+///     [table]
+///     stones = 10
+/// "#;
+/// let cfg = RunConfig::parse(&arena, &Source::file("nim.toml", text), "nim", &Overrides::default())?;
+/// let dir = std::env::temp_dir().join(format!("bot-arena-doc-nim-{}", std::process::id()));
+/// let launch = Launch::new_run(&arena, cfg, None, &dir, Existing::Replace, RunOptions::new(1))?;
+/// let Finished::Played { report, .. } = launch.play()? else {
+///     unreachable!("a new run has games to play")
+/// };
+/// // From ten stones the perfect player wins from either seat.
+/// assert_eq!(report.verdicts.bots[0].wins, 10);
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok(())
+/// # }
+/// ```
 pub trait GameDef: Wire {
+    /// The name configs and commands use for the game (`holdem`); unique in an [`crate::Arena`].
     const NAME: &'static str;
+    /// One line on what the game is, for `arena list`.
     const ABOUT: &'static str;
     /// Seat counts the game supports.
     const SEATS: RangeInclusive<usize>;
@@ -210,7 +391,7 @@ pub trait GameDef: Wire {
     /// The two bots `arena bench runner.end_to_end` seats (cheap ones, so that what the harness
     /// adds to a game shows); empty: the game is not benched end to end.
     const BENCH_LINEUP: &'static [&'static str] = &[];
-    /// The position whose `act` and `game_over` messages docs/protocol.md shows (the test of the
+    /// The position whose `act` and `game_over` messages docs/book/src/protocol.md shows (the test of the
     /// document holds each to what the host writes); `None`: the document shows none.
     const PROTOCOL_EXAMPLE: Option<ProtocolExample> = None;
     /// Whether the payoffs of every game sum to zero (the conformance check holds the game to it).
@@ -272,7 +453,9 @@ pub trait GameDef: Wire {
 /// A file given to an importer: its name (for errors) and its text.
 #[derive(Clone, Debug)]
 pub struct ImportFile {
+    /// The file's name as given, for errors.
     pub name: String,
+    /// Its whole text.
     pub text: String,
 }
 
@@ -280,6 +463,7 @@ pub struct ImportFile {
 pub struct Importer<G: Game> {
     /// The name `arena import` takes (`acpc`).
     pub format: &'static str,
+    /// One line on the format, for `arena import --help`.
     pub about: &'static str,
     /// The bot kind a player of these games is (hold'em's ACPC logs: `acpc`, the agent that
     /// played): the imported run's config.toml names each player with it.
@@ -293,6 +477,7 @@ pub struct Importer<G: Game> {
 pub struct Imported<G: Game> {
     /// The table options, as a config's `[table]` gives them.
     pub options: toml::Table,
+    /// Seats at the table of the imported games.
     pub seats: usize,
     /// The players, in the order the run lists them.
     pub players: Vec<String>,
@@ -322,8 +507,11 @@ pub struct ImportedGame<G: Game> {
 /// (its own and [`Limits::SPECS`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BotChoice {
+    /// The bot's name in the run (a roster variant's name, or the kind's).
     pub name: String,
+    /// One of the game's bot kinds ([`BotKind::name`]).
     pub kind: String,
+    /// Its parameters, checked against the kind's and the time limits' specs.
     pub params: Params,
 }
 

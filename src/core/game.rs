@@ -49,7 +49,9 @@ pub const POINTS_A_GAME: Unit = Unit::new("points/game", 1.0);
 /// and LOS on games won are shown, labelled so, but never as the verdict.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Headline {
+    /// Whether the verdict leads with Elo or with the payoff.
     pub leads: Leads,
+    /// The unit a payoff verdict is counted in (bb/100, chips/hand, points/hand, points/game).
     pub unit: Unit,
     /// What one game is called in a sentence: `hand`, `game`, `round`.
     pub game: &'static str,
@@ -89,6 +91,7 @@ impl Headline {
         Headline { edge, ..self }
     }
 
+    /// Whether the verdict leads with Elo on games won (a game of who wins).
     pub fn is_elo(self) -> bool {
         self.leads == Leads::Elo
     }
@@ -119,10 +122,122 @@ impl std::fmt::Display for IllegalAction {
 /// That is what makes paired (seat-rotated) replays possible. Simultaneous choices (mahjong claims
 /// on a discard) are asked seat by seat through [`Game::to_act`]; a view never shows another seat's
 /// pending answer.
+///
+/// # Example
+///
+/// One pile of stones; the seat to move takes one or two; whoever takes the last stone wins. The
+/// rules are [`Game`]; [`Wire`](crate::core::Wire) writes views and actions as text, which
+/// [`play_game`](crate::core::play_game) needs so that a record can be kept.
+///
+/// ```
+/// use std::fmt::Display;
+///
+/// use bot_arena::core::wire::Texts;
+/// use bot_arena::core::{play_game, Bot, BotRng, DealRng, Game, GameSeeds, IllegalAction, Outcome, Seat, Wire};
+/// use serde::Serialize;
+///
+/// struct Nim {
+///     stones: u32,
+/// }
+///
+/// #[derive(Clone, Debug)]
+/// struct Pile {
+///     left: u32,
+///     to_move: Seat,
+///     winner: Option<Seat>,
+/// }
+///
+/// impl Game for Nim {
+///     type State = Pile;
+///     /// Stones taken.
+///     type Action = u32;
+///     /// Nothing is hidden: every seat sees the pile.
+///     type View<'a> = &'a Pile;
+///
+///     fn seats(&self) -> usize {
+///         2
+///     }
+///     fn deal(&self, _rng: &mut DealRng) -> Pile {
+///         Pile { left: self.stones, to_move: 0, winner: None }
+///     }
+///     fn to_act(&self, pile: &Pile) -> Option<Seat> {
+///         pile.winner.is_none().then_some(pile.to_move)
+///     }
+///     fn legal_actions(&self, pile: &Pile, out: &mut Vec<u32>) {
+///         out.clear(); // `out` holds the last call's list: it is reused
+///         out.extend((1..=2).filter(|&take| take <= pile.left));
+///     }
+///     fn view<'a>(&self, pile: &'a Pile, _seat: Seat) -> &'a Pile {
+///         pile
+///     }
+///     fn apply(&self, pile: &mut Pile, take: &u32) -> Result<(), IllegalAction> {
+///         if !(1..=2).contains(take) || *take > pile.left {
+///             return Err(IllegalAction(format!("cannot take {take} of {} stones", pile.left)));
+///         }
+///         pile.left -= take;
+///         match pile.left {
+///             0 => pile.winner = Some(pile.to_move),
+///             _ => pile.to_move = 1 - pile.to_move,
+///         }
+///         Ok(())
+///     }
+///     fn outcome(&self, pile: &Pile) -> Outcome {
+///         let winner = pile.winner.expect("asked once the game is over");
+///         Outcome::from_payoffs((0..2).map(|seat| if seat == winner { 1.0 } else { -1.0 }))
+///     }
+///     fn forfeit(&self, _pile: &Pile, seat: Seat) -> Outcome {
+///         Outcome::from_payoffs((0..2).map(|s| if s == seat { -1.0 } else { 1.0 }))
+///     }
+/// }
+///
+/// impl Wire for Nim {
+///     fn view_json<'a, 'v>(&'a self, pile: &'a Self::View<'v>) -> impl Serialize + 'a {
+///         serde_json::json!({ "left": pile.left })
+///     }
+///     fn write_legal(&self, pile: &Self::View<'_>, out: &mut Texts) {
+///         (1..=pile.left.min(2)).for_each(|take| out.push(take));
+///     }
+///     fn action_text(&self, take: &u32) -> impl Display {
+///         *take
+///     }
+///     fn parse_action(&self, text: &str) -> Result<u32, String> {
+///         text.trim().parse().map_err(|_| format!("`{text}` is not a number of stones"))
+///     }
+///     fn reveal(&self, _pile: &Pile) -> impl Serialize {}
+///     fn deal_json<'a>(&'a self, pile: &'a Pile) -> impl Serialize + 'a {
+///         pile.left
+///     }
+/// }
+///
+/// /// Leaves the other seat a multiple of three when it can: the winning play.
+/// struct Perfect;
+/// impl Bot<Nim> for Perfect {
+///     fn act(&mut self, _game: &Nim, pile: &&Pile, _rng: &mut BotRng) -> u32 {
+///         if pile.left % 3 == 0 { 1 } else { pile.left % 3 }
+///     }
+/// }
+///
+/// /// Always takes one stone.
+/// struct One;
+/// impl Bot<Nim> for One {
+///     fn act(&mut self, _game: &Nim, _pile: &&Pile, _rng: &mut BotRng) -> u32 {
+///         1
+///     }
+/// }
+///
+/// // Ten stones: the first to move wins by leaving nine, then six, then three.
+/// let nim = Nim { stones: 10 };
+/// let mut bots: Vec<Box<dyn Bot<Nim>>> = vec![Box::new(Perfect), Box::new(One)];
+/// let record = play_game(&nim, &mut bots, &GameSeeds::derive(1, 0, 0, 1), false);
+/// assert_eq!((record.seats[0].place, record.seats[0].payoff), (1, 1.0));
+/// assert_eq!((record.seats[1].place, record.seats[1].payoff), (2, -1.0));
+/// ```
 pub trait Game: Send + Sync + Sized + 'static {
     /// Everything, including hidden cards and the wall. Cloned to look ahead (search bots, the
     /// conformance check's trials of actions).
     type State: Send + Clone;
+    /// One move of a seat. Compared with `==` to find it in the legal list, and cloned into the
+    /// record.
     type Action: Clone + Debug + Send + PartialEq;
     /// What one seat may see. Bots get nothing else.
     type View<'a>;
@@ -140,7 +255,8 @@ pub trait Game: Send + Sync + Sized + 'static {
     }
     /// The seat that must act now; `None` once the game is over.
     fn to_act(&self, state: &Self::State) -> Option<Seat>;
-    /// The legal actions of the seat to act. Games with continuous choices (bet sizes) list a
+    /// The legal actions of the seat to act, into `out` (cleared first: the caller reuses it, so
+    /// that no list is allocated a move). Games with continuous choices (bet sizes) list a
     /// representative set; `apply` is the judge of legality.
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
     /// What `seat` may see.
@@ -228,6 +344,7 @@ pub trait Game: Send + Sync + Sized + 'static {
 pub struct RecordFormat {
     /// The name `arena replay --export` takes (`psq`, `sgf`, `phh`).
     pub name: &'static str,
+    /// The file name's extension, without the dot (`sgf`).
     pub extension: &'static str,
     /// Whether a pairing's games go into one file, one after another (an SGF collection holds
     /// many games); otherwise each game is a file of its own.
@@ -268,6 +385,7 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
+    /// Every kind, in the order of [`crate::report::BotSummary::faults`].
     pub const ALL: [FaultKind; 7] = [
         FaultKind::Time,
         FaultKind::Stall,
@@ -278,6 +396,7 @@ impl FaultKind {
         FaultKind::Panic,
     ];
 
+    /// The kind as games.csv's status names it (`illegal`, `time`, ...).
     pub fn name(self) -> &'static str {
         match self {
             FaultKind::Time => "time",
@@ -309,6 +428,7 @@ impl FaultKind {
 /// bot answering every move with a 1 MB action otherwise writes a megabyte a game).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
+    /// What went wrong, which decides the forfeit's column.
     pub kind: FaultKind,
     reason: String,
     /// The bot's program never answered (see [`Fault::at_start`]).
@@ -320,9 +440,11 @@ pub struct Fault {
 pub const MAX_REASON_CHARS: usize = 200;
 
 impl Fault {
-    /// A fault of `kind`; a reason over [`MAX_REASON_CHARS`] characters is cut ([`bounded`]).
+    /// A fault of `kind`; a reason over [`MAX_REASON_CHARS`] characters is cut ([`bounded`]), and
+    /// its control characters written as escapes ([`printable`]): a reason quotes a bot's text,
+    /// which goes into games.csv, the summary and the terminal.
     pub fn new(kind: FaultKind, reason: impl Into<String>) -> Fault {
-        Fault { kind, reason: bounded(reason.into(), MAX_REASON_CHARS), at_start: false }
+        Fault { kind, reason: bounded(printable(reason.into()), MAX_REASON_CHARS), at_start: false }
     }
 
     /// The fault marked as one of a program that never answered: it could not be started, it
@@ -343,6 +465,20 @@ impl Fault {
     pub fn reason(&self) -> &str {
         &self.reason
     }
+}
+
+/// `text` with each control character (NUL, escape, a line break, ...) written as its escape
+/// (`\0`, `\u{1b}`, `\n`), every other character as it is.
+pub fn printable(text: String) -> String {
+    if !text.chars().any(char::is_control) {
+        return text;
+    }
+    text.chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_debug().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
 }
 
 /// `text` in at most `max` characters: a longer text is cut on a character boundary and ends
@@ -370,6 +506,7 @@ impl std::fmt::Display for Fault {
 /// What the host tells a bot as a game starts.
 #[derive(Clone, Copy, Debug)]
 pub struct GameStart<'a> {
+    /// The seat the bot plays this game.
     pub seat: Seat,
     /// The game's index within its pairing (games.csv's `game`).
     pub game: u64,
@@ -392,10 +529,12 @@ pub struct RunFolder {
 }
 
 impl RunFolder {
+    /// The run folder at `dir`, no program identified yet.
     pub fn new(dir: &Path) -> RunFolder {
         RunFolder { dir: dir.to_path_buf(), engines: Mutex::default() }
     }
 
+    /// The run folder's path.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -428,7 +567,9 @@ impl RunFolder {
 /// How a game ended, as the host tells every bot that played it.
 #[derive(Clone, Copy, Debug)]
 pub struct GameEnd<'a> {
+    /// Every seat's payoff and place.
     pub outcome: &'a Outcome,
+    /// Whether the game ended by the rules, by a forfeit or in an engine error.
     pub status: &'a Status,
 }
 
@@ -438,7 +579,49 @@ pub struct GameEnd<'a> {
 /// over a pipe) use the rest: [`Bot::start`] and [`Bot::finish`] frame every game, and
 /// [`Bot::try_act`] is the decision as the host asks for it, which may fail with a [`Fault`]
 /// (the seat then forfeits). The host times every decision and judges the time limits itself.
+///
+/// # Example
+///
+/// A bot for hold'em, a game the arena knows, seated against another with
+/// [`play_game`](crate::core::play_game). To seat it in tournaments, name it with a
+/// [`BotKind`](crate::core::BotKind) and add that with [`Arena::bot`](crate::Arena::bot) (the
+/// crate's documentation runs one).
+///
+/// ```
+/// use bot_arena::core::{play_game, Bot, BotRng, GameSeeds, Status};
+/// use bot_arena::games::holdem::{Action, Holdem, View};
+///
+/// /// Checks or calls, whatever it holds.
+/// struct CallingStation;
+/// impl Bot<Holdem> for CallingStation {
+///     fn act(&mut self, _game: &Holdem, _view: &View<'_>, _rng: &mut BotRng) -> Action {
+///         Action::CheckCall
+///     }
+/// }
+///
+/// /// Makes the smallest raise the rules allow, else checks or calls.
+/// struct MinRaiser;
+/// impl Bot<Holdem> for MinRaiser {
+///     fn act(&mut self, _game: &Holdem, view: &View<'_>, _rng: &mut BotRng) -> Action {
+///         match view.raise_bounds() {
+///             Some((least, _most)) => Action::RaiseTo(least),
+///             None => Action::CheckCall,
+///         }
+///     }
+/// }
+///
+/// // One cash hand, two seats, blinds 50/100, 10,000 chips each.
+/// let game = Holdem::new(2, 50, 100, 10_000);
+/// let mut bots: Vec<Box<dyn Bot<Holdem>>> = vec![Box::new(CallingStation), Box::new(MinRaiser)];
+/// let record = play_game(&game, &mut bots, &GameSeeds::derive(7, 0, 0, 1), false);
+/// assert!(matches!(record.status, Status::Ok), "no bot forfeited");
+/// // Payoffs are in big blinds, and what one seat wins the other loses.
+/// assert_eq!(record.seats[0].payoff + record.seats[1].payoff, 0.0);
+/// ```
 pub trait Bot<G: Game>: Send {
+    /// The seat's move in `view`, which is never over. It must be one of
+    /// [`Game::legal_actions`]; anything else forfeits the game. All of the bot's randomness comes
+    /// from `rng`, so that a seed replays the game exactly.
     fn act(&mut self, game: &G, view: &G::View<'_>, rng: &mut BotRng) -> G::Action;
 
     /// A clock for the next decision only, given by an engine protocol's session (`arena brain`:
@@ -492,6 +675,13 @@ pub trait Bot<G: Game>: Send {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_faults_control_characters_are_written_as_escapes() {
+        let fault = Fault::new(FaultKind::Protocol, "answered `fold\0\u{1b}[31m\u{7}` \u{4e2d}\n");
+        assert_eq!(fault.reason(), "answered `fold\\0\\u{1b}[31m\\u{7}` \u{4e2d}\\n");
+        assert!(!fault.reason().chars().any(char::is_control));
+    }
 
     #[test]
     fn a_long_reason_is_cut_on_a_character_with_its_length() {

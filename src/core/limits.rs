@@ -2,7 +2,7 @@
 //! is refused in one line instead of exhausting memory, wrapping a count or writing outside the
 //! results folder.
 
-use std::io::Read;
+use std::io::{self, BufRead, Read};
 use std::path::Path;
 
 use crate::error::{shown, Error, Result};
@@ -16,6 +16,58 @@ pub const MAX_GAMES: u64 = 1_000_000_000_000;
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Characters of a bot name or a run name.
 pub const MAX_NAME_CHARS: usize = 64;
+/// Bytes of one line a peer sends (a dealer, a manager, a bot): the longest real protocol line is
+/// a few KiB, so this bounds what a hostile peer can make us hold.
+pub const MAX_PEER_LINE: usize = 1 << 20;
+
+/// A peer's input whose lines are bounded: more than [`MAX_PEER_LINE`] bytes without a newline is
+/// an `InvalidData` error the moment the bound is passed, so no reader of lines (`read_line`,
+/// `read_until`, `lines`) built on it holds more than the bound and one buffer.
+pub struct BoundedLines<R> {
+    inner: R,
+    /// Bytes consumed since the last newline.
+    run: usize,
+}
+
+impl<R: BufRead> BoundedLines<R> {
+    pub fn new(inner: R) -> BoundedLines<R> {
+        BoundedLines { inner, run: 0 }
+    }
+}
+
+impl<R: BufRead> Read for BoundedLines<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let buf = self.fill_buf()?;
+            let n = buf.len().min(out.len());
+            out[..n].copy_from_slice(&buf[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for BoundedLines<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.run > MAX_PEER_LINE {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("a line over {} MiB without a newline", MAX_PEER_LINE >> 20),
+            ));
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        let buf = self.inner.fill_buf().map(|b| &b[..n.min(b.len())]).unwrap_or(&[]);
+        self.run = match buf.iter().rposition(|&b| b == b'\n') {
+            Some(at) => n - at - 1,
+            None => self.run + n,
+        };
+        self.inner.consume(n);
+    }
+}
 
 /// The number of tables of `seats` drawn from `bots` bots (one when they fit at one table), or
 /// `None` when it does not fit in a u64.
@@ -119,6 +171,27 @@ pub fn run_name_from(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_peer_line_over_the_bound_is_an_error_and_shorter_lines_pass() {
+        let mut text = "short\n".repeat(3).into_bytes();
+        text.extend(std::iter::repeat_n(b'x', MAX_PEER_LINE + 10));
+        let mut input = BoundedLines::new(std::io::BufReader::with_capacity(4096, &text[..]));
+        let mut line = String::new();
+        for _ in 0..3 {
+            line.clear();
+            input.read_line(&mut line).unwrap();
+            assert_eq!(line, "short\n");
+        }
+        let e = input.read_line(&mut line).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(e.to_string().contains("1 MiB"), "{e}");
+        // A line of exactly the bound is read.
+        let mut text = vec![b'y'; MAX_PEER_LINE];
+        text.push(b'\n');
+        let mut input = BoundedLines::new(std::io::BufReader::new(&text[..]));
+        assert_eq!(input.read_until(b'\n', &mut Vec::new()).unwrap(), MAX_PEER_LINE + 1);
+    }
 
     #[test]
     fn pairings_are_binomials_and_overflow_is_none() {

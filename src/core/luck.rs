@@ -1,4 +1,4 @@
-//! Luck taken out of a game's payoffs, without bias (docs/luck.md).
+//! Luck taken out of a game's payoffs, without bias (docs/book/src/luck-method.md).
 //!
 //! Duplicate deals take out the luck of who was dealt what; what is left is the luck of the
 //! chance that falls later (the board, the next card) and of the bots' own coin flips. A game
@@ -49,13 +49,14 @@ pub enum Estimator {
     Aivat,
     /// Plain or duplicate, regressed on each seat's starting strength (what the deal alone
     /// decided, as the game measures it) with coefficients fitted on the deals before
-    /// (docs/luck.md).
+    /// (docs/book/src/luck-method.md).
     // (The strength is the game's `Game::covariate`; this comment is the help text's, so it
     // names no item of the code.)
     Covariates,
 }
 
 impl Estimator {
+    /// The name a config's `estimator` and `--estimator` take.
     pub fn name(self) -> &'static str {
         match self {
             Estimator::Plain => "plain",
@@ -144,6 +145,7 @@ pub struct LuckCache {
     /// order of the hands still in comes up), and the situation, so that the values of several
     /// actions in it cost the count once.
     pub counts: Vec<(u64, u64)>,
+    /// The (seat count, deal) whose completions the cache holds, `None` before the first.
     pub counts_key: Option<(usize, u64)>,
     /// The deal's luck stream: a sample of completions is drawn from it.
     pub rng: ChaCha8Rng,
@@ -189,6 +191,7 @@ pub struct Luck {
 }
 
 impl Luck {
+    /// Luck's terms at the start of deal number `deal` at a table of `seats`: all zero.
     pub fn new(seats: usize, deal: u64) -> Luck {
         Luck {
             cache: LuckCache::new(deal),

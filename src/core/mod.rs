@@ -1,12 +1,12 @@
 //! The game-agnostic heart: the [`Game`] and [`Bot`] traits, seeds, parameters, playing one game,
 //! and the [`Wire`] encoding a game gives its views and actions for bots outside the process.
 
-pub mod bench;
-pub mod clock;
+pub(crate) mod bench;
+pub(crate) mod clock;
 pub mod conformance;
 mod def;
 mod game;
-pub mod limits;
+pub(crate) mod limits;
 pub mod luck;
 #[cfg(test)]
 pub mod paired;
@@ -18,7 +18,7 @@ pub mod roster;
 pub mod schedule;
 pub mod section;
 pub mod seeds;
-pub mod suggest;
+pub(crate) mod suggest;
 pub mod wire;
 
 pub use def::{

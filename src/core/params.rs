@@ -17,8 +17,11 @@ use crate::error::{shown, Error, Result};
 /// and bot alike, and `arena list` prints them. Floats are always finite.
 #[derive(Clone, Copy, Debug)]
 pub struct ParamSpec {
+    /// The key a config or `--param` uses.
     pub name: &'static str,
+    /// The value when none is given, as TOML text; its type is the parameter's type.
     pub default: &'static str,
+    /// One line for `arena list`: what the value does, with its unit.
     pub help: &'static str,
     /// Inclusive bounds of a number, or of each number of an array.
     pub range: Option<(f64, f64)>,
@@ -50,6 +53,7 @@ pub enum PathUse {
 }
 
 impl ParamSpec {
+    /// A parameter named `name` whose value is `default` (TOML text) unless given.
     pub const fn new(name: &'static str, default: &'static str, help: &'static str) -> ParamSpec {
         ParamSpec { name, default, help, range: None, choices: &[], path: PathUse::None, form: None }
     }
@@ -274,27 +278,34 @@ impl Params {
         self.values.get(name).unwrap_or_else(|| panic!("parameter `{name}` read but not declared"))
     }
 
+    /// The float `name` (an integer given for it reads as a float). Panics when the spec has
+    /// no such float: a bug of the game, since values were checked against the spec.
     pub fn f64(&self, name: &str) -> f64 {
         self.get(name).as_float().expect("declared float")
     }
 
+    /// The integer `name`; panics like [`Params::f64`].
     pub fn i64(&self, name: &str) -> i64 {
         self.get(name).as_integer().expect("declared integer")
     }
 
+    /// The boolean `name`; panics like [`Params::f64`].
     pub fn bool(&self, name: &str) -> bool {
         self.get(name).as_bool().expect("declared bool")
     }
 
+    /// The string `name`; panics like [`Params::f64`].
     pub fn str(&self, name: &str) -> &str {
         self.get(name).as_str().expect("declared string")
     }
 
+    /// The list of floats `name`; panics like [`Params::f64`].
     pub fn f64s(&self, name: &str) -> Vec<f64> {
         let array = self.get(name).as_array().expect("declared array");
         array.iter().map(|v| v.as_float().expect("float array")).collect()
     }
 
+    /// The list of integers `name`; panics like [`Params::f64`].
     pub fn i64s(&self, name: &str) -> Vec<i64> {
         let array = self.get(name).as_array().expect("declared array");
         array.iter().map(|v| v.as_integer().expect("integer array")).collect()

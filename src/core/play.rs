@@ -19,7 +19,9 @@ use crate::core::wire::{Texts, Wire};
 /// One seat's result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeatResult {
+    /// What the seat won (negative: lost), in the game's payoff units.
     pub payoff: f64,
+    /// 1 for the best result; seats that did equally well share a place.
     pub place: u32,
     /// The payoff with the luck taken out, when the run asks for it ([`Keep::luck`]) and the
     /// game has a value function (core/luck.rs).
@@ -39,11 +41,15 @@ pub struct Adjusted {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// How a game ended.
 pub enum Status {
+    /// By the rules.
     Ok,
     /// `seat`'s bot panicked, failed, ran out of time or answered an illegal action.
     Forfeit {
+        /// The seat that forfeited.
         seat: Seat,
+        /// Why: its kind and the reason, for games.csv.
         reason: Fault,
     },
     /// The game's own code panicked (a bug of the engine, not of a bot): the game has no result
@@ -69,9 +75,11 @@ pub fn per_seat<T>(seats: usize, mut f: impl FnMut(usize) -> T) -> PerSeat<T> {
 /// Everything a finished game reports.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
+    /// The seed of the game's streams, so that the game can be played again.
     pub seed: u64,
     /// Actions applied.
     pub moves: u32,
+    /// How the game ended.
     pub status: Status,
     /// Indexed by seat.
     pub seats: PerSeat<SeatResult>,
@@ -176,7 +184,9 @@ impl Keep {
 /// A bot outside the process is charged its own time ([`Bot::measured`]), not the host's waiting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// The most one decision may take, in milliseconds (`None`: no limit).
     pub move_ms: Option<u64>,
+    /// The most a seat's decisions may take together in one game, in milliseconds.
     pub game_ms: Option<u64>,
     /// The game's clock: a base time and an increment after every move.
     pub tc: Option<TimeControl>,
@@ -342,7 +352,9 @@ pub fn ms(d: Duration) -> String {
 /// A bot at the table as the host knows it: its name in the run and its time limits.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Entrant {
+    /// The bot's name in the run.
     pub name: String,
+    /// Its time limits.
     pub limits: Limits,
 }
 
@@ -350,9 +362,13 @@ pub struct Entrant {
 /// pairing, the table options and the run folder.
 #[derive(Clone, Copy, Debug)]
 pub struct Seating<'a> {
+    /// Every seat's player, by seat.
     pub entrants: &'a [&'a Entrant],
+    /// The game's index within its pairing.
     pub game: u64,
+    /// The table options.
     pub table: &'a Params,
+    /// The run folder, `None` when nothing is written (benchmarks).
     pub run: Option<&'a RunFolder>,
 }
 

@@ -15,7 +15,9 @@ pub const WIDTH: usize = 80;
 /// named by number) and the terminal's width in columns.
 #[derive(Clone, Copy, Debug)]
 pub struct Screen<'a> {
+    /// Every seat's player name, by seat.
     pub names: &'a [String],
+    /// The width to wrap to, in characters.
     pub width: usize,
 }
 

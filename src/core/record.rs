@@ -1,4 +1,4 @@
-//! A game's move-by-move record (records.jsonl; docs/records.md): the deal with every hidden card,
+//! A game's move-by-move record (records.jsonl; docs/book/src/records.md): the deal with every hidden card,
 //! tile and the wall, then every event in order (a seat's action as the protocol writes it, a
 //! chance event as the rules reveal it), then what the rules showed at the end. [`GameLog`] writes
 //! it while the game is played; [`replay`] plays a record back through the rules, so that a run
@@ -28,6 +28,7 @@ pub struct GameLog {
 }
 
 impl GameLog {
+    /// Empties the log for the next game, keeping its memory.
     pub fn clear(&mut self) {
         self.body.clear();
         self.events = 0;
@@ -132,7 +133,9 @@ pub enum Ending {
 
 /// A record played back: the state it reaches and the record the rules write for it.
 pub struct Replayed<G: Game> {
+    /// The state the replayed moves led to.
     pub state: G::State,
+    /// The log the replay wrote again, to compare with the one read.
     pub log: GameLog,
     /// Actions applied.
     pub moves: u32,
@@ -143,6 +146,7 @@ pub struct Replayed<G: Game> {
 pub struct Divergence {
     /// The event (counted from 1), or 0 for the deal and the ending.
     pub event: usize,
+    /// What differed, in words.
     pub what: String,
 }
 
@@ -233,7 +237,7 @@ pub fn json_bytes(value: &impl Serialize) -> Vec<u8> {
 }
 
 /// A record played back ([`replay`]) and scored: the result, the games.csv columns and the move
-/// record the rules write for it, in a [`GameRecord`] (its status left `Ok`: the reason of a
+/// record the rules write for it, in a [`GameRecord`](crate::core::GameRecord) (its status left `Ok`: the reason of a
 /// forfeit is the record's, which the rules cannot see again).
 pub fn rescore<G: Wire>(
     game: &G,
@@ -306,7 +310,8 @@ mod tests {
 
     #[test]
     fn a_text_is_written_as_the_json_string_serde_writes() {
-        for text in ["raise 300", "7,7", "say \"hi\"", "back\\slash", "line\nbreak", "tab\t", "", "五子棋"] {
+        let long = "a text longer than a card or an action, \"quoted\" ".repeat(3);
+        for text in ["raise 300", "7,7", "say \"hi\"", "back\\slash", "line\nbreak", "tab\t", "", "五子棋", &long] {
             let mut out = b"[".to_vec();
             push_json_text(&mut out, text);
             assert_eq!(out[1..], serde_json::to_vec(text).unwrap()[..], "{text:?}");

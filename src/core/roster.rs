@@ -23,10 +23,13 @@ use crate::error::{one_line, shown, Error, Result};
 /// The registry's entries are catalogs (with every kind added to the game); so is a game alone
 /// ([`OwnKinds`]: its own kinds), for its adviser.
 pub trait BotCatalog {
+    /// The game's registered name, for messages.
     fn game_name(&self) -> &'static str;
+    /// The game's built-in roster (`bots/<game>.toml`'s text).
     fn roster_text(&self) -> &'static str;
     /// The parameter specs of a bot kind, if the game has it.
     fn kind_params(&self, kind: &str) -> Option<&'static [ParamSpec]>;
+    /// The game's bot kinds, for "did you mean".
     fn kind_names(&self) -> Vec<&'static str>;
 }
 
@@ -34,6 +37,7 @@ pub trait BotCatalog {
 pub struct OwnKinds<G>(std::marker::PhantomData<G>);
 
 impl<G: GameDef> OwnKinds<G> {
+    /// The catalog of `G`'s own kinds.
     pub fn new() -> Self {
         OwnKinds(std::marker::PhantomData)
     }
@@ -62,11 +66,15 @@ impl<G: GameDef> BotCatalog for OwnKinds<G> {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+/// One named bot of a roster: a kind and the parameters it sets.
 pub struct RosterEntry {
+    /// The bot kind it is.
     pub kind: String,
     #[serde(default)]
+    /// One line on the variant, for `arena list`.
     pub about: String,
     #[serde(default)]
+    /// The parameters it sets; the kind's defaults hold for the rest.
     pub params: Table,
     /// Where the entry is written (`bots/gomoku.toml:12`), for errors about its parameters.
     #[serde(skip)]
@@ -77,8 +85,11 @@ pub struct RosterEntry {
 /// of those the place it was written.
 #[derive(Clone, Debug)]
 pub struct Resolved {
+    /// The bot kind the name came to.
     pub kind: String,
+    /// Its parameters, the variant's with the given ones over them.
     pub params: Table,
+    /// Where each parameter's value came from (parameter, source), for messages.
     pub places: Vec<(String, String)>,
 }
 
@@ -92,6 +103,7 @@ impl Resolved {
 /// Named variants of one game's bots, in file order.
 #[derive(Clone, Debug, Default)]
 pub struct Roster {
+    /// The variants by name, in the file's order.
     pub entries: Vec<(String, RosterEntry)>,
     /// The folder the entries' relative paths start from ([`Roster::load`]: `bots/` of the
     /// working folder, built in or not); none, and they stay as written.
@@ -151,6 +163,7 @@ impl Roster {
         }
     }
 
+    /// Reads a roster file's `text`; `path` names it in errors.
     pub fn parse(text: &str, path: &str) -> Result<Roster> {
         let table: Table = toml::from_str(text).map_err(|e| {
             let line = e.span().map(|s| 1 + text[..s.start].matches('\n').count()).unwrap_or(0);
@@ -235,6 +248,8 @@ pub fn assignment(text: &str, flag: &str) -> Result<(String, toml::Value)> {
     Ok((name.trim().to_string(), value))
 }
 
+/// The bot `--bot NAME --param k=v` names: a roster variant or a kind, with the overrides
+/// applied; returns its name and checked parameters.
 pub fn bot_from_args(game: &(impl BotCatalog + ?Sized), bot: &str, overrides: &[String]) -> Result<(String, Params)> {
     limits::check_bot_name(bot)?;
     let resolved = Roster::load(game)?.lookup(game, bot)?;

@@ -10,6 +10,7 @@ use crate::core::{GameRecord, SeatResult};
 pub struct PlayedGame<'a> {
     /// The bot in each seat, as indexes into the run's names.
     pub lineup: &'a [usize],
+    /// The game's record, payoffs and status.
     pub record: &'a GameRecord,
     /// The game's own columns (each seat's values of them are in `record`).
     pub columns: &'a [&'a str],
@@ -29,16 +30,40 @@ pub enum ReportBlock {
     /// The section's heading.
     Heading(String),
     /// A titled table: the first column names the row; the note (if any) goes under it.
-    Table { title: String, headers: Vec<String>, rows: Vec<Vec<String>>, note: String },
+    Table {
+        /// The line over the table.
+        title: String,
+        /// The column names.
+        headers: Vec<String>,
+        /// The rows, each as many cells as `headers`.
+        rows: Vec<Vec<String>>,
+        /// The line under the table (empty for none).
+        note: String,
+    },
     /// A titled bar chart, one bar a label.
-    Bars { title: String, labels: Vec<String>, counts: Vec<f64>, x_label: String, y_label: String, note: String },
+    Bars {
+        /// The line over the chart.
+        title: String,
+        /// Each bar's label, left to right.
+        labels: Vec<String>,
+        /// Each bar's height, in the unit `y_label` names.
+        counts: Vec<f64>,
+        /// What the labels are.
+        x_label: String,
+        /// What the heights count.
+        y_label: String,
+        /// The line under the chart (empty for none).
+        note: String,
+    },
 }
 
 impl ReportBlock {
+    /// A heading line.
     pub fn heading(text: &str) -> ReportBlock {
         ReportBlock::Heading(text.into())
     }
 
+    /// A table whose header row is `headers`; `note` is the line under it (empty for none).
     pub fn table<S: AsRef<str>>(title: &str, headers: &[S], rows: Vec<Vec<String>>, note: &str) -> ReportBlock {
         let headers = headers.iter().map(|h| h.as_ref().to_string()).collect();
         ReportBlock::Table { title: title.into(), headers, rows, note: note.into() }

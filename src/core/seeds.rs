@@ -98,16 +98,20 @@ pub fn deal_of(game: u64, replays: u64) -> u64 {
 }
 
 impl GameSeeds {
+    /// The streams of game `game` of pairing `pairing`; with `replays` > 1 the replays of one
+    /// deal share its deal stream.
     pub fn derive(master: u64, pairing: u64, game: u64, replays: u64) -> GameSeeds {
         let table = mix(master, pairing);
         let deal_index = deal_of(game, replays);
         GameSeeds { deal: mix(mix(table, deal_index), 0), deal_index, bots: mix(table, game) }
     }
 
+    /// The stream all of the game's chance is drawn from.
     pub fn deal_rng(&self) -> DealRng {
         DealRng::seed_from_u64(self.deal)
     }
 
+    /// The stream of the bot in `seat`, its own whatever the others draw.
     pub fn bot_rng(&self, seat: usize) -> BotRng {
         BotRng::seed_from_u64(mix(self.bots, 1 + seat as u64))
     }

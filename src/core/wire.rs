@@ -1,6 +1,6 @@
 //! How a game crosses a process boundary: its views as JSON objects and its actions as short texts
 //! in the game's own notation (`fold`, `raise 300`, `7,7`, `discard 5m`), the same text a person
-//! would type. Bots outside the process (docs/protocol.md) see a game only through this encoding,
+//! would type. Bots outside the process (docs/book/src/protocol.md) see a game only through this encoding,
 //! so it must hold exactly what the game's `View` exposes: nothing another seat keeps hidden.
 //!
 //! A decision is written thousands of times a second, so nothing here builds a JSON tree or a
@@ -20,7 +20,7 @@ use crate::core::readable::Screen;
 /// played by outside bots; each game implements it in its own `wire.rs`.
 pub trait Wire: Game {
     /// The view as a JSON object: everything the `View` exposes and nothing more, in the order
-    /// docs/protocol.md shows. Cards, tiles and moves are written in the notation the project
+    /// docs/book/src/protocol.md shows. Cards, tiles and moves are written in the notation the project
     /// prints elsewhere (games.csv, advisers).
     fn view_json<'a, 'v>(&'a self, view: &'a Self::View<'v>) -> impl Serialize + 'a;
 
@@ -41,7 +41,7 @@ pub trait Wire: Game {
     fn reveal(&self, state: &Self::State) -> impl Serialize;
 
     /// Everything chance decided when `state` was dealt, hidden cards and the wall included, as a
-    /// JSON object: a game's record (records.jsonl, docs/records.md) starts with it. Written after
+    /// JSON object: a game's record (records.jsonl, docs/book/src/records.md) starts with it. Written after
     /// the game, so nothing in it is hidden from anyone who reads the record.
     fn deal_json<'a>(&'a self, state: &'a Self::State) -> impl Serialize + 'a;
 
@@ -108,7 +108,9 @@ pub trait Wire: Game {
 /// showed (`flop: Ah Kd 2c`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Told {
+    /// The seat it is told to (`None`: every seat).
     pub seat: Option<Seat>,
+    /// What happened, in words.
     pub text: String,
 }
 
@@ -138,6 +140,7 @@ impl Texts {
         Texts { text: String::with_capacity(bytes), ends: Vec::with_capacity(texts) }
     }
 
+    /// Empties the list, keeping its memory.
     pub fn clear(&mut self) {
         self.text.clear();
         self.ends.clear();
@@ -167,6 +170,7 @@ impl Texts {
         self.ends.push(self.text.len());
     }
 
+    /// How many texts the list holds.
     pub fn len(&self) -> usize {
         self.ends.len()
     }
@@ -176,6 +180,7 @@ impl Texts {
         self.text.len()
     }
 
+    /// Whether the list holds no text.
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
@@ -186,6 +191,7 @@ impl Texts {
         Some(&self.text[if i == 0 { 0 } else { self.ends[i - 1] }..end])
     }
 
+    /// The texts in order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + Clone + '_ {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
         starts.zip(&self.ends).map(|(start, &end)| &self.text[start..end])
@@ -233,7 +239,9 @@ where
 /// The ends of a range of amounts (a hold'em raise, a stud bet): `{"min": .., "max": ..}`.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Bounds<T> {
+    /// The least value allowed.
     pub min: T,
+    /// The greatest value allowed.
     pub max: T,
 }
 
@@ -325,6 +333,14 @@ mod tests {
         texts.clear();
         texts.push("call");
         assert_eq!((texts.len(), texts.iter().collect::<Vec<_>>()), (1, vec!["call"]));
+    }
+
+    #[test]
+    fn a_text_is_the_json_string_of_its_display_short_or_long_escaped_or_not() {
+        for text in ["", "Ah", "say \"hi\"\\", "tab\there", &"long ".repeat(40), "終局 東"] {
+            let written = serde_json::to_string(&Text(text)).unwrap();
+            assert_eq!(written, serde_json::to_string(&text.to_string()).unwrap(), "{text}");
+        }
     }
 
     #[test]

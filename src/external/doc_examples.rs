@@ -1,4 +1,4 @@
-//! The examples in docs/protocol.md are what the host sends: every JSON block marked
+//! The examples in docs/book/src/protocol.md are what the host sends: every JSON block marked
 //! `<!-- message: NAME -->` must be, once its layout is taken out, byte for byte the line the host
 //! writes (the same fields in the same order; the document may indent freely). `cargo test --release -- --ignored print_protocol_examples --nocapture`
 //! prints them all, to paste into the document when an encoding changes.
@@ -60,11 +60,11 @@ fn end<'a>(outcome: &'a Outcome, status: &'a Status) -> GameEnd<'a> {
     GameEnd { outcome, status }
 }
 
-/// Every reason docs/protocol.md quotes is one the host gives: the answers of its fault table
+/// Every reason docs/book/src/protocol.md quotes is one the host gives: the answers of its fault table
 /// read as the host reads them, in the documented positions, and the timeouts.
 #[test]
 fn the_documented_reasons_are_the_hosts() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md")).unwrap();
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/book/src/protocol.md")).unwrap();
     let reason = |fault: Fault| fault.reason().to_string();
     let limits = Limits { move_ms: Some(1000), game_ms: Some(60000), ..Limits::default() };
     let mut reasons = vec![
@@ -109,7 +109,7 @@ fn the_documented_reasons_are_the_hosts() {
     game.write_legal(&view, &mut legal);
     assert_eq!(read_answer(&game, &view, &legal, br#"{"action":"call"}"#).unwrap(), HoldemAction::CheckCall);
     for reason in reasons {
-        assert!(doc.contains(&reason), "docs/protocol.md does not quote the host's reason `{reason}`");
+        assert!(doc.contains(&reason), "docs/book/src/protocol.md does not quote the host's reason `{reason}`");
     }
     // Case never matters: the documented answer reads as its lower-case spelling.
     let mahjong = Mahjong::new(8);
@@ -134,7 +134,7 @@ fn documented(text: &str) -> Vec<(String, String)> {
 
 #[test]
 fn the_protocol_document_shows_what_the_host_sends() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md")).unwrap();
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/book/src/protocol.md")).unwrap();
     let shown: std::collections::BTreeMap<String, String> = documented(&doc).into_iter().collect();
     let made: std::collections::BTreeMap<String, String> = examples().into_iter().collect();
     assert_eq!(shown.keys().collect::<Vec<_>>(), made.keys().collect::<Vec<_>>(), "one example of each message");
@@ -190,9 +190,9 @@ fn encode_cost() {
 /// probabilities as actions of the game.
 #[test]
 fn the_documented_policy_is_read_as_actions() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md")).unwrap();
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/book/src/protocol.md")).unwrap();
     let line = r#"{"action": "raise 300", "policy": {"fold": 0.05, "call": 0.25, "raise 300": 0.7}}"#;
-    assert!(doc.contains(line), "docs/protocol.md shows the policy answer");
+    assert!(doc.contains(line), "docs/book/src/protocol.md shows the policy answer");
     let (game, _, state) = scripted::<Holdem>("", 2, &[]);
     let view = game.view(&state, game.to_act(&state).unwrap());
     let mut legal = Texts::default();

@@ -1,5 +1,5 @@
 //! The protocol's messages for a game's documented position ([`crate::core::ProtocolExample`]):
-//! what docs/protocol.md shows, made the way the host makes them, so a test can hold the document
+//! what docs/book/src/protocol.md shows, made the way the host makes them, so a test can hold the document
 //! to the host for every registered game.
 
 use serde::Serialize;

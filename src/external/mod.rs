@@ -2,7 +2,7 @@
 //!
 //! - [`process`]: starting programs, line I/O with deadlines, capped logs, pools, and making sure
 //!   no child outlives the run; it knows no protocol.
-//! - [`protocol`]: the JSON line protocol of docs/protocol.md and the `external` bot kind every
+//! - [`protocol`]: the JSON line protocol of docs/book/src/protocol.md and the `external` bot kind every
 //!   game gets through its [`crate::core::Wire`] encoding.
 //! - [`reference`]: `arena protocol-bot`, a random-legal bot speaking the protocol.
 //! - [`socket`]: line I/O with deadlines over a loopback TCP connection, for programs that speak
@@ -16,4 +16,4 @@ pub mod protocol;
 pub mod reference;
 pub mod socket;
 
-pub use protocol::{kind, External, PROTOCOL};
+pub use protocol::kind;

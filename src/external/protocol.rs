@@ -1,4 +1,4 @@
-//! The JSON line protocol (docs/protocol.md) and the `external` bot kind that speaks it: every
+//! The JSON line protocol (docs/book/src/protocol.md) and the `external` bot kind that speaks it: every
 //! game gets it, through its [`Wire`] encoding.
 //!
 //! Host to bot, one JSON object a line: `hello` once per process (answered by `ready`), then per
@@ -60,7 +60,7 @@ const PARAMS: &[ParamSpec] = &[
 pub fn kind<G: GameDef>() -> BotKind<G> {
     BotKind {
         name: "external",
-        about: "a program outside bot-arena, spoken to over stdin/stdout in JSON lines (docs/protocol.md)",
+        about: "a program outside bot-arena, spoken to over stdin/stdout in JSON lines (docs/book/src/protocol.md)",
         params: PARAMS,
         make: make::<G>,
     }
@@ -145,7 +145,7 @@ fn check_program(kind: &str, program: &str) -> Result<()> {
     Ok(())
 }
 
-/// The messages the host sends, one JSON object a line (docs/protocol.md shows one of each).
+/// The messages the host sends, one JSON object a line (docs/book/src/protocol.md shows one of each).
 /// Each is a struct that borrows what it says and is serialised straight into the line that goes
 /// to the pipe.
 pub mod message {
@@ -230,7 +230,7 @@ struct Reply<'a> {
     #[serde(borrow)]
     action: Cow<'a, str>,
     /// Optional: the probabilities the bot drew its action from, action text → probability
-    /// (docs/luck.md): a run that takes the luck out of its payoffs uses them.
+    /// (docs/book/src/luck-method.md): a run that takes the luck out of its payoffs uses them.
     #[serde(default)]
     policy: Option<std::collections::BTreeMap<String, f64>>,
 }

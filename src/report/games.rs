@@ -28,22 +28,26 @@ const ERROR: &str = "error: ";
 
 /// How a run keeps its games (`arena run --records`): games.csv, the same compressed as
 /// games.csv.gz (which pandas and R read as they are), either with the move-by-move record of every
-/// game beside it (records.jsonl, records.jsonl.gz: docs/records.md), or no per-game file at all
+/// game beside it (records.jsonl, records.jsonl.gz: docs/book/src/records.md), or no per-game file at all
 /// (the summary, match and rating files and run.json are written either way).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Records {
     #[default]
+    /// games.csv (the default).
     Csv,
+    /// games.csv.gz.
     Gz,
     /// games.csv and records.jsonl.
     Moves,
     /// games.csv.gz and records.jsonl.gz.
     MovesGz,
+    /// No per-game file.
     None,
 }
 
 impl Records {
+    /// Every choice, in `--records`' order.
     pub const ALL: [Records; 5] = [Records::Csv, Records::Gz, Records::Moves, Records::MovesGz, Records::None];
 
     /// The games file of the run folder `dir`: an error when the run keeps none.
@@ -96,6 +100,7 @@ impl Records {
         }
     }
 
+    /// Whether the games go to a plain games.csv (the only file a run can append to in place).
     pub fn is_csv(&self) -> bool {
         *self == Records::Csv
     }
@@ -356,19 +361,34 @@ fn end_row(out: &mut [u8]) {
 /// killed while writing it leaves a stream without its end: what decompresses is kept, and the
 /// cut row after it is found as in a plain file). An absent file is empty.
 pub fn read_text(path: &Path) -> Result<Vec<u8>> {
+    read_text_checked(path).map(|(text, _)| text)
+}
+
+/// [`read_text`], and for a compressed file the error where its stream breaks (`None`: the
+/// stream is whole, or the file is plain or absent): an empty file, one that is not gzip, one cut
+/// short or whose trailer (the checksum and length) is missing or wrong.
+pub fn read_text_checked(path: &Path) -> Result<(Vec<u8>, Option<String>)> {
     let bytes = match std::fs::read(path) {
         // Killed before the file was created: no game yet.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
         read => read.map_err(|e| Error::io(path, e))?,
     };
     if !path.to_string_lossy().ends_with(".gz") {
-        return Ok(bytes);
+        return Ok((bytes, None));
+    }
+    if bytes.is_empty() {
+        return Ok((bytes, Some("the file is empty (not even a gzip header)".to_string())));
     }
     let mut text = Vec::with_capacity(bytes.len() * 8);
-    // A stream that ends early (an empty file included) is an error after what came out, which
-    // `read_to_end` keeps: its last row is found cut short as in a plain file.
-    let _ = flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut text);
-    Ok(text)
+    // A stream that ends early is an error after what came out, which `read_to_end` keeps: its
+    // last row is found cut short as in a plain file.
+    let broken = flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut text).err().map(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => {
+            "the gzip stream is cut short (its end and checksum are missing)".to_string()
+        }
+        _ => format!("gzip: {e}"),
+    });
+    Ok((text, broken))
 }
 
 /// The whole games in the games file `path` of `seats`-seat games, without reading them into
@@ -429,7 +449,9 @@ impl<R: Read> Read for TextEnd<R> {
 /// One game read back from games.csv.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
+    /// The table the game was played at (index in schedule order).
     pub pairing: usize,
+    /// The game's index within its pairing.
     pub game: u64,
     /// The bot in each seat, as indexes into the names the file was read with.
     pub lineup: Lineup,
@@ -446,15 +468,25 @@ pub enum Tail {
     Clean,
     /// A row cut in the middle (the writer was killed while writing it), and `rows` whole rows
     /// of a game before it.
-    CutRow { rows: usize },
+    /// A row cut in its middle, after `rows` whole rows of a game.
+    CutRow {
+        /// Whole rows of the game before the cut one.
+        rows: usize,
+    },
     /// `rows` whole rows of a game whose other seats were never written.
-    PartGame { rows: usize },
+    /// A game missing some of its seats' rows.
+    PartGame {
+        /// The rows written.
+        rows: usize,
+    },
 }
 
 /// games.csv read back: its whole games, in file order, and what follows them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GamesFile {
+    /// The whole games, in file order.
     pub games: Vec<GameRow>,
+    /// What follows the last whole game.
     pub tail: Tail,
     /// The byte offset just after the header.
     pub header_end: u64,
@@ -468,7 +500,7 @@ impl GamesFile {
         GamesFile::parse(&read_text(path)?, path, names, seats, extra)
     }
 
-    /// [`GamesFile::read`] of `bytes`, the text of `path` (read with [`read_text`]) when the
+    /// [`GamesFile::read`] of `bytes`, the text of `path` (read with `read_text`) when the
     /// caller needs the text too.
     pub fn parse(bytes: &[u8], path: &Path, names: &[String], seats: usize, extra: &[&str]) -> Result<GamesFile> {
         let bad = |what: String| Error::input(format!("{}: {what}", path.display()));

@@ -9,13 +9,14 @@
 
 use std::fmt;
 use std::fs::OpenOptions;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::os::fd::AsRawFd;
 use std::path::Path;
 
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::core::limits::BoundedLines;
 use crate::error::{one_line, shown, Error, Result};
 
 /// The columns of a CSV history, in order: its header.
@@ -38,7 +39,9 @@ pub const COLUMNS: [&str; 13] = [
 /// How a history file is written, from its name's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// One CSV row a criterion (`.csv`).
     Csv,
+    /// One JSON object a line (`.jsonl`).
     JsonLines,
 }
 
@@ -60,7 +63,9 @@ impl Format {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
+    /// The criterion held.
     Pass,
+    /// The criterion did not hold: the bot got weaker.
     Fail,
 }
 
@@ -85,18 +90,22 @@ pub struct HistoryRow {
     pub bot: String,
     /// The run's master seed and the games it played.
     pub seed: u64,
+    /// Games the run played.
     pub games: u64,
     /// The estimate and its 95% interval (`lo == hi == estimate` for an SPRT's LLR and a
     /// baseline's score, which have none). Infinite ends are written `inf`/`-inf`.
     #[serde(serialize_with = "number", deserialize_with = "read_number")]
     pub estimate: f64,
     #[serde(serialize_with = "number", deserialize_with = "read_number")]
+    /// The 95% interval's lower end.
     pub lo: f64,
     #[serde(serialize_with = "number", deserialize_with = "read_number")]
+    /// The 95% interval's upper end.
     pub hi: f64,
     /// The bound the judged figure had to reach (for an SPRT, the LLR's upper bound).
     #[serde(serialize_with = "number", deserialize_with = "read_number")]
     pub bound: f64,
+    /// Whether the criterion held.
     pub verdict: Outcome,
 }
 
@@ -185,8 +194,20 @@ pub fn append(path: &Path, rows: &[HistoryRow]) -> Result<()> {
         file.seek(SeekFrom::Start(0)).map_err(io)?;
         csv_header_is_ours(path, &mut file)?;
     }
-    // Append mode: the write lands at the end whatever the read above left the offset at.
-    file.write_all(&encode(format, rows, format == Format::Csv && len == 0)).map_err(io)
+    // A file whose last line is cut (an append that crashed, an editor that drops the final
+    // newline) gets its line ended first, so the new rows never glue onto it.
+    let mut bytes = Vec::new();
+    if len > 0 {
+        let mut last = [0u8];
+        file.seek(SeekFrom::Start(len - 1)).map_err(io)?;
+        file.read_exact(&mut last).map_err(io)?;
+        if last[0] != b'\n' {
+            bytes.push(b'\n');
+        }
+    }
+    bytes.extend(encode(format, rows, format == Format::Csv && len == 0));
+    // Append mode: the write lands at the end whatever the reads above left the offset at.
+    file.write_all(&bytes).map_err(io)
 }
 
 /// Refuses, before a gate plays, a history it could not append to: a name of another format, or
@@ -233,12 +254,17 @@ pub fn read(path: &Path) -> Result<Vec<HistoryRow>> {
             path.display()
         )));
     }
-    let text = crate::core::limits::read_text(path)?;
+    // Streamed, a row at a time: a history grows by every gate, with no bound on its size.
+    let file = std::fs::File::open(path).map_err(|e| Error::bad_path(path, e))?;
+    if !file.metadata().map_err(|e| Error::bad_path(path, e))?.is_file() {
+        return Err(Error::input(format!("{} is not a regular file", path.display())));
+    }
+    let mut input = BoundedLines::new(BufReader::new(file));
     let at = |line: u64, what: &str| Error::input(format!("{}:{line}: {}", path.display(), one_line(what)));
     match format {
         Format::Csv => {
             // Flexible: a row of the wrong length is this reader's error, named with its line.
-            let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
+            let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(input);
             let headers = reader.headers().map_err(|e| at(1, &e.to_string()))?;
             if headers.iter().ne(COLUMNS) {
                 return Err(at(1, &format!("not a history's header (expected `{}`)", COLUMNS.join(","))));
@@ -252,12 +278,19 @@ pub fn read(path: &Path) -> Result<Vec<HistoryRow>> {
                 })
                 .collect()
         }
-        Format::JsonLines => text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(i, l)| serde_json::from_str(l).map_err(|e| at(i as u64 + 1, &e.to_string())))
-            .collect(),
+        Format::JsonLines => {
+            let (mut rows, mut line, mut number) = (Vec::new(), Vec::new(), 0);
+            loop {
+                line.clear();
+                number += 1;
+                match input.read_until(b'\n', &mut line) {
+                    Ok(0) => return Ok(rows),
+                    Ok(_) if line.trim_ascii().is_empty() => {}
+                    Ok(_) => rows.push(serde_json::from_slice(&line).map_err(|e| at(number, &e.to_string()))?),
+                    Err(e) => return Err(at(number, &e.to_string())),
+                }
+            }
+        }
     }
 }
 

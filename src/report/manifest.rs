@@ -64,6 +64,7 @@ pub enum RunStatus {
 }
 
 impl RunStatus {
+    /// The status as run.json writes it (`complete`, `sprt-stopped`, ...).
     pub fn as_str(self) -> &'static str {
         match self {
             RunStatus::Running => "running",
@@ -83,22 +84,28 @@ impl RunStatus {
 /// The contents of run.json.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
+    /// The program that wrote the run (`bot-arena`).
     pub tool: String,
+    /// Its version.
     pub version: String,
+    /// The commit it was built from (`unknown` outside a git checkout).
     pub commit: String,
     /// The command line that started the run.
     pub command: Vec<String>,
-    /// [`config_hash`] of the folder's config.toml.
+    /// `config_hash` of the folder's config.toml.
     pub config_hash: String,
     /// UTC, RFC 3339.
     pub started: String,
+    /// When the run ended (UTC, RFC 3339); `None` while it runs or after it was killed.
     pub ended: Option<String>,
     /// When `arena resume` continued the run (UTC), oldest first.
     #[serde(default)]
     pub resumed: Vec<String>,
     /// The games of this folder's share (its shard's, or the whole schedule's).
     pub games_planned: u64,
+    /// Games played so far.
     pub games_played: u64,
+    /// Whether the run is whole, stopped or still running.
     pub status: RunStatus,
     /// Why the run failed (status `failed`): its error line, such as a file that could not be
     /// written or a bot that could not run. Absent otherwise.
@@ -220,14 +227,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
     }
     Ok(())
-}
-
-/// Writes a CSV file atomically (see [`write_atomic`]); `fill` writes its records.
-pub fn write_csv_atomic(path: &Path, fill: impl FnOnce(&mut csv::Writer<Vec<u8>>) -> csv::Result<()>) -> Result<()> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    fill(&mut w).map_err(|e| Error::io(path, std::io::Error::other(e.to_string())))?;
-    let bytes = w.into_inner().map_err(|e| Error::io(path, std::io::Error::other(e.to_string())))?;
-    write_atomic(path, &bytes)
 }
 
 /// The suffix of [`write_atomic`]'s temporary files.

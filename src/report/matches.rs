@@ -26,8 +26,11 @@ use crate::stats::{EloEstimate, MeanCi, Pentanomial, Sprt, SprtDecision, SprtMod
 /// The SPRT part of a row.
 #[derive(Clone, Copy, Debug)]
 pub struct SprtResult {
+    /// The test that ran.
     pub sprt: Sprt,
+    /// Its log-likelihood ratio at the end of the run.
     pub llr: f64,
+    /// What it decided: H0, H1 or not yet.
     pub decision: SprtDecision,
 }
 
@@ -36,36 +39,52 @@ pub struct SprtResult {
 pub struct MatchRow {
     /// The table (index in schedule order).
     pub pairing: usize,
+    /// The first bot (the one the figures are for).
     pub bot_a: String,
+    /// The second bot.
     pub bot_b: String,
+    /// Games the two played at this table.
     pub games: u64,
     /// Complete deals: the observations of the payoff figures.
     pub deals: u64,
+    /// A's losses, draws and wins against B, game by game.
     pub tri: Trinomial,
     /// Per pair when `pentanomial` (two seats, paired), else empty.
     pub penta: Pentanomial,
+    /// Whether the Elo figures count pairs of games (two seats, paired deals).
     pub pentanomial: bool,
+    /// A's Elo against B, with its interval, LOS and nElo.
     pub elo: EloEstimate,
     /// Each bot's mean payoff per game, over deals.
     pub payoff_a: MeanCi,
+    /// B's mean payoff per game, over deals.
     pub payoff_b: MeanCi,
     /// A's payoff per game minus B's, deal by deal: the observations of the payoff SPRT.
     pub diff: Welford,
+    /// The mean of `diff`, with its 95% interval: what the payoff verdict reads.
     pub payoff_diff: MeanCi,
+    /// The variance of the payoff difference over games against its variance over deals: how
+    /// much the pairing of deals took out (above 1: it helped).
     pub variance_ratio: f64,
     /// The same figures with the payoffs adjusted for luck, when the run adjusts them: then
     /// they lead the verdict and the payoff SPRT tests them.
     pub adjusted: Option<AdjustedFigures>,
+    /// The SPRT's state, when the run has one.
     pub sprt: Option<SprtResult>,
 }
 
 /// A row's payoff figures with the luck taken out (core/luck.rs).
 #[derive(Clone, Debug)]
 pub struct AdjustedFigures {
+    /// The estimator that took the luck out.
     pub estimator: Estimator,
+    /// A's adjusted mean payoff per game.
     pub payoff_a: MeanCi,
+    /// B's adjusted mean payoff per game.
     pub payoff_b: MeanCi,
+    /// A's adjusted payoff minus B's, deal by deal.
     pub diff: Welford,
+    /// The mean of `diff`, with its 95% interval.
     pub payoff_diff: MeanCi,
     /// The variance of the plain mean difference (deal by deal) over the adjusted one's: above
     /// 1, the adjustment narrowed the interval by its square root.
@@ -277,11 +296,12 @@ impl MatchRow {
         Rows::of("match", &rows.iter().map(|r| r.row(headline)).collect::<Vec<_>>()).in_unit(headline.unit)
     }
 
+    /// Writes `rows` as match.csv at `path`, the payoffs in `headline`'s unit.
     pub fn write_csv(rows: &[MatchRow], headline: Headline, path: &Path) -> Result<()> {
         write_atomic(path, &Csv.serialize(&[MatchRow::rows(rows, headline)])?)
     }
 
-    /// The verdict for the terminal: its sentence first ([`verdict::sentence`]; an SPRT's
+    /// The verdict for the terminal: its sentence first (`verdict::sentence`; an SPRT's
     /// decision, then the estimate's), then the figures behind it. In a chip or point game the
     /// counts of games won, their score, Elo and LOS follow, labelled as what they are.
     pub fn describe(&self, headline: Headline) -> String {

@@ -16,14 +16,18 @@ use crate::stats::{Anchor, Rating, RatingList};
 /// One bot of the list.
 #[derive(Clone, Debug)]
 pub struct RatingRow {
+    /// 1 for the best.
     pub rank: usize,
     /// The bot's index in the run's list of bots.
     pub index: usize,
+    /// The bot's name.
     pub bot: String,
     /// Games against the other bots, counted pairwise (one per opponent at the table), and the
     /// share of their points (a draw half), the results the Elo ratings are fitted to.
     pub games: u64,
+    /// The share of points in those games (a draw half).
     pub score: f64,
+    /// The Elo rating, relative to the anchor, with its 95% interval.
     pub elo: Rating,
     /// Expected payoff per game minus the anchor's, at the same tables.
     pub payoff: Rating,
@@ -34,9 +38,11 @@ pub struct RatingRow {
 /// The rating list of a run.
 #[derive(Clone, Debug)]
 pub struct RatingTable {
+    /// The bots, best first.
     pub rows: Vec<RatingRow>,
     /// `mean` or the anchor bot's name.
     pub anchor: String,
+    /// What the list leads with (Elo or payoff) and the payoffs' unit.
     pub headline: Headline,
     /// The independent observations behind the Elo ratings.
     pub deals: u64,
@@ -144,6 +150,7 @@ impl RatingTable {
         Rows::of("ratings", &rows).in_unit(unit)
     }
 
+    /// Writes the list as ratings.csv at `path`.
     pub fn write_csv(&self, path: &Path) -> Result<()> {
         write_atomic(path, &Csv.serialize(&[self.rows()])?)
     }

@@ -1,6 +1,7 @@
 //! records.jsonl: every game's move-by-move record, one JSON object a line in game order beside
-//! games.csv (`arena run --records moves`; docs/records.md). The game writes the middle of the
-//! line while it plays ([`GameLog`]); this module puts the game's place and result around it and
+//! games.csv (`arena run --records moves`; docs/book/src/records.md). The game writes the middle
+//! of the line while it plays ([`GameLog`](crate::core::record::GameLog)); this module puts the
+//! game's place and result around it and
 //! reads the lines back.
 //!
 //! ```text
@@ -16,7 +17,7 @@ use crate::core::record::{Ending, Event};
 use crate::core::schedule::Job;
 use crate::core::{GameRecord, Status};
 use crate::error::{Error, Result};
-use crate::report::games::{push_payoff, read_text};
+use crate::report::games::{push_payoff, read_text_checked};
 
 /// The records file of a run folder.
 pub const FILE: &str = "records.jsonl";
@@ -117,7 +118,9 @@ struct ForfeitOut<'a> {
 /// One line of records.jsonl as read back.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordLine {
+    /// The table of the game.
     pub pairing: usize,
+    /// The game's index within its pairing.
     pub game: u64,
     /// The line, without its newline.
     pub text: String,
@@ -128,7 +131,28 @@ pub struct RecordLine {
 /// A records file read back: its whole lines in file order (a last line without its newline was
 /// being written when the run died, and is left out).
 pub fn read(path: &Path) -> Result<Vec<RecordLine>> {
-    let bytes = read_text(path)?;
+    read_checked(path).map(|(lines, _)| lines)
+}
+
+/// [`read`], and where a compressed file's stream breaks, if it does: a sentence naming the
+/// last whole game before the break (the lines are those that came out whole before it).
+pub fn read_checked(path: &Path) -> Result<(Vec<RecordLine>, Option<String>)> {
+    let (bytes, broken) = read_text_checked(path)?;
+    let lines = lines_of(path, &bytes)?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let broken = broken.map(|why| match lines.last() {
+        Some(l) => format!(
+            "{name} breaks after line {} (pairing {} game {}), the last whole game: {why}",
+            lines.len(),
+            l.pairing,
+            l.game
+        ),
+        None => format!("{name} breaks before its first game: {why}"),
+    });
+    Ok((lines, broken))
+}
+
+fn lines_of(path: &Path, bytes: &[u8]) -> Result<Vec<RecordLine>> {
     let mut lines = Vec::new();
     let mut start = 0;
     while let Some(len) = bytes[start..].iter().position(|&b| b == b'\n') {
@@ -162,12 +186,19 @@ struct Place {
 /// A record's line read whole.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Recorded {
+    /// The table of the game.
     pub pairing: usize,
+    /// The game's index within its pairing.
     pub game: u64,
+    /// The bot in each seat, by name.
     pub seats: Vec<String>,
+    /// The deal, the actions and the chance events, in order.
     pub events: Vec<Event>,
+    /// How the game ended.
     pub status: StatusIn,
+    /// Every seat's payoff, by seat.
     pub payoffs: Vec<f64>,
+    /// Every seat's place (1 best), by seat.
     pub places: Vec<u32>,
 }
 
@@ -177,23 +208,33 @@ pub struct Recorded {
 pub enum StatusIn {
     /// `"ok"`.
     Word(String),
+    /// A seat forfeited.
     Forfeit {
+        /// Who forfeited, when and why.
         forfeit: ForfeitIn,
     },
+    /// The game's own code panicked (an engine error).
     Error {
+        /// The panic's message.
         error: String,
     },
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
+/// A forfeit as a record writes it.
 pub struct ForfeitIn {
+    /// The seat that forfeited.
     pub seat: usize,
+    /// The number of the action at which it forfeited.
     pub at: u32,
+    /// The fault's kind (`illegal`, `timeout`, ...).
     pub kind: String,
+    /// Why, in words.
     pub reason: String,
 }
 
 impl Recorded {
+    /// Reads one line of records.jsonl; an error says why it is not a record.
     pub fn parse(text: &str) -> Result<Recorded> {
         serde_json::from_str(text).map_err(|e| Error::input(format!("not a game record: {e}")))
     }

@@ -33,9 +33,13 @@ pub struct RunTally {
 /// rating list.
 #[derive(Clone, Debug)]
 pub struct Verdicts {
+    /// One summary a bot, in the run's bot order (summary.csv).
     pub bots: Vec<BotSummary>,
+    /// One row for every two bots that shared a table (match.csv).
     pub matches: Vec<MatchRow>,
+    /// The rating list, when three or more bots played (ratings.csv).
     pub ratings: Option<RatingTable>,
+    /// What the verdicts lead with (Elo or payoff) and the payoffs' unit.
     pub headline: Headline,
 }
 
@@ -171,7 +175,7 @@ impl Verdicts {
     }
 
     /// The terminal lines after the summary table: every pair's verdict (up to
-    /// [`MAX_VERDICTS_SHOWN`]; more are in match.csv) and the rating list.
+    /// `MAX_VERDICTS_SHOWN`; more are in match.csv) and the rating list.
     pub fn describe(&self) -> String {
         let mut out: String = if self.matches.len() <= MAX_VERDICTS_SHOWN {
             self.matches.iter().map(|m| m.describe(self.headline)).collect()

@@ -23,7 +23,9 @@ use crate::stats::{wilson, ClusteredMean, MeanCi, StartFit, Unit, Z95};
 /// What summary.csv's intervals count as independent observations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CiUnit {
+    /// Every game is an observation.
     Game,
+    /// A deal (all its replays and seats) is one observation.
     Deal,
 }
 
@@ -40,6 +42,7 @@ impl CiUnit {
         }
     }
 
+    /// The unit as summary.csv's `ci_unit` writes it.
     pub fn as_str(self) -> &'static str {
         match self {
             CiUnit::Game => "game",
@@ -72,24 +75,36 @@ pub struct Tally {
 /// One row of summary.csv.
 #[derive(Clone, Debug)]
 pub struct BotSummary {
+    /// The bot's name.
     pub bot: String,
+    /// Games it played, every seat counted.
     pub games: u64,
+    /// Games it won.
     pub wins: u64,
+    /// Games it drew.
     pub draws: u64,
+    /// Games it lost.
     pub losses: u64,
+    /// Games it forfeited.
     pub forfeits: u64,
     /// Forfeits by kind, indexed as [`FaultKind::ALL`] (the terminal shows them; summary.csv
     /// has the total).
     pub faults: [u64; FaultKind::ALL.len()],
     /// (wins + draws / 2) / games.
     pub score: f64,
+    /// Wins over games.
     pub win_rate: f64,
+    /// The win rate's 95% interval, lower end.
     pub win_rate_lo: f64,
+    /// The win rate's 95% interval, upper end.
     pub win_rate_hi: f64,
+    /// Mean payoff per game, with its 95% interval, in the game's payoff units.
     pub payoff: MeanCi,
+    /// What the intervals count as one observation.
     pub ci_unit: CiUnit,
     /// What the payoff verdicts lead with, and its mean payoff when it adjusts for luck.
     pub estimator: Estimator,
+    /// The mean payoff adjusted for luck, when the estimator adjusts.
     pub adjusted: Option<MeanCi>,
 }
 
@@ -253,6 +268,7 @@ impl BotSummary {
         Rows::of("summary", &rows.iter().map(|r| r.row(unit)).collect::<Vec<_>>()).in_unit(unit)
     }
 
+    /// Writes `rows` as summary.csv at `path`, the payoffs in `unit`.
     pub fn write_csv(rows: &[BotSummary], unit: Unit, path: &Path) -> Result<()> {
         write_atomic(path, &Csv.serialize(&[BotSummary::rows(rows, unit)])?)
     }

@@ -79,6 +79,7 @@ impl TimeTally {
     /// The file of a run's decision times in its folder.
     pub const FILE: &'static str = "timing.csv";
 
+    /// Counts one decision that took `took`.
     pub fn add(&mut self, took: Duration) {
         let ns = took.as_secs().saturating_mul(1_000_000_000).saturating_add(took.subsec_nanos().into());
         self.moves += 1;
@@ -128,6 +129,7 @@ impl TimeTally {
         self.buckets_mut().iter_mut().zip(&other.buckets).for_each(|(a, b)| *a += b);
     }
 
+    /// Decisions counted.
     pub fn moves(&self) -> u64 {
         self.moves
     }

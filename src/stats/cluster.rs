@@ -40,6 +40,7 @@ pub struct ClusteredMean {
 }
 
 impl ClusteredMean {
+    /// No clusters yet.
     pub fn new() -> ClusteredMean {
         ClusteredMean::default()
     }
@@ -61,6 +62,7 @@ impl ClusteredMean {
         self.c_ym += dy * (m - self.mean_m);
     }
 
+    /// Clusters added: the independent observations.
     pub fn clusters(&self) -> u64 {
         self.clusters
     }
@@ -104,7 +106,7 @@ impl ClusteredMean {
 
     /// The mean with its Student-t interval at `level` over K − 1 degrees of freedom (K clusters).
     /// `n` is the number of clusters and `sd` the standard deviation the interval implies for one
-    /// cluster's mean (see [`Self::sd`]). Fewer than two clusters: (−∞, +∞); no spread: [mean, mean].
+    /// cluster's mean (see `Self::sd`). Fewer than two clusters: (−∞, +∞); no spread: [mean, mean].
     pub fn ci(&self, level: f64) -> MeanCi {
         let (n, mean, sd) = (self.clusters, self.mean(), self.sd());
         let (lo, hi) = if n < 2 || level >= 1.0 || level.is_nan() {
@@ -149,14 +151,17 @@ pub struct FieldStats {
 }
 
 impl FieldStats {
+    /// No deals yet, for a field of `bots` bots.
     pub fn new(bots: usize) -> FieldStats {
         FieldStats { deals: 0, mean: vec![0.0; bots], comoment: vec![0.0; bots * bots], delta: vec![0.0; bots] }
     }
 
+    /// Bots in the field.
     pub fn bots(&self) -> usize {
         self.mean.len()
     }
 
+    /// Deals added.
     pub fn deals(&self) -> u64 {
         self.deals
     }

@@ -31,8 +31,11 @@ pub fn score_from_elo(elo: f64) -> f64 {
 /// The result of one game for the bot being measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// Lost the game.
     Loss,
+    /// Drew it.
     Draw,
+    /// Won it.
     Win,
 }
 
@@ -50,8 +53,11 @@ impl Outcome {
 /// Per-game counts (losses, draws, wins) of the bot being measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Trinomial {
+    /// Games lost.
     pub losses: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games won.
     pub wins: u64,
 }
 
@@ -62,6 +68,7 @@ pub const TRI_SCORES: [f64; 3] = [0.0, 0.5, 1.0];
 pub const PENTA_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 impl Trinomial {
+    /// Counts one game.
     pub fn add(&mut self, outcome: Outcome) {
         match outcome {
             Outcome::Loss => self.losses += 1,
@@ -75,6 +82,7 @@ impl Trinomial {
         [self.losses, self.draws, self.wins]
     }
 
+    /// Games counted.
     pub fn games(&self) -> u64 {
         self.losses + self.draws + self.wins
     }
@@ -97,10 +105,12 @@ impl Pentanomial {
         self.0[first.half_points() + second.half_points()] += 1;
     }
 
+    /// Pairs of games counted.
     pub fn pairs(&self) -> u64 {
         self.0.iter().sum()
     }
 
+    /// Games counted: two a pair.
     pub fn games(&self) -> u64 {
         2 * self.pairs()
     }
@@ -132,6 +142,7 @@ pub struct EloEstimate {
     pub elo_err: f64,
     /// Normalized Elo: (score − ½)/σ_game · 800/ln 10.
     pub nelo: f64,
+    /// Half the width of the nElo interval.
     pub nelo_err: f64,
     /// Likelihood of superiority, Φ((score − ½)/se), as a fraction 0..1.
     pub los: f64,

@@ -10,7 +10,9 @@ pub const Z95: f64 = 1.959963984540054;
 /// A closed interval `[lo, hi]`. Bounds may be infinite when the data cannot bound the quantity.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Interval {
+    /// The lower end.
     pub lo: f64,
+    /// The upper end.
     pub hi: f64,
 }
 
@@ -104,10 +106,13 @@ pub struct Welford {
 pub struct MeanCi {
     /// Number of observations.
     pub n: u64,
+    /// The sample mean.
     pub mean: f64,
     /// Sample standard deviation (n − 1 denominator); 0 when n < 2.
     pub sd: f64,
+    /// The 95% interval's lower end.
     pub lo: f64,
+    /// The 95% interval's upper end.
     pub hi: f64,
 }
 
@@ -127,6 +132,7 @@ impl FromIterator<f64> for Welford {
 }
 
 impl Welford {
+    /// No observations yet.
     pub fn new() -> Welford {
         Welford::default()
     }
@@ -163,6 +169,7 @@ impl Welford {
         Welford { n, mean, m2 }
     }
 
+    /// Observations added.
     pub fn n(&self) -> u64 {
         self.n
     }

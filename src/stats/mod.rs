@@ -12,15 +12,15 @@
 //!   payoff ratings, anchored, with cluster-robust intervals.
 //! - [`regress`]: regression adjustment on covariates of mean zero, fitted on the observations
 //!   before each one ([`OnlineRegression`]), so that it keeps the mean exactly.
-//! - [`unit`]: the unit a game's payoff verdicts are counted in, and numbers written with it.
-//! - [`calc`]: the `arena stats` calculator (counts on the command line → report).
+//! - [`unit`](mod@unit): the unit a game's payoff verdicts are counted in, and numbers written with it.
+//! - `calc`: the `arena stats` calculator (counts on the command line → report).
 //!
 //! The definitions are those of fishtest and fastchess; tests/stats_vectors.rs reproduces
 //! their published reference values, and tests/stats_honesty.rs checks by simulation that the 95%
 //! intervals cover the truth 95% of the time and that the SPRT's false-positive rate stays at α.
 
-pub mod calc;
-pub mod change;
+pub(crate) mod calc;
+pub(crate) mod change;
 pub mod cluster;
 pub mod elo;
 pub mod interval;

@@ -52,8 +52,11 @@ pub enum Anchor {
 /// finite bound where it played the group, else NaN), NaN for a bot not compared with it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rating {
+    /// The rating.
     pub value: f64,
+    /// The 95% interval's lower end.
     pub lo: f64,
+    /// The 95% interval's upper end.
     pub hi: f64,
 }
 
@@ -64,7 +67,9 @@ impl Rating {
 /// Ratings of every bot (in bot order), anchored, with the covariance of the finite ones.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingList {
+    /// One rating a bot, in bot order.
     pub ratings: Vec<Rating>,
+    /// What the ratings are relative to.
     pub anchor: Anchor,
     /// The independent observations (deals) behind the finite ratings.
     pub clusters: u64,
@@ -115,9 +120,13 @@ type Pair = (usize, usize);
 /// `games`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PairScore {
+    /// The bot scored (index in the field).
     pub a: usize,
+    /// Its opponent.
     pub b: usize,
+    /// `a`'s points in half points: a win 2, a draw 1.
     pub half_points: u64,
+    /// Games between the two in the cluster.
     pub games: u64,
 }
 
@@ -166,6 +175,7 @@ struct Places {
 }
 
 impl Comparisons {
+    /// No scores yet, for a field of `bots` bots.
     pub fn new(bots: usize) -> Comparisons {
         Comparisons { bots, ..Comparisons::default() }
     }
@@ -413,7 +423,9 @@ fn fit_elo(m: usize, pairs: &[(usize, usize, f64, f64)]) -> Vec<f64> {
 /// k-th mean.
 #[derive(Clone, Copy, Debug)]
 pub struct TableField<'a> {
+    /// The bot of each of the field's means.
     pub bots: &'a [usize],
+    /// The table's deal-by-deal payoffs.
     pub field: &'a FieldStats,
 }
 

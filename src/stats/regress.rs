@@ -35,6 +35,7 @@ pub struct OnlineRegression {
 }
 
 impl OnlineRegression {
+    /// A regression on `dims` covariates (and an intercept), no observations yet.
     pub fn new(dims: usize) -> OnlineRegression {
         let d = dims + 1;
         OnlineRegression {
@@ -137,6 +138,7 @@ pub struct StartFit {
 }
 
 impl StartFit {
+    /// A fit for `bots` bots at tables of `seats` seats, no deals yet.
     pub fn new(bots: usize, seats: usize) -> StartFit {
         StartFit {
             bots: (0..bots).map(|_| OnlineRegression::new(seats)).collect(),

@@ -46,6 +46,7 @@ pub enum SprtModel {
 }
 
 impl SprtModel {
+    /// The model as configs and files name it.
     pub fn as_str(self) -> &'static str {
         match self {
             SprtModel::Logistic => "logistic",
@@ -90,12 +91,20 @@ impl std::str::FromStr for SprtModel {
 /// `model` that is not the bounds' test, or half a pair are refused ([`SprtGiven::resolve`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SprtGiven {
+    /// H0's Elo difference (an Elo test).
     pub elo0: Option<f64>,
+    /// H1's Elo difference (an Elo test).
     pub elo1: Option<f64>,
+    /// H0's payoff difference, in the verdict's unit (a payoff test).
     pub payoff0: Option<f64>,
+    /// H1's payoff difference, in the verdict's unit (a payoff test).
     pub payoff1: Option<f64>,
+    /// The false-positive rate, [`DEFAULT_ERROR_RATE`] when not given.
     pub alpha: Option<f64>,
+    /// The false-negative rate, [`DEFAULT_ERROR_RATE`] when not given.
     pub beta: Option<f64>,
+    /// `logistic` or `normalized` for an Elo test (normalized when not given), `payoff` for a
+    /// payoff test.
     pub model: Option<String>,
     /// The unit of the bounds, when written (a resolved config writes it): it must be the test's.
     pub unit: Option<String>,
@@ -104,13 +113,21 @@ pub struct SprtGiven {
 /// The key of an [`SprtGiven`] an error is about, so that a file can point at its line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtKey {
+    /// `elo0`.
     Elo0,
+    /// `elo1`.
     Elo1,
+    /// `payoff0`.
     Payoff0,
+    /// `payoff1`.
     Payoff1,
+    /// `alpha`.
     Alpha,
+    /// `beta`.
     Beta,
+    /// `model`.
     Model,
+    /// `unit`.
     Unit,
     /// The test as a whole (its table, or no key in particular).
     Whole,
@@ -322,6 +339,7 @@ pub enum SprtDecision {
 }
 
 impl SprtDecision {
+    /// The decision as match.csv writes it: `H0`, `H1` or `continue`.
     pub fn as_str(self) -> &'static str {
         match self {
             SprtDecision::AcceptH0 => "H0",
@@ -343,9 +361,13 @@ impl std::fmt::Display for SprtDecision {
 pub struct Sprt {
     /// The hypotheses, in `unit`: H0 says the difference is `h0`, H1 `h1`.
     pub h0: f64,
+    /// H1's difference, in `unit`.
     pub h1: f64,
+    /// The false-positive rate: accepting H1 when H0 holds.
     pub alpha: f64,
+    /// The false-negative rate: accepting H0 when H1 holds.
     pub beta: f64,
+    /// What the difference is and how the LLR is counted.
     pub model: SprtModel,
     /// What `h0` and `h1` are measured in: Elo, nElo, or for the payoff model the unit of the game's
     /// verdicts (bb/100, chips/hand, points/hand), so that the bounds read as the verdict; its

@@ -37,7 +37,7 @@ pub const LOGS: &str = "logs";
 /// what they hold is the engines', so `--force` removes it whole.
 pub const ENGINES: &str = "engines";
 /// The run's resolved config.
-pub use crate::report::CONFIG;
+pub(crate) use crate::report::CONFIG;
 
 /// The files a run writes in its folder: `--force` removes these (and their temporary files) and
 /// nothing else. Made of the names their writers use (the manifest's, the config's, the verdicts'

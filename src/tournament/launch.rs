@@ -24,9 +24,19 @@ pub enum Launch<'a> {
     /// A new run of a config (or a shard of it) in an empty (or cleared) folder.
     New(Box<NewRun<'a>>),
     /// A folder's run continued (or extended).
-    Resume { resumption: Box<Resumption<'a>>, shard: Option<Shard> },
+    Resume {
+        /// The folder's run, read and checked.
+        resumption: Box<Resumption<'a>>,
+        /// The shard the folder plays, `None` for the whole run.
+        shard: Option<Shard>,
+    },
     /// The folder's run has ended with nothing left to play.
-    Ended { dir: PathBuf, manifest: Box<Manifest> },
+    Ended {
+        /// The run folder.
+        dir: PathBuf,
+        /// Its run.json.
+        manifest: Box<Manifest>,
+    },
 }
 
 /// A new run's pieces, held between its checks and its play.
@@ -54,9 +64,21 @@ pub enum Existing {
 /// What a launch came to.
 pub enum Finished {
     /// The run played (all of it, or until the SPRT decided or a signal stopped it).
-    Played { cfg: Box<RunConfig>, report: Box<RunReport>, dir: PathBuf },
+    Played {
+        /// The config played.
+        cfg: Box<RunConfig>,
+        /// What the run came to: its end, status and verdicts.
+        report: Box<RunReport>,
+        /// The run folder, holding its files.
+        dir: PathBuf,
+    },
     /// Nothing was left to play.
-    Ended { dir: PathBuf, manifest: Box<Manifest> },
+    Ended {
+        /// The run folder.
+        dir: PathBuf,
+        /// Its run.json, as the run left it.
+        manifest: Box<Manifest>,
+    },
 }
 
 impl<'a> Launch<'a> {
@@ -93,7 +115,8 @@ impl<'a> Launch<'a> {
         // Before anything is read: a run still being written is refused, naming its process.
         let lock = FolderLock::acquire(dir)?;
         let manifest = Manifest::read(dir)?;
-        if manifest.status.is_whole() && games.is_none() {
+        // A whole run whose records file is broken is not ended: resuming repairs it.
+        if manifest.status.is_whole() && games.is_none() && records_break(dir, &manifest)?.is_none() {
             return Ok(Launch::Ended { dir: dir.to_path_buf(), manifest: Box::new(manifest) });
         }
         let resumption = Resumption::open(arena, dir, lock, &opts, games)?;
@@ -198,4 +221,12 @@ pub fn nothing_to_resume(dir: &Path, manifest: &Manifest) -> String {
         manifest.games_played,
         manifest.games_planned
     )
+}
+
+/// Where the run's compressed records file breaks, if it does (see `records::read_checked`).
+pub fn records_break(dir: &Path, manifest: &crate::report::Manifest) -> Result<Option<String>> {
+    match manifest.records.moves_file() {
+        Some(file) => Ok(crate::report::records::read_checked(&dir.join(file))?.1),
+        None => Ok(None),
+    }
 }

@@ -3,7 +3,7 @@
 //!
 //! The rate is the games finished over the time since the first game started (not a smoothed
 //! recent rate, which swings with the runner's batches); the ETA is shown only once that rate
-//! means something: after [`RATE_KNOWN_AFTER`] or a twentieth of the games. An SPRT run may stop
+//! means something: after `RATE_KNOWN_AFTER` or a twentieth of the games. An SPRT run may stop
 //! before its last game, so its ETA is an upper bound (`≤`) and its line shows the current LLR.
 
 use std::io::Write;
@@ -21,6 +21,7 @@ use crate::tournament::runner::{worker_index, Padded};
 /// How a run shows its progress.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ProgressMode {
+    /// Nothing shown.
     Off,
     /// A bar redrawn in place (stderr is a terminal).
     Bar,
@@ -29,7 +30,7 @@ pub enum ProgressMode {
 }
 
 /// The time after which the mean rate is trusted for an ETA (or a twentieth of the games).
-pub const RATE_KNOWN_AFTER: Duration = Duration::from_secs(2);
+pub(crate) const RATE_KNOWN_AFTER: Duration = Duration::from_secs(2);
 
 /// How often the bar is redrawn.
 const BAR_TICK: Duration = Duration::from_millis(100);
@@ -72,7 +73,7 @@ impl DoneCount {
 
 /// A run's progress: counts games as they finish and shows them per its [`ProgressMode`] on a
 /// thread of its own until dropped.
-pub struct Progress {
+pub(crate) struct Progress {
     shared: Arc<Shared>,
     ticker: Option<(mpsc::Sender<()>, JoinHandle<()>)>,
 }
@@ -175,7 +176,7 @@ impl Shared {
 /// One progress line: `7,380/10,000 games, 13,143 games/s, ETA 2s` (+ `, SPRT payoff [0, 200]
 /// bb/100: LLR 1.23 (stops at -2.94 or 2.94)` with an SPRT, whose ETA is an upper bound). `done` games were played in `elapsed`, after
 /// `before` played earlier (a resumed run: they count as done but not in the rate).
-pub fn status(
+pub(crate) fn status(
     before: u64,
     done: u64,
     total: u64,

@@ -33,6 +33,8 @@ pub struct RunRecords {
     bots: Option<Arc<dyn Venue>>,
     names: Vec<String>,
     pub lines: Vec<RecordLine>,
+    /// Where a compressed records file breaks, if it does (the lines are those before).
+    broken: Option<String>,
     dir: std::path::PathBuf,
     /// The run's games.csv (or .gz), which the records are held to.
     games_path: std::path::PathBuf,
@@ -65,10 +67,10 @@ impl RunRecords {
         let venue = entry.venue(&cfg.table, cfg.seats, &[], None)?;
         let inside = cfg.bots.iter().all(|b| !OUTSIDE.contains(&b.kind.as_str()));
         let bots = inside.then(|| entry.venue(&cfg.table, cfg.seats, &cfg.bots, None).ok()).flatten();
-        let lines = records::read(&dir.join(file))?;
+        let (lines, broken) = records::read_checked(&dir.join(file))?;
         let names = names(&cfg);
         let games_path = manifest.records.path_in(dir)?;
-        Ok(RunRecords { cfg, schedule, venue, bots, names, lines, dir: dir.to_path_buf(), games_path })
+        Ok(RunRecords { cfg, schedule, venue, bots, names, lines, broken, dir: dir.to_path_buf(), games_path })
     }
 
     /// The record of game `index` (the run's order: pairing by pairing), parsed, with its job.
@@ -119,6 +121,12 @@ impl RunRecords {
                 "{}: --bots plays the games again with the run's bots, and bots outside this process ({}) are not started again",
                 self.dir.display(),
                 OUTSIDE.join(", ")
+            )));
+        }
+        if let Some(broken) = &self.broken {
+            return Ok(Checked::Failed(format!(
+                "{broken}; `arena resume {}` plays the games after the break again",
+                self.dir.display()
             )));
         }
         let text = crate::report::read_games_text(&self.games_path)?;

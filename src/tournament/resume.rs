@@ -34,6 +34,8 @@ pub struct Resumption<'a> {
     known: Known,
     plan: Plan<'static>,
     output: Output,
+    /// Where the records file broke, when it did: the games after the break are played again.
+    repair: Option<String>,
 }
 
 impl<'a> Resumption<'a> {
@@ -75,7 +77,8 @@ impl<'a> Resumption<'a> {
             let _ = std::fs::remove_file(temp_path(path));
         }
         let (file, kept) = read_share(&games_path, &schedule, share, &names, cfg.seats, &cfg.columns(&*table))?;
-        let lines = moves_path.as_deref().map(crate::report::records::read).transpose()?;
+        let read = moves_path.as_deref().map(crate::report::records::read_checked).transpose()?;
+        let (lines, repair) = read.map_or((None, None), |(lines, broken)| (Some(lines), broken));
         let kept = with_lines(kept, lines.as_deref(), schedule.replays);
         // The games kept that are the share's first ones, with no gap before them.
         let prefix = kept.iter().enumerate().take_while(|(p, g)| share.game(&schedule, *p as u64) == g.index).count();
@@ -115,7 +118,7 @@ impl<'a> Resumption<'a> {
             let games = share.games_from(&schedule, done).filter(move |i| !copied.contains(i));
             Plan { games: Box::new(games), count, done: done + known.len() as u64 }
         };
-        Ok(Resumption { cfg, dir, lock, opts, manifest, table, schedule, tally, start, known, plan, output })
+        Ok(Resumption { cfg, dir, lock, opts, manifest, table, schedule, tally, start, known, plan, output, repair })
     }
 
     /// The run's schedule (of the extended config), for its header: built once, here.
@@ -137,8 +140,12 @@ impl<'a> Resumption<'a> {
             (_, 0) => "none left to play: the run's files are written".to_string(),
             (_, n) => format!("{} to play", thousands(n)),
         };
+        let repair = match &self.repair {
+            Some(broken) => format!("\n{broken}: the games after the break are played again"),
+            None => String::new(),
+        };
         format!(
-            "resumed {} with {} of {} games played ({left})",
+            "resumed {} with {} of {} games played ({left}){repair}",
             self.dir.display(),
             thousands(done),
             thousands(done + count)
@@ -147,8 +154,21 @@ impl<'a> Resumption<'a> {
 
     /// Plays the rest of the run; also returns its config.
     pub fn play(self) -> Result<(RunConfig, RunReport)> {
-        let Resumption { cfg, dir, mut lock, opts, mut manifest, table, schedule, tally, start, known, plan, output } =
-            self;
+        let Resumption {
+            cfg,
+            dir,
+            mut lock,
+            opts,
+            mut manifest,
+            table,
+            schedule,
+            tally,
+            start,
+            known,
+            plan,
+            output,
+            ..
+        } = self;
         lock.set_games(plan.done)?;
         manifest.resumed.push(crate::report::now());
         manifest.status = RunStatus::Running;

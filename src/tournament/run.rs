@@ -5,8 +5,8 @@
 //! file per game in history/ (`<pairing>-<game>.<ext>`); external bots keep their stderr in
 //! logs/; stops early when an SPRT decides.
 //!
-//! [`execute`] starts a new run; [`Run`] plays any run in its folder (new, resumed in
-//! [`crate::tournament::resume`], merged in [`crate::tournament::merge`]) and writes its end.
+//! `execute` starts a new run; `Run` plays any run in its folder (new, resumed in
+//! `crate::tournament::resume`, merged in `crate::tournament::merge`) and writes its end.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -37,9 +37,13 @@ pub struct RunReport {
     pub end: RunEnd,
     /// The games of the folder's share of the schedule (its shard's, or all).
     pub planned: u64,
+    /// The shard the folder played, `None` for the whole run.
     pub shard: Option<Shard>,
+    /// The run's plan: its pairings and games.
     pub schedule: Schedule,
+    /// What the run came to: every bot's summary, the matches, the rating list.
     pub verdicts: Verdicts,
+    /// How the run ended, as run.json records it.
     pub status: RunStatus,
     /// Games whose engine panicked (status `error: ...` in games.csv): no result, counted for
     /// nobody.
@@ -49,7 +53,7 @@ pub struct RunReport {
 /// Plays `cfg` (or its `shard`) and writes its files into `dir`, which `lock` holds (see
 /// [`folder::prepare`]). `schedule` is `cfg.schedule()`, built once by the caller (which shows
 /// it in the run's header before play starts) and passed along rather than built again.
-pub fn execute(
+pub(crate) fn execute(
     arena: &Arena,
     cfg: &RunConfig,
     schedule: Schedule,
@@ -115,7 +119,7 @@ pub(crate) fn open_table(arena: &Arena, cfg: &RunConfig, history: bool, dir: &Pa
 
 /// Refuses `--hand-history` for a game without a record format, before a run prints or writes
 /// anything.
-pub fn check_history(arena: &Arena, cfg: &RunConfig) -> Result<()> {
+pub(crate) fn check_history(arena: &Arena, cfg: &RunConfig) -> Result<()> {
     match arena.find(cfg.game)?.venue(&cfg.table, cfg.seats, &[], None)?.history_extension() {
         Some(_) => Ok(()),
         None => Err(no_history(cfg)),

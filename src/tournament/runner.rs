@@ -3,9 +3,9 @@
 //!
 //! On one thread each game is played, formatted and delivered in turn. On more, the threads take
 //! batches of consecutive games, play them and put them back on a shelf; the thread that called
-//! [`run`] delivers them in order and plays when there is nothing to deliver. Memory is a few
+//! `run` delivers them in order and plays when there is nothing to deliver. Memory is a few
 //! batches of records a thread, not the tournament. A batch grows while batches finish quickly (up
-//! to [`MAX_BATCH`] games), so fast games amortise the hand-off and slow games still show
+//! to `MAX_BATCH` games), so fast games amortise the hand-off and slow games still show
 //! progress. The [`Stop`] (Ctrl-C, SIGTERM, SIGHUP) is checked before every game; what finished
 //! before the first unplayed game is kept. A second request abandons the games in flight: nothing
 //! more is delivered.
@@ -23,9 +23,12 @@ use crate::registry::Venue;
 use crate::tournament::progress::{Progress, ProgressMode};
 
 #[derive(Clone, Debug)]
+/// How a run is played and kept, apart from its config.
 pub struct RunOptions {
+    /// Threads that play games (1: all on the calling thread); the output is the same for any
+    /// number.
     pub threads: usize,
-    /// How the run shows its progress on stderr (see [`Progress`]).
+    /// How the run shows its progress on stderr (see `Progress`).
     pub progress: ProgressMode,
     /// Ask games for their community-format record.
     pub history: bool,
@@ -92,6 +95,23 @@ fn pin_worker(cores: &[usize], worker: usize) {
 /// How often finished games reach the disk by default (`--flush-every`).
 pub const FLUSH_EVERY: Duration = Duration::from_secs(5);
 
+impl RunOptions {
+    /// The options of a run started from code: `threads` threads, nothing shown while it plays,
+    /// games.csv kept, no hand histories, rows flushed every [`FLUSH_EVERY`], and a [`Stop`] only
+    /// the caller can request (through the `stop` field).
+    pub fn new(threads: usize) -> RunOptions {
+        RunOptions {
+            threads,
+            progress: ProgressMode::Off,
+            history: false,
+            stop: Arc::default(),
+            records: crate::report::Records::Csv,
+            flush_every: FLUSH_EVERY,
+            luck: crate::core::luck::Estimator::Plain,
+        }
+    }
+}
+
 /// A request from outside to stop a run: the first stops taking games and lets those in flight
 /// finish; a second abandons those in flight. Only atomics, so a signal handler may call
 /// [`Stop::request`].
@@ -112,10 +132,12 @@ impl Stop {
         }
     }
 
+    /// Whether a stop was asked for.
     pub fn requested(&self) -> bool {
         self.requested.load(Ordering::Relaxed)
     }
 
+    /// Whether a second stop was asked for: the games in flight are abandoned.
     pub fn abandoned(&self) -> bool {
         self.abandon.load(Ordering::Relaxed)
     }
@@ -128,7 +150,7 @@ impl Stop {
 
 /// What the sink wants after a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
+pub(crate) enum Flow {
     Continue,
     Stop,
 }
@@ -162,7 +184,7 @@ thread_local! {
 /// The calling thread's number among the threads of the run under way: 0 for the thread that
 /// called [`run`] (and any thread outside a run), 1 and up for the workers it started. For
 /// per-thread tallies like [`PerWorker`].
-pub fn worker_index() -> usize {
+pub(crate) fn worker_index() -> usize {
     WORKER.get()
 }
 
@@ -263,7 +285,7 @@ impl Shelf<'_> {
 
 /// The games a run plays: tournament indexes in increasing order, `count` of them, after `done`
 /// games the run already has (resumed, or copied from elsewhere; they only count in the progress).
-pub struct Plan<'a> {
+pub(crate) struct Plan<'a> {
     pub games: Box<dyn Iterator<Item = u64> + Send + 'a>,
     pub count: u64,
     pub done: u64,
@@ -279,12 +301,12 @@ impl Plan<'_> {
 /// What the workers make of a finished game for the sink, on their own threads (its games.csv
 /// rows; the decision times, into a [`PerWorker`] tally): that work scales with the threads, and
 /// the sink, which runs on one, only copies and adds up results.
-pub type Format<'a> = dyn Fn(&Job, &GameRecord, &mut Vec<u8>) + Sync + 'a;
+pub(crate) type Format<'a> = dyn Fn(&Job, &GameRecord, &mut Vec<u8>) + Sync + 'a;
 
 /// One `T` per worker thread of a run, each on cache lines of its own: a worker updates its own
 /// without waiting for or disturbing the others (its lock is only ever taken by that worker during
 /// the run). For what the workers add up in any order, like decision times.
-pub struct PerWorker<T> {
+pub(crate) struct PerWorker<T> {
     slots: Vec<Padded<Mutex<T>>>,
 }
 
@@ -313,7 +335,7 @@ impl<T> PerWorker<T> {
 }
 
 /// Where the games go, in schedule order, with what [`Format`] made of them; says whether to go on.
-pub type Deliver<'a> = dyn FnMut(&Job, &GameRecord, &[u8]) -> Result<Flow> + 'a;
+pub(crate) type Deliver<'a> = dyn FnMut(&Job, &GameRecord, &[u8]) -> Result<Flow> + 'a;
 
 /// Plays the games of `plan` from `schedule`, on `table`, delivering records in schedule order to
 /// `sink` with what `format` made of them (`played` counts the games delivered); counts every
@@ -321,7 +343,7 @@ pub type Deliver<'a> = dyn FnMut(&Job, &GameRecord, &[u8]) -> Result<Flow> + 'a;
 ///
 /// On one thread, each game is played, formatted and delivered in turn ([`run_inline`]); on more,
 /// the threads share batches and this thread delivers them ([`run_parallel`]).
-pub fn run(
+pub(crate) fn run(
     schedule: &Schedule,
     plan: Plan,
     table: &dyn Venue,

@@ -48,25 +48,48 @@ fn plays(games: &str) -> Vec<String> {
 
 #[test]
 fn the_reference_bot_plays_the_same_games_in_all_four_ways_and_on_one_and_two_threads() {
+    // A process a turn costs a Python bot a start every turn (some 150 a game, most of the
+    // suite's time at four games a way): one game that way here, the whole deal in the ignored
+    // test below, which CI runs.
+    four_ways(1);
+}
+
+/// The same at full strength: the restarted ways play a whole deal too (one wall in its four
+/// rotations, the bot in every seat), some 600 starts of Python a way.
+/// `cargo test --release --test suite botzone_kind:: -- --ignored` (.ci/run runs it)
+#[test]
+#[ignore]
+fn the_reference_bot_restarted_every_turn_plays_a_whole_deal_as_kept_running() {
+    four_ways(4);
+}
+
+/// The reference bot in the four ways, `games` games each (a whole deal paired, in its four
+/// rotations, from four games; one game alone unpaired): the same games whichever way. Then kept
+/// running, forty paired games in both interactions, on two threads and on one: the same games.
+fn four_ways(games: usize) {
     if !python("the reference Botzone bot") {
         return;
     }
     let dir = TempDir::new().unwrap();
-    let mark = mark(module_path!(), "ways");
-    let mut seen: Option<String> = None;
-    // A process a turn costs a Python bot a start every turn: four games that way, forty kept.
-    for (io, keep, games) in [("json", false, 4), ("simple", false, 4), ("json", true, 40), ("simple", true, 40)] {
-        let out = format!("{io}-{keep}");
-        let (csv, stdout) = run_in(dir.path(), &mark, &config(games, &reference(io, keep, &[], "")), &out, 2);
+    let mark = mark(module_path!(), &format!("ways-{games}"));
+    let mut seen: Option<(String, String)> = None;
+    let ways = [("json", false, games), ("simple", false, games), ("json", true, games), ("simple", true, games)];
+    let kept = [("json", true, 40), ("simple", true, 40)];
+    for (io, keep, games) in ways.into_iter().chain(kept) {
+        let out = format!("{io}-{keep}-{games}");
+        let setup = config(games, &reference(io, keep, &[], ""));
+        let setup = if games % 4 == 0 { setup } else { setup.replace("paired = true", "paired = false") };
+        let (csv, stdout) = run_in(dir.path(), &mark, &setup, &out, 2);
         let rows = statuses(&csv, "ref");
         assert_eq!(rows.len(), games, "{out}");
         assert!(rows.iter().all(|s| s == "ok"), "{out}: {:?}", rows.iter().find(|s| *s != "ok"));
         assert!(!stdout.contains("forfeits"), "{out}: {stdout}");
-        // The first four games (one wall in its four rotations) are the same whichever way.
-        let first: String = csv.lines().take(1 + 4 * 4).collect::<Vec<_>>().join("\n");
+        // Every way plays the same games as the first way that played as many.
         match &seen {
-            None => seen = Some(first),
-            Some(before) => assert_eq!(&first, before, "{out} played other games"),
+            Some((before, of)) if of.ends_with(&format!("-{games}")) => {
+                assert_eq!(&csv, before, "{out} played other games than {of}")
+            }
+            _ => seen = Some((csv, out.clone())),
         }
         // The bot saved `data` every turn and checked it came back (else it exits with code 3),
         // and its `debug` went to its log.
@@ -74,7 +97,7 @@ fn the_reference_bot_plays_the_same_games_in_all_four_ways_and_on_one_and_two_th
         assert!(keep || log.contains("debug (turn 2): turn 2"), "{out}: {log}");
     }
     let (one, _) = run_in(dir.path(), &mark, &config(40, &reference("json", true, &[], "")), "one-thread", 1);
-    let two = std::fs::read_to_string(dir.path().join("json-true/games.csv")).unwrap();
+    let two = std::fs::read_to_string(dir.path().join("json-true-40/games.csv")).unwrap();
     assert_eq!(one, two, "one and two threads differ");
     assert!(survivors(&mark, Duration::from_secs(3)).is_empty(), "processes left behind");
 }

@@ -178,7 +178,7 @@ impl Drop for Burners {
 /// a small part of it its own: under `start_ms = 400` it is not ruled silent, and its moves
 /// under `move_ms = 400` count, because the time it waits for the core is not charged to it.
 /// The interpreter itself is run: a `python3` that is a script (pyenv's shim) starts short-lived
-/// helpers whose waits end with them, which the host cannot see (docs/protocol.md).
+/// helpers whose waits end with them, which the host cannot see (docs/book/src/protocol.md).
 #[test]
 fn a_loaded_machine_does_not_break_the_start_limit() {
     let taskset = Command::new("taskset").arg("--version").output().is_ok_and(|o| o.status.success());

@@ -311,10 +311,24 @@ fn the_gap_keeps_a_command_from_being_dropped() {
 
 /// The project's engine, `arena brain gomoku --bot search`, seated through the `gomocup` kind,
 /// plays the games the built-in `search` plays (it is deterministic): the same games.csv and
-/// summary.csv byte for byte, on 1 and 2 threads, under each rule, from the shipped openings.
+/// summary.csv byte for byte, under each rule, from the shipped openings. Eight games a rule
+/// (four openings, each with either colour): `search` thinks a while every move, and 24 a rule
+/// were a tenth of the suite's time; the 24 are the ignored test below, which CI runs.
 #[test]
 fn the_project_engine_through_the_kind_plays_the_in_process_games() {
-    let bench = Bench::new("brain");
+    engine_plays_the_in_process_games(8);
+}
+
+/// The same over 24 games a rule (twelve openings).
+/// `cargo test --release --test suite gomocup_kind:: -- --ignored` (.ci/run runs it)
+#[test]
+#[ignore]
+fn the_project_engine_plays_twenty_four_in_process_games_a_rule() {
+    engine_plays_the_in_process_games(24);
+}
+
+fn engine_plays_the_in_process_games(games: usize) {
+    let bench = Bench::new(&format!("brain-{games}"));
     let exe = env!("CARGO_BIN_EXE_arena");
     let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/freestyle-15.txt");
     let engine = format!(
@@ -323,10 +337,13 @@ fn the_project_engine_through_the_kind_plays_the_in_process_games() {
     for rule in ["freestyle", "standard", "renju"] {
         let table = format!("rule = \"{rule}\"\nopenings = {:?}", openings.display().to_string());
         let with = |bot: &str| {
-            format!("game = \"gomoku\"\ngames = 24\npaired = true\nbots = [{bot}, \"weights\"]\n[table]\n{table}\n")
+            format!(
+                "game = \"gomoku\"\ngames = {games}\npaired = true\nbots = [{bot}, \"weights\"]\n[table]\n{table}\n"
+            )
         };
         let (built_in, _) = bench.run(&with("\"search\""), &format!("{rule}-built-in"));
         let (engine_games, _) = bench.run(&with(&engine), &format!("{rule}-engine"));
+        assert_eq!(engine_games.lines().count(), 1 + 2 * games, "{rule}");
         assert!(statuses(&engine_games, "search").iter().all(|s| s == "ok"), "{rule}");
         assert_eq!(engine_games, built_in, "{rule}: the games differ");
         let summary = |out: &str| bench.read(&format!("{rule}-{out}/summary.csv"));

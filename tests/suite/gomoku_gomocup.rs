@@ -369,10 +369,11 @@ fn renju_bots_never_play_a_forbidden_point() {
     }
 }
 
-/// Gomocup's time limits: at `timeout_turn 200` every answer comes well inside 200 ms, for the
-/// default bot and for a search that would take seconds a move on a fixed depth; with
-/// `timeout_match` the match's time is shared over the moves (`time_left`). Measured here from
-/// the command's last byte written to the answer read.
+/// Gomocup's time limits, kept when the bot is asked to (`clock=true`; by default it searches
+/// within its node budget, the same moves at any load): at `timeout_turn 200` every answer comes
+/// well inside 200 ms, for the default search and for one that would take seconds a move on a
+/// fixed depth; with `timeout_match` the match's time is shared over the moves (`time_left`).
+/// Measured here from the command's last byte written to the answer read.
 #[test]
 fn the_brain_keeps_to_timeout_turn_and_time_left() {
     let positions = [
@@ -382,7 +383,8 @@ fn the_brain_keeps_to_timeout_turn_and_time_left() {
         "BOARD\n7,7,2\n8,8,1\n7,8,2\n9,9,1\n7,9,2\n6,6,1\n10,10,2\nDONE",
     ];
     let mut slowest = Duration::ZERO;
-    for args in [&["--bot", "search"][..], &["--bot", "search", "--param", "depth=8", "--param", "width=8"]] {
+    let deep = ["--bot", "search", "--param", "clock=true", "--param", "depth=8", "--param", "width=8"];
+    for args in [&["--bot", "search", "--param", "clock=true"][..], &deep] {
         let mut e = Engine::brain(args);
         assert_eq!(e.ask("START 15"), "OK");
         e.send("INFO timeout_turn 200\nINFO timeout_match 0\nINFO time_left 2147483647\nINFO rule 0");
@@ -410,7 +412,7 @@ fn the_brain_keeps_to_timeout_turn_and_time_left() {
         assert_eq!(e.finish(false).0, 0);
     }
     // A match of 3 s with 10 s turns: the first moves take a share of time_left, not the turn.
-    let mut e = Engine::brain(&["--bot", "search", "--param", "depth=8", "--param", "width=8"]);
+    let mut e = Engine::brain(&deep);
     assert_eq!(e.ask("START 15"), "OK");
     e.send("INFO timeout_turn 10000\nINFO timeout_match 3000\nINFO time_left 3000");
     let began = std::time::Instant::now();

@@ -164,7 +164,7 @@ fn check_against_summary(folder: &Path, own: &Interval, bot: &str) {
     }
 }
 
-/// The config's run in `dir` (as the README shows it: the folder results/kuhn_poker); `more`
+/// The config's run in `dir` (as the book shows it: the folder results/kuhn_poker); `more`
 /// are extra flags. Returns the folder and what the run printed.
 fn run_config(dir: &Path, more: &[&str]) -> (PathBuf, String) {
     let config = repo().join("examples/kuhn_poker.toml");
@@ -197,18 +197,18 @@ fn list_shows_the_game_and_its_bots() {
     }
 }
 
-/// The README's example run is this config's, and its figures are what the run prints; the run
+/// The book's example run (Rust plugins and your own games) is this config's, and its figures are what the run prints; the run
 /// writes its files, `report` reads them, and the first seat is worth -1/18 chip a hand.
 #[test]
 fn the_config_runs_and_the_first_seat_is_worth_minus_one_eighteenth() {
     let dir = tempfile::tempdir().unwrap();
     let (folder, printed) = run_config(dir.path(), &[]);
 
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo().join("docs/book/src/plugins.md")).unwrap();
     let marker = "<!-- the output of examples/kuhn_poker.toml's run, checked by tests/suite/kuhn_poker.rs -->\n```\n";
-    let start = readme.find(marker).expect("the README shows the Kuhn poker run") + marker.len();
+    let start = readme.find(marker).expect("the book shows the Kuhn poker run") + marker.len();
     let shown = &readme[start..start + readme[start..].find("```").unwrap()];
-    assert_eq!(printed.trim_end(), shown.trim_end(), "the README's Kuhn poker run is not what the run prints");
+    assert_eq!(printed.trim_end(), shown.trim_end(), "the book's Kuhn poker run is not what the run prints");
 
     let report = stdout(&kuhn(dir.path(), &["report", "results/kuhn_poker"]));
     assert_eq!(report.trim_end(), "report: results/kuhn_poker/report.html");
@@ -241,7 +241,7 @@ fn the_config_runs_and_the_first_seat_is_worth_minus_one_eighteenth() {
 }
 
 /// An outside bot (`protocol-bot`, the protocol's random-legal reference bot, started from the
-/// example's own binary) plays Kuhn poker over docs/protocol.md without a fault, in both seats.
+/// example's own binary) plays Kuhn poker over docs/book/src/protocol.md without a fault, in both seats.
 #[test]
 fn an_outside_bot_plays_it_over_the_protocol() {
     let dir = tempfile::tempdir().unwrap();

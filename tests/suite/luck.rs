@@ -1,4 +1,4 @@
-//! Payoffs with the luck taken out (`estimator`, docs/luck.md) on the real binary: the same bytes
+//! Payoffs with the luck taken out (`estimator`, docs/book/src/luck-method.md) on the real binary: the same bytes
 //! on any number of threads, adjusted payoffs that still sum to zero at every table, verdicts
 //! read back from the folder as they were written, and one clear line for an estimator a game
 //! cannot have.

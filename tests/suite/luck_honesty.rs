@@ -1,4 +1,4 @@
-//! The payoffs with the luck taken out (`estimator = "aivat"`, docs/luck.md) held to their promise
+//! The payoffs with the luck taken out (`estimator = "aivat"`, docs/book/src/luck-method.md) held to their promise
 //! by simulation with fixed seeds, on the real binary: the adjusted mean is the plain mean (no
 //! bias), its 95% intervals contain the truth 95% of the time, and a payoff SPRT on it accepts a
 //! false H1 no more often than α.

@@ -1,5 +1,7 @@
-//! The README tells the truth: every example it shows is run and its output compared, line for
-//! line (snapshot tests, as fastchess checks its documentation).
+//! The README and the book tell the truth: every example they show is run and its output
+//! compared, line for line (snapshot tests, as fastchess checks its documentation). The README
+//! and each chapter of the book (docs/book/src/SUMMARY.md) run in a scratch folder of their own,
+//! so a chapter's examples make what they use.
 //!
 //! The convention: a fenced block whose first line starts with `$ ` is a snapshot. Each `$ ` line
 //! is a shell command running `arena` (`cargo run --release -- ...` means the same; a comment
@@ -102,28 +104,74 @@ const SLOW: &[&str] = &[
     "configs/holdem-6max.toml",
 ];
 
-fn check_readme(slow: bool) {
+/// The book's chapters, in the order of its SUMMARY.md, as paths from the project's root.
+pub fn book_chapters() -> Vec<String> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
-    let all = examples(&readme);
-    assert!(all.len() >= 10, "the README's examples were not found: {all:?}");
+    let summary = std::fs::read_to_string(repo.join("docs/book/src/SUMMARY.md")).unwrap();
+    summary
+        .lines()
+        .filter_map(|line| line.split_once("](").map(|(_, rest)| rest))
+        .map(|rest| format!("docs/book/src/{}", &rest[..rest.find(')').unwrap()]))
+        .collect()
+}
+
+/// The snapshot examples of the files named (paths from the project's root), each with its file.
+fn examples_of(files: &[String]) -> Vec<(String, Example)> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut all = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(repo.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        all.extend(examples(&text).into_iter().map(|e| (file.clone(), e)));
+    }
+    all
+}
+
+/// The README's examples: none is a long tournament (those are the book's).
+fn check_readme() {
+    let readme = examples_of(&["README.md".to_string()]);
+    assert!(readme.len() >= 5, "the README's examples were not found: {readme:?}");
+    check_examples(&readme, false);
+}
+
+fn check_book(slow: bool) {
+    let book = examples_of(&book_chapters());
+    assert!(book.len() >= 50, "the book's examples were not found: {} of them", book.len());
+    check_examples(&book, slow);
+}
+
+/// Runs the examples (the fast ones, or with `slow` the long tournaments) in one scratch folder, in
+/// order, and fails with every one that prints something other than what its file shows.
+fn check_examples(all: &[(String, Example)], slow: bool) {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let bin = Path::new(env!("CARGO_BIN_EXE_arena")).parent().unwrap();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    let scratch = tempfile::TempDir::new().unwrap();
-    // The configs name files relative to the project's root: configs, openings, the example bots
-    // (the roster's Botzone and ACPC examples run them) and (for the Gomocup engine example) the
-    // built binary.
-    for dir in ["bots", "configs", "openings", "target", "tests"] {
-        std::os::unix::fs::symlink(repo.join(dir), scratch.path().join(dir)).unwrap();
-    }
+    // A scratch folder a file, made when its first example runs. The configs name files
+    // relative to the project's root: configs, openings, the example bots (the roster's Botzone
+    // and ACPC examples run them), test data and (for the Gomocup engine example) the built binary.
+    let mut scratches: std::collections::HashMap<String, tempfile::TempDir> = Default::default();
+    let mut scratch_of = |file: &str| -> std::path::PathBuf {
+        let dir = scratches.entry(file.to_string()).or_insert_with(|| {
+            let scratch = tempfile::TempDir::new().unwrap();
+            for dir in ["bots", "configs", "openings", "target", "tests"] {
+                std::os::unix::fs::symlink(repo.join(dir), scratch.path().join(dir)).unwrap();
+            }
+            scratch
+        });
+        dir.path().to_path_buf()
+    };
     let mut failures = Vec::new();
     let mut ran = 0;
-    for example in all.iter().filter(|e| SLOW.iter().any(|s| e.command.contains(s)) == slow) {
-        assert!(example.command.contains("arena "), "README.md:{}: not an arena command", example.line);
+    for (file, example) in all.iter().filter(|(_, e)| SLOW.iter().any(|s| e.command.contains(s)) == slow) {
+        // A step that sets the scene (a folder, a file) prints nothing; the rest run arena.
+        assert!(
+            example.command.contains("arena ") || example.output.is_empty(),
+            "{file}:{}: not an arena command",
+            example.line
+        );
         let output = Command::new("sh")
             .arg("-c")
             .arg(&example.command)
-            .current_dir(scratch.path())
+            .current_dir(scratch_of(file))
             .env("PATH", &path)
             // `arena play` lays its screens out to COLUMNS: the README shows them at 80 columns,
             // what a pipe gets without it.
@@ -135,7 +183,7 @@ fn check_readme(slow: bool) {
         let actual: Vec<&str> = stdout.trim_end().lines().map(str::trim_end).collect();
         if !matches(&example.output, &actual) {
             failures.push(format!(
-                "README.md:{}: `{}` prints\n{}\n(stderr: {})\nbut the README shows\n{}\n",
+                "{file}:{}: `{}` prints\n{}\n(stderr: {})\nbut {file} shows\n{}\n",
                 example.line,
                 example.command,
                 actual.join("\n"),
@@ -145,18 +193,23 @@ fn check_readme(slow: bool) {
         }
     }
     assert!(ran > 0, "no example ran");
-    assert!(failures.is_empty(), "{} of {ran} README examples differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(failures.is_empty(), "{} of {ran} examples differ:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn the_readme_examples_print_what_the_readme_shows() {
-    check_readme(false);
+    check_readme();
 }
 
 #[test]
-#[ignore = "plays the README's long tournaments (about 20 minutes): run with --include-ignored"]
-fn the_readme_tournaments_print_what_the_readme_shows() {
-    check_readme(true);
+fn the_book_examples_print_what_the_book_shows() {
+    check_book(false);
+}
+
+#[test]
+#[ignore = "plays the book's long tournaments (about 20 minutes): run with --include-ignored"]
+fn the_book_tournaments_print_what_the_book_shows() {
+    check_book(true);
 }
 
 #[test]
@@ -171,16 +224,16 @@ fn the_snapshot_convention() {
     assert!(!matches(&expected, &["a", "b"]) && !matches(&expected, &["x", "d"]));
 }
 
-/// The config the README shows as `configs/example.toml` is that file, and it runs.
+/// The config the book shows as `configs/example.toml` is that file, and it runs.
 #[test]
-fn the_readme_config_is_a_real_file_that_runs() {
+fn the_books_config_is_a_real_file_that_runs() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
-    let start = readme.find("```toml\n# configs/example.toml\n").expect("the README shows configs/example.toml");
+    let readme = std::fs::read_to_string(repo.join("docs/book/src/configs.md")).unwrap();
+    let start = readme.find("```toml\n# configs/example.toml\n").expect("the book shows configs/example.toml");
     let block = &readme[start + "```toml\n".len()..];
     let block = &block[..block.find("```").unwrap()];
     let file = std::fs::read_to_string(repo.join("configs/example.toml")).unwrap();
-    assert_eq!(block, file, "README's configs/example.toml differs from the file");
+    assert_eq!(block, file, "the book's configs/example.toml differs from the file");
     let out = tempfile::TempDir::new().unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(["run", "--quiet", "--games", "20", "--out"])

@@ -6,7 +6,7 @@ controller written from Botzone's description of how the platform drives a judge
         -- BOT0 -- BOT1 -- BOT2 -- BOT3
 
 Each BOTi is a command line (split on spaces). Every turn the judge (judge/main.cpp built with
--D_BOTZONE_ONLINE, docs/botzone.md) is run on the whole log and prints the four requests, or the
+-D_BOTZONE_ONLINE, docs/book/src/botzone.md) is run on the whole log and prints the four requests, or the
 scores; each bot gets its request: afresh, the whole history (JSON, or the simple interaction for
 the seats in --simple) with its stdin closed; or, for the seats in --keep, kept running once it
 prints >>>BOTZONE_REQUEST_KEEP_RUNNING<<< and then given the request alone. A bot's answer goes

@@ -6,7 +6,7 @@
 DIR holds the files of `arena replay RUN --export botzone` (one JSON line a game: the judge's
 input, `initdata` and `log`, and our results under `bot_arena`). Each game the judge can be told
 (`replayable` is not false) is given to JUDGE (Botzone's judge/main.cpp, built with
--D_BOTZONE_ONLINE as docs/botzone.md says) in one call: it replays the whole hand and must finish
+-D_BOTZONE_ONLINE as docs/book/src/botzone.md says) in one call: it replays the whole hand and must finish
 with a win, the same fans (`display.fanCnt`) and the same scores (`content`) as ours. Prints one
 line per disagreement and a summary; exits 1 on any disagreement.
 """

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Scores winning hands with Botzone's fan calculator (the MahjongGB module of
-ailab-pku/Chinese-Standard-Mahjong, built by hand: docs/rules/mahjong.md) and compares the totals
+ailab-pku/Chinese-Standard-Mahjong, built by hand: docs/book/src/rules/mahjong.md) and compares the totals
 with bot-arena's, which the input carries.
 
     python3 mahjong_gb_check.py HANDS.jsonl

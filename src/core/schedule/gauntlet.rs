@@ -6,6 +6,7 @@
 use super::Shape;
 use crate::error::{Error, Result};
 
+/// The gauntlet shape: the first bot against each of the others in turn.
 pub struct Gauntlet;
 
 impl Shape for Gauntlet {

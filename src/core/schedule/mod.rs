@@ -72,17 +72,20 @@ pub fn default_shape(listed: usize, seats: usize) -> &'static dyn Shape {
 /// One table of bots: `table[seat]` is a bot index in the base seating.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pairing {
+    /// The bots at the table, by seat (indexes into the run's bots).
     pub table: Vec<usize>,
 }
 
 /// The whole tournament as a sequence of games, in the order results are written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Schedule {
+    /// Every table of the run, in schedule order.
     pub pairings: Vec<Pairing>,
     /// Games per pairing, a multiple of `replays`.
     pub games: u64,
     /// Games per deal: the number of seats when paired, else 1.
     pub replays: u64,
+    /// The run's master seed.
     pub seed: u64,
 }
 
@@ -92,8 +95,11 @@ pub type Lineup = crate::core::PerSeat<usize>;
 /// One game to play.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
+    /// The table (index into [`Schedule::pairings`]).
     pub pairing: usize,
+    /// The game's index within its pairing.
     pub game: u64,
+    /// The game's random streams, derived from the master seed.
     pub seeds: GameSeeds,
     /// The bot in each seat: `lineup[seat]` indexes the run's bots.
     pub lineup: Lineup,
@@ -110,6 +116,7 @@ impl Schedule {
         Schedule { pairings, games: games.div_ceil(replays) * replays, replays, seed }
     }
 
+    /// Games in the whole run, every pairing's.
     pub fn total(&self) -> u64 {
         self.pairings.len() as u64 * self.games
     }

@@ -6,6 +6,7 @@
 use super::Shape;
 use crate::error::{Error, Result};
 
+/// The rotations shape: one table in each seat order, a pairing each.
 pub struct Rotations;
 
 impl Shape for Rotations {

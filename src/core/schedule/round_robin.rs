@@ -4,6 +4,7 @@
 use super::Shape;
 use crate::error::{Error, Result};
 
+/// The round-robin shape: every two bots meet.
 pub struct RoundRobin;
 
 impl Shape for RoundRobin {

@@ -15,7 +15,9 @@ use crate::error::{Error, Result};
 /// Shard `index` of `count` (1-based: `1/4` to `4/4`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
+    /// This shard's number, 0-based.
     pub index: u64,
+    /// How many shards the run is split into.
     pub count: u64,
 }
 

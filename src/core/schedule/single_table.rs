@@ -5,6 +5,7 @@
 use super::Shape;
 use crate::error::{Error, Result};
 
+/// The single-table shape: the bots as listed, at one table.
 pub struct SingleTable;
 
 impl Shape for SingleTable {

@@ -27,8 +27,10 @@
 //! `timeout_turn` less a margin ([`margin`]: 30 ms and a tenth of the limit), and when
 //! `timeout_match` is set no more than `time_left` shared over the moves still to come; the clock
 //! starts when the command is read. A bot that searches (`search`) is given the deadline
-//! ([`Bot::think_until`]) and stops there with the best move of its deepest complete search; the
-//! other bots answer in microseconds. Without time keys (or with time to spare) the bots play as
+//! ([`Bot::think_until`]), which it keeps only when asked (`clock = true`: then it stops there
+//! with the best move of its deepest complete search, and its moves depend on the machine's
+//! load); by default it keeps to its node budget, the same moves at any load. The other bots
+//! answer in microseconds. Without time keys (or with time to spare) the bots play as
 //! they do in-process. `max_memory` is read; the bots use a few MiB at most.
 //!
 //! Determinism: the bot's random stream is `ChaCha8Rng::seed_from_u64(seed)`, `seed` being the
@@ -78,9 +80,13 @@ pub fn engine() -> Engine<Gomoku> {
 /// The limits the manager announced, in milliseconds (`max_memory` in bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// `INFO timeout_turn`: the most one move may take.
     pub timeout_turn: Option<i64>,
+    /// `INFO timeout_match`: the most the whole match may take (0: no limit).
     pub timeout_match: Option<i64>,
+    /// `INFO time_left`: what is left of the match's time.
     pub time_left: Option<i64>,
+    /// `INFO max_memory`: the memory the engine may use (0: no limit).
     pub max_memory: Option<i64>,
 }
 
@@ -122,6 +128,7 @@ pub struct Brain {
     rule: Rule,
     /// Why moves are refused (a rule the bots do not play), until the next INFO rule.
     unsupported: Option<String>,
+    /// The limits the manager has announced so far; they bound the bot's clock.
     pub limits: Limits,
     /// The table; `None` before START.
     game: Option<Gomoku>,
@@ -217,6 +224,7 @@ fn alternate(black: &[Move], white: &[Move]) -> Vec<Move> {
 }
 
 impl Brain {
+    /// An engine that plays `bot`, its random stream seeded with `seed`, waiting for START.
     pub fn new(bot: BrainBot, seed: u64) -> Brain {
         Brain {
             bot,
@@ -750,12 +758,12 @@ mod tests {
         assert_eq!(ms(short, 2), Some(6), "40 ms left: 40 less 30 less 4");
     }
 
-    /// On a clock, a search that would take seconds answers in time; without one the brain plays
-    /// the fixed-depth move (the other tests).
+    /// On a clock (`clock = true`), a search that would take seconds answers in time; without
+    /// one the brain plays the move of its node budget (the other tests).
     #[test]
     fn a_deep_search_answers_inside_timeout_turn() {
         let kind = super::super::bots::BOT_KINDS.iter().find(|k| k.name == "search").unwrap();
-        let table: toml::Table = toml::from_str("depth = 8\nwidth = 8").unwrap();
+        let table: toml::Table = toml::from_str("depth = 8\nwidth = 8\nclock = true").unwrap();
         let params = crate::core::Params::new(kind.params, &table, "test").unwrap();
         let deep = BrainBot::new("deep".into(), kind.clone(), params);
         let script = "START 15\nINFO timeout_turn 100\nBOARD\n7,7,2\n8,8,1\n7,8,2\nDONE\nTURN 9,9\nTURN 5,5\n";

@@ -19,7 +19,7 @@ pub enum Rule {
     /// Exactly five wins; six or more does not.
     Standard,
     /// Black wins by exactly five and may not play a forbidden point (overline, double four,
-    /// double three: see [`renju`]); a forbidden move loses. White wins by five or more.
+    /// double three: see `renju`); a forbidden move loses. White wins by five or more.
     Renju,
     /// Caro (Gomocup's rule 8): five or more in a row wins unless the row is blocked at both ends
     /// by the opponent's stones (the board's edge is not a block).
@@ -61,14 +61,18 @@ impl Rule {
 /// A move, as the Gomocup protocol writes it: `x,y` from 0, x = column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
+    /// The column, from 0 at the left.
     pub x: u8,
+    /// The row, from 0 at the top.
     pub y: u8,
 }
 
 /// The table: board size, rule and openings.
 #[derive(Clone, Debug)]
 pub struct Gomoku {
+    /// The board's side, in cells (15 or 20 usually).
     pub size: usize,
+    /// Which fives win, and black's forbidden moves under renju.
     pub rule: Rule,
     /// Stones placed at random (alternating colours, near the centre) before the bots play.
     pub opening: usize,
@@ -81,11 +85,13 @@ pub struct Gomoku {
 pub struct State {
     /// Row-major cells: 0 empty, 1 black (seat 0), 2 white (seat 1).
     pub board: Vec<u8>,
+    /// The board's side, in cells.
     pub size: usize,
     /// Every stone in order, the opening first.
     pub moves: Vec<Move>,
     /// How many of `moves` are the opening.
     pub opening: usize,
+    /// The seat that made five (or won by black's foul), `None` while playing or on a full board.
     pub winner: Option<Seat>,
     /// Renju: black's last move was forbidden, and lost.
     pub foul: Option<Foul>,
@@ -104,12 +110,15 @@ impl State {
         }
     }
 
+    /// The seat whose stone comes next: 0 (black) after an even number of stones.
     pub fn to_move(&self) -> Seat {
         self.moves.len() % 2
     }
+    /// Whether someone has won or the board is full.
     pub fn is_over(&self) -> bool {
         self.winner.is_some() || self.moves.len() == self.board.len()
     }
+    /// What is at column `x`, row `y`: 0 empty, 1 black, 2 white.
     pub fn cell(&self, x: usize, y: usize) -> u8 {
         self.board[y * self.size + x]
     }
@@ -163,6 +172,8 @@ pub fn makes_five(board: &[u8], size: usize, x: usize, y: usize, colour: u8, rul
 }
 
 impl Gomoku {
+    /// A `size` board under `rule`, with `opening` random stones before the bots play and no
+    /// openings book.
     pub fn new(size: usize, rule: Rule, opening: usize) -> Gomoku {
         Gomoku { size, rule, opening, book: None }
     }

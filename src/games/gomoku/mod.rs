@@ -1,14 +1,14 @@
-//! Gomoku (五子棋): rules per docs/rules/gomoku.md.
+//! Gomoku (五子棋): rules per docs/book/src/rules/gomoku.md.
 
 mod advise;
 pub mod bots;
 pub mod brain;
 mod engine;
 mod geometry;
-pub mod gomocup;
+pub(crate) mod gomocup;
 pub mod openings;
 mod psq;
-pub mod renju;
+pub(crate) mod renju;
 mod report;
 mod sgf;
 mod wire;

@@ -19,7 +19,9 @@ use crate::error::{Error, Result};
 /// An opening as written: its line in the file and the stones' offsets from the centre.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Offsets {
+    /// The opening's line in the file, for errors.
     pub line: usize,
+    /// Each stone's (x, y) offset from the centre, in the order played.
     pub stones: Vec<(i32, i32)>,
 }
 

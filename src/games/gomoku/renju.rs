@@ -18,12 +18,16 @@ use super::geometry::DIRECTIONS;
 /// Why a black move is forbidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Foul {
+    /// Six or more in a row.
     Overline,
+    /// Two fours made at once.
     DoubleFour,
+    /// Two open threes made at once.
     DoubleThree,
 }
 
 impl Foul {
+    /// The foul in words, for the record and the status line.
     pub fn name(self) -> &'static str {
         match self {
             Foul::Overline => "overline",

@@ -1,4 +1,4 @@
-//! Gomoku on the wire (docs/protocol.md): the board as JSON, a move as `x,y` (Gomocup's notation
+//! Gomoku on the wire (docs/book/src/protocol.md): the board as JSON, a move as `x,y` (Gomocup's notation
 //! and games.csv's `move_list`: from 0, x the column, y the row).
 
 use std::fmt::Display;
@@ -129,7 +129,7 @@ struct Deal<O> {
     opening: O,
 }
 
-/// The view on the wire, field by field as docs/protocol.md lists them.
+/// The view on the wire, field by field as docs/book/src/protocol.md lists them.
 struct ViewJson<'a> {
     s: &'a State,
 }

@@ -1,5 +1,5 @@
 //! The table: dealing, blinds and antes, betting rounds, side pots and the showdown
-//! (rules per docs/rules/holdem.md; choices the rules leave open are stated where they are made).
+//! (rules per docs/book/src/rules/holdem.md; choices the rules leave open are stated where they are made).
 //!
 //! Seats sit clockwise 0..n. In `cash` the button is seat 0 for the one hand; in `sng` it moves one
 //! live seat clockwise every hand. Heads-up the button posts the small blind, acts first pre-flop
@@ -54,6 +54,7 @@ impl State {
     pub fn able(&self) -> u16 {
         self.live & !self.folded & !self.all_in
     }
+    /// Every chip put in this hand, current bets included.
     pub fn pot(&self) -> Chips {
         self.committed[..self.n].iter().sum()
     }
@@ -61,6 +62,7 @@ impl State {
     pub fn next_in(&self, mask: u16, from: usize) -> Option<usize> {
         next_in(self.n, mask, from)
     }
+    /// What `seat` must add to call, at most its stack.
     pub fn to_call(&self, seat: usize) -> Chips {
         (self.current_bet - self.bet[seat]).min(self.stack[seat])
     }
@@ -91,6 +93,8 @@ impl State {
 }
 
 impl Holdem {
+    /// A cash table of `seats` seats with these blinds, no ante, every seat starting with
+    /// `stack` chips.
     pub fn new(seats: usize, small_blind: Chips, big_blind: Chips, stack: Chips) -> Holdem {
         Holdem {
             seats,
@@ -384,6 +388,7 @@ impl<'a> View<'a> {
             false => Err(IllegalAction(format!("seat {} is not to act", self.seat))),
         }
     }
+    /// The seat this view is for.
     pub fn seat(&self) -> Seat {
         self.seat
     }
@@ -392,12 +397,15 @@ impl<'a> View<'a> {
     pub(in crate::games::holdem) fn state(&self) -> &'a State {
         self.state
     }
+    /// Seats at the table.
     pub fn seats(&self) -> usize {
         self.state.n
     }
+    /// The seat's own two cards.
     pub fn hole(&self) -> [Card; 2] {
         self.state.hole[self.seat]
     }
+    /// The board cards dealt so far (0, 3, 4 or 5).
     pub fn board(&self) -> &'a [Card] {
         self.state.visible_board()
     }
@@ -405,12 +413,15 @@ impl<'a> View<'a> {
     pub fn street(&self) -> u8 {
         self.state.street
     }
+    /// The hand's number in the game (0 for a cash game's one hand).
     pub fn hand_no(&self) -> u32 {
         self.state.hand_no
     }
+    /// The seat on the button.
     pub fn button(&self) -> Seat {
         self.state.button
     }
+    /// This hand's blinds and ante, in chips.
     pub fn blinds(&self) -> Blinds {
         self.state.blinds
     }
@@ -418,15 +429,19 @@ impl<'a> View<'a> {
     pub fn pot(&self) -> Chips {
         self.state.pot()
     }
+    /// What this seat must add to call, in chips (at most its stack).
     pub fn to_call(&self) -> Chips {
         self.state.to_call(self.seat)
     }
+    /// `seat`'s chips behind, not yet in the pot.
     pub fn stack(&self, seat: Seat) -> Chips {
         self.state.stack[seat]
     }
+    /// `seat`'s bet in this betting round, in chips.
     pub fn bet(&self, seat: Seat) -> Chips {
         self.state.bet[seat]
     }
+    /// The bet to match in this betting round, in chips.
     pub fn current_bet(&self) -> Chips {
         self.state.current_bet
     }
@@ -434,6 +449,7 @@ impl<'a> View<'a> {
     pub fn raise_bounds(&self) -> Option<(Chips, Chips)> {
         self.state.raise_bounds(self.seat)
     }
+    /// Whether `seat` still contests the pot (dealt in and not folded).
     pub fn is_in(&self, seat: Seat) -> bool {
         self.state.contesting() & bit(seat) != 0
     }

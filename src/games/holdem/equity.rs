@@ -18,6 +18,7 @@ pub struct Equity {
     pub win: f64,
     /// Fraction tied with at least one opponent for the best hand.
     pub tie: f64,
+    /// The share of the pot the hand wins on average: wins, plus each tie's share.
     pub equity: f64,
     /// Boards enumerated or trials run.
     pub samples: u64,
@@ -28,13 +29,16 @@ pub struct Equity {
 pub struct FastRng(u64);
 
 impl FastRng {
+    /// A generator seeded from `rng` (a bot's stream), so that its draws replay with the seed.
     pub fn from_rng(rng: &mut impl Rng) -> FastRng {
         FastRng(rng.random())
     }
+    /// A generator started at `seed`.
     pub fn new(seed: u64) -> FastRng {
         FastRng(seed)
     }
     #[inline(always)]
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0xa076_1d64_78bd_642f);
         let t = (self.0 as u128).wrapping_mul((self.0 ^ 0xe703_7ed1_a0b4_28db) as u128);

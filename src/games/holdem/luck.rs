@@ -1,4 +1,4 @@
-//! The value function that takes the luck out of a cash hand's payoffs (core/luck.rs, docs/luck.md).
+//! The value function that takes the luck out of a cash hand's payoffs (core/luck.rs, docs/book/src/luck-method.md).
 //!
 //! A seat's value is the chips it would end the hand with, less what it has put in, if every
 //! seat still in called the bet (as far as its stack goes), nobody bet again and the hand were

@@ -1,22 +1,22 @@
-//! No-limit Texas hold'em: rules per docs/rules/holdem.md, the source's RR-mapping bot and
+//! No-limit Texas hold'em: rules per docs/book/src/rules/holdem.md, the source's RR-mapping bot and
 //! simple baselines.
 //!
 //! - [`eval`]: 5/6/7-card evaluator (table-driven, one comparable `u16`).
 //! - [`equity`]: exact and Monte Carlo equity, hand strength.
-//! - [`game`]: the table (blinds, antes, betting, side pots, showdown; `cash` and `sng`).
-//! - [`phh`]: hand histories in the PHH format.
-//! - [`bots`]: `rr`, `always-call`, `always-raise`, `all-in`, `random`.
-//! - [`advise`]: `arena advise holdem ...`.
+//! - `game`: the table (blinds, antes, betting, side pots, showdown; `cash` and `sng`).
+//! - `phh`: hand histories in the PHH format.
+//! - `bots`: `rr`, `always-call`, `always-raise`, `all-in`, `random`.
+//! - `advise`: `arena advise holdem ...`.
 
 pub mod acpc;
-pub mod advise;
+pub(crate) mod advise;
 mod bench;
-pub mod bots;
-pub mod engine;
+pub(crate) mod bots;
+pub(crate) mod engine;
 pub mod equity;
 pub mod eval;
 mod luck;
-pub mod phh;
+pub(crate) mod phh;
 mod report;
 mod state;
 mod table;

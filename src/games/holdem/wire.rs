@@ -1,4 +1,4 @@
-//! Hold'em on the wire (docs/protocol.md): the seat's view as JSON, actions as `fold`, `check`,
+//! Hold'em on the wire (docs/book/src/protocol.md): the seat's view as JSON, actions as `fold`, `check`,
 //! `call` and `raise N` (N = this seat's whole bet in the betting round), cards as `Ah`, `Td`.
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
@@ -132,7 +132,7 @@ impl Wire for Holdem {
     }
 }
 
-/// The view on the wire, field by field as docs/protocol.md lists them.
+/// The view on the wire, field by field as docs/book/src/protocol.md lists them.
 struct ViewJson<'a, 'v> {
     game: &'a Holdem,
     v: &'a View<'v>,

@@ -27,12 +27,17 @@ pub use super::events::{Event, Seen, SEATS};
 /// What a seat may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
+    /// Discard this tile.
     Discard(Tile),
     /// Self-drawn win on the turn, or a win on the offered discard / robbed kong.
     Win,
+    /// Declare a kong of four of this tile held in the hand, face down.
     ConcealedKong(Tile),
+    /// Add this drawn tile to one's exposed pung of it.
     AddedKong(Tile),
+    /// Let the offered discard (or kong) go.
     Pass,
+    /// Claim the discard for a pung.
     Pung,
     /// An exposed kong on a discard.
     Kong,
@@ -105,31 +110,42 @@ pub enum Phase {
 }
 
 #[derive(Clone, Debug)]
+/// The whole game: walls, every hand, sets, discards, and the results so far.
 pub struct State {
     /// One wall per hand, all fixed at the deal.
     walls: Vec<Vec<Tile>>,
     /// The wall of the hand being played.
     wall: Vec<Tile>,
+    /// The hand being played, from 0.
     pub hand_no: usize,
+    /// The hand's dealer (East).
     pub dealer: Seat,
     /// Flowers set aside by each seat this hand.
     pub flowers: [u8; SEATS],
     /// Per seat over the game: hands won, their fans, hands dealt in.
     pub wins: [u32; SEATS],
+    /// The fans of each seat's won hands, added up.
     pub win_fans: [u32; SEATS],
+    /// Hands in which each seat's discard made another seat's win.
     pub deal_ins: [u32; SEATS],
     /// Next live tile (front); replacements come from `end - 1`.
     next: usize,
     end: usize,
+    /// Each seat's concealed tiles.
     pub hands: [Counts; SEATS],
+    /// Each seat's declared sets, in order.
     pub melds: [Vec<Meld>; SEATS],
+    /// Each seat's discards still on the table (a claimed one is taken off).
     pub discards: [Vec<Tile>; SEATS],
     /// Tiles every seat can see: discards still on the table and declared sets.
     pub seen: Counts,
+    /// Whose turn it is and what is offered.
     pub phase: Phase,
     /// The winner and fans of the last hand that was won, and each fan that counted.
     pub winner: Option<Seat>,
+    /// The winning hand's fans (0 while nobody has won).
     pub fans: u32,
+    /// Each fan the winning hand scored.
     pub fan_table: FanTable,
     /// Points over the whole game (zero-sum).
     pub payoff: [i32; SEATS],
@@ -178,7 +194,7 @@ impl State {
     }
 
     /// The wall of hand `hand` (from 0) in draw order: the live end first, replacements from the
-    /// far end. A flower is [`FLOWER`].
+    /// far end. A flower is `FLOWER`.
     pub fn wall_of(&self, hand: usize) -> &[Tile] {
         &self.walls[hand]
     }
@@ -196,7 +212,9 @@ pub const FLOWER: Tile = TILE_KINDS as Tile;
 /// The table options.
 #[derive(Clone, Debug)]
 pub struct Mahjong {
+    /// The fans a hand needs to win (8 in Chinese Official rules).
     pub min_fans: u32,
+    /// Whether flowers are in the wall (each drawn one is set aside and replaced).
     pub flowers: bool,
     /// Hands per game: 1 or 16.
     pub hands: usize,
@@ -207,18 +225,27 @@ pub struct Mahjong {
 /// What one seat sees. Declared sets are read through [`View::own_melds`] and
 /// [`View::exposed_melds`]: another seat's concealed kong is face down, so its tile is not shown.
 pub struct View<'a> {
+    /// The seat this view is for.
     pub seat: Seat,
+    /// The seat's concealed tiles.
     pub hand: &'a Counts,
     melds: &'a [Vec<Meld>; SEATS],
+    /// Every seat's discards still on the table.
     pub discards: &'a [Vec<Tile>; SEATS],
+    /// Tiles every seat can see: discards on the table and exposed sets.
     pub seen: &'a Counts,
+    /// What the seat is asked: to play its turn, or to answer an offered tile.
     pub phase: PhaseView,
+    /// Tiles left in the live wall.
     pub wall_left: usize,
     /// The hand's number in the game (from 0), its dealer, and the flowers each seat has set
     /// aside this hand: what every seat sees at the table (the winds follow from the first two).
     pub hand_no: usize,
+    /// The hand's dealer (East).
     pub dealer: Seat,
+    /// The flowers each seat has set aside this hand.
     pub flowers: [u8; SEATS],
+    /// The seat's legal actions now.
     pub legal: Vec<Action>,
     log: &'a [Event],
 }
@@ -954,17 +981,6 @@ impl Mahjong {
             m.kind = MeldKind::Kong;
         }
         self.draw(s, seat, true);
-    }
-}
-
-/// Short text of an action, for records and messages.
-pub fn action_text(a: &Action) -> String {
-    match a {
-        Action::Discard(t) => format!("discard {}", tile_name(*t)),
-        Action::ConcealedKong(t) => format!("concealed kong {}", tile_name(*t)),
-        Action::AddedKong(t) => format!("added kong {}", tile_name(*t)),
-        Action::Chow(t) => format!("chow from {}", tile_name(*t)),
-        other => format!("{other:?}").to_lowercase(),
     }
 }
 

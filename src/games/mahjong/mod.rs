@@ -1,11 +1,11 @@
-//! Mahjong, Chinese Official rules (MCR, 国标麻将): rules per docs/rules/mahjong.md.
+//! Mahjong, Chinese Official rules (MCR, 国标麻将): rules per docs/book/src/rules/mahjong.md.
 //!
 //! - [`tiles`]: tile kinds, counts, melds and the notation of the reference vectors;
-//! - [`fans`]: the fan calculator (all 81 fans plus "Concealed Kong and Melded Kong"), checked
+//! - `fans`: the fan calculator (all 81 fans plus "Concealed Kong and Melded Kong"), checked
 //!   hand by hand against `pymahjonggb` 1.4.0 (tests/data/mcr_fans_sample.jsonl);
 //! - [`shanten`]: table-driven shanten over every winning shape, and effective tiles;
-//! - [`engine`]: the four-seat table (one hand), [`bots`]: `random` and `greedy`;
-//! - [`advise`]: `arena advise mahjong`.
+//! - `engine`: the four-seat table (one hand), `bots`: `random` and `greedy`;
+//! - `advise`: `arena advise mahjong`.
 //!
 //! How the fan calculator was checked: `fans::tests::every_reference_vector_agrees` scores all 196
 //! hands of tests/data/mcr_fans_sample.jsonl (scored by `pymahjonggb` 1.4.0) and requires the exact
@@ -24,13 +24,13 @@
 //! (all shapes), `mahjong.shanten_standard_per_s`, `mahjong.greedy_hands_per_s` (whole hands, four
 //! greedy bots, 8-fan minimum).
 
-pub mod advise;
-pub mod ai;
-pub mod bots;
-pub mod botzone;
-pub mod engine;
-pub mod events;
-pub mod fans;
+pub(crate) mod advise;
+pub(crate) mod ai;
+pub(crate) mod bots;
+pub(crate) mod botzone;
+pub(crate) mod engine;
+pub(crate) mod events;
+pub(crate) mod fans;
 mod report;
 pub mod shanten;
 mod table;
@@ -39,7 +39,7 @@ mod wire;
 
 mod bench;
 
-pub use engine::Mahjong;
+pub use engine::{Action, Mahjong, State, View};
 
 use crate::core::bench::Bench;
 use crate::core::section::{PlayedGame, ReportBlock};

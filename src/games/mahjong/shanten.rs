@@ -197,6 +197,7 @@ pub fn shanten_standard(counts: &Counts, declared: usize) -> i8 {
     Ranked::new(counts).shanten_standard(declared)
 }
 
+/// Seven pairs' shanten: tiles away from ready (0) or complete (-1).
 pub fn shanten_seven_pairs(counts: &Counts) -> i8 {
     let mut pairs = 0u8;
     let mut singles = 0u8;
@@ -210,6 +211,7 @@ pub fn shanten_seven_pairs(counts: &Counts) -> i8 {
 
 const ORPHANS: [Tile; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 
+/// Thirteen orphans' shanten: tiles away from ready (0) or complete (-1).
 pub fn shanten_thirteen_orphans(counts: &Counts) -> i8 {
     let distinct = ORPHANS.iter().filter(|&&t| counts[t as usize] > 0).count() as i8;
     let pair = ORPHANS.iter().any(|&t| counts[t as usize] >= 2) as i8;
@@ -451,6 +453,7 @@ struct Hand<'a> {
 }
 
 impl<'a> Around<'a> {
+    /// The hand of `counts` with `declared` sets declared, its groups looked up once.
     pub fn new(counts: &'a Counts, declared: usize) -> Around<'a> {
         let split = Split::new(counts);
         Around { others: split.others(), hand: Hand { counts, declared, split, tally: Tally::new(counts) } }

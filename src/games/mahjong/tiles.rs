@@ -12,12 +12,16 @@ use crate::error::{shown, Error, Result};
 /// A tile kind, `0..34`: 0-8 = 1m-9m, 9-17 = 1s-9s, 18-26 = 1p-9p, 27-30 = E S W N, 31-33 = C F P.
 pub type Tile = u8;
 
+/// How many kinds of tile there are (flowers not counted).
 pub const TILE_KINDS: usize = 34;
+/// The East wind's kind; the winds follow in order E S W N.
 pub const EAST: Tile = 27;
+/// The red dragon's kind; the dragons follow in order C F P.
 pub const RED: Tile = 31;
 
 /// Suit letters in kind order.
 pub const SUIT_LETTERS: [char; 3] = ['m', 's', 'p'];
+/// Honor letters in kind order: the winds E S W N, then the dragons C F P.
 pub const HONOR_LETTERS: [char; 7] = ['E', 'S', 'W', 'N', 'C', 'F', 'P'];
 
 /// Copies per kind (a hand, a wall, the seen tiles).
@@ -34,6 +38,7 @@ pub fn kinds_in(mut mask: u64) -> impl Iterator<Item = usize> {
     })
 }
 
+/// Whether `t` is a wind or a dragon.
 pub fn is_honor(t: Tile) -> bool {
     t >= 27
 }
@@ -52,6 +57,7 @@ pub fn rank(t: Tile) -> u8 {
     t % 9 + 1
 }
 
+/// The tile as written: `5m`, `9p`, `E`.
 pub fn tile_name(t: Tile) -> String {
     if is_honor(t) {
         HONOR_LETTERS[(t - 27) as usize].to_string()
@@ -102,17 +108,22 @@ fn parse_run(s: &str, out: &mut Vec<Tile>) -> Result<()> {
 /// What a declared set is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MeldKind {
+    /// Three suited tiles in a row.
     Chow,
+    /// Three of a kind.
     Pung,
     /// A melded (exposed or added) kong.
     Kong,
+    /// A kong made from the hand, face down.
     ConcealedKong,
 }
 
 /// A declared set: its kind and its lowest tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Meld {
+    /// Which set it is.
     pub kind: MeldKind,
+    /// Its lowest tile (for a chow, the first of the run).
     pub tile: Tile,
 }
 
@@ -134,6 +145,7 @@ impl Meld {
         })
     }
 
+    /// How many tiles the set holds: 3, or 4 for a kong.
     pub fn len(&self) -> usize {
         match self.kind {
             MeldKind::Chow | MeldKind::Pung => 3,
@@ -141,6 +153,7 @@ impl Meld {
         }
     }
 
+    /// Never true: a set always holds tiles (the pair of [`Meld::len`] clippy asks for).
     pub fn is_empty(&self) -> bool {
         false
     }
@@ -181,9 +194,11 @@ impl fmt::Display for Meld {
 /// A hand as written: declared sets, standing tiles and (optionally) the winning tile.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hand {
+    /// The declared sets, in the order declared.
     pub melds: Vec<Meld>,
     /// Standing tiles, without the winning tile.
     pub concealed: Counts,
+    /// The tile the hand won on, when the hand is a win.
     pub win_tile: Option<Tile>,
 }
 

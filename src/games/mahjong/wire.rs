@@ -1,4 +1,4 @@
-//! Mahjong on the wire (docs/protocol.md): the seat's view as JSON, tiles as `1m`..`9m`,
+//! Mahjong on the wire (docs/book/src/protocol.md): the seat's view as JSON, tiles as `1m`..`9m`,
 //! `1s`..`9s`, `1p`..`9p`, `E S W N`, `C F P`, sets as `[1m2m3m]` or `(EEEE)` (a concealed kong),
 //! actions as `discard 5m`, `win`, `concealed kong 5m`, `added kong 5m`, `pass`, `pung`, `kong`
 //! and `chow 3m` (the lowest tile of the chow).
@@ -112,7 +112,7 @@ impl Wire for Mahjong {
     fn parse_action(&self, text: &str) -> Result<Action, String> {
         let words: Vec<&str> = text.split_whitespace().collect();
         let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
-        // Case never matters in an action (docs/protocol.md): `5M` is `5m`, `e` is `E` (a tile of
+        // Case never matters in an action (docs/book/src/protocol.md): `5M` is `5m`, `e` is `E` (a tile of
         // one letter is an honor, of two a rank and a suit, so no spelling is ambiguous).
         let tile = |w: &str| {
             let w = if w.len() == 1 { w.to_ascii_uppercase() } else { w.to_ascii_lowercase() };
@@ -181,7 +181,7 @@ impl Wire for Mahjong {
         }
     }
 
-    /// What the wall gave since `seen` (a packed [`Mark`]): worked out from where the wall stands
+    /// What the wall gave since `seen` (a packed `Mark`): worked out from where the wall stands
     /// now and stood then, so that the rules keep no log of their own. One action takes tiles for
     /// one seat at most (a draw, its flowers' replacements, a kong's replacement), and may end the
     /// hand and deal the next.
@@ -246,7 +246,7 @@ struct Deal<W, SW, WL, H> {
     flowers: [u8; SEATS],
 }
 
-/// The view on the wire, field by field as docs/protocol.md lists them, the phase's last.
+/// The view on the wire, field by field as docs/book/src/protocol.md lists them, the phase's last.
 struct ViewJson<'a, 'v>(&'a View<'v>);
 
 impl Serialize for ViewJson<'_, '_> {

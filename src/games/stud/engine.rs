@@ -1,4 +1,4 @@
-//! The table: dealing, betting rounds, showdown (docs/rules/stud.md, "Play").
+//! The table: dealing, betting rounds, showdown (docs/book/src/rules/stud.md, "Play").
 //!
 //! - Every seat antes, then gets a hole card and a first face-up card; a betting round; then a
 //!   second, third and fourth face-up card, each followed by a betting round; then showdown.
@@ -50,7 +50,9 @@ pub struct Acted {
 /// The table options.
 #[derive(Clone, Debug)]
 pub struct Stud {
+    /// Seats at the table.
     pub seats: usize,
+    /// Every seat's ante, in chips.
     pub ante: u32,
     /// Chips each seat starts the hand with.
     pub stack: u32,
@@ -94,27 +96,35 @@ pub struct State {
 }
 
 impl State {
+    /// Seats at the table.
     pub fn seats(&self) -> usize {
         self.seats
     }
+    /// The betting round: 0..4 while betting (face-up cards showing = street + 1), 4 after.
     pub fn street(&self) -> usize {
         self.street
     }
+    /// Whether the hand is settled.
     pub fn is_over(&self) -> bool {
         self.to_act.is_none()
     }
+    /// Whether `seat` has not folded.
     pub fn in_hand(&self, seat: Seat) -> bool {
         self.folded[seat].is_none()
     }
+    /// `seat`'s chips behind, not yet in the pot.
     pub fn stack(&self, seat: Seat) -> u32 {
         self.stack[seat]
     }
+    /// What `seat` has put in the pot this hand, ante included.
     pub fn committed(&self, seat: Seat) -> u32 {
         self.committed[seat]
     }
+    /// What `seat` has put in on this street.
     pub fn street_bet(&self, seat: Seat) -> u32 {
         self.street_bet[seat]
     }
+    /// Every chip put in this hand.
     pub fn pot(&self) -> u32 {
         self.committed[..self.seats].iter().sum()
     }
@@ -136,6 +146,7 @@ impl State {
     pub fn dealt(&self, seat: Seat) -> [Card; 5] {
         self.cards[seat]
     }
+    /// `seat`'s face-up cards as a set.
     pub fn up_set(&self, seat: Seat) -> CardSet {
         self.up(seat).iter().copied().collect()
     }
@@ -194,12 +205,15 @@ impl<'a> View<'a> {
             _ => Err(IllegalAction(format!("seat {} is not to act", self.seat))),
         }
     }
+    /// The seat this view is for.
     pub fn seat(&self) -> Seat {
         self.seat
     }
+    /// Seats at the table.
     pub fn seats(&self) -> usize {
         self.state.seats
     }
+    /// The betting round (see [`State::street`]).
     pub fn street(&self) -> usize {
         self.state.street
     }
@@ -211,6 +225,7 @@ impl<'a> View<'a> {
     pub fn up(&self, seat: Seat) -> &'a [Card] {
         self.state.up(seat)
     }
+    /// `seat`'s face-up cards as a set.
     pub fn up_set(&self, seat: Seat) -> CardSet {
         self.state.up_set(seat)
     }
@@ -218,18 +233,23 @@ impl<'a> View<'a> {
     pub fn my_cards(&self) -> CardSet {
         self.state.up_set(self.seat).with(self.hole())
     }
+    /// Whether `seat` has not folded.
     pub fn in_hand(&self, seat: Seat) -> bool {
         self.state.in_hand(seat)
     }
+    /// `seat`'s chips behind.
     pub fn stack(&self, seat: Seat) -> u32 {
         self.state.stack[seat]
     }
+    /// What `seat` has put in the pot this hand, ante included.
     pub fn committed(&self, seat: Seat) -> u32 {
         self.state.committed[seat]
     }
+    /// Every chip put in this hand.
     pub fn pot(&self) -> u32 {
         self.state.pot()
     }
+    /// The bet to match on this street.
     pub fn current_bet(&self) -> u32 {
         self.state.current_bet()
     }
@@ -270,6 +290,8 @@ impl<'a> View<'a> {
 }
 
 impl Stud {
+    /// A table of `seats` seats, `ante` and `stack` chips each, dealing from the cards of
+    /// `deck` (at least five a seat).
     pub fn new(seats: usize, ante: u32, stack: u32, deck: CardSet) -> Stud {
         assert!((2..=MAX_SEATS).contains(&seats) && stack > ante && deck.len() as usize >= 5 * seats);
         Stud { seats, ante, stack, deck }

@@ -1,4 +1,4 @@
-//! Hand ranking per docs/rules/stud.md: the ace is always high, A-2-3-4-5 and wrap-arounds
+//! Hand ranking per docs/book/src/rules/stud.md: the ace is always high, A-2-3-4-5 and wrap-arounds
 //! are not straights, suits never break ties.
 //!
 //! A hand's strength is one comparable integer, [`HandValue`]:

@@ -1,5 +1,5 @@
 //! The value function that takes the luck out of a stud hand's payoffs (core/luck.rs,
-//! docs/luck.md).
+//! docs/book/src/luck-method.md).
 //!
 //! A seat's value is the chips it would end the hand with, less what it has put in, if nobody
 //! bet again: every seat still in gets its face-up cards to come and the pot is awarded as the

@@ -1,4 +1,4 @@
-//! Five-card stud on the wire (docs/protocol.md): the seat's view as JSON, actions as `fold`,
+//! Five-card stud on the wire (docs/book/src/protocol.md): the seat's view as JSON, actions as `fold`,
 //! `check`, `call`, `bet N` (N = this seat's whole bet on the street) and `showhand` (梭哈: as
 //! much as the shortest stack in the hand allows), cards as `Ah`, `Td`.
 //!
@@ -134,7 +134,7 @@ struct Deal<St, C> {
     cards: C,
 }
 
-/// The view on the wire, field by field as docs/protocol.md lists them.
+/// The view on the wire, field by field as docs/book/src/protocol.md lists them.
 struct ViewJson<'a, 'v> {
     game: &'a Stud,
     v: &'a View<'v>,

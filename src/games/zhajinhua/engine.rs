@@ -1,5 +1,5 @@
 //! The betting rules: ante, blind and seen seats, look, fold, call, raise, compare, the round cap and
-//! the showdown (docs/rules/zhajinhua.md, "Play"). One game is one hand.
+//! the showdown (docs/book/src/rules/zhajinhua.md, "Play"). One game is one hand.
 //!
 //! Rules the document leaves open, decided here:
 //! - Seat 0 acts first in every round; a round is one pass over the seats in seat order.
@@ -27,18 +27,23 @@ pub const MAX_SEATS: usize = 6;
 /// The table options (every number of the rules).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Zhajinhua {
+    /// Seats at the table, 2 to `MAX_SEATS`.
     pub seats: usize,
+    /// Every seat's ante, in chips.
     pub ante: i64,
+    /// Chips each seat starts the hand with.
     pub stack: i64,
     /// The stake ladder in blind units; the first is the opening stake.
     pub stakes: Vec<i64>,
     /// What a seen seat pays per stake unit (a blind seat pays 1).
     pub seen_multiplier: i64,
+    /// Betting rounds before the forced showdown.
     pub round_cap: u32,
     /// The first round in which compare is allowed.
     pub compare_from_round: u32,
     /// Whether a blind seat may ask a seen seat to compare.
     pub blind_may_compare_seen: bool,
+    /// Whether 2-3-5 of mixed suits beats a leopard (and loses to everything else).
     pub special_235: bool,
 }
 
@@ -101,8 +106,11 @@ impl Zhajinhua {
 /// A seat's action. `Look` is followed by another action of the same seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
+    /// Look at one's cards: from then on the seat pays the seen rate.
     Look,
+    /// Give up the hand.
     Fold,
+    /// Pay the current stake.
     Call,
     /// Raise the stake to this rung of the ladder (blind units) and pay it.
     Raise(i64),
@@ -113,22 +121,57 @@ pub enum Action {
 /// What happened, as every seat saw it (a compare shows who lost, not the cards).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    Look { seat: Seat },
-    Fold { seat: Seat },
-    Call { seat: Seat, paid: i64 },
-    Raise { seat: Seat, stake: i64, paid: i64 },
-    Compare { seat: Seat, target: Seat, paid: i64, loser: Seat },
+    /// A seat looked at its cards.
+    Look {
+        /// The seat that looked.
+        seat: Seat,
+    },
+    /// A seat gave up the hand.
+    Fold {
+        /// The seat that folded.
+        seat: Seat,
+    },
+    /// A seat paid the stake.
+    Call {
+        /// The seat that called.
+        seat: Seat,
+        /// What it paid, in chips.
+        paid: i64,
+    },
+    /// A seat raised the stake and paid it.
+    Raise {
+        /// The seat that raised.
+        seat: Seat,
+        /// The new stake, in blind units.
+        stake: i64,
+        /// What it paid, in chips.
+        paid: i64,
+    },
+    /// A seat paid to compare hands with another; the lower hand left the hand.
+    Compare {
+        /// The seat that asked.
+        seat: Seat,
+        /// The seat it compared with.
+        target: Seat,
+        /// What the asker paid, in chips.
+        paid: i64,
+        /// The seat whose hand was lower (the asker on a tie).
+        loser: Seat,
+    },
 }
 
 /// Everything every seat sees.
 #[derive(Clone, Debug)]
 pub struct Public {
+    /// Seats at the table.
     pub seats: usize,
+    /// Chips in the pot.
     pub pot: i64,
     /// Chips behind, by seat.
     pub stack: [i64; MAX_SEATS],
     /// Chips put into the pot this hand (ante included), by seat.
     pub put_in: [i64; MAX_SEATS],
+    /// Whether each seat is still in the hand.
     pub in_hand: [bool; MAX_SEATS],
     /// Has looked at its cards.
     pub seen: [bool; MAX_SEATS],
@@ -136,11 +179,14 @@ pub struct Public {
     pub stake: i64,
     /// 1-based betting round.
     pub round: u32,
+    /// The seat to act, `None` once the hand is over.
     pub to_act: Option<Seat>,
+    /// What happened so far, in order.
     pub events: Vec<Event>,
 }
 
 impl Public {
+    /// How many seats are still in the hand.
     pub fn in_hand_count(&self) -> usize {
         self.in_hand[..self.seats].iter().filter(|&&b| b).count()
     }
@@ -153,8 +199,11 @@ impl Public {
 /// The whole hand, hidden cards included.
 #[derive(Clone, Debug)]
 pub struct State {
+    /// What every seat sees.
     pub public: Public,
+    /// Every seat's three cards.
     pub hands: [[Card; 3]; MAX_SEATS],
+    /// Every seat's hand strength, compared at a showdown or a compare.
     pub values: [Strength; MAX_SEATS],
     /// Chips each seat takes from the pot at the end (filled when the hand is over).
     pub payout: [i64; MAX_SEATS],
@@ -165,7 +214,9 @@ pub struct State {
 /// One seat's view: the public state and its own cards only once it has looked.
 #[derive(Clone, Copy, Debug)]
 pub struct View<'a> {
+    /// The seat this view is for.
     pub seat: Seat,
+    /// What every seat sees.
     pub public: &'a Public,
     /// `None` while the seat is blind: it has not seen its own cards.
     pub cards: Option<[Card; 3]>,

@@ -1,4 +1,4 @@
-//! Hand strength: one comparable integer per three-card hand (rules: docs/rules/zhajinhua.md).
+//! Hand strength: one comparable integer per three-card hand (rules: docs/book/src/rules/zhajinhua.md).
 //!
 //! `value = category << 12 | r1 << 8 | r2 << 4 | r3`, ranks 0..=12 for 2..A, as in the source
 //! document, with its bug fixed: flushes and high cards keep all three ranks from the top (the

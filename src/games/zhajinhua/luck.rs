@@ -1,4 +1,4 @@
-//! The value function that takes the luck out of a hand's payoffs (core/luck.rs, docs/luck.md).
+//! The value function that takes the luck out of a hand's payoffs (core/luck.rs, docs/book/src/luck-method.md).
 //!
 //! Every card is dealt at the start, so no chance event follows the deal ([`Game::revealed`] is
 //! 0) and the value is the full-information check-down: if nobody bet again, the hand would go

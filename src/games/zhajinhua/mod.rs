@@ -1,20 +1,20 @@
-//! Zhajinhua (炸金花, three-card poker): rules per docs/rules/zhajinhua.md.
+//! Zhajinhua (炸金花, three-card poker): rules per docs/book/src/rules/zhajinhua.md.
 //!
-//! - [`eval`]: one comparable integer per hand (the `special_235` rule on top);
-//! - [`winprob`]: exact heads-up win probability (table), exact against two, Monte Carlo against k;
-//! - [`table`]: the betting rules, the [`Zhajinhua`] game;
-//! - [`bots`]: `ev`, `ev-adaptive`, `always-call`, `random`, `threshold`;
-//! - [`advise`]: `arena advise zhajinhua`.
+//! - `eval`: one comparable integer per hand (the `special_235` rule on top);
+//! - `winprob`: exact heads-up win probability (table), exact against two, Monte Carlo against k;
+//! - `table`: the betting rules, the [`Zhajinhua`] game;
+//! - `bots`: `ev`, `ev-adaptive`, `always-call`, `random`, `threshold`;
+//! - `advise`: `arena advise zhajinhua`.
 
-pub mod advise;
+pub(crate) mod advise;
 mod bench;
-pub mod bots;
-pub mod engine;
-pub mod eval;
+pub(crate) mod bots;
+pub(crate) mod engine;
+pub(crate) mod eval;
 mod luck;
 mod report;
 mod table;
-pub mod winprob;
+pub(crate) mod winprob;
 mod wire;
 
 #[cfg(test)]

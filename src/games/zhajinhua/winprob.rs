@@ -38,6 +38,7 @@ impl Odds {
         self.tie as f64 / self.total as f64
     }
     /// The showdown share: a tie splits the pot.
+    #[cfg(test)]
     pub fn equity(&self) -> f64 {
         (self.win as f64 + 0.5 * self.tie as f64) / self.total as f64
     }

@@ -1,4 +1,4 @@
-//! Zhajinhua on the wire (docs/protocol.md): the seat's view as JSON (its cards only once it has
+//! Zhajinhua on the wire (docs/book/src/protocol.md): the seat's view as JSON (its cards only once it has
 //! looked), actions as `look`, `fold`, `call`, `raise N` (N = a rung of the stake ladder) and
 //! `compare S` (S = the seat asked), cards as `As`, `Td`.
 //!
@@ -101,7 +101,7 @@ struct Deal<'a, St, C> {
     cards: C,
 }
 
-/// The view on the wire, field by field as docs/protocol.md lists them.
+/// The view on the wire, field by field as docs/book/src/protocol.md lists them.
 struct ViewJson<'a, 'v> {
     game: &'a Zhajinhua,
     v: &'a View<'v>,

@@ -140,11 +140,6 @@ impl RunData {
             viewer: Default::default(),
         })
     }
-
-    /// The index of the game's own column `name`, when the game has it.
-    pub fn column(&self, name: &str) -> Option<usize> {
-        self.columns.iter().position(|c| *c == name)
-    }
 }
 
 /// Ends a deal of the per-deal payoff lists: each bot that played in it gets its mean payoff.

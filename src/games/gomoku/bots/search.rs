@@ -15,10 +15,15 @@
 //! - Renju: black's forbidden points are never candidates, and a five-to-be that black could
 //!   only block on one is a loss.
 //! - Deterministic: the same position gets the same move (equal candidates: the first found).
-//! - On a clock ([`Bot::think_until`], given only by `arena brain`, never in a tournament): the
-//!   search deepens one ply at a time up to `depth` and stops at the deadline (checked every
-//!   [`CHECK_EVERY`] positions), playing the best move of the deepest search it completed (of
-//!   the one it stopped, if none). With time to spare it plays the move of the fixed-depth search.
+//! - A budget, not a clock: a move searches at most `nodes` positions, so it is the same move on
+//!   any machine at any load. Within the budget (nearly every move: the default is far above
+//!   what depth 3 over 8 cells takes) it plays the move of the fixed-depth search; over it, the
+//!   move of the deepest shallower search that fits the budget.
+//! - On a clock only when asked (`clock = true`; [`Bot::think_until`], given only by `arena
+//!   brain`: the manager's turn time): the search deepens one ply at a time up to `depth` and
+//!   also stops at the deadline (checked every [`CHECK_EVERY`] positions), playing the best move
+//!   of the deepest search it completed (of the one it stopped, if none). Its moves then depend
+//!   on the machine's load.
 
 use std::time::Instant;
 
@@ -53,6 +58,13 @@ pub const PARAMS: &[ParamSpec] = &[
     .range(-MAX_WEIGHT, MAX_WEIGHT),
     ParamSpec::new("opp", "[1, 5, 10, 30, 120]", "defence weights that rank the candidates (as the weights bot)")
         .range(-MAX_WEIGHT, MAX_WEIGHT),
+    ParamSpec::new("nodes", "1000000", "positions a move may search (the budget: the same move on any machine)")
+        .range(1.0, 1e12),
+    ParamSpec::new(
+        "clock",
+        "false",
+        "arena brain: also stop at the manager's turn time (moves then depend on the machine's load)",
+    ),
     ParamSpec::new(
         "value",
         "[0, 1, 4, 16, 64]",
@@ -77,6 +89,10 @@ pub struct Config {
     pub width: usize,
     pub extend: usize,
     pub weights: Weights,
+    /// Positions a move may search.
+    pub nodes: u64,
+    /// Whether [`Bot::think_until`]'s deadline is kept.
+    pub clock: bool,
 }
 
 impl Config {
@@ -92,6 +108,8 @@ impl Config {
             depth: depth as usize,
             width: width as usize,
             extend: p.i64("extend") as usize,
+            nodes: p.i64("nodes") as u64,
+            clock: p.bool("clock"),
             weights: Weights {
                 own: table(p, "own", owner)?,
                 opp: table(p, "opp", owner)?,
@@ -113,27 +131,46 @@ impl Bot<Gomoku> for SearchBot {
         let w = self.cfg.weights;
         let tally = self.tally.get_or_insert_with(|| Tally::new(s.size, game.rule, w));
         tally.catch_up(s);
-        let deadline = self.deadline.take();
-        let mut best = None;
-        // Without a clock, one search to `depth`; on one, every depth up to it in turn.
-        let first = if deadline.is_some() { 1 } else { self.cfg.depth };
-        for depth in first..=self.cfg.depth {
+        let deadline = self.deadline.take().filter(|_| self.cfg.clock);
+        let cfg = self.cfg;
+        // One search to `depth` within `budget`: its move, whether it was stopped, its positions.
+        let mut search = |depth: usize, budget: u64| {
             let mut search = Search {
-                t: tally,
-                cfg: self.cfg,
-                max_ply: depth + self.cfg.extend,
+                t: &mut *tally,
+                cfg,
+                max_ply: depth + cfg.extend,
                 best: None,
                 deadline,
+                budget,
                 nodes: 0,
                 stopped: false,
             };
             search.negamax(s.to_move(), depth, 0, -WIN - 1, WIN + 1);
-            if search.stopped {
-                best = best.or(search.best);
+            (search.best, search.stopped, search.nodes)
+        };
+        // Without a clock, one search to `depth`, and only when it is over the budget the
+        // shallower ones; on a clock, every depth up to it in turn, sharing the budget.
+        let (full, deeper) = match deadline {
+            None => match search(cfg.depth, cfg.nodes) {
+                (best, false, _) => (best, 0),
+                (partial, true, _) => (partial, cfg.depth - 1),
+            },
+            Some(_) => (None, cfg.depth),
+        };
+        let (mut best, mut left) = (None, cfg.nodes);
+        for depth in 1..=deeper {
+            let (found, stopped, nodes) = search(depth, left);
+            if stopped {
+                best = best.or(found);
                 break;
             }
-            best = search.best;
+            (best, left) = (found, left - nodes);
         }
+        let best = match (deadline, deeper) {
+            (None, 0) => full,
+            (None, _) => best.or(full),
+            (Some(_), _) => best,
+        };
         // No best move: every empty cell is forbidden (renju), and any move loses.
         let cell = best.unwrap_or_else(|| tally.empties()[0] as usize);
         Move { x: (cell % s.size) as u8, y: (cell / s.size) as u8 }
@@ -205,21 +242,25 @@ struct Search<'a> {
     best: Option<usize>,
     /// When to stop (`None`: never).
     deadline: Option<Instant>,
-    /// Positions searched, on a clock.
+    /// Positions it may search.
+    budget: u64,
+    /// Positions searched.
     nodes: u64,
-    /// The deadline passed: every value since is meaningless, and the root keeps its best.
+    /// The budget or the deadline ran out: every value since is meaningless, and the root keeps
+    /// its best.
     stopped: bool,
 }
 
 impl Search<'_> {
     /// The value of the position for `side` (to move), `depth` plies of full search left.
     fn negamax(&mut self, side: usize, depth: usize, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        if let Some(deadline) = self.deadline {
-            self.nodes += 1;
-            if self.stopped || (self.nodes.is_multiple_of(CHECK_EVERY) && Instant::now() >= deadline) {
-                self.stopped = true;
-                return 0;
-            }
+        self.nodes += 1;
+        let late = |nodes: u64, deadline: Option<Instant>| {
+            deadline.is_some_and(|d| nodes.is_multiple_of(CHECK_EVERY) && Instant::now() >= d)
+        };
+        if self.stopped || self.nodes > self.budget || late(self.nodes, self.deadline) {
+            self.stopped = true;
+            return 0;
         }
         let other = 1 - side;
         let width = self.cfg.width;
@@ -337,6 +378,49 @@ mod tests {
         let (game, s) = position(black, white);
         let m = bot().act(&game, &&s, &mut BotRng::seed_from_u64(1));
         (m.x, m.y)
+    }
+
+    fn bot_with(params: &str) -> SearchBot {
+        let table: toml::Table = toml::from_str(params).unwrap();
+        let cfg = Config::from_params(&Params::new(PARAMS, &table, "test").unwrap()).unwrap();
+        SearchBot { cfg, tally: None, deadline: None }
+    }
+
+    /// The budget decides the move, never the clock: over it, the same move every time, and within
+    /// it the fixed-depth move; a deadline is kept only with `clock = true`.
+    #[test]
+    fn the_node_budget_not_the_clock_bounds_a_move() {
+        let (game, s) = position(&[(7, 7), (8, 8), (6, 8)], &[(7, 8), (9, 9), (5, 5)]);
+        let play = |mut bot: SearchBot, late: bool| {
+            if late {
+                bot.think_until(Instant::now());
+            }
+            let m = bot.act(&game, &&s, &mut BotRng::seed_from_u64(1));
+            assert_eq!(s.cell(m.x as usize, m.y as usize), 0, "not an empty cell");
+            (m.x, m.y)
+        };
+        let unbounded = play(bot_with("nodes = 1_000_000_000_000"), false);
+        assert_eq!(play(bot(), false), unbounded, "the default budget binds at depth 3");
+        // A deadline already passed changes nothing without `clock = true`.
+        assert_eq!(play(bot(), true), unbounded);
+        // A budget too small for depth 3 (a third of what it takes here): the move of a shallower
+        // search, the same every time.
+        let mut searched = Search {
+            t: &mut Tally::new(s.size, game.rule, bot().cfg.weights),
+            cfg: bot().cfg,
+            max_ply: 3 + 8,
+            best: None,
+            deadline: None,
+            budget: u64::MAX,
+            nodes: 0,
+            stopped: false,
+        };
+        searched.t.catch_up(&s);
+        searched.negamax(s.to_move(), 3, 0, -WIN - 1, WIN + 1);
+        let budget = searched.nodes / 3;
+        assert!(budget >= 10, "depth 3 takes {} positions here: too few to cut", searched.nodes);
+        let small: Vec<(u8, u8)> = (0..3).map(|_| play(bot_with(&format!("nodes = {budget}")), false)).collect();
+        assert!(small.iter().all(|&m| m == small[0]), "{small:?}");
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! Unlike the official dealer, which turns an invalid action into a call and skips a line it cannot
 //! read, the kind forfeits the hand of an agent that answers a state it was not asked, writes a line
 //! it cannot read, names an action our rules refuse, or is late: the reason quotes its line.
-//! docs/acpc.md lists the differences.
+//! docs/book/src/acpc.md lists the differences.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};

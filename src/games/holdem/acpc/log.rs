@@ -152,7 +152,7 @@ pub fn read(files: &[ImportFile]) -> Result<Imported<Holdem>> {
             let seat = seat_at(p, head.seats);
             let ours = s.stack[seat] as f64 - s.start[seat] as f64;
             // A split pot's odd chip: the dealer splits it in halves, our rules give it whole
-            // to one seat (docs/acpc.md).
+            // to one seat (docs/book/src/acpc.md).
             let odd = logged.fract() != 0.0 && (ours - logged).abs() <= 0.5;
             if ours != logged && !odd {
                 return Err(Error::input(format!(

@@ -1,6 +1,6 @@
 //! Hold'em bots: the source's RR mapping (`rr`) and the simple baselines the source tests it against.
 
-pub mod rr;
+pub(crate) mod rr;
 mod simple;
 
 use crate::core::BotKind;
@@ -18,11 +18,13 @@ pub fn always_call() -> simple::AlwaysCall {
 }
 
 /// A uniformly random bot (for tests).
+#[cfg(test)]
 pub fn random() -> simple::RandomBot {
     simple::RandomBot
 }
 
 /// An all-in bot (for tests).
+#[cfg(test)]
 pub fn all_in() -> simple::AllIn {
     simple::AllIn
 }

@@ -1,4 +1,4 @@
-//! The patent's two search methods as bots (rules: docs/rules/mahjong.md, "Bots"):
+//! The patent's two search methods as bots (rules: docs/book/src/rules/mahjong.md, "Bots"):
 //! [`expectimax`] (the "traditional" full tree the patent measures against) and [`pruned`] (the
 //! patent's arrangement-weighted effective-tile search with P(win) × score path values).
 //!
@@ -35,7 +35,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::engine::View;
 use super::fans::{score, WinContext, WinningHand};
-use super::tiles::{Counts, Meld, Tile, TILE_KINDS};
+use super::tiles::{Counts, Meld, Tile};
 use crate::core::Seat;
 
 /// What one seat sees when it has to decide, as owned data.
@@ -133,11 +133,6 @@ pub fn after_claim(hand: &Counts, meld: Meld, claimed: Tile) -> Counts {
         h[x as usize] -= 1;
     }
     h
-}
-
-/// Distinct kinds held.
-pub fn held(h: &Counts) -> impl Iterator<Item = usize> + '_ {
-    (0..TILE_KINDS).filter(|&k| h[k] > 0)
 }
 
 /// What both search bots do around their decision: always take a win, play a forced move without

@@ -30,7 +30,7 @@ use rand::Rng;
 use super::turns::{turn_of, Distribution};
 use super::Position;
 use crate::core::BotRng;
-use crate::games::mahjong::tiles::{kinds_in, Counts, Tile, TILE_KINDS};
+use crate::games::mahjong::tiles::{kinds_in, Counts, TILE_KINDS};
 
 /// The model's constants (every one a parameter of `pruned`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -307,7 +307,8 @@ pub fn sample(p: &Position, cfg: &ModelConfig, dist: &Distribution, rng: &mut Bo
 }
 
 /// Kinds as a mask, for tests and explanations.
-pub fn mask(tiles: &[Tile]) -> u64 {
+#[cfg(test)]
+pub fn mask(tiles: &[crate::games::mahjong::tiles::Tile]) -> u64 {
     tiles.iter().fold(0, |m, &t| m | 1 << t)
 }
 

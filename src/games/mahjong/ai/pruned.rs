@@ -38,7 +38,9 @@
 use super::odds::{OddsConfig, Role, TileOdds};
 use super::opponents::{self, Model, ModelConfig};
 use super::shapes::{self, Paths};
-use super::turns::{self, Distribution};
+#[cfg(test)]
+use super::turns;
+use super::turns::Distribution;
 use super::{after_claim, hand_fans, pack, KeySet, Position};
 use crate::core::{factory, BotKind};
 use crate::core::{Bot, BotRng, ParamSpec, Params};
@@ -325,6 +327,7 @@ impl Pruned {
     }
 
     /// The shanten of the arrangements kept by the last analysis of the standard shape.
+    #[cfg(test)]
     pub fn kept_shantens(&self) -> Vec<i8> {
         self.kept.iter().map(|a| a.shanten).collect()
     }
@@ -335,6 +338,7 @@ impl Pruned {
     }
 
     /// Steps 1-3 alone: the kept arrangements of `h` with `declared` sets, highest weight first.
+    #[cfg(test)]
     pub fn arrangements(&mut self, h: &Counts, declared: usize) -> &[Arrangement] {
         self.arrange(h, declared);
         &self.kept
@@ -910,6 +914,7 @@ impl Bot<Mahjong> for Pruned {
 /// discard, the discarder's shanten by turn and declared sets: the measurement behind
 /// [`turns::Distribution`] (here, beside the bot it plays, so that the distribution does not
 /// import the bot that draws from it).
+#[cfg(test)]
 pub fn measure_turns(hands: u64, seed: u64) -> turns::Counts {
     use crate::core::Game;
     let game = Mahjong::new(8);

@@ -20,6 +20,7 @@ use crate::core::BotRng;
 use rand::Rng;
 
 /// Hands played by the committed measurement.
+#[cfg(test)]
 pub const MEASURED_HANDS: u64 = 4000;
 
 pub const TURNS: usize = 22;
@@ -78,6 +79,7 @@ impl Distribution {
     }
 
     /// P(shanten = s) at `turn` for a seat with `declared` sets.
+    #[cfg(test)]
     pub fn p(&self, turn: usize, declared: usize, s: usize) -> f64 {
         let c = &self.cumulative[turn.min(TURNS - 1)][declared.min(DECLARED - 1)];
         c[s] - if s == 0 { 0.0 } else { c[s - 1] }
@@ -107,6 +109,7 @@ pub fn parse(text: &str) -> Result<Counts, String> {
     Ok(counts)
 }
 
+#[cfg(test)]
 pub fn to_csv(counts: &Counts) -> String {
     let mut out = String::from("turn,declared");
     for s in 0..SHANTENS {

@@ -130,8 +130,61 @@ impl Table {
         Ok(())
     }
 
-    /// Follows one request.
+    /// The tiles player `p` counts toward a hand: concealed ones, and three for each declared set
+    /// (a kong's fourth tile is drawn again). 13 between turns, 14 while it is the player's turn.
+    fn tiles(&self, p: usize) -> usize {
+        self.known.held[p] + 3 * self.known.melds[p].len()
+    }
+
+    /// The tiles each player must count for `request` to follow what came before (the judge
+    /// tells every draw and every discard, so counts never drift): `None` when any will do.
+    /// The one place a history is checked, so no bot is ever asked on a table that cannot be.
+    fn expected_before(&self, request: &Request) -> Option<[usize; SEATS]> {
+        let turn = |p: usize| {
+            let mut n = [13; SEATS];
+            n[p] = 14;
+            Some(n)
+        };
+        match request {
+            Request::Init { .. } => None,
+            Request::Deal { .. } => Some([0; SEATS]),
+            Request::Draw(_) => Some([13; SEATS]),
+            Request::Player { id, what } => match (what, *id as usize) {
+                (Happening::Draw, _) => Some([13; SEATS]),
+                (Happening::Flower(_), _) => None,
+                (Happening::Play(_), p) => turn(p),
+                (Happening::Peng(_) | Happening::Chi { .. }, _) => Some([13; SEATS]),
+                (Happening::Gang, p) if self.drawer != Some(p) => Some([13; SEATS]),
+                (Happening::Gang | Happening::BuGang(_), p) => turn(p),
+            },
+        }
+    }
+
+    /// Refuses a request that cannot follow the ones before it (e.g. a second draw of a player
+    /// whose discard was never told: a 15-tile hand no bot can be asked about).
+    fn check_follows(&self, request: &Request) -> io::Result<()> {
+        let Some(expected) = self.expected_before(request) else { return Ok(()) };
+        let me = self.me();
+        let mine: usize = self.known.hand.iter().map(|&n| n as usize).sum();
+        if mine != self.known.held[me] {
+            return Err(invalid(format!(
+                "the request `{request}` cannot follow: player {me}'s tiles were told as {} but it holds {mine}",
+                self.known.held[me]
+            )));
+        }
+        match (0..SEATS).find(|&p| self.tiles(p) != expected[p]) {
+            None => Ok(()),
+            Some(p) => Err(invalid(format!(
+                "the request `{request}` cannot follow the ones before it: player {p} holds {} tiles (sets counted as 3), {} expected (a draw or discard was not told)",
+                self.tiles(p),
+                expected[p]
+            ))),
+        }
+    }
+
+    /// Follows one request (refused when it cannot follow the ones before).
     fn see(&mut self, request: &Request) -> io::Result<()> {
+        self.check_follows(request)?;
         let drawer = self.drawer.take();
         match request {
             Request::Init { id, quan } => {

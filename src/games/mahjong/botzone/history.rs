@@ -36,6 +36,7 @@ pub fn quan(hand_no: usize) -> u8 {
 
 /// The requests Botzone's judge would have sent our seat `me` in hand `hand_no` (dealt by
 /// `dealer`), from what it saw happen (see [`Teller`]).
+#[cfg(test)]
 pub fn requests<'a>(seen: impl IntoIterator<Item = Seen<'a>>, me: Seat, dealer: Seat, hand_no: usize) -> Vec<Request> {
     let mut out = Vec::new();
     Teller::new(me, dealer, hand_no).tell(seen, &mut out);

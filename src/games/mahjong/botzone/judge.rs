@@ -293,7 +293,7 @@ mod tests {
     }
 
     /// Our hands (pruned and greedy at Botzone's table) replayed through Botzone's judge, built by
-    /// hand as docs/botzone.md says: every hand that can be told to it (a won hand in which no
+    /// hand as docs/book/src/botzone.md says: every hand that can be told to it (a won hand in which no
     /// player took a whole quarter of the wall) gets the same winner's fans and the same scores.
     /// `MAHJONG_JUDGE`: the judge program; `MAHJONG_JUDGE_HANDS`: how many hands to replay
     /// (default 1,000).
@@ -301,7 +301,7 @@ mod tests {
     #[ignore = "needs Botzone's judge: MAHJONG_JUDGE=/path/to/judge cargo test --release --lib botzone::judge -- --ignored --nocapture"]
     fn our_hands_score_the_same_under_botzone_judge() {
         let Ok(judge) = std::env::var("MAHJONG_JUDGE") else {
-            eprintln!("skipped: set MAHJONG_JUDGE to Botzone's judge program (docs/botzone.md builds it)");
+            eprintln!("skipped: set MAHJONG_JUDGE to Botzone's judge program (docs/book/src/botzone.md builds it)");
             return;
         };
         let want: usize = std::env::var("MAHJONG_JUDGE_HANDS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);

@@ -207,9 +207,9 @@ impl Botzone {
         // The output: every line until the keep-running line or the end of the output.
         let mut output = String::new();
         loop {
-            match process.read_line(Some(deadline)) {
+            match read_line_while_running(&mut process, deadline) {
                 Ok(line) => {
-                    let line = String::from_utf8_lossy(line);
+                    let line = String::from_utf8_lossy(&line);
                     output.push_str(&line);
                     output.push('\n');
                     if line.trim_end() == KEEP_RUNNING {
@@ -265,6 +265,25 @@ impl Botzone {
         self.requests.push(request);
         self.responses.push(answer.response);
         Ok(answer.response)
+    }
+}
+
+/// How often a turn's wait for output looks whether the bot itself has exited.
+const EXIT_POLL: Duration = Duration::from_millis(10);
+
+/// The bot's next line before `deadline`, as [`Process::read_line`]; but once the bot itself has
+/// exited, its output is whole (all it wrote is in the pipe), so the pipe's end is not waited
+/// for: a child it left holding the pipe open does not turn a given answer into a timeout.
+fn read_line_while_running(process: &mut Process, deadline: Instant) -> Result<Vec<u8>, LineError> {
+    loop {
+        let step = deadline.min(Instant::now() + EXIT_POLL);
+        let exited = !process.is_running();
+        match process.read_line(Some(if exited { Instant::now() } else { step })) {
+            Ok(line) => return Ok(line.to_vec()),
+            Err(LineError::Timeout) if exited => return Err(LineError::Closed),
+            Err(LineError::Timeout) if Instant::now() < deadline => continue,
+            Err(e) => return Err(e),
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! Botzone's Chinese Standard Mahjong (the judge of `ailab-pku/Chinese-Standard-Mahjong` and
-//! Botzone's bot I/O) both ways; docs/botzone.md is the user's guide.
+//! Botzone's bot I/O) both ways; docs/book/src/botzone.md is the user's guide.
 //!
 //! - [`text`]: tile codes, the judge's requests and a bot's responses, which answers the judge
 //!   takes to which request, the simple and JSON inputs of a turn, a bot's output read back,

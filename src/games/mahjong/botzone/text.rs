@@ -19,7 +19,9 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::super::tiles::{is_honor, rank, suit, Tile, TILE_KINDS};
+#[cfg(test)]
+use super::super::tiles::TILE_KINDS;
+use super::super::tiles::{is_honor, rank, suit, Tile};
 
 /// The line that ends a keep-running bot's output for a turn.
 pub const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
@@ -419,14 +421,6 @@ impl History {
         Ok(History { requests, responses, data: String::new(), globaldata: String::new() })
     }
 
-    pub fn requests(&self) -> &[Request] {
-        &self.requests
-    }
-
-    pub fn responses(&self) -> &[Response] {
-        &self.responses
-    }
-
     /// The simple interaction's input: the turn number, then requests and responses interleaved
     /// ending with the current request, then the `data` line and the `globaldata` lines. Like
     /// Botzone's local emulator, nothing follows the last request when both are empty; the data
@@ -574,6 +568,7 @@ impl Answer {
 /// How many bytes of `buf` hold one whole JSON value (after any leading white space), `None`
 /// while it is still incomplete, an error when it cannot become JSON: how a reader of a bot's
 /// pipe knows a pretty-printed answer is all there.
+#[cfg(test)]
 pub fn json_value_len(buf: &str) -> Option<Result<usize, String>> {
     let mut values = serde_json::Deserializer::from_str(buf).into_iter::<Value>();
     match values.next()? {
@@ -601,6 +596,7 @@ fn split_keep_running(output: &str) -> Result<(&str, bool), String> {
 }
 
 /// Every Botzone tile code of our kinds in kind order, then the flowers.
+#[cfg(test)]
 pub fn all_codes() -> impl Iterator<Item = String> {
     (0..TILE_KINDS as Tile).map(tile_code).chain((1..=FLOWERS).map(|n| Piece::Flower(n).to_string()))
 }

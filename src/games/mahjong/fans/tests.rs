@@ -234,7 +234,7 @@ fn botzone_name(t: Tile) -> String {
 
 /// Random winning hands (regular ones with melds, seven pairs, thirteen orphans, honours and
 /// knitted) with random winning conditions, scored by this calculator and by Botzone's
-/// (MahjongGB, the judge's calculator, built by hand: docs/rules/mahjong.md): the totals must be
+/// (MahjongGB, the judge's calculator, built by hand: docs/book/src/rules/mahjong.md): the totals must be
 /// the same. `MAHJONG_GB_HANDS` sets the count (default 200,000), `MAHJONG_GB_KEEP` a file that keeps
 /// the hands written.
 #[test]

@@ -4,9 +4,6 @@ mod baseline;
 mod belief;
 pub mod ev;
 
-pub use baseline::{AlwaysCall, RandomBot, Threshold};
-pub use ev::{EvBot, EvConfig};
-
 use crate::core::BotKind;
 
 use super::Zhajinhua;
