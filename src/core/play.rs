@@ -95,9 +95,11 @@ pub struct GameRecord {
     /// Every decision's time as the host measured it, in play order: (seat, time). Not part of
     /// the game's result: it differs from one run to the next.
     pub times: Vec<(Seat, Duration)>,
-    /// What each seat had left on its clock when the game ended (a seat under `tc`), and the
-    /// most memory its program held (a bot outside the process): machine measures, like `times`.
+    /// What each seat had left on its clock when the game ended (a seat under `tc`): a machine
+    /// measure, like `times`.
     pub clocks: PerSeat<Option<Duration>>,
+    /// The most memory each seat's program held, in bytes (a bot outside the process): a
+    /// machine measure, like `times`.
     pub memory: PerSeat<Option<u64>>,
 }
 
@@ -198,7 +200,9 @@ pub struct Limits {
 /// added to the clock after every move the bot makes in time (Fischer's clock).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
+    /// The time on the clock when the game starts.
     pub base: Duration,
+    /// The time added to the clock after each move made in time.
     pub increment: Duration,
 }
 

@@ -98,7 +98,7 @@ pub const FLUSH_EVERY: Duration = Duration::from_secs(5);
 impl RunOptions {
     /// The options of a run started from code: `threads` threads, nothing shown while it plays,
     /// games.csv kept, no hand histories, rows flushed every [`FLUSH_EVERY`], and a [`Stop`] only
-    /// the caller can request (through the `stop` field).
+    /// the caller can request (through the `stop` field), workers not pinned to cores.
     pub fn new(threads: usize) -> RunOptions {
         RunOptions {
             threads,
@@ -108,6 +108,7 @@ impl RunOptions {
             records: crate::report::Records::Csv,
             flush_every: FLUSH_EVERY,
             luck: crate::core::luck::Estimator::Plain,
+            cores: Vec::new(),
         }
     }
 }

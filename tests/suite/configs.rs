@@ -22,7 +22,8 @@ fn every_shipped_config_resolves() {
     let mut loaded = 0;
     for dir in ["configs", "configs/gate", "configs/luck"] {
         for path in tomls(&repo.join(dir)) {
-            if path.file_name().unwrap() == "ci-gate.toml" {
+            // Gate files (`*-gate.toml`) are checked below, as gates.
+            if path.file_name().unwrap().to_str().unwrap().ends_with("-gate.toml") {
                 continue;
             }
             let cfg =
@@ -39,6 +40,26 @@ fn every_shipped_config_resolves() {
         }
     }
     assert!(loaded >= 15, "only {loaded} configs found");
+}
+
+/// Every shipped gate file loads and each of its matches resolves (`arena gate --check` plays
+/// nothing).
+#[test]
+fn every_shipped_gate_checks() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let gates: Vec<_> = tomls(&repo.join("configs"))
+        .into_iter()
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().ends_with("-gate.toml"))
+        .collect();
+    assert!(gates.len() >= 2, "the CI gate and the tour's: {gates:?}");
+    for gate in gates {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["gate", "--check", "--quiet"])
+            .arg(&gate)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}: {}", gate.display(), String::from_utf8_lossy(&out.stderr));
+    }
 }
 
 #[test]
