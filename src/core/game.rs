@@ -441,7 +441,7 @@ pub const MAX_REASON_CHARS: usize = 200;
 
 impl Fault {
     /// A fault of `kind`; a reason over [`MAX_REASON_CHARS`] characters is cut ([`bounded`]), and
-    /// its control characters written as escapes ([`printable`]): a reason quotes a bot's text,
+    /// its control characters written as escapes (`printable`): a reason quotes a bot's text,
     /// which goes into games.csv, the summary and the terminal.
     pub fn new(kind: FaultKind, reason: impl Into<String>) -> Fault {
         Fault { kind, reason: bounded(printable(reason.into()), MAX_REASON_CHARS), at_start: false }
@@ -650,7 +650,7 @@ pub trait Bot<G: Game>: Send {
 
     /// The time the last decision was the bot's own, when the bot measures it itself: a program
     /// outside the process, from the request written to the answer read, less the time its
-    /// process waited for a core (external/process.rs, [`crate::core::play`]'s clock judges it).
+    /// process waited for a core (external/process.rs, core/play.rs's clock judges it).
     /// `None` (the default): the host's clock measures the decision whole.
     fn measured(&self) -> Option<Duration> {
         None
