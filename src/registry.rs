@@ -36,6 +36,8 @@ use crate::core::{
     Played, RecordFormat, RunFolder, Seating, TablePreset,
 };
 use crate::error::{Error, Result};
+/// The checks of `arena check-bot` ([`GameEntry::check_bot`]).
+pub use crate::external::check::{Check, CheckLimits};
 use crate::games::{gomoku, holdem, mahjong, stud, zhajinhua};
 
 /// Opens an engine session's input and output (stdin and stdout, or a connection to a dealer),
@@ -178,6 +180,9 @@ pub trait GameEntry: Send + Sync {
     /// every seat count, on the default table and on one table for each other choice of each
     /// option; the error names the table.
     fn conformance(&self, games: u64, seed: u64) -> std::result::Result<Checked, String>;
+    /// `arena check-bot`: the compliance run of a JSON line protocol bot on this game
+    /// ([`crate::external::check`]); each check goes to `report` as it is decided.
+    fn check_bot(&self, command: &[String], limits: CheckLimits, report: &mut dyn FnMut(&Check)) -> Result<Vec<Check>>;
 }
 
 impl BotCatalog for dyn GameEntry + '_ {
@@ -469,6 +474,9 @@ impl<G: GameDef> GameEntry for Registered<G> {
     }
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
+    }
+    fn check_bot(&self, command: &[String], limits: CheckLimits, report: &mut dyn FnMut(&Check)) -> Result<Vec<Check>> {
+        crate::external::check::check_jsonl::<G>(command, limits, report)
     }
     fn conformance(&self, games: u64, seed: u64) -> std::result::Result<Checked, String> {
         let mut checked = Checked::default();
