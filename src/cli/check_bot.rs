@@ -12,13 +12,14 @@ use crate::registry::{Arena, CheckLimits};
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena check-bot holdem -- python3 bots/examples/holdem_random.py\n  arena check-bot gomoku --move-ms 1000 -- ./my_bot --level 3"
+    after_help = "Examples:\n  arena check-bot holdem -- python3 bots/examples/holdem_random.py\n  arena check-bot gomoku --move-ms 1000 -- ./my_bot --level 3\n  arena check-bot gomoku --kind gomocup -- ./pbrain-rapfi"
 )]
 pub struct CheckBotArgs {
     /// The game the bot plays (see `arena list`).
     game: String,
-    /// The protocol the bot speaks: `jsonl`, the `external` kind's (docs/book/src/protocol.md).
-    #[arg(long, default_value = "jsonl", value_parser = ["jsonl"])]
+    /// The protocol the bot speaks: `jsonl`, the `external` kind's (docs/book/src/protocol.md);
+    /// `gomocup`, a gomoku engine's (the `gomocup` kind's).
+    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "gomocup"])]
     kind: String,
     /// Milliseconds the bot has to answer `hello`, of its own time.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
@@ -41,7 +42,7 @@ pub fn check_bot(arena: &Arena, args: &CheckBotArgs) -> Result<i32> {
         return Err(Error::input("check-bot: the command after `--` is empty"));
     }
     let limits = CheckLimits { start_ms: args.start_ms, move_ms: args.move_ms, memory_mb: args.memory_mb };
-    let checks = game.check_bot(&args.command, limits, &mut |check| say!("{}", check.line()))?;
+    let checks = game.check_bot(&args.kind, &args.command, limits, &mut |check| say!("{}", check.line()))?;
     let passed = crate::external::check::passed(&checks);
     say!("{passed} of {} checks passed", checks.len());
     Ok(if passed == checks.len() { EXIT_OK } else { EXIT_FAIL })

@@ -119,3 +119,106 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// A Gomocup engine in Python that misbehaves as `mode` says: `taken` plays 7,7 on every move,
+/// `silent` never answers BEGIN, `noend` ignores END, `norestart` refuses RESTART; else it plays
+/// the first free cell.
+const ENGINE: &str = r#"
+import sys
+mode = sys.argv[1]
+taken = set()
+def move():
+    if mode == "taken":
+        return "7,7"
+    cell = next((x, y) for y in range(15) for x in range(15) if (x, y) not in taken)
+    taken.add(cell)
+    return "%d,%d" % cell
+board = False
+for line in sys.stdin:
+    words = line.strip().split()
+    if not words:
+        continue
+    word = words[0].upper()
+    if board:
+        if word == "DONE":
+            board = False
+            print(move(), flush=True)
+        else:
+            x, y, _ = line.strip().split(",")
+            taken.add((int(x), int(y)))
+        continue
+    if word == "START":
+        taken.clear()
+        print("OK", flush=True)
+    elif word == "RESTART":
+        taken.clear()
+        print("UNKNOWN no restart" if mode == "norestart" else "OK", flush=True)
+    elif word == "BEGIN":
+        if mode == "silent":
+            continue
+        print("MESSAGE thinking", flush=True)
+        print(move(), flush=True)
+    elif word == "TURN":
+        x, y = words[1].split(",")
+        taken.add((int(x), int(y)))
+        print(move(), flush=True)
+    elif word == "BOARD":
+        taken.clear()
+        board = True
+    elif word == "END":
+        if mode != "noend":
+            break
+"#;
+
+/// `arena check-bot gomoku --kind gomocup` on `command`; returns (exit code, stdout).
+fn check_gomocup(command: &[&str], mark: &str) -> (i32, String) {
+    let out = arena()
+        .env(MARK, mark)
+        .args(["check-bot", "gomoku", "--kind", "gomocup", "--start-ms", "3000", "--move-ms", "1000", "--"])
+        .args(command)
+        .output()
+        .unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn the_brain_passes_the_gomocup_check() {
+    let exe = assert_cmd::cargo::cargo_bin("arena");
+    let mark = mark(module_path!(), "brain");
+    let (code, stdout) = check_gomocup(&[exe.to_str().unwrap(), "brain", "gomoku", "--bot", "random"], &mark);
+    assert_eq!(code, 0, "{stdout}");
+    for step in ["START 15", "INFO, then BEGIN", "TURN", "RESTART", "BOARD … DONE", "END"] {
+        assert!(line_of(&stdout, step).starts_with("pass  "), "{step}:\n{stdout}");
+    }
+    assert_eq!(stdout.lines().last(), Some("6 of 6 checks passed"));
+    assert!(survivors(&mark, Duration::from_secs(2)).is_empty());
+}
+
+#[test]
+fn a_faulty_gomocup_engine_fails_the_check_it_should() {
+    if !python("the test's Gomocup engine") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let engine = crate::common::write(dir.path(), "engine.py", ENGINE);
+    let engine = engine.to_str().unwrap();
+    // (mode, exit code, the check named, what its line says)
+    let cases = [
+        ("good", 0, "RESTART", ""),
+        ("norestart", 0, "RESTART", ""),
+        ("taken", 1, "TURN", "the engine sent `7,7`, a cell taken"),
+        ("silent", 1, "INFO, then BEGIN", "the engine sent nothing within 1000 ms (killed)"),
+        ("noend", 1, "END", "still running 1000 ms after END (killed)"),
+    ];
+    for (mode, exit, name, says) in cases {
+        let mark = mark(module_path!(), &format!("gomocup-{mode}"));
+        let (code, stdout) = check_gomocup(&["python3", engine, mode], &mark);
+        assert_eq!(code, exit, "{mode}:\n{stdout}");
+        let line = line_of(&stdout, name);
+        match exit {
+            0 => assert!(line.starts_with("pass  "), "{mode}: {line}"),
+            _ => assert!(line.starts_with("FAIL  ") && line.contains(says), "{mode}: `{line}`\n{stdout}"),
+        }
+        assert!(survivors(&mark, Duration::from_secs(2)).is_empty(), "{mode}: an engine outlived the check");
+    }
+}
