@@ -36,6 +36,8 @@ use crate::core::{
     Played, RecordFormat, RunFolder, Seating, TablePreset,
 };
 use crate::error::{Error, Result};
+/// The checks of `arena check-bot` ([`GameEntry::check_bot`]).
+pub use crate::external::check::{Check, CheckLimits};
 use crate::games::{gomoku, holdem, mahjong, stud, zhajinhua};
 
 /// Opens an engine session's input and output (stdin and stdout, or a connection to a dealer),
@@ -178,6 +180,16 @@ pub trait GameEntry: Send + Sync {
     /// every seat count, on the default table and on one table for each other choice of each
     /// option; the error names the table.
     fn conformance(&self, games: u64, seed: u64) -> std::result::Result<Checked, String>;
+    /// `arena check-bot`: the compliance run of a bot on this game speaking protocol `kind`
+    /// (`jsonl`: [`crate::external::check`]; `gomocup`, gomoku's engines:
+    /// `games::gomoku::gomocup_check`); each check goes to `report` as it is decided.
+    fn check_bot(
+        &self,
+        kind: &str,
+        command: &[String],
+        limits: CheckLimits,
+        report: &mut dyn FnMut(&Check),
+    ) -> Result<Vec<Check>>;
 }
 
 impl BotCatalog for dyn GameEntry + '_ {
@@ -469,6 +481,20 @@ impl<G: GameDef> GameEntry for Registered<G> {
     }
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
+    }
+    fn check_bot(
+        &self,
+        kind: &str,
+        command: &[String],
+        limits: CheckLimits,
+        report: &mut dyn FnMut(&Check),
+    ) -> Result<Vec<Check>> {
+        match kind {
+            "jsonl" => crate::external::check::check_jsonl::<G>(command, limits, report),
+            // Gomocup is gomoku's engine protocol alone (the `gomocup` kind is gomoku's).
+            "gomocup" if G::NAME == gomoku::Gomoku::NAME => gomoku::gomocup_check::check(command, limits, report),
+            other => Err(Error::input(format!("check-bot --kind {other}: {} bots do not speak it", G::NAME))),
+        }
     }
     fn conformance(&self, games: u64, seed: u64) -> std::result::Result<Checked, String> {
         let mut checked = Checked::default();

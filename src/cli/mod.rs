@@ -18,6 +18,7 @@ use crate::registry::Arena;
 mod acpc_agent;
 mod bench;
 mod brain;
+mod check_bot;
 mod compare;
 mod gate;
 mod import;
@@ -83,6 +84,8 @@ enum Command {
     Brain(brain::BrainArgs),
     /// A hold'em bot as an ACPC poker agent, connected to an ACPC dealer at HOST PORT.
     AcpcAgent(acpc_agent::AcpcAgentArgs),
+    /// Check a protocol bot before a tournament: scripted games, one pass/FAIL line per check.
+    CheckBot(check_bot::CheckBotArgs),
     /// A random-legal bot speaking the external protocol on stdin/stdout (docs/book/src/protocol.md).
     #[command(hide = true)]
     ProtocolBot,
@@ -148,6 +151,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
         Command::Report(args) => report::report(arena, args),
         Command::Replay(args) => replay::replay(arena, args),
         Command::Play(args) => play::play(arena, args),
+        Command::CheckBot(args) => check_bot::check_bot(arena, args),
         Command::ProtocolBot => {
             out::reader_gone_is_the_end(crate::external::reference::main())
                 .map_err(|e| Error::input(format!("protocol-bot: {e}")))?;

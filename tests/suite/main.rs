@@ -16,6 +16,7 @@ mod architecture;
 mod book;
 mod botzone_kind;
 mod cannot_run;
+mod check_bot;
 mod cli;
 mod clocks;
 mod config_paths;

@@ -210,7 +210,7 @@ fn crlf(text: &str) -> String {
 
 /// A line an engine writes, as the manager reads it.
 #[derive(Debug, PartialEq, Eq)]
-enum Answer {
+pub(super) enum Answer {
     /// `OK`.
     Ok,
     /// `ERROR …` or `UNKNOWN …`: the engine cannot do what it was asked.
@@ -226,7 +226,7 @@ enum Answer {
 }
 
 impl Answer {
-    fn read(line: &str) -> Answer {
+    pub(super) fn read(line: &str) -> Answer {
         let line = line.trim();
         let word = line.split_whitespace().next().unwrap_or("");
         if word.eq_ignore_ascii_case("OK") && word.len() == line.len() {

@@ -6,6 +6,7 @@ pub mod brain;
 mod engine;
 mod geometry;
 pub(crate) mod gomocup;
+pub(crate) mod gomocup_check;
 pub mod openings;
 mod psq;
 pub(crate) mod renju;
