@@ -181,7 +181,7 @@ pub trait GameEntry: Send + Sync {
     /// option; the error names the table.
     fn conformance(&self, games: u64, seed: u64) -> std::result::Result<Checked, String>;
     /// `arena check-bot`: the compliance run of a bot on this game speaking protocol `kind`
-    /// (`jsonl`: [`crate::external::check`]; `gomocup`, gomoku's engines:
+    /// (`jsonl`: external/check.rs; `gomocup`, gomoku's engines:
     /// `games::gomoku::gomocup_check`); each check goes to `report` as it is decided.
     fn check_bot(
         &self,
