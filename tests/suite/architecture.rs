@@ -7,6 +7,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::common::files_under;
+
 /// The layers, bottom first. A top-level module of `src/` not listed here fails the test, so a new
 /// one must be placed. `games` is special: each game (a folder or file of `src/games/`) is a module
 /// of its own in the games' layer.
@@ -247,22 +249,9 @@ fn absolute(from: &[String], path: &[String]) -> Vec<String> {
     base
 }
 
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// Every import that breaks the rule, as `file:line: message`.
 fn violations(src: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    sources(src, &mut files);
-    files.sort();
+    let files = files_under(src, "rs");
     let tests = test_only_modules(&files, src);
     let modules: Vec<Vec<String>> = files.iter().map(|f| module_of(f, src)).collect();
     let mut file_edges: BTreeMap<(Vec<String>, Vec<String>), String> = BTreeMap::new();
@@ -352,8 +341,7 @@ fn the_architecture_page_names_every_file() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let page = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
     let map = &page[page.find("## Files").expect("a Files section")..];
-    let mut files = Vec::new();
-    sources(&root.join("src"), &mut files);
+    let files = files_under(&root.join("src"), "rs");
     let missing: Vec<String> = files
         .iter()
         .filter(|f| !map.contains(f.file_name().unwrap().to_str().unwrap()))

@@ -7,6 +7,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use crate::common::files_under;
+
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -29,32 +31,27 @@ fn anchor_of(heading: &str) -> String {
         .collect()
 }
 
-/// The anchors of a Markdown file's headings (outside fenced code).
-fn anchors(text: &str) -> BTreeSet<String> {
+/// The lines of a Markdown text outside its fenced code blocks (and not the fences).
+fn outside_fences(text: &str) -> impl Iterator<Item = &str> {
     let mut fenced = false;
-    let mut out = BTreeSet::new();
-    for line in text.lines() {
+    text.lines().filter(move |line| {
         if line.starts_with("```") {
             fenced = !fenced;
-        } else if !fenced && line.starts_with('#') {
-            out.insert(anchor_of(line.trim_start_matches('#')));
+            return false;
         }
-    }
-    out
+        !fenced
+    })
+}
+
+/// The anchors of a Markdown file's headings (outside fenced code).
+fn anchors(text: &str) -> BTreeSet<String> {
+    outside_fences(text).filter(|l| l.starts_with('#')).map(|l| anchor_of(l.trim_start_matches('#'))).collect()
 }
 
 /// The targets of the Markdown links `[text](target)` in `text`, outside fenced code.
 fn links(text: &str) -> Vec<String> {
-    let mut fenced = false;
     let mut out = Vec::new();
-    for line in text.lines() {
-        if line.starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for line in outside_fences(text) {
         let mut rest = line;
         while let Some(i) = rest.find("](") {
             let after = &rest[i + 2..];
@@ -64,17 +61,6 @@ fn links(text: &str) -> Vec<String> {
         }
     }
     out
-}
-
-fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            markdown_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "md") {
-            out.push(path);
-        }
-    }
 }
 
 /// Every problem with the links of `file` (its text `text`): a target that is not there, an
@@ -123,8 +109,7 @@ fn every_chapter_is_in_the_summary_and_every_link_leads_somewhere() {
     let summary_path = book().join("SUMMARY.md");
     let summary = std::fs::read_to_string(&summary_path).unwrap();
     let listed: BTreeSet<PathBuf> = links(&summary).iter().map(|l| book().join(l)).collect();
-    let mut files = Vec::new();
-    markdown_files(&book(), &mut files);
+    let files = files_under(&book(), "md");
     let mut problems = Vec::new();
     for file in &files {
         if *file != summary_path && !listed.contains(file) {
@@ -148,8 +133,7 @@ fn every_chapter_is_in_the_summary_and_every_link_leads_somewhere() {
 /// `ANCHOR: name` and `ANCHOR_END: name` lines in it.
 #[test]
 fn every_include_finds_its_file_and_anchor() {
-    let mut files = Vec::new();
-    markdown_files(&book(), &mut files);
+    let files = files_under(&book(), "md");
     let mut found = 0;
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();

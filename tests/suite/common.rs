@@ -139,3 +139,21 @@ pub fn run_in(dir: &Path, mark: &str, config: &str, out: &str, threads: usize) -
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     (std::fs::read_to_string(dir.join(out).join("games.csv")).unwrap(), String::from_utf8(output.stdout).unwrap())
 }
+
+/// Every file under `dir` (its subfolders too) whose name ends in `.ext`, sorted.
+pub fn files_under(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, ext, out);
+            } else if path.extension().is_some_and(|e| e == ext) {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, ext, &mut out);
+    out.sort();
+    out
+}
