@@ -219,8 +219,8 @@ fn a_decision_from_the_command_line_is_the_configs() {
     assert!(err.lines().count() == 1 && err.contains("payoff1"), "{err}");
 }
 
-/// `arena compare` plays until its test decides and says what it decided; its decision agrees
-/// with the config's SPRT on the same bots.
+/// `arena compare` plays until its test decides and says what it decided, in the game's unit:
+/// accepted for a stronger candidate (hold'em in bb/100, gomoku in Elo), rejected for a weaker one.
 #[test]
 fn compare_decides_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
