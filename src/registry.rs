@@ -182,11 +182,16 @@ pub trait GameEntry: Send + Sync {
     fn conformance(&self, games: u64, seed: u64) -> std::result::Result<Checked, String>;
     /// `arena check-bot`: the compliance run of a bot on this game speaking protocol `kind`
     /// (`jsonl`: external/check.rs; `gomocup`, gomoku's engines:
-    /// `games::gomoku::gomocup_check`); each check goes to `report` as it is decided.
+    /// `games::gomoku::gomocup_check`; any other kind of the game that runs a program, through
+    /// the kind: external/check_kind.rs), on the table `table` sets (`name=value` options over
+    /// the default) with the kind's parameters `params` (`name=value`); each check goes to
+    /// `report` as it is decided.
     fn check_bot(
         &self,
         kind: &str,
         command: &[String],
+        table: &[String],
+        params: &[String],
         limits: CheckLimits,
         report: &mut dyn FnMut(&Check),
     ) -> Result<Vec<Check>>;
@@ -486,14 +491,70 @@ impl<G: GameDef> GameEntry for Registered<G> {
         &self,
         kind: &str,
         command: &[String],
+        table: &[String],
+        params: &[String],
         limits: CheckLimits,
         report: &mut dyn FnMut(&Check),
     ) -> Result<Vec<Check>> {
+        let mut options = toml::Table::new();
+        for option in table {
+            let (name, value) = roster::assignment(option, "--table")?;
+            options.insert(name, value);
+        }
+        TablePreset::expand(G::TABLES, G::NAME, &mut options, None)?;
+        let table = Params::new(G::OPTIONS, &options, &format!("the {} table", G::NAME))?;
+        let only_jsonl = |flag: &str| match params.is_empty() {
+            true => Ok(()),
+            false => Err(Error::input(format!("check-bot --param: the {flag} check has no parameters"))),
+        };
         match kind {
-            "jsonl" => crate::external::check::check_jsonl::<G>(command, limits, report),
-            // Gomocup is gomoku's engine protocol alone (the `gomocup` kind is gomoku's).
-            "gomocup" if G::NAME == gomoku::Gomoku::NAME => gomoku::gomocup_check::check(command, limits, report),
-            other => Err(Error::input(format!("check-bot --kind {other}: {} bots do not speak it", G::NAME))),
+            "jsonl" => {
+                only_jsonl("jsonl")?;
+                crate::external::check::check_jsonl::<G>(&table, command, limits, report)
+            }
+            // Gomocup is gomoku's engine protocol alone (the `gomocup` kind is gomoku's): its
+            // check also asks what a run does not (RESTART, BOARD, END).
+            "gomocup" if G::NAME == gomoku::Gomoku::NAME => {
+                only_jsonl("gomocup")?;
+                gomoku::gomocup_check::check(command, limits, report)
+            }
+            other => {
+                let runs_a_program = |k: &&BotKind<G>| k.params.iter().any(|p| p.name == "command");
+                let Some(bot_kind) = self.kind(other).filter(runs_a_program) else {
+                    let mut known = vec!["jsonl"];
+                    known.extend(self.kinds.iter().filter(runs_a_program).map(|k| k.name).filter(|k| *k != "external"));
+                    return Err(Error::input(format!(
+                        "check-bot --kind {}: {} bots do not speak it (they speak {})",
+                        crate::error::shown(other),
+                        G::NAME,
+                        known.join(", ")
+                    )));
+                };
+                // The check's limits, under the names the kind gives them.
+                let mut given = toml::Table::new();
+                let words = command.iter().map(|w| toml::Value::String(w.clone())).collect();
+                given.insert("command".to_string(), toml::Value::Array(words));
+                let set = [
+                    ("start_ms", limits.start_ms),
+                    ("move_ms", limits.move_ms),
+                    ("turn_ms", limits.move_ms),
+                    ("memory_mb", limits.memory_mb),
+                ];
+                for (name, value) in set {
+                    if bot_kind.params.iter().any(|p| p.name == name) {
+                        given.insert(name.to_string(), toml::Value::Integer(value as i64));
+                    }
+                }
+                for param in params {
+                    let (name, value) = roster::assignment(param, "--param")?;
+                    given.insert(name, value);
+                }
+                let bot_params = Params::new(bot_kind.params, &given, &format!("bot kind {other}"))?;
+                let seats = *G::SEATS.start();
+                let game = G::from_options(&table, seats)?;
+                let factory = (bot_kind.make)(&bot_params, &game)?;
+                Ok(crate::external::check_kind::check_kind(&game, &table, seats, &factory, limits, report))
+            }
         }
     }
     fn conformance(&self, games: u64, seed: u64) -> std::result::Result<Checked, String> {

@@ -381,6 +381,9 @@ pub(crate) fn show(
         if !forfeits.is_empty() {
             printer.line(forfeits.trim_end());
         }
+        for line in &report.timing {
+            printer.line(line);
+        }
         let verdicts = report.verdicts.describe();
         if !verdicts.is_empty() {
             printer.line(verdicts.trim_end());

@@ -516,6 +516,32 @@ pub struct BotChoice {
 }
 
 impl BotChoice {
+    /// What makes this bot's games depend on the machine they run on, in words; `None` when
+    /// nothing does (then its games are the same bytes anywhere, at any load). A bot of a kind
+    /// that runs a program (a `command` parameter) is the program's to answer, in its time; a
+    /// time limit makes a loss on time depend on the machine's load.
+    pub fn on_the_clock(&self) -> Option<String> {
+        let mut why = Vec::new();
+        if self.params.table().contains_key("command") {
+            why.push("a program outside the process".to_string());
+        }
+        let limits = Limits::from_params(&self.params);
+        let mut set = Vec::new();
+        if let Some(tc) = limits.tc {
+            set.push(format!("tc = {}", tc.text()));
+        }
+        if let Some(ms) = limits.move_ms {
+            set.push(format!("move_ms = {ms}"));
+        }
+        if let Some(ms) = limits.game_ms {
+            set.push(format!("game_ms = {ms}"));
+        }
+        if !set.is_empty() {
+            why.push(format!("time limits ({}): a loss on time depends on the load", set.join(", ")));
+        }
+        (!why.is_empty()).then(|| why.join("; "))
+    }
+
     /// The parameter specs of a kind: its own, then the [`Limits::SPECS`] it does not declare.
     pub fn specs(kind: &[ParamSpec]) -> Vec<ParamSpec> {
         let general = Limits::SPECS.iter().filter(|g| kind.iter().all(|k| k.name != g.name));

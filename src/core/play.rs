@@ -288,14 +288,16 @@ impl Limits {
         used: Duration,
         left: Option<Duration>,
     ) -> Option<Instant> {
+        self.allowed(used, left).map(|d| now() + d)
+    }
+
+    /// How long the next decision may take: the least of its move limit, the rest of its game
+    /// limit and its clock (margins included); `None` without a limit.
+    pub fn allowed(&self, used: Duration, left: Option<Duration>) -> Option<Duration> {
         let per_move = self.move_ms.map(Duration::from_millis);
         let rest_of_game = self.game_ms.map(|ms| Duration::from_millis(ms).saturating_sub(used));
         let margin = Duration::from_millis(self.margin_ms);
-        [per_move.map(|d| d + margin), rest_of_game, left.map(|d| d + margin)]
-            .into_iter()
-            .flatten()
-            .min()
-            .map(|d| now() + d)
+        [per_move.map(|d| d + margin), rest_of_game, left.map(|d| d + margin)].into_iter().flatten().min()
     }
 
     /// The fault of a decision that took `took`, the seat having used `used` in the game with it;
@@ -319,11 +321,13 @@ impl Limits {
             false => format!("no answer (waited {}{what})", ms(spent.max(limit))),
         };
         let margin = Duration::from_millis(self.margin_ms);
-        if let Some(limit) = self.move_ms.filter(|&ms| took > Duration::from_millis(ms) + margin) {
+        // A bot that gave up unanswered at its limit reached it: the limit itself is over.
+        let over = |took: Duration, limit: Duration| took > limit || (!answered && took >= limit);
+        if let Some(limit) = self.move_ms.filter(|&ms| over(took, Duration::from_millis(ms) + margin)) {
             let how = how(Duration::from_millis(limit), took, "");
             return Some(Fault::new(FaultKind::Time, format!("timeout {limit} ms: {how}")));
         }
-        if let (Some(tc), Some(left)) = (self.tc, left.filter(|&left| took > left + margin)) {
+        if let (Some(tc), Some(left)) = (self.tc, left.filter(|&left| over(took, left + margin))) {
             let how = how(left + margin, took, "");
             let margin = match self.margin_ms {
                 0 => String::new(),
@@ -334,7 +338,7 @@ impl Limits {
                 format!("time: lost on time under {}: {how} with {} left on its clock{margin}", tc.text(), ms(left)),
             ));
         }
-        let limit = self.game_ms.filter(|&ms| used > Duration::from_millis(ms))?;
+        let limit = self.game_ms.filter(|&ms| over(used, Duration::from_millis(ms)))?;
         let how = how(Duration::from_millis(limit), used, " in the game");
         Some(Fault::new(FaultKind::Time, format!("timeout {limit} ms per game: {how}")))
     }
@@ -569,8 +573,13 @@ fn play_unguarded<G: Wire>(
         let answered = clock.now();
         // A bot that measures its own time (a program outside: from its request written to its
         // answer read) is charged that, not the host's waiting around it.
-        let took = bots[seat].measured().unwrap_or_else(|| clock.between(began, answered));
+        let mut took = bots[seat].measured().unwrap_or_else(|| clock.between(began, answered));
         began = answered;
+        // A bot that gave up at its deadline (its own clock ran out, counted from its request
+        // written, a moment after the host's) used all it was allowed.
+        if matches!(&asked, Err(fault) if fault.kind == FaultKind::Time) {
+            took = took.max(limits.allowed(used[seat], left[seat]).unwrap_or(Duration::ZERO));
+        }
         if luck.is_some() {
             policy.clear();
             if asked.is_ok() {

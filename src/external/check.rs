@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::core::wire::Texts;
 use crate::core::{Fault, FaultKind, GameDef, GameEnd, GameSeeds, Params, Seat, Status};
 use crate::error::{Error, Result};
-use crate::external::process::{Cut, LineError, Process};
+use crate::external::process::{Cut, LineError, OwnClock, Process};
 use crate::external::protocol::{message, read_answer_with_policy};
 
 /// How long a program has to exit once told to quit, its stdin still open (the host of a run
@@ -18,7 +18,7 @@ const QUIT_GRACE: Duration = Duration::from_millis(1000);
 
 /// The games a check plays: the program sits in the first seat, then in the last, and again
 /// (more games meet more kinds of decision).
-const GAMES: u64 = 4;
+pub(super) const GAMES: u64 = 4;
 
 /// The limits a checked program is held to.
 #[derive(Clone, Copy, Debug)]
@@ -78,7 +78,7 @@ fn silence(process: &mut Process, cut: Cut, limit: u64) -> String {
 /// The words of a decision's legal actions (`fold, call, raise`), its kind for the checks: the
 /// first word of each legal action, those that are words, in order and once; `move` when none is
 /// (gomoku's `7,7`).
-fn decision_kind(legal: &Texts) -> String {
+pub(super) fn decision_kind(legal: &Texts) -> String {
     let mut words: Vec<&str> = Vec::new();
     for text in legal.iter() {
         let word = text.split_whitespace().next().unwrap_or("");
@@ -90,6 +90,25 @@ fn decision_kind(legal: &Texts) -> String {
         true => "move".to_string(),
         false => words.join(", "),
     }
+}
+
+/// An action for a seat the host plays, from a fixed stream (`draw`): two times in three `check`
+/// or `call` when legal (so that the program meets decisions with nothing to call and hands go
+/// on), else any legal action but `fold` (so that it meets bets and raises, and a game does not
+/// end before it is asked).
+pub(super) fn host_action<G: GameDef>(game: &G, state: &G::State, seat: Seat, draw: &mut u64) -> G::Action {
+    let legal = game.legal_texts(&game.view(state, seat));
+    *draw = draw.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let passive = legal.iter().find(|l| *l == "check" || *l == "call");
+    let text = match passive {
+        Some(text) if !(*draw >> 60).is_multiple_of(3) => text,
+        _ => {
+            let open: Vec<&String> = legal.iter().filter(|l| *l != "fold").collect();
+            let from = if open.is_empty() { legal.iter().collect() } else { open };
+            from[(*draw >> 33) as usize % from.len()]
+        }
+    };
+    game.parse_action(text).expect("a legal text parses")
 }
 
 /// The state of one check run: the program, the checks so far, and where decisions stand.
@@ -129,25 +148,6 @@ impl<G: GameDef> Run<'_, G> {
         }
     }
 
-    /// An action for a seat the host plays, from a fixed stream: two times in three `check` or
-    /// `call` when legal (so that the program meets decisions with nothing to call and hands go
-    /// on), else any legal action but `fold` (so that it meets bets and raises, and a game does
-    /// not end before it is asked).
-    fn host_action(&mut self, state: &G::State, seat: Seat) -> G::Action {
-        let legal = self.game.legal_texts(&self.game.view(state, seat));
-        self.draw = self.draw.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        let passive = legal.iter().find(|l| *l == "check" || *l == "call");
-        let text = match passive {
-            Some(text) if !(self.draw >> 60).is_multiple_of(3) => text,
-            _ => {
-                let open: Vec<&String> = legal.iter().filter(|l| *l != "fold").collect();
-                let from = if open.is_empty() { legal.iter().collect() } else { open };
-                from[(self.draw >> 33) as usize % from.len()]
-            }
-        };
-        self.game.parse_action(text).expect("a legal text parses")
-    }
-
     /// Plays game `index` with the program in `seat`; `Ok(true)` when it answered at least once.
     fn play(&mut self, index: u64, seat: Seat) -> std::result::Result<bool, Stop> {
         let seeds = GameSeeds::derive(1, 0, index, 1);
@@ -159,7 +159,7 @@ impl<G: GameDef> Run<'_, G> {
         let mut legal = Texts::default();
         while let Some(to_act) = game.to_act(&state) {
             if to_act != seat {
-                let action = self.host_action(&state, to_act);
+                let action = host_action(game, &state, to_act, &mut self.draw);
                 game.apply(&mut state, &action).expect("a legal action applies");
                 continue;
             }
@@ -183,7 +183,8 @@ impl<G: GameDef> Run<'_, G> {
             }
             let memory = (self.limits.memory_mb > 0).then_some(self.limits.memory_mb << 20);
             let budget = Some(Duration::from_millis(self.limits.move_ms));
-            let answer = match self.process.read_line_charged(sent, budget, memory) {
+            let clock = OwnClock::start(self.process.id(), sent, budget);
+            let answer = match self.process.read_line_charged(&clock, memory) {
                 Ok(answer) => answer.to_vec(),
                 Err(cut) => {
                     let limit = match cut {
@@ -240,17 +241,17 @@ fn line(message: &impl serde::Serialize) -> String {
     text
 }
 
-/// Checks the program `command` on game `G` with its default table at its fewest seats, under
+/// Checks the program `command` on game `G` with `table` at its fewest seats, under
 /// `limits`; each check is handed to `report` as it is decided, and all are returned. An error
 /// only when the program cannot be started at all (bad input).
 pub fn check_jsonl<G: GameDef>(
+    table: &Params,
     command: &[String],
     limits: CheckLimits,
     report: &mut dyn FnMut(&Check),
 ) -> Result<Vec<Check>> {
-    let table = Params::new(G::OPTIONS, &toml::Table::new(), G::NAME)?;
     let seats = *G::SEATS.start();
-    let game = G::from_options(&table, seats)?;
+    let game = G::from_options(table, seats)?;
     let process = Process::spawn(command, None)
         .map_err(|e| Error::input(format!("cannot start `{}`: {e}", command.join(" "))))?;
     let mut checks = Vec::new();
@@ -264,11 +265,14 @@ pub fn check_jsonl<G: GameDef>(
     // hello
     let hello_name = format!("hello: answered `{{\"type\": \"ready\"}}` within {} ms", limits.start_ms);
     let params = toml::Table::new();
-    let hello = line(&message::hello(G::NAME, &table, seats, "checked", &params));
+    let hello = line(&message::hello(G::NAME, table, seats, "checked", &params));
     let sent = Instant::now();
     let greeted = match run.process.send(hello.as_bytes(), Some(sent + Duration::from_millis(limits.start_ms))) {
         Err(e) => Err(silence(&mut run.process, Cut::Line(e), limits.start_ms)),
-        Ok(()) => match run.process.read_line_charged(sent, Some(Duration::from_millis(limits.start_ms)), None) {
+        Ok(()) => match run.process.read_line_charged(
+            &OwnClock::start(run.process.id(), sent, Some(Duration::from_millis(limits.start_ms))),
+            None,
+        ) {
             Err(cut) => Err(silence(&mut run.process, cut, limits.start_ms)),
             Ok(answer) => {
                 let ready = serde_json::from_slice::<serde_json::Value>(answer)

@@ -4,12 +4,15 @@
 //!   no child outlives the run; it knows no protocol.
 //! - [`protocol`]: the JSON line protocol of docs/book/src/protocol.md and the `external` bot kind every
 //!   game gets through its [`crate::core::Wire`] encoding.
-//! - [`check`]: `arena check-bot`, a compliance run of a protocol bot.
+//! - [`check`]: `arena check-bot`, a compliance run of a JSON lines bot.
+//! - [`check_kind`]: `arena check-bot --kind KIND`, the compliance run of a bot of any kind that
+//!   runs a program (ACPC agents, Botzone bots), made through the kind.
 //! - [`reference`]: `arena protocol-bot`, a random-legal bot speaking the protocol.
 //! - [`socket`]: line I/O with deadlines over a loopback TCP connection, for programs that speak
 //!   their protocol over a socket (ACPC poker agents).
 
 pub mod check;
+pub mod check_kind;
 #[cfg(test)]
 mod doc_examples;
 pub mod examples;

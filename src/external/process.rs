@@ -83,6 +83,66 @@ pub fn waited_for_a_core(pid: u32) -> Duration {
     Duration::from_nanos(delay(&pid.to_string(), 4))
 }
 
+/// A budget of a program's own time for one answer: the time since the request was written,
+/// less what the program's processes waited for a core meanwhile ([`waited_for_a_core`]) and
+/// what the host's thread that reads the answer waited for one (once the answer is written, the
+/// host's lateness in reading it is not the program's), so that a busy machine does not make a
+/// bot late. Whatever the charge, the host stops waiting at three times the budget plus 5 s
+/// after the request (a machine that loaded measures no bot). Without a budget the clock only
+/// measures. Read on the thread that started it (the host's wait is that thread's).
+#[derive(Clone, Debug)]
+pub struct OwnClock {
+    pid: u32,
+    sent: Instant,
+    /// What the program's processes and the reading thread had waited for a core at `sent`.
+    waited_before: Duration,
+    thread_waited_before: Duration,
+    /// The most the program's processes were seen to wait: once the process has ended and been
+    /// reaped, /proc no longer says, and what it waited before stays its due.
+    waited_seen: std::cell::Cell<Duration>,
+    budget: Option<Duration>,
+}
+
+/// How long the calling thread has waited for a core, in all (/proc/thread-self/schedstat);
+/// zero where the system does not say.
+fn this_thread_waited() -> Duration {
+    let waited = std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|text| text.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .unwrap_or(0);
+    Duration::from_nanos(waited)
+}
+
+impl OwnClock {
+    /// The clock of process `pid` from `sent`, with `budget` of its own time (`None`: unbounded).
+    pub fn start(pid: u32, sent: Instant, budget: Option<Duration>) -> OwnClock {
+        let waited_before = waited_for_a_core(pid);
+        let waited_seen = std::cell::Cell::new(waited_before);
+        OwnClock { pid, sent, waited_before, thread_waited_before: this_thread_waited(), waited_seen, budget }
+    }
+
+    /// The program's own time from `sent` to `now`.
+    pub fn charged(&self, now: Instant) -> Duration {
+        let seen = self.waited_seen.get().max(waited_for_a_core(self.pid));
+        self.waited_seen.set(seen);
+        let host = this_thread_waited().saturating_sub(self.thread_waited_before);
+        now.saturating_duration_since(self.sent).saturating_sub(seen - self.waited_before + host)
+    }
+
+    /// When the budget runs out, seen at `now`: if the program waits no more for a core. A wait
+    /// must look again when it comes (`None`: no budget, no end).
+    pub fn deadline(&self, now: Instant) -> Option<Instant> {
+        let budget = self.budget?;
+        let hard = self.sent + budget * 3 + Duration::from_secs(5);
+        Some((now + budget.saturating_sub(self.charged(now))).min(hard))
+    }
+
+    /// Whether the budget is spent at `now` (or the host's own limit passed).
+    pub fn spent(&self, now: Instant) -> bool {
+        self.deadline(now).is_some_and(|deadline| deadline <= now)
+    }
+}
+
 /// The peak resident memory of process `pid` in bytes (`VmHWM` of /proc/PID/status).
 pub fn peak_resident(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -771,41 +831,24 @@ impl Process {
         self.reader.read_line(stdout, deadline)
     }
 
-    /// The next line the program writes, timed on the program's own clock: `budget` is how
-    /// long it may take, counted from `sent` (when the request was written) less the time its
-    /// process waited for a core meanwhile ([`waited_for_a_core`]): on a busy machine the
-    /// program is not charged the host's load. The host stops waiting at `sent` plus three
-    /// times `budget` plus 5 s whatever the charge (a machine that loaded measures no bot).
+    /// The next line the program writes, timed on its own clock (`clock`, started when the
+    /// request was written): on a busy machine the program is not charged the host's load.
     /// `memory`: a bound on its peak resident memory in bytes, looked at every 50 ms while it
     /// thinks. The time charged is kept ([`Process::charged`]), also when the read fails.
-    pub fn read_line_charged(
-        &mut self,
-        sent: Instant,
-        budget: Option<Duration>,
-        memory: Option<u64>,
-    ) -> Result<&[u8], Cut> {
+    pub fn read_line_charged(&mut self, clock: &OwnClock, memory: Option<u64>) -> Result<&[u8], Cut> {
         let Some(stdout) = self.stdout.as_mut() else { return Err(Cut::Line(LineError::Closed)) };
         let pid = self.child.id();
-        let waited_before = waited_for_a_core(pid);
-        let hard = budget.map(|b| sent + b * 3 + Duration::from_secs(5));
-        let charged = |now: Instant| {
-            let waited = waited_for_a_core(pid).saturating_sub(waited_before);
-            now.saturating_duration_since(sent).saturating_sub(waited)
-        };
         let newline = loop {
             let now = Instant::now();
-            let mut until = budget.map(|b| now + b.saturating_sub(charged(now)));
+            let mut until = clock.deadline(now);
             if memory.is_some() {
                 until = Some(until.map_or(now + MEMORY_LOOK, |u| u.min(now + MEMORY_LOOK)));
-            }
-            if let Some(hard) = hard {
-                until = until.map(|u| u.min(hard));
             }
             match self.reader.fill(stdout, until) {
                 Ok(newline) => break newline,
                 Err(LineError::Timeout) => {
                     let now = Instant::now();
-                    self.charged = charged(now);
+                    self.charged = clock.charged(now);
                     if let Some(limit) = memory {
                         // (`peak_memory`'s work, on the fields not borrowed by the read)
                         let peak = peak_resident(pid).unwrap_or(0).max(self.peak.unwrap_or(0));
@@ -814,17 +857,17 @@ impl Process {
                             return Err(Cut::Memory(peak));
                         }
                     }
-                    if budget.is_some_and(|b| self.charged >= b) || hard.is_some_and(|h| now >= h) {
+                    if clock.spent(now) {
                         return Err(Cut::Line(LineError::Timeout));
                     }
                 }
                 Err(e) => {
-                    self.charged = charged(Instant::now());
+                    self.charged = clock.charged(Instant::now());
                     return Err(Cut::Line(e));
                 }
             }
         };
-        self.charged = charged(Instant::now());
+        self.charged = clock.charged(Instant::now());
         Ok(self.reader.take(newline))
     }
 

@@ -23,7 +23,7 @@ use crate::core::{ms, MAX_REASON_CHARS};
 use crate::core::{Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params, Seat, Status};
 use crate::core::{BotFactory, BotKind, GameDef};
 use crate::error::{Error, Result};
-use crate::external::process::{Cut, LineError, Log, Pool, Process, MAX_LINE};
+use crate::external::process::{Cut, LineError, Log, OwnClock, Pool, Process, MAX_LINE};
 
 /// The protocol's version, sent in `hello`. It changes only when a change breaks bots written
 /// for the previous one; new fields do not (both sides ignore fields they do not know).
@@ -453,7 +453,8 @@ impl<G: GameDef> External<G> {
     ) -> Result<T, Fault> {
         let memory = self.program.memory;
         let process = self.process.as_mut().expect("a process is running");
-        let answer = match process.read_line_charged(sent, budget, memory) {
+        let clock = OwnClock::start(process.id(), sent, budget);
+        let answer = match process.read_line_charged(&clock, memory) {
             Ok(line) => read(line),
             Err(cut) => {
                 self.measured = None;

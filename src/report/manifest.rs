@@ -125,6 +125,12 @@ pub struct Manifest {
     /// `tool` and `version`, the library's. Absent for `arena` itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub program: Option<Program>,
+    /// The bots whose games depend on the machine and its load, by bot name, with why (a
+    /// program outside the process; a time limit, under which a loss on time depends on the
+    /// load): such a run is not reproduced byte for byte. Absent when there is none: the games
+    /// are then the same bytes on any machine, at any load, on any number of threads.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub clocks: BTreeMap<String, String>,
 }
 
 impl Manifest {
@@ -153,6 +159,7 @@ impl Manifest {
             records,
             engines: BTreeMap::new(),
             program: program.cloned(),
+            clocks: BTreeMap::new(),
         }
     }
 

@@ -168,6 +168,44 @@ impl TimeTally {
         }
     }
 
+    /// Whether the bot is one a person watches the time and memory of: a program outside the
+    /// process (its memory measured) or a bot on a clock. Built-in bots without a clock are left
+    /// out of the summary's lines and the report's table, which then stay the same bytes from
+    /// run to run (timing.csv keeps every bot).
+    pub fn watched(&self) -> bool {
+        self.peak_memory.is_some() || self.clock_left_min.is_some() || self.time_losses > 0
+    }
+
+    /// The bot's time and memory in one line for the terminal: `time: NAME 120 decisions,
+    /// median 3.1 ms, p90 4.0 ms, p99 6.0 ms, max 12.0 ms; 0 games lost on time; peak memory
+    /// 9.8 MiB` (the clock's least left, under a time control).
+    pub fn line(&self, bot: &str) -> String {
+        let row = self.row(bot);
+        // Two decimals under 10 ms: a program outside answers in tenths of a millisecond.
+        let ms = |f: Figure| match f.0 {
+            v if v.is_nan() => "-".to_string(),
+            v if v < 10.0 => format!("{v:.2} ms"),
+            v => format!("{v:.1} ms"),
+        };
+        let mut line = format!(
+            "time: {bot} {} decisions, median {}, p90 {}, p99 {}, max {}; {} {} lost on time",
+            self.moves,
+            ms(row.median_ms),
+            ms(row.p90_ms),
+            ms(row.p99_ms),
+            ms(row.max_ms),
+            self.time_losses,
+            if self.time_losses == 1 { "game" } else { "games" }
+        );
+        if !row.clock_left_min_ms.0.is_nan() {
+            line.push_str(&format!("; least left on its clock {}", ms(row.clock_left_min_ms)));
+        }
+        if !row.peak_memory_mib.0.is_nan() {
+            line.push_str(&format!("; peak memory {:.1} MiB", row.peak_memory_mib.0));
+        }
+        line
+    }
+
     /// The table of timing.csv: one row per bot, in the config's order.
     pub fn rows(tallies: &[TimeTally], names: &[String]) -> Rows {
         Rows::of("timing", &tallies.iter().zip(names).map(|(t, name)| t.row(name)).collect::<Vec<_>>())

@@ -223,6 +223,7 @@ impl Merge<'_> {
         // What the engines said in every shard (one build and one config: the same programs, as a rule).
         for s in &shards.dirs {
             manifest.engines.extend(s.manifest.engines.clone());
+            manifest.clocks.extend(s.manifest.clocks.clone());
         }
         let output = begin(out, &shards.config, &manifest, || Output::fresh(out, &cfg.columns(&*table), opts.records))?;
         let known: Known = games.into_iter().collect();

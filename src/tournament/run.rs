@@ -48,6 +48,9 @@ pub struct RunReport {
     /// Games whose engine panicked (status `error: ...` in games.csv): no result, counted for
     /// nobody.
     pub engine_errors: u64,
+    /// The time and memory of each bot outside the process or on a clock, one line each
+    /// ([`TimeTally::line`]); measured on this machine, so not the same from run to run.
+    pub timing: Vec<String>,
 }
 
 /// Plays `cfg` (or its `shard`) and writes its files into `dir`, which `lock` holds (see
@@ -65,7 +68,8 @@ pub(crate) fn execute(
     let table = open_table(arena, cfg, opts.history, dir)?;
     let config = cfg.to_toml();
     let share = shard.unwrap_or(Shard::WHOLE);
-    let manifest = Manifest::start(&config, share.games(&schedule), shard, opts.records, arena.program());
+    let mut manifest = Manifest::start(&config, share.games(&schedule), shard, opts.records, arena.program());
+    manifest.clocks = cfg.bots.iter().filter_map(|b| Some((b.name.clone(), b.on_the_clock()?))).collect();
     let games_csv = begin(dir, &config, &manifest, || {
         if opts.history {
             let history = dir.join(HISTORY);
@@ -486,7 +490,17 @@ impl Run<'_> {
             manifest.end(status, end.played);
             manifest.write(dir)?;
             let shard = manifest.shard;
-            Ok(RunReport { end, planned: manifest.games_planned, shard, schedule, verdicts, status, engine_errors })
+            let timing = times.iter().zip(names(cfg)).filter(|(t, _)| t.watched()).map(|(t, n)| t.line(&n)).collect();
+            Ok(RunReport {
+                end,
+                planned: manifest.games_planned,
+                shard,
+                schedule,
+                verdicts,
+                status,
+                engine_errors,
+                timing,
+            })
         });
         finished.inspect_err(|e| {
             // The writer goes first, while the disk is still as full as it was: then the reserve

@@ -1,5 +1,5 @@
-//! `arena check-bot`: the compliance run of a JSON line protocol bot, on the real binary. Every
-//! example bot passes it for its game; each fault flag of bots/examples/arena_bot.py fails the
+//! `arena check-bot`: the compliance run of a protocol bot (JSON lines, Gomocup, ACPC, Botzone),
+//! on the real binary. Every example bot passes it for its game; each fault flag of bots/examples/arena_bot.py fails the
 //! check it should, naming the line the bot sent (or that it sent none), with exit 1; bad input
 //! exits 2; no bot outlives the command.
 
@@ -104,10 +104,13 @@ fn each_fault_fails_the_check_it_should() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
-    let cases: [&[&str]; 4] = [
+    let cases: [&[&str]; 7] = [
         &["check-bot", "chess", "--", "python3", "bot.py"],
         &["check-bot", "holdem"],
-        &["check-bot", "holdem", "--kind", "acpc", "--", "python3", "bot.py"],
+        &["check-bot", "gomoku", "--kind", "acpc", "--", "python3", "bot.py"],
+        &["check-bot", "holdem", "--kind", "nonsense", "--", "python3", "bot.py"],
+        &["check-bot", "holdem", "--table", "stack=-5", "--", "python3", "bot.py"],
+        &["check-bot", "holdem", "--kind", "acpc", "--param", "colour=3", "--", "python3", "bot.py"],
         &["check-bot", "holdem", "--", "/no/such/program"],
     ];
     for args in cases {
@@ -220,5 +223,84 @@ fn a_faulty_gomocup_engine_fails_the_check_it_should() {
             _ => assert!(line.starts_with("FAIL  ") && line.contains(says), "{mode}: `{line}`\n{stdout}"),
         }
         assert!(survivors(&mark, Duration::from_secs(2)).is_empty(), "{mode}: an engine outlived the check");
+    }
+}
+
+/// `arena check-bot GAME --kind KIND` with `flags` on the example `bot` and its `args`; returns
+/// (exit code, stdout).
+fn check_kind(game: &str, kind: &str, flags: &[&str], bot: &str, args: &[&str], mark: &str) -> (i32, String) {
+    let mut all = vec!["--kind", kind];
+    all.extend_from_slice(flags);
+    let (code, stdout, stderr) = check(game, &all, bot, args, mark);
+    assert!(stderr.is_empty() || code == 0, "{stderr}");
+    (code, stdout)
+}
+
+#[test]
+fn the_reference_acpc_agent_passes_and_each_fault_fails_the_check_it_should() {
+    if !python("the reference ACPC agent") {
+        return;
+    }
+    let good = mark(module_path!(), "acpc-good");
+    let flags = ["--table", "preset=acpc"];
+    let (code, stdout) = check_kind("holdem", "acpc", &flags, "acpc_agent.py", &[], &good);
+    assert_eq!(code, 0, "{stdout}");
+    line_of(&stdout, "start: the bot is ready");
+    line_of(&stdout, "act (fold, call, raise)");
+    line_of(&stdout, "game over, then a new game");
+    assert!(stdout.ends_with("5 of 5 checks passed\n"), "{stdout}");
+    assert!(survivors(&good, Duration::from_secs(2)).is_empty(), "the agent outlived the check");
+
+    let fast = ["--table", "preset=acpc", "--start-ms", "2000", "--move-ms", "1000"];
+    let cases = [
+        (
+            "illegal",
+            "act (fold, call, raise)",
+            "illegal action `r1`: a raise here goes to r200 .. r20000; in `MATCHSTATE:",
+        ),
+        ("garbage", "act (fold, call, raise)", "malformed action `raise please` (f, c or r<chips>) in `MATCHSTATE:"),
+        ("wrong", "act (fold, call, raise)", "answered another state: `MATCHSTATE:"),
+        ("version", "start: the bot is ready", "first line `VERSION:1.0.0` is not VERSION:2.0.0"),
+        ("never", "start: the bot is ready", "timeout: the agent did not connect to 127.0.0.1:"),
+    ];
+    for (stall, step, why) in cases {
+        let mark = mark(module_path!(), &format!("acpc-{stall}"));
+        let (code, stdout) = check_kind("holdem", "acpc", &fast, "acpc_agent.py", &["--stall", stall], &mark);
+        assert_eq!(code, 1, "{stall}: {stdout}");
+        let line = line_of(&stdout, step);
+        assert!(line.starts_with("FAIL  ") && line.contains(why), "{stall}: {line}\nexpected {why}");
+        assert!(survivors(&mark, Duration::from_secs(2)).is_empty(), "{stall}: the agent outlived the check");
+    }
+}
+
+#[test]
+fn the_reference_botzone_bot_passes_and_each_fault_fails_the_check_it_should() {
+    if !python("the reference Botzone bot") {
+        return;
+    }
+    // Kept running, as Botzone's keep-running bots are: one process a game, not one a turn.
+    let good = mark(module_path!(), "botzone-good");
+    let keep = ["--param", "keep_running=true"];
+    let (code, stdout) = check_kind("mahjong", "botzone", &keep, "botzone_mahjong.py", &["--keep"], &good);
+    assert_eq!(code, 0, "{stdout}");
+    line_of(&stdout, "act (discard)");
+    line_of(&stdout, "game over, then a new game");
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+    assert!(survivors(&good, Duration::from_secs(2)).is_empty(), "the bot outlived the check");
+
+    let cases = [
+        ("malformed", "act (discard)", "`PLAY` is not a response"),
+        ("wrong-turn", "act (pass, chow)", "`PLAY W1` is not an answer player 0 may give"),
+        ("crash", "act (discard)", "exited with code 1"),
+    ];
+    for (fault, step, why) in cases {
+        let mark = mark(module_path!(), &format!("botzone-{fault}"));
+        let args = ["--fault", fault, "--at", "3"];
+        let (code, stdout) =
+            check_kind("mahjong", "botzone", &["--move-ms", "3000"], "botzone_mahjong.py", &args, &mark);
+        assert_eq!(code, 1, "{fault}: {stdout}");
+        let line = line_of(&stdout, step);
+        assert!(line.starts_with("FAIL  ") && line.contains(why), "{fault}: {line}\nexpected {why}");
+        assert!(survivors(&mark, Duration::from_secs(2)).is_empty(), "{fault}: the bot outlived the check");
     }
 }

@@ -39,8 +39,8 @@ use super::{Gomoku, Move, Rule, State};
 use crate::core::{Bot, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params, Seat, Status};
 use crate::core::{BotFactory, BotKind};
 use crate::error::{Error, Result};
-use crate::external::process::{LineError, Log, Pool, Process, MAX_LINE};
-use crate::external::protocol::command;
+use crate::external::process::{Cut, LineError, Log, OwnClock, Pool, Process, MAX_LINE};
+use crate::external::protocol::{command, over_memory};
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("command", "[]", "the engine and its arguments, e.g. [\"./pbrain-rapfi\"]").command(),
@@ -142,6 +142,9 @@ struct Engine {
     own_folder: bool,
     /// The bound on the process's address space, in bytes (`None`: unbounded).
     memory: Option<u64>,
+    /// The bound on its peak resident memory, in bytes (`memory_mb`; `None`: unbounded): over it
+    /// the engine forfeits with `memory`, as an outside bot of any kind does.
+    resident: Option<u64>,
     pool: Pool,
     /// False once the engine refused RESTART: then every game starts a new process.
     restarts: AtomicBool,
@@ -196,6 +199,7 @@ fn make(p: &Params, game: &Gomoku) -> Result<BotFactory<Gomoku>> {
         info,
         own_folder: extra.keys().any(|k| k.eq_ignore_ascii_case("folder")),
         memory: (memory > 0).then(|| (memory + (p.i64("headroom_mb") << 20)) as u64),
+        resident: (memory > 0).then_some(memory as u64),
         pool: Pool::new(b"END\r\n".to_vec()),
         restarts: AtomicBool::new(true),
         log: OnceLock::new(),
@@ -263,13 +267,27 @@ pub struct Gomocup {
     answered: Option<Instant>,
     /// How many stones the engine's board holds; `None` until it is first asked to move.
     known: Option<usize>,
-    /// The engine's time used in this game, as the manager measured it.
+    /// The engine's own time used in this game (time it waited for a core left out).
     used: Duration,
+    /// Its own time for the last move, for the host's clock ([`Bot::measured`]).
+    measured: Option<Duration>,
+    /// The most resident memory its processes held, in bytes.
+    peak: Option<u64>,
 }
 
 impl Gomocup {
     fn new(engine: Arc<Engine>) -> Gomocup {
-        Gomocup { engine, process: None, log: None, seat: 0, answered: None, known: None, used: Duration::ZERO }
+        Gomocup {
+            engine,
+            process: None,
+            log: None,
+            seat: 0,
+            answered: None,
+            known: None,
+            used: Duration::ZERO,
+            measured: None,
+            peak: None,
+        }
     }
 
     fn process(&mut self) -> &mut Process {
@@ -293,7 +311,17 @@ impl Gomocup {
 
     /// The fault for a line that could not be read or written; the process is ended.
     fn broken(&mut self, error: LineError, timeout: impl FnOnce() -> String) -> Fault {
+        self.cut(Cut::Line(error), timeout)
+    }
+
+    /// The fault for a read cut short (a line, or memory over its bound); the process is ended.
+    fn cut(&mut self, cut: Cut, timeout: impl FnOnce() -> String) -> Fault {
         let mut process = self.process.take().expect("a process is running");
+        self.peak = self.peak.max(process.peak_memory());
+        let error = match cut {
+            Cut::Line(error) => error,
+            Cut::Memory(peak) => return over_memory(peak, self.engine.resident.unwrap_or(0)),
+        };
         match error {
             LineError::Timeout => Fault::new(FaultKind::Time, timeout()),
             LineError::TooLong => Fault::new(FaultKind::Protocol, format!("a line over {} MiB", MAX_LINE >> 20)),
@@ -304,18 +332,37 @@ impl Gomocup {
         // `process` is dropped here: killed and reaped.
     }
 
+    /// Sends `text` as [`Gomocup::send`] does, and starts the engine's own clock for the answer,
+    /// with `budget`.
+    fn send_timed(
+        &mut self,
+        text: &str,
+        budget: Duration,
+        timeout: impl FnOnce() -> String,
+    ) -> Result<OwnClock, Fault> {
+        self.pause();
+        let sent = Instant::now();
+        let pid = self.process().id();
+        let clock = OwnClock::start(pid, sent, Some(budget));
+        let deadline = clock.deadline(sent).expect("a budget");
+        self.process().send(crlf(text).as_bytes(), Some(deadline)).map_err(|e| self.broken(e, timeout))?;
+        Ok(clock)
+    }
+
     /// Sends `text` (whole lines, each ending in `\n`, sent as CR LF) after the gap.
     fn send(&mut self, text: &str, deadline: Instant, timeout: impl FnOnce() -> String) -> Result<(), Fault> {
         self.pause();
         self.process().send(crlf(text).as_bytes(), Some(deadline)).map_err(|e| self.broken(e, timeout))
     }
 
-    /// The engine's next line that is not a MESSAGE, DEBUG or SUGGEST note (those are logged).
-    fn answer(&mut self, deadline: Instant, timeout: impl Fn() -> String) -> Result<(Answer, String), Fault> {
+    /// The engine's next line that is not a MESSAGE, DEBUG or SUGGEST note (those are logged),
+    /// on its own clock.
+    fn answer(&mut self, clock: &OwnClock, timeout: impl Fn() -> String) -> Result<(Answer, String), Fault> {
+        let resident = self.engine.resident;
         loop {
-            let line = match self.process().read_line(Some(deadline)) {
+            let line = match self.process().read_line_charged(clock, resident) {
                 Ok(line) => String::from_utf8_lossy(line).into_owned(),
-                Err(e) => return Err(self.broken(e, timeout)),
+                Err(cut) => return Err(self.cut(cut, timeout)),
             };
             self.answered = Some(Instant::now());
             let answer = Answer::read(&line);
@@ -328,12 +375,11 @@ impl Gomocup {
 
     /// Sends `command` and waits for `OK`; lines other than OK and a refusal are logged.
     fn expect_ok(&mut self, command: &str) -> Result<(), Fault> {
-        let deadline = Instant::now() + self.engine.start_limit;
         let ms = self.engine.start_limit.as_millis();
-        let timeout = || format!("timeout: no answer to {command} in {ms} ms");
-        self.send(&format!("{command}\n"), deadline, timeout)?;
+        let timeout = || format!("timeout: no answer to {command} in {ms} ms of its own time");
+        let clock = self.send_timed(&format!("{command}\n"), self.engine.start_limit, timeout)?;
         loop {
-            match self.answer(deadline, timeout)? {
+            match self.answer(&clock, timeout)? {
                 (Answer::Ok, _) => return Ok(()),
                 (Answer::Refused(line), _) => {
                     return Err(Fault::new(FaultKind::Protocol, format!("answered {command} with `{line}`")))
@@ -365,11 +411,10 @@ impl Gomocup {
             }
             _ => fault,
         })?;
-        let deadline = Instant::now() + engine.start_limit;
         let ms = engine.start_limit.as_millis();
-        let timeout = || format!("timeout: no answer to ABOUT in {ms} ms");
-        self.send("ABOUT\n", deadline, timeout)?;
-        let (_, about) = self.answer(deadline, timeout)?;
+        let timeout = || format!("timeout: no answer to ABOUT in {ms} ms of its own time");
+        let clock = self.send_timed("ABOUT\n", engine.start_limit, timeout)?;
+        let (_, about) = self.answer(&clock, timeout)?;
         self.note(&format!("ABOUT: {about}"));
         if let Some(run) = start.run {
             run.identify(start.name, &about);
@@ -471,21 +516,22 @@ impl Bot<Gomoku> for Gomocup {
             _ => (engine.turn_ms, false),
         };
         let late = self.late(limit, of_match);
-        self.pause();
-        let began = Instant::now();
-        let own = began + Duration::from_millis(limit) + engine.tolerance;
-        let deadline = deadline.map_or(own, |d| d.min(own));
-        let process = self.process.as_mut().expect("a process is running");
-        if let Err(e) = process.send(crlf(&text).as_bytes(), Some(deadline)) {
-            return Err(self.broken(e, || late.clone()));
-        }
-        let answer = loop {
-            match self.answer(deadline, || late.clone())? {
-                (Answer::Ok | Answer::Text, line) => self.note(&format!("stdout: {line}")),
-                (answer, _) => break answer,
+        // The engine's own time, counted from its command written: the host's clock (the run's
+        // time control) may leave it less.
+        let own = Duration::from_millis(limit) + engine.tolerance;
+        let budget = deadline.map_or(own, |d| own.min(d.saturating_duration_since(Instant::now())));
+        self.measured = None;
+        let clock = self.send_timed(&text, budget, || late.clone())?;
+        let answered = loop {
+            match self.answer(&clock, || late.clone()) {
+                Ok((Answer::Ok | Answer::Text, line)) => self.note(&format!("stdout: {line}")),
+                answered => break answered,
             }
         };
-        self.used += began.elapsed();
+        let took = clock.charged(Instant::now());
+        self.used += took;
+        self.measured = Some(took);
+        let (answer, _) = answered?;
         let fault = match answer {
             Answer::Move(m) => {
                 self.known = Some(s.moves.len() + 1);
@@ -499,8 +545,17 @@ impl Bot<Gomoku> for Gomocup {
         Err(fault)
     }
 
+    fn measured(&self) -> Option<Duration> {
+        self.measured
+    }
+
+    fn peak_memory(&self) -> Option<u64> {
+        self.peak
+    }
+
     fn finish(&mut self, _game: &Gomoku, _state: &State, end: &GameEnd<'_>) {
-        let Some(process) = self.process.take() else { return };
+        let Some(mut process) = self.process.take() else { return };
+        self.peak = self.peak.max(process.peak_memory());
         if matches!(end.status, Status::Forfeit { seat, .. } if *seat == self.seat) {
             return; // a fault ends the process (dropped: killed and reaped); the next game starts another
         }

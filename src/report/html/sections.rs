@@ -25,6 +25,7 @@ pub fn run(run: &RunData) -> Result<String> {
     out.push_str(&header(run));
     out.push_str(&verdicts(run));
     out.push_str(&bot_table(run));
+    out.push_str(&timing(run));
     out.push_str(&forests(run)?);
     out.push_str(&differences(run)?);
     out.push_str(&running(run)?);
@@ -123,6 +124,52 @@ fn bot_table(run: &RunData) -> String {
         _ => "Intervals are over games.",
     };
     let _ = write!(out, "</table>\n<p class=\"note\">{unit_note}</p>\n");
+    out
+}
+
+/// The time and memory of the bots outside the process and of bots on a clock: timing.csv's
+/// rows, as measured on the machine that ran them.
+fn timing(run: &RunData) -> String {
+    /// timing.csv's columns as the page heads them.
+    const LABELS: &[(&str, &str)] = &[
+        ("bot", "bot"),
+        ("moves", "decisions"),
+        ("mean_ms", "mean, ms"),
+        ("median_ms", "median, ms"),
+        ("p90_ms", "p90, ms"),
+        ("p99_ms", "p99, ms"),
+        ("max_ms", "max, ms"),
+        ("time_losses", "lost on time"),
+        ("clock_left_min_ms", "least on its clock, ms"),
+        ("peak_memory_mib", "peak memory, MiB"),
+    ];
+    let Some((header, rows)) = run.timing.split_first() else { return String::new() };
+    let mut out = String::from("<h3>Time and memory</h3>\n<table>\n<tr>");
+    for (i, name) in header.iter().enumerate() {
+        let class = if i == 0 { " class=\"l\"" } else { "" };
+        let label = LABELS.iter().find(|(column, _)| column == name).map_or(name.as_str(), |(_, label)| label);
+        let _ = write!(out, "<th{class}>{}</th>", escape(label));
+    }
+    out.push_str("</tr>\n");
+    for row in rows {
+        out.push_str("<tr>");
+        for (i, cell) in row.iter().enumerate() {
+            // Times to a hundredth of a millisecond under 10 ms, else a tenth; counts whole.
+            let shown = match cell.parse::<f64>() {
+                Ok(v) if i > 0 && v.fract() != 0.0 && v < 10.0 => format!("{v:.2}"),
+                Ok(v) if i > 0 && v.fract() != 0.0 => format!("{v:.1}"),
+                _ => cell.clone(),
+            };
+            let class = if i == 0 { " class=\"l\"" } else { "" };
+            let _ = write!(out, "<td{class}>{}</td>", escape(&shown));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str(
+        "</table>\n<p class=\"note\">The bots outside the process and those on a clock. Decision times are the bot's own \
+         (a program outside is not charged what it waits for a core). Measured on the machine that ran the games: the one \
+         part of this page that differs from run to run.</p>\n",
+    );
     out
 }
 

@@ -24,8 +24,8 @@ use super::text::{self, Move, VERSION};
 use crate::core::{Bot, BotFactory, BotKind, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params};
 use crate::core::{Seat, Status};
 use crate::error::{Error, Result};
-use crate::external::process::{LineError, Log, Output, Process, MAX_LINE};
-use crate::external::protocol::command;
+use crate::external::process::{LineError, Log, Output, OwnClock, Process, MAX_LINE};
+use crate::external::protocol::{command, over_memory};
 use crate::external::socket::{Accept, Listener, Socket};
 
 const PARAMS: &[ParamSpec] = &[
@@ -41,8 +41,18 @@ const PARAMS: &[ParamSpec] = &[
         "without a command: the port on 127.0.0.1 your agents connect to (0: a free port, printed when the first hand waits for an agent)",
     )
     .range(0.0, 65535.0),
-    ParamSpec::new("move_ms", "5000", "longest decision in milliseconds (the host's clock, reply included); over it the agent forfeits")
-        .range(1.0, Limits::MAX_MS),
+    ParamSpec::new(
+        "move_ms",
+        "5000",
+        "longest decision in milliseconds; over it the agent forfeits. An agent the kind starts is charged its own time (what it waits for a core on a busy machine is not counted); one you start is timed on the host's clock",
+    )
+    .range(1.0, Limits::MAX_MS),
+    ParamSpec::new(
+        "memory_mb",
+        "0",
+        "the most resident memory, in MiB, an agent the kind starts may hold (0: no bound); over it the agent forfeits with `memory`",
+    )
+    .range(0.0, 1_048_576.0),
     ParamSpec::new("game_ms", "0", "milliseconds of decisions in one hand; over it the agent forfeits (0: no limit)")
         .range(0.0, Limits::MAX_MS),
     ParamSpec::new("start_ms", "5000", "milliseconds an agent has to connect and send its VERSION line")
@@ -68,6 +78,8 @@ pub const KIND: BotKind<Holdem> = BotKind {
 struct Agents {
     /// Empty: agents connect to `listener` by themselves.
     command: Vec<String>,
+    /// The bound on a started agent's peak resident memory, in bytes (`memory_mb`).
+    memory: Option<u64>,
     port: u16,
     start_limit: Duration,
     /// A fresh agent every hand (`restart = "hand"`).
@@ -113,6 +125,9 @@ impl Agent {
     }
 }
 
+/// How often a read looks at a bounded agent's memory while it thinks.
+const MEMORY_LOOK: Duration = Duration::from_millis(50);
+
 /// How long ended agents have to exit after their connection closes before they are killed.
 const GRACE: Duration = Duration::from_millis(200);
 
@@ -152,7 +167,9 @@ fn make(p: &Params, game: &Holdem) -> Result<BotFactory<Holdem>> {
     if fresh_each_hand && command.is_empty() {
         return Err(Error::input("bot kind acpc: restart = \"hand\" starts an agent every hand: give its `command`"));
     }
+    let memory = p.i64("memory_mb") as u64;
     let agents = Arc::new(Agents {
+        memory: (memory > 0).then_some(memory << 20),
         command,
         port: p.i64("port") as u16,
         start_limit: Duration::from_millis(p.i64("start_ms") as u64),
@@ -177,11 +194,15 @@ pub struct Acpc {
     shown: usize,
     /// The lines being sent, reused.
     out: String,
+    /// The agent's own time for its last decision, when the kind started it.
+    measured: Option<Duration>,
+    /// The most resident memory its processes held, in bytes.
+    peak: Option<u64>,
 }
 
 impl Acpc {
     fn new(agents: Arc<Agents>) -> Acpc {
-        Acpc { agents, agent: None, seat: 0, hand: 0, shown: 0, out: String::new() }
+        Acpc { agents, agent: None, seat: 0, hand: 0, shown: 0, out: String::new(), measured: None, peak: None }
     }
 
     fn agent(&mut self) -> &mut Agent {
@@ -250,8 +271,15 @@ impl Acpc {
         let log = agents.log.get_or_init(|| Log::create(&start.run?.log_path(start.name)).ok());
         let mut process = Process::spawn_with(&command, log.as_ref(), None, Output::Log)
             .map_err(|e| crash(format!("cannot start `{}`: {e}", agents.command.join(" "))))?;
-        let deadline = Instant::now() + agents.start_limit;
-        let socket = listener.accept(deadline, || (!process.is_running()).then(String::new));
+        // The agent's own time to connect: what it waits for a core is not counted.
+        let clock = OwnClock::start(process.id(), Instant::now(), Some(agents.start_limit));
+        let socket = loop {
+            let deadline = clock.deadline(Instant::now()).expect("a budget");
+            match listener.accept(deadline, || (!process.is_running()).then(String::new)) {
+                Err(Accept::Timeout) if !clock.spent(Instant::now()) => continue,
+                accepted => break accepted,
+            }
+        };
         let socket = match socket {
             Ok(socket) => socket,
             Err(Accept::Gone(_)) => {
@@ -299,10 +327,21 @@ impl Acpc {
 
     /// Reads the agent's first line, which must be `VERSION:2.<minor>.<revision>`.
     fn greet(&mut self) -> Result<(), Fault> {
-        let deadline = Instant::now() + self.agents.start_limit;
         let limit = self.agents.start_limit.as_millis();
-        let line = match self.agent().socket.read_line(Some(deadline)) {
-            Ok(line) => String::from_utf8_lossy(line).into_owned(),
+        let start_limit = self.agents.start_limit;
+        let agent = self.agent();
+        let clock = agent.process.as_ref().map(|p| OwnClock::start(p.id(), Instant::now(), Some(start_limit)));
+        let host_deadline = Instant::now() + start_limit;
+        let read = loop {
+            let now = Instant::now();
+            let deadline = clock.as_ref().map_or(host_deadline, |c| c.deadline(now).expect("a budget"));
+            match agent.socket.read_line(Some(deadline)) {
+                Err(LineError::Timeout) if clock.as_ref().is_some_and(|c| !c.spent(Instant::now())) => continue,
+                read => break read.map(|line| String::from_utf8_lossy(line).into_owned()),
+            }
+        };
+        let line = match read {
+            Ok(line) => line,
             Err(LineError::Timeout) => {
                 let fault = Fault::new(FaultKind::Time, format!("timeout: no VERSION line in {limit} ms"));
                 return Err(self.fail(fault));
@@ -390,12 +429,45 @@ impl Bot<Holdem> for Acpc {
         if let Err(e) = agent.socket.send(self.out.as_bytes(), deadline) {
             return Err(self.broken(e));
         }
+        // An agent the kind started is timed on its own clock from here (the time it waits for a
+        // core is not its own); one the user started, on the host's.
+        let sent = Instant::now();
+        let budget = deadline.map(|d| d.saturating_duration_since(sent));
+        let clock = agent.process.as_ref().map(|p| OwnClock::start(p.id(), sent, budget));
+        let memory = self.agents.memory.filter(|_| agent.process.is_some());
+        self.measured = None;
         let read = loop {
-            match agent.socket.read_line(deadline) {
+            let now = Instant::now();
+            let mut until = clock.as_ref().map_or(deadline, |c| c.deadline(now));
+            if memory.is_some() {
+                until = Some(until.map_or(now + MEMORY_LOOK, |u| u.min(now + MEMORY_LOOK)));
+            }
+            match agent.socket.read_line(until) {
                 Ok(line) if line.is_empty() || line[0] == b'#' || line[0] == b';' => continue,
+                Err(LineError::Timeout) => {
+                    let now = Instant::now();
+                    if let (Some(limit), Some(process)) = (memory, agent.process.as_mut()) {
+                        let peak = process.peak_memory().unwrap_or(0);
+                        if peak > limit {
+                            self.peak = self.peak.max(Some(peak));
+                            return Err(self.fail(over_memory(peak, limit)));
+                        }
+                    }
+                    let spent = match &clock {
+                        Some(clock) => clock.spent(now),
+                        None => deadline.is_some_and(|d| now >= d),
+                    };
+                    if spent {
+                        break Err(LineError::Timeout);
+                    }
+                }
                 read => break read,
             }
         };
+        self.measured = clock.map(|c| c.charged(Instant::now()));
+        if let Some(process) = agent.process.as_mut() {
+            self.peak = self.peak.max(process.peak_memory());
+        }
         let line = match read {
             Ok(line) => String::from_utf8_lossy(line),
             Err(e) => return Err(self.broken(e)),
@@ -418,6 +490,14 @@ impl Bot<Holdem> for Acpc {
             None => Fault::new(FaultKind::Protocol, format!("malformed answer `{line}`")),
         };
         Err(self.fail(fault))
+    }
+
+    fn measured(&self) -> Option<Duration> {
+        self.measured
+    }
+
+    fn peak_memory(&self) -> Option<u64> {
+        self.peak
     }
 
     fn finish(&mut self, _game: &Holdem, state: &State, end: &GameEnd<'_>) {

@@ -32,7 +32,7 @@ use super::history::{botzone_id, Teller};
 use super::text::{Answer, History, Request, Response, KEEP_RUNNING};
 use crate::core::{Bot, BotFactory, BotKind, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params};
 use crate::error::{Error, Result};
-use crate::external::process::{LineError, Log, Process, MAX_LINE};
+use crate::external::process::{LineError, Log, OwnClock, Process, MAX_LINE};
 use crate::external::protocol::command;
 
 const PARAMS: &[ParamSpec] = &[
@@ -133,6 +133,12 @@ pub struct Botzone {
     kept: Option<Process>,
     /// The discard a `PENG T` or `CHI M T` named, played once the set is made.
     discard_next: Option<u8>,
+    /// The bot's own time in the decision under way (its turns, each on its own clock), and
+    /// in the last turn.
+    decision_time: Duration,
+    turn_time: Duration,
+    /// The most resident memory one of its processes held, in bytes.
+    peak: Option<u64>,
 }
 
 impl Botzone {
@@ -147,6 +153,9 @@ impl Botzone {
             globaldata: String::new(),
             kept: None,
             discard_next: None,
+            decision_time: Duration::ZERO,
+            turn_time: Duration::ZERO,
+            peak: None,
         }
     }
 
@@ -162,7 +171,10 @@ impl Botzone {
     /// [`Fault::at_start`].
     fn turn(&mut self, request: Request, me: u8, deadline: Option<Instant>) -> Result<Response, Fault> {
         let first = self.requests.is_empty();
-        self.answer(request, me, deadline).map_err(|(fault, silent)| match first && silent {
+        self.turn_time = Duration::ZERO;
+        let answer = self.answer(request, me, deadline);
+        self.decision_time += self.turn_time;
+        answer.map_err(|(fault, silent)| match first && silent {
             true => fault.at_start(),
             false => fault,
         })
@@ -171,8 +183,11 @@ impl Botzone {
     /// [`Botzone::turn`]; a fault comes with whether the bot wrote nothing at all.
     fn answer(&mut self, request: Request, me: u8, deadline: Option<Instant>) -> Result<Response, (Fault, bool)> {
         let turn_no = self.requests.len() + 1;
-        let own = Instant::now() + self.program.turn;
-        let deadline = deadline.map_or(own, |d| d.min(own));
+        // The turn's time is the bot's own (its start included), counted from here: what its
+        // processes wait for a core on a busy machine is not charged. The run's clock, when
+        // it has one, may leave less.
+        let began = Instant::now();
+        let budget = deadline.map_or(self.program.turn, |d| self.program.turn.min(d.saturating_duration_since(began)));
         let json = self.program.json;
         let (mut process, input) = match self.kept.take() {
             Some(process) => (process, super::text::keep_running_input(&request, json)),
@@ -196,9 +211,11 @@ impl Botzone {
         };
         let late = || {
             let ms = self.program.turn.as_millis();
-            format!("timeout: no answer to `{request}` (turn {turn_no}) in {ms} ms")
+            format!("timeout: no answer to `{request}` (turn {turn_no}) in {ms} ms of its own time")
         };
-        if let Err(e) = process.send(input.as_bytes(), Some(deadline)) {
+        // From the process started (the host's own wait to start it is not the bot's).
+        let clock = OwnClock::start(process.id(), Instant::now(), Some(budget));
+        if let Err(e) = process.send(input.as_bytes(), clock.deadline(Instant::now())) {
             return Err((broken(process, e, late), true));
         }
         if !self.program.keep_running {
@@ -207,7 +224,10 @@ impl Botzone {
         // The output: every line until the keep-running line or the end of the output.
         let mut output = String::new();
         loop {
-            match read_line_while_running(&mut process, deadline) {
+            let read = read_line_while_running(&mut process, &clock);
+            self.turn_time = clock.charged(Instant::now());
+            self.peak = self.peak.max(process.peak_memory());
+            match read {
                 Ok(line) => {
                     let line = String::from_utf8_lossy(&line);
                     output.push_str(&line);
@@ -271,17 +291,19 @@ impl Botzone {
 /// How often a turn's wait for output looks whether the bot itself has exited.
 const EXIT_POLL: Duration = Duration::from_millis(10);
 
-/// The bot's next line before `deadline`, as [`Process::read_line`]; but once the bot itself has
-/// exited, its output is whole (all it wrote is in the pipe), so the pipe's end is not waited
-/// for: a child it left holding the pipe open does not turn a given answer into a timeout.
-fn read_line_while_running(process: &mut Process, deadline: Instant) -> Result<Vec<u8>, LineError> {
+/// The bot's next line before its `clock` runs out, as [`Process::read_line`]; but once the bot
+/// itself has exited, its output is whole (all it wrote is in the pipe), so the pipe's end is not
+/// waited for: a child it left holding the pipe open does not turn a given answer into a timeout.
+fn read_line_while_running(process: &mut Process, clock: &OwnClock) -> Result<Vec<u8>, LineError> {
     loop {
-        let step = deadline.min(Instant::now() + EXIT_POLL);
+        let now = Instant::now();
+        let deadline = clock.deadline(now).expect("a turn has a budget");
+        let step = deadline.min(now + EXIT_POLL);
         let exited = !process.is_running();
         match process.read_line(Some(if exited { Instant::now() } else { step })) {
             Ok(line) => return Ok(line.to_vec()),
             Err(LineError::Timeout) if exited => return Err(LineError::Closed),
-            Err(LineError::Timeout) if Instant::now() < deadline => continue,
+            Err(LineError::Timeout) if !clock.spent(Instant::now()) => continue,
             Err(e) => return Err(e),
         }
     }
@@ -341,6 +363,7 @@ impl Bot<Mahjong> for Botzone {
         _rng: &mut BotRng,
         deadline: Option<Instant>,
     ) -> std::result::Result<Action, Fault> {
+        self.decision_time = Duration::ZERO;
         // The discard after the bot's pung or chow: named in its response, not a turn of its own.
         if view.phase == (PhaseView::Turn { drawn: None }) {
             let tile = self.discard_next.take().expect("a set's response names its discard");
@@ -383,6 +406,14 @@ impl Bot<Mahjong> for Botzone {
         }
         self.discard_next = discard;
         Ok(action)
+    }
+
+    fn measured(&self) -> Option<Duration> {
+        Some(self.decision_time)
+    }
+
+    fn peak_memory(&self) -> Option<u64> {
+        self.peak
     }
 
     fn finish(&mut self, _game: &Mahjong, _state: &State, _end: &GameEnd<'_>) {
