@@ -65,6 +65,37 @@ impl Json for Card {
     }
 }
 
+/// A list of cards as a JSON array of their names (`["Ah","Td"]`), the same as the list's own
+/// [`Json`], written into a buffer on the stack and copied once: a hand's record writes a dozen
+/// or two such lists, and card by card each card's bytes were a check of the vector's room.
+#[derive(Clone, Copy, Debug)]
+pub struct Cards<C>(pub C);
+
+impl<C: AsRef<[Card]>> Json for Cards<C> {
+    fn json(&self, out: &mut Vec<u8>) {
+        let cards = self.0.as_ref();
+        // A hand or a board (a small buffer is quick to clear); a longer list goes card by card.
+        const MOST: usize = 8;
+        let mut buf = [0u8; 2 + 5 * MOST];
+        if cards.len() > MOST {
+            return array(out, cards);
+        }
+        buf[0] = b'[';
+        let mut at = 1;
+        for card in cards {
+            let [rank, suit] = card.letters();
+            buf[at..at + 5].copy_from_slice(&[b'"', rank, suit, b'"', b',']);
+            at += 5;
+        }
+        // The last comma (or, with no card, the opening bracket's place after it) closes the list.
+        if cards.is_empty() {
+            at += 1;
+        }
+        buf[at - 1] = b']';
+        out.extend_from_slice(&buf[..at]);
+    }
+}
+
 impl<T: Json + ?Sized> Json for &T {
     #[inline(always)]
     fn json(&self, out: &mut Vec<u8>) {
@@ -286,6 +317,11 @@ mod tests {
         let names: Vec<String> = cards.iter().map(Card::to_string).collect();
         assert_eq!(written(&cards), serde_json::to_string(&names).unwrap());
         assert_eq!(written(&Array([Some([1, 2]), None].into_iter())), "[[1,2],null]");
+        for n in [0, 1, 2, 5, 7, 8, 9, 52] {
+            assert_eq!(written(&Cards(&cards[..n])), written(&cards[..n]), "{n} cards");
+        }
+        let twice: Vec<Card> = cards.iter().chain(&cards).copied().collect();
+        assert_eq!(written(&Cards(&twice)), written(&twice));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::core::json_out::{push_word_number, Array, Object, With};
+use crate::core::json_out::{push_word_number, Array, Cards, Object, With};
 use crate::core::readable::Screen;
 use crate::core::wire::{number, show, texts, words, Bounds, List, Text, Texts, Told};
 use crate::core::{IllegalAction, Seat, Wire};
@@ -91,16 +91,16 @@ impl Wire for Holdem {
                 }),
             )
             .field("stacks", &s.start[..s.n])
-            .field("hole", &Array((0..s.n).map(|seat| (s.live & (1 << seat) != 0).then_some(s.hole[seat]))))
-            .field("board", &s.board)
+            .field("hole", &Array((0..s.n).map(|seat| (s.live & (1 << seat) != 0).then_some(Cards(s.hole[seat])))))
+            .field("board", &Cards(s.board))
             .end();
     }
 
     /// [`Wire::reveal`] written by hand, as [`Wire::write_deal`] is.
     fn write_reveal(&self, s: &State, out: &mut Vec<u8>) {
         Object::new(out)
-            .field("board", s.visible_board())
-            .field("shown", &Array((0..s.n).map(|seat| (s.showdown & (1 << seat) != 0).then_some(s.hole[seat]))))
+            .field("board", &Cards(s.visible_board()))
+            .field("shown", &Array((0..s.n).map(|seat| (s.showdown & (1 << seat) != 0).then_some(Cards(s.hole[seat])))))
             .end();
     }
 

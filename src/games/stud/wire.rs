@@ -12,7 +12,7 @@ use std::fmt::Display;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::core::json_out::{push_word_number, Array, Object, With};
+use crate::core::json_out::{push_word_number, Array, Cards, Object, With};
 use crate::core::readable::Screen;
 use crate::core::wire::{number, show, texts, words, Bounds, List, Text, Texts, Told};
 use crate::core::{Game, IllegalAction, Wire};
@@ -119,7 +119,7 @@ impl Wire for Stud {
             .field("ante", &self.ante)
             .field("stacks", &Array(seats.clone().map(|x| s.stack(x) + s.committed(x))))
             .field("first", &self.to_act(s))
-            .field("cards", &Array(seats.map(|x| s.dealt(x))))
+            .field("cards", &Array(seats.map(|x| Cards(s.dealt(x)))))
             .end();
     }
 
@@ -130,7 +130,7 @@ impl Wire for Stud {
         let shown = (0..s.seats()).map(|seat| {
             (showdown && s.in_hand(seat)).then_some(With(move |out: &mut Vec<u8>| {
                 let category = value(s.hand(seat)).category().name();
-                Object::new(out).field("cards", &s.dealt(seat)).field("category", category).end()
+                Object::new(out).field("cards", &Cards(s.dealt(seat))).field("category", category).end()
             }))
         });
         Object::new(out).field("shown", &Array(shown)).end();

@@ -11,7 +11,7 @@ use std::fmt::Display;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::core::json_out::{push_word_number, Array, Object, With};
+use crate::core::json_out::{push_word_number, Array, Cards, Object, With};
 use crate::core::readable::Screen;
 use crate::core::wire::{number, show, texts, words, List, Text, Texts, Told};
 use crate::core::{Game, Seat, Wire};
@@ -97,7 +97,7 @@ impl Wire for Zhajinhua {
             .field("stacks", &Array((0..p.seats).map(|x| p.stack[x] + p.put_in[x])))
             .field("stakes", &self.stakes)
             .field("first", &self.to_act(s))
-            .field("cards", &s.hands[..p.seats])
+            .field("cards", &Array(s.hands[..p.seats].iter().map(Cards)))
             .end();
     }
 
@@ -106,7 +106,7 @@ impl Wire for Zhajinhua {
         let shown = (0..s.public.seats).map(|seat| {
             (s.showdown && s.public.in_hand[seat]).then_some(With(move |out: &mut Vec<u8>| {
                 let category = Category::of(s.values[seat]).name();
-                Object::new(out).field("cards", &s.hands[seat]).field("category", category).end()
+                Object::new(out).field("cards", &Cards(s.hands[seat])).field("category", category).end()
             }))
         });
         Object::new(out).field("shown", &Array(shown)).end();
