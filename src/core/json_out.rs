@@ -292,7 +292,7 @@ impl fmt::Write for Bytes<'_> {
 mod tests {
     use super::*;
 
-    fn written(value: &impl Json) -> String {
+    fn written(value: &(impl Json + ?Sized)) -> String {
         let mut out = Vec::new();
         value.json(&mut out);
         String::from_utf8(out).unwrap()
