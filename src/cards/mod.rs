@@ -82,8 +82,18 @@ impl Card {
 
     /// Appends the card's two letters (as its `Display` writes them) to `out`, in one write.
     pub fn write_to(self, out: &mut String) {
+        out.push_str(self.text());
+    }
+
+    /// The card's two letters (`Ah`), as its `Display` writes them.
+    pub fn text(self) -> &'static str {
         let at = 2 * (self.suit() as usize * 13 + self.rank() as usize);
-        out.push_str(&CARD_TEXTS[at..at + 2]);
+        &CARD_TEXTS[at..at + 2]
+    }
+
+    /// The card's two letters as bytes, the rank's then the suit's (a record's JSON writes them).
+    pub fn letters(self) -> [u8; 2] {
+        [RANK_CHARS[self.rank() as usize], SUIT_CHARS[self.suit() as usize]]
     }
 }
 
@@ -99,10 +109,10 @@ pub fn write_spaced(cards: impl IntoIterator<Item = Card>, out: &mut String) {
 
 /// `Ah`, `Tc`: the notation of hold'em tools (PHH, PokerKit).
 impl std::fmt::Display for Card {
-    /// One write of two ASCII bytes (a card is written for every seat of every game's record).
+    /// One write of two letters from a table (no UTF-8 check: a card is written for every
+    /// seat of every game's record).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let text = [self.rank_char() as u8, self.suit_char() as u8];
-        f.write_str(std::str::from_utf8(&text).expect("ranks and suits are ASCII"))
+        f.write_str(self.text())
     }
 }
 

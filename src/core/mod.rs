@@ -6,6 +6,7 @@ pub(crate) mod clock;
 pub mod conformance;
 mod def;
 mod game;
+pub mod json_out;
 pub(crate) mod limits;
 pub mod luck;
 #[cfg(test)]

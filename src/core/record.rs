@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 use crate::core::game::{Game, Seat};
+use crate::core::json_out;
 use crate::core::seeds::GameSeeds;
 use crate::core::wire::{Texts, Wire};
 
@@ -40,7 +41,7 @@ impl GameLog {
     pub fn begin<G: Wire>(&mut self, game: &G, state: &G::State) {
         self.clear();
         self.body.extend_from_slice(b"\"deal\":");
-        serde_json::to_writer(&mut self.body, &game.deal_json(state)).expect("a deal serialises");
+        game.write_deal(state, &mut self.body);
         self.body.extend_from_slice(b",\"events\":[");
         game.chance(state, &mut self.seen, &mut self.chance);
         self.chance.clear();
@@ -49,18 +50,24 @@ impl GameLog {
     /// `seat` played `action`, and the rules have applied it to `state`.
     pub fn action<G: Wire>(&mut self, game: &G, seat: Seat, action: &G::Action, state: &G::State) {
         self.separate();
-        self.body.push(b'[');
-        self.body.extend_from_slice(itoa::Buffer::new().format(seat).as_bytes());
-        self.body.push(b',');
-        push_json_text(&mut self.body, game.action_text(action));
+        match u8::try_from(seat) {
+            // Every table has fewer than ten seats: one digit, no formatting.
+            Ok(digit @ 0..=9) => self.body.extend_from_slice(&[b'[', b'0' + digit, b',']),
+            _ => {
+                self.body.push(b'[');
+                self.body.extend_from_slice(itoa::Buffer::new().format(seat).as_bytes());
+                self.body.push(b',');
+            }
+        }
+        game.write_action(action, &mut self.body);
         self.body.push(b']');
         self.events += 1;
         self.chance.clear();
         game.chance(state, &mut self.seen, &mut self.chance);
-        for text in self.chance.iter() {
+        for text in self.chance.bytes_of(0..self.chance.len()) {
             // After the action just written: never the first event.
             self.body.push(b',');
-            push_json_text(&mut self.body, text);
+            json_out::push_text_bytes(&mut self.body, text);
         }
         self.events += self.chance.len() as u32;
     }
@@ -84,7 +91,7 @@ impl GameLog {
     /// reveal.
     pub fn end<G: Wire>(&mut self, game: &G, state: &G::State) {
         self.body.extend_from_slice(b"],\"end\":");
-        serde_json::to_writer(&mut self.body, &game.reveal(state)).expect("a reveal serialises");
+        game.write_reveal(state, &mut self.body);
     }
 
     fn separate(&mut self) {
@@ -92,23 +99,6 @@ impl GameLog {
             self.body.push(b',');
         }
     }
-}
-
-/// Appends `text` as a JSON string. Written straight into `out` and escaped only when it needs
-/// to be (action texts and cards never do): a record writes a few dozen of them a game, and
-/// serde's escaping writer cost a fast game a tenth of its time.
-fn push_json_text(out: &mut Vec<u8>, text: impl std::fmt::Display) {
-    use std::io::Write as _;
-    let start = out.len();
-    out.push(b'"');
-    write!(out, "{text}").expect("writing to a Vec cannot fail");
-    if out[start + 1..].iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
-        let raw = String::from_utf8(out.split_off(start + 1)).expect("a Display writes UTF-8");
-        out.truncate(start);
-        serde_json::to_writer(&mut *out, &raw).expect("a string serialises");
-        return;
-    }
-    out.push(b'"');
 }
 
 /// One event of a record as it is read back.
@@ -302,20 +292,4 @@ pub fn frames<G: Wire>(
         });
     })?;
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_text_is_written_as_the_json_string_serde_writes() {
-        let long = "a text longer than a card or an action, \"quoted\" ".repeat(3);
-        for text in ["raise 300", "7,7", "say \"hi\"", "back\\slash", "line\nbreak", "tab\t", "", "五子棋", &long] {
-            let mut out = b"[".to_vec();
-            push_json_text(&mut out, text);
-            assert_eq!(out[1..], serde_json::to_vec(text).unwrap()[..], "{text:?}");
-            assert_eq!(out[0], b'[');
-        }
-    }
 }

@@ -32,6 +32,13 @@ pub trait Wire: Game {
     /// An action as text: `parse_action` reads it back to the same action.
     fn action_text(&self, action: &Self::Action) -> impl Display;
 
+    /// Appends [`Wire::action_text`] to `out` as a JSON string (a record's action). The default
+    /// goes through `Display`; a game whose games are short writes it by hand (its tests hold the
+    /// two to the same bytes).
+    fn write_action(&self, action: &Self::Action, out: &mut Vec<u8>) {
+        crate::core::json_out::push_display(out, self.action_text(action));
+    }
+
     /// Reads an action text (surrounding spaces and letter case do not matter). Whether the action
     /// is legal now is for `Game::apply` to say; the error here says what the notation is.
     fn parse_action(&self, text: &str) -> Result<Self::Action, String>;
@@ -44,6 +51,20 @@ pub trait Wire: Game {
     /// JSON object: a game's record (records.jsonl, docs/book/src/records.md) starts with it. Written after
     /// the game, so nothing in it is hidden from anyone who reads the record.
     fn deal_json<'a>(&'a self, state: &'a Self::State) -> impl Serialize + 'a;
+
+    /// Appends [`Wire::deal_json`]'s JSON to `out`, the bytes `serde_json::to_writer` writes for
+    /// it: what a record starts with. The default goes through serde; a game whose games are
+    /// short writes it with [`json_out`](crate::core::json_out), where serde would cost a record
+    /// as much as playing the game (its tests hold the two to the same bytes).
+    fn write_deal(&self, state: &Self::State, out: &mut Vec<u8>) {
+        serde_json::to_writer(out, &self.deal_json(state)).expect("a deal serialises");
+    }
+
+    /// Appends [`Wire::reveal`]'s JSON to `out`, as [`Wire::write_deal`] does the deal's: what a
+    /// record ends with.
+    fn write_reveal(&self, state: &Self::State, out: &mut Vec<u8>) {
+        serde_json::to_writer(out, &self.reveal(state)).expect("a reveal serialises");
+    }
 
     /// Appends, as texts in the game's notation, the chance events the rules revealed in `state`
     /// since `seen` (a count each game keeps its own way: board cards turned, tiles drawn, hands
@@ -298,6 +319,27 @@ pub fn number<T: std::str::FromStr>(word: &str, what: &str) -> Result<T, String>
 #[cfg(test)]
 pub fn json(value: impl Serialize) -> serde_json::Value {
     serde_json::to_value(value).expect("wire values serialise")
+}
+
+/// For the games' tests: that [`Wire::write_deal`] and [`Wire::write_reveal`] write in `state`
+/// the bytes serde_json writes for [`Wire::deal_json`] and [`Wire::reveal`].
+#[cfg(test)]
+pub fn assert_written_as_serde_writes<G: Wire>(game: &G, state: &G::State) {
+    let mut deal = Vec::new();
+    game.write_deal(state, &mut deal);
+    assert_eq!(String::from_utf8(deal).unwrap(), serde_json::to_string(&game.deal_json(state)).unwrap());
+    let mut reveal = Vec::new();
+    game.write_reveal(state, &mut reveal);
+    assert_eq!(String::from_utf8(reveal).unwrap(), serde_json::to_string(&game.reveal(state)).unwrap());
+}
+
+/// For the games' tests: that [`Wire::write_action`] writes `action`'s text as serde_json writes
+/// [`Wire::action_text`]'s.
+#[cfg(test)]
+pub fn assert_action_written_as_serde_writes<G: Wire>(game: &G, action: &G::Action) {
+    let mut out = Vec::new();
+    game.write_action(action, &mut out);
+    assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&game.action_text(action).to_string()).unwrap());
 }
 
 /// For the games' tests: the legal texts of `view` (a view of `state`), each checked to read back

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::core::json_out::Json;
 use crate::core::record::{Ending, Event};
 use crate::core::schedule::Job;
 use crate::core::{GameRecord, Status};
@@ -48,13 +49,12 @@ impl LineFormat {
 }
 
 fn write_line(out: &mut Vec<u8>, job: &Job, names: &[Vec<u8>], record: &GameRecord) {
-    let mut int = itoa::Buffer::new();
-    out.extend_from_slice(b"{\"v\":");
-    out.extend_from_slice(int.format(VERSION).as_bytes());
-    out.extend_from_slice(b",\"pairing\":");
-    out.extend_from_slice(int.format(job.pairing).as_bytes());
+    // The version's digit written with the keys around it, in one copy.
+    const _: () = assert!(VERSION == 1, "the line's start writes version 1");
+    out.extend_from_slice(b"{\"v\":1,\"pairing\":");
+    job.pairing.json(out);
     out.extend_from_slice(b",\"game\":");
-    out.extend_from_slice(int.format(job.game).as_bytes());
+    job.game.json(out);
     out.extend_from_slice(b",\"seats\":[");
     for (seat, &bot) in job.lineup.iter().enumerate() {
         if seat > 0 {
@@ -94,7 +94,7 @@ fn write_line(out: &mut Vec<u8>, job: &Job, names: &[Vec<u8>], record: &GameReco
         if seat > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(int.format(result.place).as_bytes());
+        result.place.json(out);
     }
     out.extend_from_slice(b"]}\n");
 }

@@ -31,6 +31,7 @@ mod gomocup_kind;
 mod gomoku_files;
 mod gomoku_gomocup;
 mod hardening;
+mod instructions;
 mod kuhn_poker;
 mod live_report;
 mod luck;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{arena, gunzipped, write};
+use crate::common::{arena, gunzipped, project, write};
 use tempfile::TempDir;
 
 /// One small run of each game: paired, three or more bots where the table allows.
@@ -69,6 +69,32 @@ fn every_game_keeps_its_moves_the_same_on_one_and_two_threads_and_they_play_back
         let (code, said) = check(&one);
         assert_eq!(code, Some(0), "{game}: {said}");
         assert!(said.contains("every record matches games.csv"), "{game}: {said}");
+    }
+}
+
+/// records.jsonl is written by hand, not by serde (issue 47), and must not change for it: each
+/// game's small run writes, byte for byte, the records the serde writer wrote
+/// (tests/data/records/, made by the arena before the change), and they play back.
+#[test]
+fn records_are_byte_for_byte_those_written_before_the_hand_written_writer() {
+    let dir = TempDir::new().unwrap();
+    for game in ["holdem", "holdem-sng", "stud", "zhajinhua", "mahjong", "gomoku"] {
+        let config = project(&format!("tests/data/records/{game}.toml"));
+        let out = dir.path().join(game);
+        run(&config, &out, &["--records", "moves", "--threads", "1"]);
+        let want = std::fs::read(project(&format!("tests/data/records/{game}.jsonl"))).unwrap();
+        let got = records(&out);
+        assert!(!want.is_empty());
+        if got != want {
+            let (got, want) = (String::from_utf8_lossy(&got), String::from_utf8_lossy(&want));
+            let (k, (g, w)) =
+                got.lines().zip(want.lines()).enumerate().find(|(_, (g, w))| g != w).unwrap_or_else(|| {
+                    panic!("{game}: {} lines written, {} before", got.lines().count(), want.lines().count())
+                });
+            panic!("{game}: line {} differs:\n now:    {g}\n before: {w}", k + 1);
+        }
+        let (code, said) = check(&out);
+        assert_eq!(code, Some(0), "{game}: {said}");
     }
 }
 

@@ -3,6 +3,7 @@
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use crate::core::json_out::{push_word_number, Array, Cards, Object, With};
 use crate::core::readable::Screen;
 use crate::core::wire::{number, show, texts, words, Bounds, List, Text, Texts, Told};
 use crate::core::{IllegalAction, Seat, Wire};
@@ -46,6 +47,15 @@ impl Wire for Holdem {
         })
     }
 
+    /// [`Wire::action_text`] written by hand (every action of every hand's record).
+    fn write_action(&self, action: &Action, out: &mut Vec<u8>) {
+        match *action {
+            Action::Fold => out.extend_from_slice(b"\"fold\""),
+            Action::CheckCall => out.extend_from_slice(b"\"call\""),
+            Action::RaiseTo(to) => push_word_number(out, b"raise ", to),
+        }
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, String> {
         match words(text).as_slice() {
             [w] if w == "fold" => Ok(Action::Fold),
@@ -66,6 +76,32 @@ impl Wire for Holdem {
             hole: List((0..s.n).map(move |seat| (s.live & (1 << seat) != 0).then(|| texts(&s.hole[seat])))),
             board: texts(&s.board),
         }
+    }
+
+    /// [`Wire::deal_json`] written by hand: a hand's record costs about as much as the hand.
+    fn write_deal(&self, s: &State, out: &mut Vec<u8>) {
+        Object::new(out)
+            .field("hand", &s.hand_no)
+            .field("button", &s.button)
+            .field(
+                "blinds",
+                &With(|out: &mut Vec<u8>| {
+                    let b = s.blinds;
+                    Object::new(out).field("small", &b.small).field("big", &b.big).field("ante", &b.ante).end()
+                }),
+            )
+            .field("stacks", &s.start[..s.n])
+            .field("hole", &Array((0..s.n).map(|seat| (s.live & (1 << seat) != 0).then_some(Cards(s.hole[seat])))))
+            .field("board", &Cards(s.board))
+            .end();
+    }
+
+    /// [`Wire::reveal`] written by hand, as [`Wire::write_deal`] is.
+    fn write_reveal(&self, s: &State, out: &mut Vec<u8>) {
+        Object::new(out)
+            .field("board", &Cards(s.visible_board()))
+            .field("shown", &Array((0..s.n).map(|seat| (s.showdown & (1 << seat) != 0).then_some(Cards(s.hole[seat])))))
+            .end();
     }
 
     /// The board as it is turned (`flop Ah Kd 2c`, `turn 7s`, `river 9h`), and in a sit-and-go
@@ -182,14 +218,24 @@ enum EventJson<A> {
 
 /// The streets of `board` turned after its first `from` cards, up to `to` cards.
 fn write_streets(board: &[Card; 5], from: usize, to: usize, out: &mut Texts) {
+    // Written piece by piece, not through `format_args!`: a record writes them every hand.
     if from < 3 && to >= 3 {
-        out.push(format_args!("flop {} {} {}", board[0], board[1], board[2]));
+        out.push_with(|text| {
+            text.push_str("flop ");
+            crate::cards::write_spaced(board[..3].iter().copied(), text);
+        });
     }
     if from < 4 && to >= 4 {
-        out.push(format_args!("turn {}", board[3]));
+        out.push_with(|text| {
+            text.push_str("turn ");
+            text.push_str(board[3].text());
+        });
     }
     if from < 5 && to >= 5 {
-        out.push(format_args!("river {}", board[4]));
+        out.push_with(|text| {
+            text.push_str("river ");
+            text.push_str(board[4].text());
+        });
     }
 }
 
@@ -212,7 +258,7 @@ struct Reveal<B, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::wire::json;
+    use crate::core::wire::{assert_action_written_as_serde_writes, assert_written_as_serde_writes, json};
     use crate::core::{Bot, DealRng, Game};
     use crate::games::holdem::bots;
     use rand::SeedableRng;
@@ -229,6 +275,7 @@ mod tests {
                 let v = game.view(&s, seat);
                 for text in game.legal_texts(&v) {
                     let action = game.parse_action(&text).unwrap();
+                    assert_action_written_as_serde_writes(&game, &action);
                     assert_eq!(game.parse_action(&game.action_text(&action).to_string()).unwrap(), action);
                     let mut probe = s.clone();
                     assert!(game.apply(&mut probe, &action).is_ok(), "{text} refused");
@@ -238,8 +285,33 @@ mod tests {
                 assert_eq!(view["hole"].as_array().unwrap().len(), 2);
                 let a = bot.act(&game, &v, &mut rng);
                 game.apply(&mut s, &a).unwrap();
+                assert_written_as_serde_writes(&game, &s);
             }
         }
+    }
+
+    /// The deal and the end a record writes by hand are the bytes serde writes, in cash games
+    /// and sit-and-gos (seats out, hands after the first), from the deal to the end.
+    #[test]
+    fn the_deal_and_the_end_are_written_as_serde_writes_them() {
+        let mut rng = crate::core::BotRng::seed_from_u64(4);
+        let mut bot = bots::random();
+        let mut sng = Holdem::new(4, 10, 20, 200);
+        sng.format = super::super::state::Format::Sng;
+        let mut hands = 0;
+        for game in [Holdem::new(2, 50, 100, 1000), Holdem::new(6, 50, 100, 10_000), sng] {
+            for seed in 0..100 {
+                let mut s = game.deal(&mut DealRng::seed_from_u64(seed));
+                assert_written_as_serde_writes(&game, &s);
+                while let Some(seat) = game.to_act(&s) {
+                    let a = bot.act(&game, &game.view(&s, seat), &mut rng);
+                    game.apply(&mut s, &a).unwrap();
+                    assert_written_as_serde_writes(&game, &s);
+                }
+                hands += s.hand_no;
+            }
+        }
+        assert!(hands > 100, "sit-and-gos played hands after the first: {hands}");
     }
 
     #[test]

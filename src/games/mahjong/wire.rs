@@ -22,6 +22,7 @@ use std::fmt::{Display, Write as _};
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use crate::core::json_out::{Array, Json, Object};
 use crate::core::readable::Screen;
 use crate::core::wire::{show, texts, write_int, List, Text, Texts, Told};
 use crate::core::Wire;
@@ -42,6 +43,33 @@ fn push_tile(text: &mut String, t: Tile) {
     let (first, second) = tile_chars(t);
     text.push(first);
     text.extend(second);
+}
+
+/// A tile's letters (a flower's `H`) appended as they are.
+fn push_tile_bytes(out: &mut Vec<u8>, t: Tile) {
+    let (first, second) = tile_chars(t);
+    out.push(first as u8);
+    if let Some(second) = second {
+        out.push(second as u8);
+    }
+}
+
+/// A tile as a JSON string (`"5m"`, `"E"`, a flower `"H"`), written by hand.
+#[derive(Clone, Copy)]
+struct TileJson(Tile);
+
+impl Json for TileJson {
+    fn json(&self, out: &mut Vec<u8>) {
+        out.push(b'"');
+        push_tile_bytes(out, self.0);
+        out.push(b'"');
+    }
+}
+
+/// The tiles of `counts` as [`tiles`] writes them, by hand.
+fn held_tiles(counts: &Counts) -> Array<impl Iterator<Item = TileJson> + Clone + '_> {
+    let held = counts.iter().enumerate().flat_map(|(t, &n)| std::iter::repeat_n(t as Tile, n as usize));
+    Array(held.map(TileJson))
 }
 
 /// A wall's tile as a JSON string.
@@ -107,6 +135,26 @@ impl Wire for Mahjong {
 
     fn action_text(&self, action: &Action) -> impl Display {
         *action
+    }
+
+    /// [`Wire::action_text`] written by hand: a hand's record holds a hundred actions or more.
+    fn write_action(&self, action: &Action, out: &mut Vec<u8>) {
+        let (words, tile): (&[u8], _) = match *action {
+            Action::Discard(t) => (b"discard ", Some(t)),
+            Action::Win => (b"win", None),
+            Action::ConcealedKong(t) => (b"concealed kong ", Some(t)),
+            Action::AddedKong(t) => (b"added kong ", Some(t)),
+            Action::Pass => (b"pass", None),
+            Action::Pung => (b"pung", None),
+            Action::Kong => (b"kong", None),
+            Action::Chow(t) => (b"chow ", Some(t)),
+        };
+        out.push(b'"');
+        out.extend_from_slice(words);
+        if let Some(t) = tile {
+            push_tile_bytes(out, t);
+        }
+        out.push(b'"');
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, String> {
@@ -179,6 +227,29 @@ impl Wire for Mahjong {
             },
             flowers: s.flowers,
         }
+    }
+
+    /// [`Wire::deal_json`] written by hand: the wall alone is some 140 tiles.
+    fn write_deal(&self, s: &State, out: &mut Vec<u8>) {
+        let wind = |k: usize| TileJson(27 + (k % 4) as Tile);
+        let dealer = s.dealer;
+        Object::new(out)
+            .field("hand_no", &s.hand_no)
+            .field("hands_per_game", &self.hands)
+            .field("dealer", &dealer)
+            .field("prevalent_wind", &wind(s.hand_no / 4))
+            .field("seat_winds", &Array((0..SEATS).map(|seat| wind(seat + 4 - dealer))))
+            .field("wall", &Array(s.wall_of(s.hand_no).iter().map(|&t| TileJson(t))))
+            .field("hands", &Array(s.hands.iter().map(held_tiles)))
+            .field(
+                "drawn",
+                &match s.phase {
+                    Phase::Turn { drawn, .. } => drawn.map(TileJson),
+                    _ => None,
+                },
+            )
+            .field("flowers", &s.flowers)
+            .end();
     }
 
     /// What the wall gave since `seen` (a packed `Mark`): worked out from where the wall stands
@@ -312,8 +383,10 @@ struct Reveal<H, M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::wire::checked_legal_texts;
     use crate::core::wire::json;
+    use crate::core::wire::{
+        assert_action_written_as_serde_writes, assert_written_as_serde_writes, checked_legal_texts,
+    };
     use crate::core::{DealRng, Game};
     use rand::{Rng, SeedableRng};
     use serde_json::json;
@@ -340,6 +413,9 @@ mod tests {
             while let Some(seat) = game.to_act(&s) {
                 let v = game.view(&s, seat);
                 let legal = checked_legal_texts(&game, &s, &v);
+                for text in &legal {
+                    assert_action_written_as_serde_writes(&game, &game.parse_action(text).unwrap());
+                }
                 kinds.extend(legal.iter().map(|t| t.split(' ').next().unwrap().to_string()));
                 let view = json(game.view_json(&v));
                 let held = view["hand"].as_array().unwrap().len() + 3 * view["melds"][seat].as_array().unwrap().len();
@@ -575,6 +651,7 @@ mod tests {
         for game in [Mahjong::new(8), Mahjong { min_fans: 8, flowers: true, hands: 16, fault_pays: 96 }] {
             for seed in 0..40 {
                 let s = game.deal(&mut DealRng::seed_from_u64(seed));
+                assert_written_as_serde_writes(&game, &s);
                 let deal = json(game.deal_json(&s));
                 assert_eq!((deal["hand_no"].clone(), deal["dealer"].clone()), (json!(0), json!(0)));
                 assert_eq!(deal["hands_per_game"], game.hands);

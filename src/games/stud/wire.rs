@@ -12,6 +12,7 @@ use std::fmt::Display;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use crate::core::json_out::{push_word_number, Array, Cards, Object, With};
 use crate::core::readable::Screen;
 use crate::core::wire::{number, show, texts, words, Bounds, List, Text, Texts, Told};
 use crate::core::{Game, IllegalAction, Wire};
@@ -47,6 +48,17 @@ impl Wire for Stud {
             Action::Bet(to) => write!(f, "bet {to}"),
             Action::ShowHand => f.write_str("showhand"),
         })
+    }
+
+    /// [`Wire::action_text`] written by hand (every action of every hand's record).
+    fn write_action(&self, action: &Action, out: &mut Vec<u8>) {
+        match *action {
+            Action::Fold => out.extend_from_slice(b"\"fold\""),
+            Action::Check => out.extend_from_slice(b"\"check\""),
+            Action::Call => out.extend_from_slice(b"\"call\""),
+            Action::Bet(to) => push_word_number(out, b"bet ", to),
+            Action::ShowHand => out.extend_from_slice(b"\"showhand\""),
+        }
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, String> {
@@ -100,6 +112,30 @@ impl Wire for Stud {
         }
     }
 
+    /// [`Wire::deal_json`] written by hand: a hand's record costs about as much as the hand.
+    fn write_deal(&self, s: &State, out: &mut Vec<u8>) {
+        let seats = 0..s.seats();
+        Object::new(out)
+            .field("ante", &self.ante)
+            .field("stacks", &Array(seats.clone().map(|x| s.stack(x) + s.committed(x))))
+            .field("first", &self.to_act(s))
+            .field("cards", &Array(seats.map(|x| Cards(s.dealt(x)))))
+            .end();
+    }
+
+    /// [`Wire::reveal`] written by hand, as [`Wire::write_deal`] is.
+    fn write_reveal(&self, s: &State, out: &mut Vec<u8>) {
+        let in_hand = (0..s.seats()).filter(|&seat| s.in_hand(seat)).count();
+        let showdown = s.is_over() && in_hand > 1;
+        let shown = (0..s.seats()).map(|seat| {
+            (showdown && s.in_hand(seat)).then_some(With(move |out: &mut Vec<u8>| {
+                let category = value(s.hand(seat)).category().name();
+                Object::new(out).field("cards", &Cards(s.dealt(seat))).field("category", category).end()
+            }))
+        });
+        Object::new(out).field("shown", &Array(shown)).end();
+    }
+
     /// `seen` counts the face-up cards a seat still in has been dealt. One action may deal several
     /// streets (when the shortest stack goes all in, the rest are dealt with no betting), so each
     /// street from `seen` on gets its own event.
@@ -110,13 +146,14 @@ impl Wire for Stud {
         for k in *seen as usize..showing {
             out.push_with(|text| {
                 text.push_str("street ");
-                crate::core::wire::write_int(text, k + 2);
+                // Streets 3 to 5: one digit.
+                text.push(char::from(b'0' + (k + 2) as u8));
                 text.push(':');
                 for x in 0..s.seats() {
                     text.push(' ');
                     // A seat that folded before this street got no card: `up` stops at its fold.
                     match s.up(x).get(k) {
-                        Some(card) => text.extend([card.rank_char(), card.suit_char()]),
+                        Some(card) => text.push_str(card.text()),
                         None => text.push('-'),
                     }
                 }
@@ -191,8 +228,10 @@ struct Reveal<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::wire::checked_legal_texts;
     use crate::core::wire::json;
+    use crate::core::wire::{
+        assert_action_written_as_serde_writes, assert_written_as_serde_writes, checked_legal_texts,
+    };
     use crate::core::{DealRng, Game};
     use rand::{Rng, SeedableRng};
 
@@ -208,6 +247,9 @@ mod tests {
                 let legal = checked_legal_texts(&game, &s, &v);
                 let view = json(game.view_json(&v));
                 assert_eq!(view["hole"], v.hole().to_string());
+                for text in &legal {
+                    assert_action_written_as_serde_writes(&game, &game.parse_action(text).unwrap());
+                }
                 let pick = game.parse_action(&legal[rng.random_range(0..legal.len())]).unwrap();
                 game.apply(&mut s, &pick).unwrap();
             }
@@ -265,6 +307,7 @@ mod tests {
                 let record = recorded(&game, &lineup, &seeds);
                 let (value, events) = (record.log.to_json(), record.log.read_events());
                 let back = replay(&game, &seeds, &events, Ending::Over).unwrap_or_else(|d| panic!("{d:?}"));
+                assert_written_as_serde_writes(&game, &back.state);
                 assert_eq!(String::from_utf8_lossy(&back.log.body), String::from_utf8_lossy(&record.log.body));
                 let s = &back.state;
                 let chance: Vec<&String> =
@@ -297,6 +340,7 @@ mod tests {
         for game in tables() {
             for seed in 0..50 {
                 let s = game.deal(&mut DealRng::seed_from_u64(seed));
+                assert_written_as_serde_writes(&game, &s);
                 let deal = json(game.deal_json(&s));
                 assert_eq!(deal["ante"], game.ante);
                 assert_eq!(deal["stacks"], serde_json::json!(vec![game.stack; game.seats]));

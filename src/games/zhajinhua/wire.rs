@@ -11,6 +11,7 @@ use std::fmt::Display;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use crate::core::json_out::{push_word_number, Array, Cards, Object, With};
 use crate::core::readable::Screen;
 use crate::core::wire::{number, show, texts, words, List, Text, Texts, Told};
 use crate::core::{Game, Seat, Wire};
@@ -40,6 +41,17 @@ impl Wire for Zhajinhua {
             Action::Raise(to) => write!(f, "raise {to}"),
             Action::Compare(seat) => write!(f, "compare {seat}"),
         })
+    }
+
+    /// [`Wire::action_text`] written by hand (every action of every hand's record).
+    fn write_action(&self, action: &Action, out: &mut Vec<u8>) {
+        match *action {
+            Action::Look => out.extend_from_slice(b"\"look\""),
+            Action::Fold => out.extend_from_slice(b"\"fold\""),
+            Action::Call => out.extend_from_slice(b"\"call\""),
+            Action::Raise(to) => push_word_number(out, b"raise ", to),
+            Action::Compare(seat) => push_word_number(out, b"compare ", seat),
+        }
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, String> {
@@ -75,6 +87,29 @@ impl Wire for Zhajinhua {
                 .then(|| Shown { cards: texts(&s.hands[seat]), category: Category::of(s.values[seat]).name() })
         });
         Reveal { shown: List(shown) }
+    }
+
+    /// [`Wire::deal_json`] written by hand: a hand's record costs about as much as the hand.
+    fn write_deal(&self, s: &State, out: &mut Vec<u8>) {
+        let p = &s.public;
+        Object::new(out)
+            .field("ante", &self.ante)
+            .field("stacks", &Array((0..p.seats).map(|x| p.stack[x] + p.put_in[x])))
+            .field("stakes", &self.stakes)
+            .field("first", &self.to_act(s))
+            .field("cards", &Array(s.hands[..p.seats].iter().map(Cards)))
+            .end();
+    }
+
+    /// [`Wire::reveal`] written by hand, as [`Wire::write_deal`] is.
+    fn write_reveal(&self, s: &State, out: &mut Vec<u8>) {
+        let shown = (0..s.public.seats).map(|seat| {
+            (s.showdown && s.public.in_hand[seat]).then_some(With(move |out: &mut Vec<u8>| {
+                let category = Category::of(s.values[seat]).name();
+                Object::new(out).field("cards", &Cards(s.hands[seat])).field("category", category).end()
+            }))
+        });
+        Object::new(out).field("shown", &Array(shown)).end();
     }
 
     /// The whole deal: every seat's three cards (seen or not), and the table the betting starts
@@ -169,8 +204,10 @@ struct Reveal<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::wire::checked_legal_texts;
     use crate::core::wire::json;
+    use crate::core::wire::{
+        assert_action_written_as_serde_writes, assert_written_as_serde_writes, checked_legal_texts,
+    };
     use crate::core::{DealRng, Game};
     use rand::{Rng, SeedableRng};
 
@@ -185,6 +222,9 @@ mod tests {
                 let legal = checked_legal_texts(&game, &s, &v);
                 let view = json(game.view_json(&v));
                 assert_eq!(view["cards"].is_null(), !s.public.seen[seat], "cards only once looked");
+                for text in &legal {
+                    assert_action_written_as_serde_writes(&game, &game.parse_action(text).unwrap());
+                }
                 let pick = game.parse_action(&legal[rng.random_range(0..legal.len())]).unwrap();
                 game.apply(&mut s, &pick).unwrap();
             }
@@ -237,6 +277,7 @@ mod tests {
                 let (value, events) = (record.log.to_json(), record.log.read_events());
                 assert!(events.iter().all(|e| matches!(e, Event::Action(..))), "{events:?}");
                 let back = replay(&game, &seeds, &events, Ending::Over).unwrap_or_else(|d| panic!("{d:?}"));
+                assert_written_as_serde_writes(&game, &back.state);
                 assert_eq!(String::from_utf8_lossy(&back.log.body), String::from_utf8_lossy(&record.log.body));
                 for (x, shown) in value["end"]["shown"].as_array().unwrap().iter().enumerate() {
                     if !shown.is_null() {
@@ -254,6 +295,7 @@ mod tests {
         for game in tables() {
             for seed in 0..50 {
                 let s = game.deal(&mut DealRng::seed_from_u64(seed));
+                assert_written_as_serde_writes(&game, &s);
                 let deal = json(game.deal_json(&s));
                 assert_eq!(deal["ante"], game.ante);
                 assert_eq!(deal["stacks"], serde_json::json!(vec![game.stack; game.seats]));
