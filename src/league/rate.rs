@@ -1,0 +1,361 @@
+//! The league's table: every version of every bot of one game rated over all the games kept.
+//!
+//! - Elo from pairs: each game counts once for each pair of seats held by two different bots,
+//!   the better place winning and an equal place a draw (as ratings.csv counts a run), rated by
+//!   maximum likelihood with cluster-robust intervals (`stats::Comparisons`), a game a cluster.
+//! - Anchors: the mean of the field at 0, or a named version at a given Elo; relative anchors
+//!   (Ordo's `-r`) hold each version of a bot near the one before it with a normal prior.
+//! - The payoff rating in the game's unit (`stats::payoff_ratings`), a table (a run's pairing) a
+//!   field and a game a deal.
+//! - The crosstable, and whether the field is transitive: a cycle A beats B beats C beats A, each
+//!   by a score whose 95% interval is above one half, is named.
+
+use std::collections::BTreeMap;
+
+use crate::error::{Error, Result};
+use crate::league::db::{sql, League};
+use crate::stats::{
+    payoff_ratings, wilson, Anchor, Comparisons, FieldStats, PairScore, Prior, RatingList, TableField, Unit, Z95,
+};
+
+/// One version of one bot in the league.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Version {
+    /// The bot's name.
+    pub(crate) name: String,
+    /// Its version label.
+    pub(crate) version: String,
+    /// When it first played (UTC): orders a bot's versions.
+    pub(crate) first: String,
+}
+
+impl Version {
+    /// `name@version`, as the table, the export and `--anchor` write it.
+    pub(crate) fn label(&self) -> String {
+        format!("{}@{}", self.name, self.version)
+    }
+}
+
+/// How the table is anchored and whether versions are held together.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Options {
+    /// `NAME[@VERSION]` and its Elo; `None`: the field's mean at 0.
+    pub(crate) anchor: Option<(String, f64)>,
+    /// The sd (Elo) of the prior between successive versions of a bot; `None`: no prior.
+    pub(crate) relative_sd: Option<f64>,
+}
+
+/// The evidence of one game: every kept game, tallied.
+pub(crate) struct Evidence {
+    /// The versions, by name then first appearance.
+    pub(crate) versions: Vec<Version>,
+    /// Pair results for the Elo list.
+    pub(crate) comparisons: Comparisons,
+    /// `cross[a * n + b]`: a's points against b and their games.
+    pub(crate) cross: Vec<(f64, u64)>,
+    /// Each table's bots and deal-by-deal payoffs.
+    tables: Vec<(Vec<usize>, FieldStats)>,
+    /// Games kept, and runs.
+    pub(crate) games: u64,
+    pub(crate) runs: u64,
+}
+
+/// The versions of `game`'s bots in the league, in table order (a bot's versions by first
+/// appearance), with their ids.
+pub(crate) fn versions(league: &League, game: &str) -> Result<Vec<(i64, Version)>> {
+    let e = |e| sql(&league.path, e);
+    let mut stmt = league
+        .conn
+        .prepare("SELECT id, name, version, first_started FROM bots WHERE game = ?1 ORDER BY name, first_started, id")
+        .map_err(e)?;
+    let rows = stmt
+        .query_map([game], |r| Ok((r.get(0)?, Version { name: r.get(1)?, version: r.get(2)?, first: r.get(3)? })))
+        .map_err(e)?;
+    rows.collect::<rusqlite::Result<_>>().map_err(e)
+}
+
+/// The games the league holds, by game.
+pub(crate) fn games_held(league: &League) -> Result<Vec<String>> {
+    let e = |e| sql(&league.path, e);
+    let mut stmt = league.conn.prepare("SELECT DISTINCT game FROM runs ORDER BY game").map_err(e)?;
+    let rows = stmt.query_map([], |r| r.get(0)).map_err(e)?;
+    rows.collect::<rusqlite::Result<_>>().map_err(e)
+}
+
+/// Calls `f` with each kept game of `game` in (run, pairing, game) order: its run, pairing, and
+/// each seat's (version index, payoff, place).
+pub(crate) fn each_game(
+    league: &League,
+    game: &str,
+    index: &BTreeMap<i64, usize>,
+    mut f: impl FnMut(i64, i64, &[(usize, f64, i64)]),
+) -> Result<()> {
+    let e = |e| sql(&league.path, e);
+    let mut stmt = league
+        .conn
+        .prepare(
+            "SELECT r.run, r.pairing, r.game, r.bot, r.payoff, r.place FROM results r JOIN runs ON runs.id = r.run
+             WHERE runs.game = ?1 ORDER BY r.run, r.pairing, r.game, r.seat",
+        )
+        .map_err(e)?;
+    let mut rows = stmt.query([game]).map_err(e)?;
+    let mut seats: Vec<(usize, f64, i64)> = Vec::new();
+    let mut at: Option<(i64, i64, i64)> = None;
+    while let Some(row) = rows.next().map_err(e)? {
+        let key: (i64, i64, i64) = (row.get(0).map_err(e)?, row.get(1).map_err(e)?, row.get(2).map_err(e)?);
+        if at.is_some_and(|k| k != key) {
+            let (run, pairing, _) = at.expect("a game under way");
+            f(run, pairing, &seats);
+            seats.clear();
+        }
+        at = Some(key);
+        let bot: i64 = row.get(3).map_err(e)?;
+        seats.push((index[&bot], row.get(4).map_err(e)?, row.get(5).map_err(e)?));
+    }
+    if let Some((run, pairing, _)) = at {
+        f(run, pairing, &seats);
+    }
+    Ok(())
+}
+
+impl Evidence {
+    /// Tallies every game of `game` in the league.
+    pub(crate) fn read(league: &League, game: &str) -> Result<Evidence> {
+        let listed = versions(league, game)?;
+        if listed.is_empty() {
+            let held = games_held(league)?;
+            return Err(Error::input(format!(
+                "{}: the league holds no {game} games (it holds: {})",
+                league.path.display(),
+                if held.is_empty() { "none".to_string() } else { held.join(", ") }
+            )));
+        }
+        let index: BTreeMap<i64, usize> = listed.iter().enumerate().map(|(k, (id, _))| (*id, k)).collect();
+        let n = listed.len();
+        let mut ev = Evidence {
+            versions: listed.into_iter().map(|(_, v)| v).collect(),
+            comparisons: Comparisons::new(n),
+            cross: vec![(0.0, 0); n * n],
+            tables: Vec::new(),
+            games: 0,
+            runs: 0,
+        };
+        let mut table_at: Option<(i64, i64)> = None;
+        let mut scores: Vec<PairScore> = Vec::new();
+        let mut deal: Vec<f64> = Vec::new();
+        each_game(league, game, &index, |run, pairing, seats| {
+            ev.games += 1;
+            if table_at.is_none_or(|(r, _)| r != run) {
+                ev.runs += 1;
+            }
+            if table_at != Some((run, pairing)) {
+                let mut bots: Vec<usize> = seats.iter().map(|s| s.0).collect();
+                bots.sort_unstable();
+                bots.dedup();
+                let stats = FieldStats::new(bots.len());
+                ev.tables.push((bots, stats));
+                table_at = Some((run, pairing));
+            }
+            scores.clear();
+            for (x, a) in seats.iter().enumerate() {
+                for b in &seats[x + 1..] {
+                    if a.0 == b.0 {
+                        continue;
+                    }
+                    let half = match a.2.cmp(&b.2) {
+                        std::cmp::Ordering::Less => 2,
+                        std::cmp::Ordering::Equal => 1,
+                        std::cmp::Ordering::Greater => 0,
+                    };
+                    scores.push(PairScore { a: a.0, b: b.0, half_points: half, games: 1 });
+                    let cell = &mut ev.cross[a.0 * n + b.0];
+                    (cell.0, cell.1) = (cell.0 + half as f64 / 2.0, cell.1 + 1);
+                    let cell = &mut ev.cross[b.0 * n + a.0];
+                    (cell.0, cell.1) = (cell.0 + (2 - half) as f64 / 2.0, cell.1 + 1);
+                }
+            }
+            ev.comparisons.push_cluster(&scores);
+            let (bots, stats) = ev.tables.last_mut().expect("a table");
+            deal.clear();
+            deal.extend(bots.iter().map(|&b| {
+                let own: Vec<f64> = seats.iter().filter(|s| s.0 == b).map(|s| s.1).collect();
+                if own.is_empty() {
+                    0.0
+                } else {
+                    own.iter().sum::<f64>() / own.len() as f64
+                }
+            }));
+            // A table whose set of bots changed within a pairing does not happen in a run; its
+            // games would be left out of the payoff rating rather than misplaced.
+            if seats.iter().all(|s| bots.contains(&s.0)) && bots.iter().all(|b| seats.iter().any(|s| s.0 == *b)) {
+                stats.push(&deal);
+            }
+        })?;
+        Ok(ev)
+    }
+
+    /// The version `NAME@VERSION` or `NAME` (its latest version) names.
+    pub(crate) fn find(&self, wanted: &str) -> Result<usize> {
+        let (name, version) = wanted.split_once('@').map_or((wanted, None), |(n, v)| (n, Some(v)));
+        let found = self
+            .versions
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.name == name && version.is_none_or(|w| v.version == w))
+            .map(|(k, _)| k)
+            .last();
+        found.ok_or_else(|| {
+            let known: Vec<String> = self.versions.iter().map(Version::label).collect();
+            Error::input(format!("no bot `{wanted}` in the league's table (known: {})", known.join(", ")))
+        })
+    }
+
+    /// The priors between successive versions of each bot.
+    fn priors(&self, sd: f64) -> Vec<Prior> {
+        (1..self.versions.len())
+            .filter(|&k| self.versions[k].name == self.versions[k - 1].name)
+            .map(|k| Prior { a: k - 1, b: k, sd })
+            .collect()
+    }
+
+    /// The table's ratings.
+    pub(crate) fn rate(&self, options: &Options) -> Result<Table> {
+        let (anchor, level) = match &options.anchor {
+            Some((who, elo)) => (Anchor::Bot(self.find(who)?), *elo),
+            None => (Anchor::Mean, 0.0),
+        };
+        let priors = options.relative_sd.map(|sd| self.priors(sd)).unwrap_or_default();
+        let elo = self.comparisons.elo_with(anchor, &priors);
+        let fields: Vec<TableField> = self.tables.iter().map(|(bots, field)| TableField { bots, field }).collect();
+        let payoff = payoff_ratings(self.versions.len(), &fields, anchor);
+        Ok(Table {
+            elo,
+            level,
+            payoff,
+            cycle: self.cycle(),
+            anchor: options.anchor.clone(),
+            relative_sd: options.relative_sd,
+        })
+    }
+
+    /// a's score against b and its 95% Wilson interval's lower end; `None` without games.
+    fn beats(&self, a: usize, b: usize) -> Option<(f64, f64)> {
+        let (points, games) = self.cross[a * self.versions.len() + b];
+        (games > 0).then(|| (points / games as f64, wilson(points, games as f64, Z95).lo))
+    }
+
+    /// A cycle of three versions each of which beats the next by a score whose interval is above
+    /// one half: the first in version order.
+    pub(crate) fn cycle(&self) -> Option<[usize; 3]> {
+        let n = self.versions.len();
+        let clearly = |a: usize, b: usize| self.beats(a, b).is_some_and(|(_, lo)| lo > 0.5);
+        for a in 0..n {
+            for b in (a + 1..n).filter(|&b| clearly(a, b)) {
+                for c in (a + 1..n).filter(|&c| c != b) {
+                    if clearly(b, c) && clearly(c, a) {
+                        return Some([a, b, c]);
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The rated table.
+pub(crate) struct Table {
+    /// Elo ratings (before `level` is added).
+    pub(crate) elo: RatingList,
+    /// The anchor's Elo.
+    pub(crate) level: f64,
+    /// Payoff ratings per game.
+    pub(crate) payoff: RatingList,
+    /// A cycle in the crosstable.
+    pub(crate) cycle: Option<[usize; 3]>,
+    anchor: Option<(String, f64)>,
+    relative_sd: Option<f64>,
+}
+
+impl Table {
+    /// Version `k`'s Elo and interval, anchored.
+    pub(crate) fn elo_of(&self, k: usize) -> (f64, f64, f64) {
+        let r = self.elo.ratings[k];
+        (r.value + self.level, r.lo + self.level, r.hi + self.level)
+    }
+
+    /// The versions from the highest Elo down.
+    pub(crate) fn ranking(&self) -> Vec<usize> {
+        self.elo.ranking()
+    }
+
+    /// The table as the terminal shows it.
+    pub(crate) fn text(&self, ev: &Evidence, game: &str, unit: Unit) -> String {
+        let mut out = String::new();
+        let bots = ev.versions.iter().map(|v| &v.name).collect::<std::collections::BTreeSet<_>>().len();
+        out.push_str(&format!(
+            "league table for {game}: {bots} bots in {} versions, {} runs, {} games\n",
+            ev.versions.len(),
+            ev.runs,
+            ev.games
+        ));
+        let anchor = match &self.anchor {
+            Some((who, elo)) => format!("{who} at {elo:+.1} Elo"),
+            None => "the mean at 0 Elo".to_string(),
+        };
+        let relative = match self.relative_sd {
+            Some(sd) => format!("; successive versions of a bot held together by a prior of sd {sd} Elo"),
+            None => String::new(),
+        };
+        out.push_str(&format!(
+            "Elo on games won (each pair of seats, a draw half) anchored at {anchor}{relative}; payoff in {unit} against the {}; 95% intervals\n",
+            if self.anchor.is_some() { "anchor" } else { "field's mean" }
+        ));
+        let width = ev.versions.iter().map(|v| v.label().len()).max().unwrap_or(3).max(3);
+        out.push_str(&format!(
+            "rank  {:<width$}  {:>28}  {:>30}  {:>9}  {:>6}\n",
+            "bot",
+            "Elo [95% CI]",
+            format!("{unit} [95% CI]"),
+            "pairs",
+            "score"
+        ));
+        for (rank, k) in self.ranking().into_iter().enumerate() {
+            let (elo, lo, hi) = self.elo_of(k);
+            let p = self.payoff.ratings[k];
+            let (points, games) = ev.comparisons.record(k);
+            let score = if games == 0 { "-".to_string() } else { format!("{:.1}%", 100.0 * points / games as f64) };
+            out.push_str(&format!(
+                "{:>4}  {:<width$}  {:>28}  {:>30}  {:>9}  {:>6}\n",
+                rank + 1,
+                ev.versions[k].label(),
+                format!("{} [{}, {}]", num(elo, 1), num(lo, 1), num(hi, 1)),
+                format!("{} [{}, {}]", num(unit.of(p.value), 2), num(unit.of(p.lo), 2), num(unit.of(p.hi), 2)),
+                games,
+                score
+            ));
+        }
+        out.push_str(&match self.cycle {
+            Some([a, b, c]) => {
+                let s = |x: usize, y: usize| ev.beats(x, y).map_or(0.0, |b| 100.0 * b.0);
+                let l = |x: usize| ev.versions[x].label();
+                format!(
+                    "not transitive: {} beats {} ({:.1}%), {} beats {} ({:.1}%), {} beats {} ({:.1}%), each score's 95% interval above 50%: no one list orders this field, read the crosstable\n",
+                    l(a), l(b), s(a, b), l(b), l(c), s(b, c), l(c), l(a), s(c, a)
+                )
+            }
+            None => "transitive as far as the games tell: no three versions beat each other in a circle (by scores whose 95% intervals are above 50%)\n".to_string(),
+        });
+        out
+    }
+}
+
+/// A signed number with `places` decimals; ±inf and `-` for NaN.
+fn num(x: f64, places: usize) -> String {
+    if x.is_nan() {
+        "-".to_string()
+    } else if x.is_infinite() {
+        if x > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{x:+.places$}")
+    }
+}
