@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
@@ -115,10 +114,8 @@ fn add_runs(args: &AddArgs) -> Result<i32> {
     let mut league = League::open(&args.league, true)?;
     let labels: BTreeMap<String, String> = args.versions.iter().cloned().collect();
     for run in &args.runs {
-        let start = Instant::now();
         let added = import::add(&mut league, run, &labels, args.label.as_deref())?;
         let versions: Vec<String> = added.versions.iter().map(|(n, v)| format!("{n}@{v}")).collect();
-        let seconds = start.elapsed().as_secs_f64();
         if added.new == 0 {
             say!(
                 "{}: already in the league ({} {} games, none new; {})",
@@ -129,7 +126,7 @@ fn add_runs(args: &AddArgs) -> Result<i32> {
             );
         } else {
             say!(
-                "{}: added {} {} games of `{}` ({} already kept; {}) in {seconds:.1} s",
+                "{}: added {} {} games of `{}` ({} already kept; {})",
                 run.display(),
                 added.new,
                 added.game,
@@ -167,10 +164,10 @@ fn show_table(arena: &Arena, args: &TableArgs) -> Result<i32> {
     // payoffs are in chips or points as the games paid them).
     let entry = arena.find(&game)?;
     let defaults = Params::new(entry.options(), &Default::default(), entry.name())?;
-    let unit = entry.venue(&defaults, *entry.seats().start(), &[], None)?.headline().unit;
+    let headline = entry.venue(&defaults, *entry.seats().start(), &[], None)?.headline();
     let evidence = Evidence::read(&league, &game)?;
     let table = evidence.rate(&Options { anchor: args.anchor.clone(), relative_sd: args.relative })?;
-    say!("{}", table.text(&evidence, &game, unit).trim_end());
+    say!("{}", table.text(&evidence, &game, headline.unit, headline.is_elo()).trim_end());
     Ok(EXIT_OK)
 }
 

@@ -289,7 +289,7 @@ impl Table {
     }
 
     /// The table as the terminal shows it.
-    pub(crate) fn text(&self, ev: &Evidence, game: &str, unit: Unit) -> String {
+    pub(crate) fn text(&self, ev: &Evidence, game: &str, unit: Unit, elo_leads: bool) -> String {
         let mut out = String::new();
         let bots = ev.versions.iter().map(|v| &v.name).collect::<std::collections::BTreeSet<_>>().len();
         out.push_str(&format!(
@@ -332,6 +332,32 @@ impl Table {
                 format!("{} [{}, {}]", num(unit.of(p.value), 2), num(unit.of(p.lo), 2), num(unit.of(p.hi), 2)),
                 games,
                 score
+            ));
+        }
+        // Each version against the one before it, in the figure the game's verdicts lead with:
+        // the regression (or progress) in a sentence.
+        for k in (1..ev.versions.len()).filter(|&k| ev.versions[k].name == ev.versions[k - 1].name) {
+            let (list, scale, what) = if elo_leads {
+                (&self.elo, 1.0, "Elo".to_string())
+            } else {
+                (&self.payoff, unit.of(1.0), unit.to_string())
+            };
+            let d = list.difference(k, k - 1);
+            let value = list.ratings[k].value - list.ratings[k - 1].value;
+            let verdict = if d.hi < 0.0 {
+                "weaker: a regression"
+            } else if d.lo > 0.0 {
+                "stronger"
+            } else {
+                "not told apart by the games so far"
+            };
+            out.push_str(&format!(
+                "{} against {}: {} {what} [{}, {}], {verdict}\n",
+                ev.versions[k].label(),
+                ev.versions[k - 1].label(),
+                num(scale * value, 2),
+                num(scale * d.lo, 2),
+                num(scale * d.hi, 2)
             ));
         }
         out.push_str(&match self.cycle {

@@ -32,6 +32,7 @@ mod gomoku_files;
 mod gomoku_gomocup;
 mod hardening;
 mod kuhn_poker;
+mod league;
 mod live_report;
 mod luck;
 mod luck_honesty;
