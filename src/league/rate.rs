@@ -232,34 +232,90 @@ impl Evidence {
             elo,
             level,
             payoff,
-            cycle: self.cycle(),
+            cycle: cycle(&self.cross, self.versions.len()),
             anchor: options.anchor.clone(),
             relative_sd: options.relative_sd,
         })
     }
 
-    /// a's score against b and its 95% Wilson interval's lower end; `None` without games.
-    fn beats(&self, a: usize, b: usize) -> Option<(f64, f64)> {
+    /// a's score against b; `None` without games.
+    fn beats(&self, a: usize, b: usize) -> Option<f64> {
         let (points, games) = self.cross[a * self.versions.len() + b];
-        (games > 0).then(|| (points / games as f64, wilson(points, games as f64, Z95).lo))
+        (games > 0).then(|| points / games as f64)
     }
+}
 
-    /// A cycle of three versions each of which beats the next by a score whose interval is above
-    /// one half: the first in version order.
-    pub(crate) fn cycle(&self) -> Option<[usize; 3]> {
-        let n = self.versions.len();
-        let clearly = |a: usize, b: usize| self.beats(a, b).is_some_and(|(_, lo)| lo > 0.5);
-        for a in 0..n {
-            for b in (a + 1..n).filter(|&b| clearly(a, b)) {
-                for c in (a + 1..n).filter(|&c| c != b) {
-                    if clearly(b, c) && clearly(c, a) {
-                        return Some([a, b, c]);
-                    }
+/// In a crosstable of `n` versions (`cross[a * n + b]`: a's points against b and their games), a
+/// cycle of three each of which beats the next by a score whose 95% Wilson interval is above one
+/// half: the first in version order.
+pub(crate) fn cycle(cross: &[(f64, u64)], n: usize) -> Option<[usize; 3]> {
+    let clearly = |a: usize, b: usize| {
+        let (points, games) = cross[a * n + b];
+        games > 0 && wilson(points, games as f64, Z95).lo > 0.5
+    };
+    for a in 0..n {
+        for b in (a + 1..n).filter(|&b| clearly(a, b)) {
+            for c in (a + 1..n).filter(|&c| c != b) {
+                if clearly(b, c) && clearly(c, a) {
+                    return Some([a, b, c]);
                 }
             }
         }
-        None
     }
+    None
+}
+
+/// α-Rank's selection strength and population (Omidshafiei et al., 2019), on scores in [0, 1].
+const ALPHA: f64 = 20.0;
+const POPULATION: f64 = 50.0;
+
+/// α-Rank of a crosstable: each version's share of the stationary distribution of a population
+/// that drifts from version to version, a mutant σ→τ taking over with the fixation probability
+/// ρ = (1 − e^(−α·Δ)) / (1 − e^(−m·α·Δ)), Δ = τ's score against σ minus σ's against τ (a pair
+/// that never met is neutral, Δ = 0, ρ = 1/m). In a transitive field the mass goes to the top;
+/// in a cycle it is shared by the versions of the cycle, which one list cannot say.
+pub(crate) fn alpha_rank(cross: &[(f64, u64)], n: usize) -> Vec<f64> {
+    if n < 2 {
+        return vec![1.0; n];
+    }
+    let score = |a: usize, b: usize| {
+        let (points, games) = cross[a * n + b];
+        if games == 0 {
+            0.5
+        } else {
+            points / games as f64
+        }
+    };
+    let rho = |from: usize, to: usize| {
+        let delta = score(to, from) - score(from, to);
+        if delta.abs() < 1e-12 {
+            1.0 / POPULATION
+        } else {
+            (-(-ALPHA * delta).exp_m1()) / (-(-POPULATION * ALPHA * delta).exp_m1())
+        }
+    };
+    let eta = 1.0 / (n - 1) as f64;
+    let mut move_to = vec![0.0; n * n];
+    for from in 0..n {
+        let mut stay = 1.0;
+        for to in (0..n).filter(|&to| to != from) {
+            move_to[from * n + to] = eta * rho(from, to);
+            stay -= move_to[from * n + to];
+        }
+        move_to[from * n + from] = stay;
+    }
+    // The stationary distribution by power iteration (the chain is irreducible: ρ > 0).
+    let mut pi = vec![1.0 / n as f64; n];
+    for _ in 0..100_000 {
+        let next: Vec<f64> = (0..n).map(|to| (0..n).map(|from| pi[from] * move_to[from * n + to]).sum()).collect();
+        let moved = next.iter().zip(&pi).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        pi = next;
+        if moved < 1e-15 {
+            break;
+        }
+    }
+    let total: f64 = pi.iter().sum();
+    pi.iter().map(|p| p / total).collect()
 }
 
 /// The rated table.
@@ -362,11 +418,16 @@ impl Table {
         }
         out.push_str(&match self.cycle {
             Some([a, b, c]) => {
-                let s = |x: usize, y: usize| ev.beats(x, y).map_or(0.0, |b| 100.0 * b.0);
+                let s = |x: usize, y: usize| ev.beats(x, y).map_or(0.0, |b| 100.0 * b);
                 let l = |x: usize| ev.versions[x].label();
+                let mass = alpha_rank(&ev.cross, ev.versions.len());
+                let mut order: Vec<usize> = (0..mass.len()).collect();
+                order.sort_by(|&x, &y| mass[y].total_cmp(&mass[x]).then(x.cmp(&y)));
+                let ranked: Vec<String> = order.iter().map(|&k| format!("{} {:.1}%", l(k), 100.0 * mass[k])).collect();
                 format!(
-                    "not transitive: {} beats {} ({:.1}%), {} beats {} ({:.1}%), {} beats {} ({:.1}%), each score's 95% interval above 50%: no one list orders this field, read the crosstable\n",
-                    l(a), l(b), s(a, b), l(b), l(c), s(b, c), l(c), l(a), s(c, a)
+                    "not transitive: {} beats {} ({:.1}%), {} beats {} ({:.1}%), {} beats {} ({:.1}%), each score's 95% interval above 50%: no one list orders this field\n\
+                     α-Rank (α {ALPHA}, population {POPULATION}), each version's share of the long run: {}\n",
+                    l(a), l(b), s(a, b), l(b), l(c), s(b, c), l(c), l(a), s(c, a), ranked.join(", ")
                 )
             }
             None => "transitive as far as the games tell: no three versions beat each other in a circle (by scores whose 95% intervals are above 50%)\n".to_string(),
@@ -383,5 +444,38 @@ fn num(x: f64, places: usize) -> String {
         if x > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
         format!("{x:+.places$}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A crosstable from scores: `scores[a][b]` is a's share against b over 200 games.
+    fn cross(scores: &[&[f64]]) -> Vec<(f64, u64)> {
+        scores
+            .iter()
+            .flat_map(|row| row.iter().map(|&s| (200.0 * s, if s < 0.0 { 0 } else { 200 })))
+            .map(|(p, g)| (p.max(0.0), g))
+            .collect()
+    }
+
+    /// Rock, paper, scissors is a cycle and α-Rank shares the long run equally; a transitive field
+    /// has no cycle and α-Rank puts nearly all of it on the strongest.
+    #[test]
+    fn a_cycle_is_named_and_alpha_rank_shares_it() {
+        let rps = cross(&[&[-1.0, 0.2, 0.8], &[0.8, -1.0, 0.2], &[0.2, 0.8, -1.0]]);
+        assert_eq!(cycle(&rps, 3), Some([0, 2, 1]));
+        let mass = alpha_rank(&rps, 3);
+        assert!(mass.iter().all(|m| (m - 1.0 / 3.0).abs() < 1e-9), "{mass:?}");
+
+        let ladder = cross(&[&[-1.0, 0.7, 0.8], &[0.3, -1.0, 0.7], &[0.2, 0.3, -1.0]]);
+        assert_eq!(cycle(&ladder, 3), None);
+        let mass = alpha_rank(&ladder, 3);
+        assert!(mass[0] > 0.99 && mass[1] > mass[2], "{mass:?}");
+
+        // A cycle whose legs the games do not establish (55% of 200 games) is not claimed.
+        let faint = cross(&[&[-1.0, 0.45, 0.55], &[0.55, -1.0, 0.45], &[0.45, 0.55, -1.0]]);
+        assert_eq!(cycle(&faint, 3), None);
     }
 }
