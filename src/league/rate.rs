@@ -197,13 +197,7 @@ impl Evidence {
     /// The version `NAME@VERSION` or `NAME` (its latest version) names.
     pub(crate) fn find(&self, wanted: &str) -> Result<usize> {
         let (name, version) = wanted.split_once('@').map_or((wanted, None), |(n, v)| (n, Some(v)));
-        let found = self
-            .versions
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.name == name && version.is_none_or(|w| v.version == w))
-            .map(|(k, _)| k)
-            .last();
+        let found = self.versions.iter().rposition(|v| v.name == name && version.is_none_or(|w| v.version == w));
         found.ok_or_else(|| {
             let known: Vec<String> = self.versions.iter().map(Version::label).collect();
             Error::input(format!("no bot `{wanted}` in the league's table (known: {})", known.join(", ")))
