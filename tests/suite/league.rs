@@ -189,3 +189,55 @@ fn bad_input_is_one_line_and_exit_2() {
     drop(conn);
     refused(league(&["table"], &d.join("l.db"), &[]), "written by a newer arena");
 }
+
+/// `arena gate` with `within_best`: each expectation's run is added to the league, and the judged
+/// version passes while its rating is within the gap of the league's best version's, in the
+/// game's payoff unit or in Elo; a version that plays at random under ev's name fails by chips.
+#[test]
+fn the_gate_holds_a_version_within_reach_of_the_leagues_best() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let field = "game = \"zhajinhua\"\ngames = 100\nseed = 1\nseats = 2\nschedule = \"round-robin\"\n\n\
+                 [[bots]]\nname = \"threshold\"\nkind = \"threshold\"\n\n[[bots]]\nname = \"always-call\"\nkind = \"always-call\"\n";
+    write(d, "ev.toml", &format!("name = \"ev\"\n{field}\n[[bots]]\nname = \"ev\"\nkind = \"ev\"\n"));
+    write(d, "random.toml", &format!("name = \"ev-random\"\n{field}\n[[bots]]\nname = \"ev\"\nkind = \"random\"\n"));
+    let expect = |name: &str, config: &str, seed: u32, version: &str, within: &str| {
+        format!(
+            "[[expect]]\nname = \"{name}\"\nconfig = \"{config}\"\nbot = \"ev\"\ngames = 200\nseed = {seed}\n\
+             league = \"league.db\"\nversion = \"{version}\"\nwithin_best = \"{within}\"\n\n"
+        )
+    };
+    let gate = write(
+        d,
+        "gate.toml",
+        &[
+            expect("ev v1", "ev.toml", 4, "v1", "10 chips/hand"),
+            expect("ev v2", "random.toml", 5, "v2", "10 chips/hand"),
+            expect("ev v2 by Elo", "random.toml", 6, "v2", "200 Elo"),
+        ]
+        .concat(),
+    );
+    let out = arena().arg("gate").arg(&gate).arg("--out").arg(d.join("runs")).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let line = |from: &str| stdout.lines().find(|l| l.starts_with(from)).unwrap_or_else(|| panic!("{from}: {stdout}"));
+    assert!(
+        line("PASS ev v1 (").contains("ev@v1 against the league's best, ev@v1, +0.0 chips/hand >= -10 chips/hand"),
+        "{stdout}"
+    );
+    assert!(line("FAIL ev v2 (").contains("ev@v2 against the league's best, ev@v1, -"), "{stdout}");
+    assert!(line("PASS ev v2 by Elo (").contains(" Elo >= -200 Elo"), "{stdout}");
+    let table = ok(league(&["table"], &d.join("league.db"), &[]));
+    assert!(table.contains("3 runs, 1800 games") && table.contains("ev@v2 against ev@v1: -"), "{table}");
+
+    // The league and the gap go together, and the gap carries its unit.
+    let half = write(d, "half.toml", "[[expect]]\nname = \"x\"\nconfig = \"ev.toml\"\nwithin_best = \"10 Elo\"\n");
+    let out = arena().arg("gate").arg(&half).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("league, within_best (and version) go together"));
+    let bare =
+        write(d, "bare.toml", "[[expect]]\nname = \"x\"\nconfig = \"ev.toml\"\nleague = \"l.db\"\nwithin_best = 10\n");
+    let out = arena().arg("gate").arg(&bare).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("within_best: must be a gap with its unit"));
+}
