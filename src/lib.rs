@@ -136,6 +136,7 @@ pub mod error;
 pub(crate) mod external;
 pub mod games;
 pub(crate) mod human;
+pub(crate) mod league;
 pub mod registry;
 pub mod report;
 pub mod stats;

@@ -23,6 +23,7 @@ mod compare;
 mod gate;
 mod import;
 mod json;
+mod league;
 mod list;
 mod merge;
 mod out;
@@ -58,6 +59,9 @@ enum Command {
     Merge(merge::MergeArgs),
     /// Turn another program's game logs (an ACPC dealer's log) into a run folder.
     Import(import::ImportArgs),
+    /// Runs kept together in one SQLite league: add them, rate every version of every bot over
+    /// all of them, export the games for Ordo and BayesElo.
+    League(league::LeagueArgs),
     /// List games, table options, bots and their parameters (with defaults and meaning).
     List(list::ListArgs),
     /// Measure throughput: one line per measure, `name value unit`.
@@ -141,6 +145,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
         Command::Resume(args) => resume::resume(arena, args),
         Command::Merge(args) => merge::merge(arena, args),
         Command::Import(args) => import::import(arena, args),
+        Command::League(args) => league::league(arena, args),
         Command::List(args) => list::list(arena, args),
         Command::Bench(args) => bench::bench(arena, args),
         Command::Stats(args) => stats::stats(arena, args),

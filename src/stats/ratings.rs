@@ -113,6 +113,18 @@ impl RatingList {
     }
 }
 
+/// A relative anchor: bots `a` and `b` (two versions of one bot) are believed `sd` Elo apart or
+/// less, a normal prior on the difference of their ratings centred on 0.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prior {
+    /// One bot.
+    pub a: usize,
+    /// The other.
+    pub b: usize,
+    /// The prior's standard deviation in Elo.
+    pub sd: f64,
+}
+
 /// Two bots, the lower index first.
 type Pair = (usize, usize);
 
@@ -262,12 +274,25 @@ impl Comparisons {
 
     /// Maximum-likelihood Elo ratings with cluster-robust 95% intervals (normal quantile).
     pub fn elo(&self, anchor: Anchor) -> RatingList {
+        self.elo_with(anchor, &[])
+    }
+
+    /// [`Comparisons::elo`] with relative anchors (Ordo's `-r`): each [`Prior`] adds the belief
+    /// that two bots' ratings differ by a normal error of its `sd`, as if observed, so a bot with
+    /// few games between two versions of it is held near them (the maximum is then the posterior
+    /// mode). A prior also joins two bots into one group, as games both ways would.
+    pub fn elo_with(&self, anchor: Anchor, priors: &[Prior]) -> RatingList {
         let n = self.bots;
         // reach[i][j]: i scored against j, directly or through a chain of bots that scored.
         let mut reach = vec![false; n * n];
         for ((i, j), (hp, games)) in self.totals() {
             reach[i * n + j] |= hp > 0;
             reach[j * n + i] |= hp < 2 * games;
+        }
+        for p in priors {
+            assert!(p.a < n && p.b < n && p.sd > 0.0, "a prior between two known bots");
+            reach[p.a * n + p.b] = true;
+            reach[p.b * n + p.a] = true;
         }
         for i in 0..n {
             reach[i * n + i] = true;
@@ -279,7 +304,9 @@ impl Comparisons {
 
         let pairs: Vec<(usize, usize, f64, f64)> =
             self.totals().filter_map(|((i, j), (hp, g))| Some((pos[i]?, pos[j]?, hp as f64 / 2.0, g as f64))).collect();
-        let values = fit_elo(group.len(), &pairs);
+        let local_priors: Vec<(usize, usize, f64)> =
+            priors.iter().filter_map(|p| Some((pos[p.a]?, pos[p.b]?, 1.0 / (p.sd * p.sd)))).collect();
+        let values = fit_elo(group.len(), &pairs, &local_priors);
 
         // The covariance: inverse information · score covariance over clusters · inverse information.
         let m = group.len();
@@ -288,6 +315,13 @@ impl Comparisons {
         for &(i, j, _, g) in &pairs {
             let w = KAPPA * KAPPA * g * e(i, j) * (1.0 - e(i, j));
             add_outer(&mut info, m, (i, j), (i, j), w);
+        }
+        // A prior is a pseudo-observation of the difference with variance sd²: its information
+        // enters the bread and its score's variance the meat, so that where the model holds the
+        // sandwich is the posterior's covariance, (data + prior information)⁻¹.
+        for &(i, j, precision) in &local_priors {
+            add_outer(&mut info, m, (i, j), (i, j), precision);
+            add_outer(&mut meat, m, (i, j), (i, j), precision);
         }
         let local = |(i, j): (usize, usize)| Some((pos[i]?, pos[j]?));
         for (&(p, q), &at) in &self.product_at {
@@ -373,7 +407,8 @@ impl Comparisons {
 /// The maximum-likelihood ratings of `m` bots (the first fixed at 0) from pair totals
 /// (i, j, i's points, games), by Newton's method with step halving on the concave log-likelihood.
 /// The bots must form a group that scored against each other both ways (then the maximum exists).
-fn fit_elo(m: usize, pairs: &[(usize, usize, f64, f64)]) -> Vec<f64> {
+/// `priors` (i, j, 1/sd²) add −(rᵢ − rⱼ)²/(2sd²) to the log-likelihood.
+fn fit_elo(m: usize, pairs: &[(usize, usize, f64, f64)], priors: &[(usize, usize, f64)]) -> Vec<f64> {
     let mut r = vec![0.0; m];
     if m < 2 {
         return r;
@@ -386,6 +421,7 @@ fn fit_elo(m: usize, pairs: &[(usize, usize, f64, f64)]) -> Vec<f64> {
                 s * e.ln() + (g - s) * (1.0 - e).ln()
             })
             .sum::<f64>()
+            - priors.iter().map(|&(i, j, w)| 0.5 * w * (r[i] - r[j]).powi(2)).sum::<f64>()
     };
     for _ in 0..200 {
         let (mut grad, mut info) = (vec![0.0; m], vec![0.0; m * m]);
@@ -394,6 +430,11 @@ fn fit_elo(m: usize, pairs: &[(usize, usize, f64, f64)]) -> Vec<f64> {
             grad[i] += KAPPA * (s - g * e);
             grad[j] -= KAPPA * (s - g * e);
             add_outer(&mut info, m, (i, j), (i, j), KAPPA * KAPPA * g * e * (1.0 - e));
+        }
+        for &(i, j, w) in priors {
+            grad[i] -= w * (r[i] - r[j]);
+            grad[j] += w * (r[i] - r[j]);
+            add_outer(&mut info, m, (i, j), (i, j), w);
         }
         let reduced = drop_first(&info, m);
         let Some(inverse) = matrix::inverse_spd(&reduced, m - 1) else { break };
@@ -754,6 +795,37 @@ mod tests {
         c.push_cluster(&[games(0, 1, 3, 1, 3)]);
         let list = c.elo(Anchor::Mean);
         assert!(list.ratings[2].value.is_nan() && list.ratings[0].value.is_finite());
+    }
+
+    /// A relative anchor pulls two versions together by as much as its sd says: with a wide prior
+    /// the ratings are the plain maximum likelihood's, with a narrow one the two versions come
+    /// within a few Elo of each other; and a version never compared with the others by games is
+    /// rated through its prior alone.
+    #[test]
+    fn a_relative_anchor_holds_two_versions_together() {
+        let mut c = Comparisons::new(3);
+        // Bot 0 (version 1) scores 75% against bot 2, bot 1 (version 2) 25%.
+        c.push_cluster(&[games(0, 2, 30, 0, 10)]);
+        c.push_cluster(&[games(1, 2, 10, 0, 30)]);
+        let plain = c.elo(Anchor::Bot(2));
+        let wide = c.elo_with(Anchor::Bot(2), &[Prior { a: 0, b: 1, sd: 1e6 }]);
+        let narrow = c.elo_with(Anchor::Bot(2), &[Prior { a: 0, b: 1, sd: 1.0 }]);
+        for b in 0..3 {
+            assert!((plain.ratings[b].value - wide.ratings[b].value).abs() < 1e-3, "{plain:?} {wide:?}");
+        }
+        assert!((plain.ratings[0].value - 190.85).abs() < 0.1, "{plain:?}");
+        let apart = narrow.ratings[0].value - narrow.ratings[1].value;
+        assert!(apart.abs() < 5.0 && apart > 0.0, "{narrow:?}");
+
+        let mut lone = Comparisons::new(3);
+        (0..10).for_each(|_| lone.push_cluster(&[games(0, 2, 3, 0, 1)]));
+        assert!(lone.elo(Anchor::Bot(2)).ratings[1].value.is_nan());
+        let held = lone.elo_with(Anchor::Bot(2), &[Prior { a: 0, b: 1, sd: 50.0 }]);
+        assert!((held.ratings[1].value - held.ratings[0].value).abs() < 1e-6, "{held:?}");
+        // The lone version's variance is its neighbour's plus the prior's sd² (times the
+        // small-sample factor 10/9 of 10 clusters, which the sandwich applies to the whole).
+        let var = |r: Rating| ((r.hi - r.lo) / (2.0 * Z95)).powi(2);
+        assert!((var(held.ratings[1]) - var(held.ratings[0]) - 2500.0 * 10.0 / 9.0).abs() < 1.0, "{held:?}");
     }
 }
 

@@ -23,6 +23,11 @@
 //!                           # bounds in the unit of the game's verdict (hold'em cash: bb/100)
 //! baseline = "../results/baselines/gomoku.csv"  # a stored summary.csv: the bot's score is at
 //! tolerance = 0.02                              # least the baseline's minus this
+//! league = "../league.db"   # the run is added to this league (`arena league`), the judged bot
+//! version = "v7"            # as this version (default: the tool's commit and its parameters'
+//!                           # hash), and
+//! within_best = "30 Elo"    # its rating is at most this below the league's best version's:
+//!                           # "N Elo" on games won, or a payoff in the game's verdict unit
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -36,6 +41,9 @@ use crate::core::luck::Estimator;
 use crate::core::{Headline, Unit};
 use crate::error::one_line;
 use crate::error::{Error, Result};
+use crate::league::import;
+use crate::league::rate::{Evidence, Options};
+use crate::league::League;
 use crate::registry::Arena;
 use crate::report::export::Figure;
 use crate::report::history::{HistoryRow, Outcome};
@@ -73,6 +81,14 @@ pub struct Expectation {
     baseline: Option<PathBuf>,
     #[serde(default)]
     tolerance: f64,
+    /// The league the run is added to (relative to the gate file), for `within_best`.
+    league: Option<PathBuf>,
+    /// The judged bot's version label in the league.
+    version: Option<String>,
+    within_best: Option<Spanned<toml::Value>>,
+    /// `within_best` read: the gap allowed, and whether in Elo (else the payoff's unit).
+    #[serde(skip)]
+    within: Option<(f64, bool)>,
     /// `payoff_lo` and `payoff_diff_lo` read in the game's verdict unit ([`load`]).
     #[serde(skip)]
     payoff_bounds: PayoffBounds,
@@ -185,6 +201,35 @@ fn baseline_score(path: &Path, bot: &str) -> Result<f64> {
     Err(bad(format!("no row for bot `{bot}`")))
 }
 
+/// `within_best`: the run in `dir` added to the league at `path` (the judged bot as `version`),
+/// and the judged version's rating against the league's best version's, in Elo or in `unit`.
+fn within_best(
+    path: &Path,
+    version: Option<&str>,
+    (gap, elo): (f64, bool),
+    dir: &Path,
+    judged: &str,
+    unit: Unit,
+) -> Result<Check> {
+    let mut league = League::open(path, true)?;
+    let labels: BTreeMap<String, String> = version.map(|v| (judged.to_string(), v.to_string())).into_iter().collect();
+    let added = import::add(&mut league, dir, &labels, None)?;
+    let mine = added.versions.iter().find(|(n, _)| n == judged).map(|(_, v)| v.clone()).expect("the judged bot ran");
+    let evidence = Evidence::read(&league, &added.game)?;
+    let table = evidence.rate(&Options::default())?;
+    let me = evidence.find(&format!("{judged}@{mine}"))?;
+    let (list, scale, name) =
+        if elo { (&table.elo, 1.0, "Elo".to_string()) } else { (&table.payoff, unit.of(1.0), unit.to_string()) };
+    let best = list.ranking()[0];
+    let value = scale * (list.ratings[me].value - list.ratings[best].value);
+    let d = list.difference(me, best);
+    let figure = Estimated::new(format!("league gap {name}"), value, scale * d.lo, scale * d.hi);
+    let what = format!("{judged}@{mine} against the league's best, {},", evidence.versions[best].label());
+    Ok(at_least_in("within_best", &what, value, -gap, figure, &|x| format!("{x:+.1} {name}"), &|x| {
+        format!("{x} {name}")
+    }))
+}
+
 pub fn slug(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
 }
@@ -240,6 +285,33 @@ pub fn load(arena: &Arena, gate: &Path) -> Result<Vec<(Expectation, RunConfig)>>
                 *slot = Some(bound);
             }
         }
+        match (&e.league, &e.within_best) {
+            (Some(_), Some(value)) => {
+                let elo = Unit::new("Elo", 1.0);
+                let read = match value.get_ref() {
+                    toml::Value::String(t) if t.trim_end().ends_with("Elo") => {
+                        parse_quantity(t, elo).map(|x| (x, true))
+                    }
+                    toml::Value::String(t) => parse_quantity(t, unit).map(|x| (x, false)),
+                    other => {
+                        Err(format!("must be a gap with its unit, such as \"30 Elo\" or \"5 {unit}\", not {other}"))
+                    }
+                };
+                let (gap, is_elo) = read.map_err(|why| {
+                    Error::input(format!(
+                        "{shown}:{}: expectation `{}`: within_best: {why}",
+                        line(value.span()),
+                        e.name
+                    ))
+                })?;
+                if !(gap.is_finite() && gap >= 0.0) {
+                    return Err(ctx(format!("within_best must be a gap of 0 or more, not {gap}")));
+                }
+                e.within = Some((gap, is_elo));
+            }
+            (None, None) if e.version.is_none() => {}
+            _ => return Err(ctx("league, within_best (and version) go together".into())),
+        }
         e.headline = Some(cfg.headline);
         let bounds = [
             ("win_rate_lo", e.win_rate_lo, 0.0, 1.0),
@@ -269,9 +341,12 @@ pub fn load(arena: &Arena, gate: &Path) -> Result<Vec<(Expectation, RunConfig)>>
             e.payoff_diff_lo.is_some(),
             e.sprt.is_some(),
             e.baseline.is_some(),
+            e.within.is_some(),
         ];
         if !criteria.contains(&true) {
-            return Err(ctx("no criterion (win_rate_lo, payoff_lo, elo_lo, payoff_diff_lo, sprt, baseline)".into()));
+            return Err(ctx(
+                "no criterion (win_rate_lo, payoff_lo, elo_lo, payoff_diff_lo, sprt, baseline, within_best)".into(),
+            ));
         }
         out.push((e, cfg));
     }
@@ -387,7 +462,10 @@ pub fn play(
         let started = Instant::now();
         let report = execute(arena, cfg, cfg.schedule()?, opts, &dir, lock, None)?;
         let judged = e.judged(cfg);
-        let checks = judge(e, base, &report.verdicts.bots, &report.verdicts.matches, &judged)?;
+        let mut checks = judge(e, base, &report.verdicts.bots, &report.verdicts.matches, &judged)?;
+        if let (Some(path), Some(within)) = (&e.league, e.within) {
+            checks.push(within_best(&base.join(path), e.version.as_deref(), within, &dir, &judged, cfg.headline.unit)?);
+        }
         let verdict = Verdict {
             sentence: report.verdicts.matches.first().map(|m| verdict::sentence(m, cfg.headline)),
             games_called: cfg.headline.games(report.end.played),

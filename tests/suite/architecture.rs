@@ -21,6 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["registry"],
     &["config"],
     &["report"],
+    &["league"],
     &["tournament"],
     &["cli"],
     // The crate's root: lib.rs re-exports, main.rs calls the command line.

@@ -33,6 +33,7 @@ mod gomoku_gomocup;
 mod hardening;
 mod instructions;
 mod kuhn_poker;
+mod league;
 mod live_report;
 mod luck;
 mod luck_honesty;
