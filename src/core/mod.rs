@@ -5,6 +5,7 @@ pub(crate) mod bench;
 pub(crate) mod clock;
 pub mod conformance;
 mod def;
+pub mod exact;
 mod game;
 pub(crate) mod limits;
 pub mod luck;
