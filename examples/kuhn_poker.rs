@@ -5,6 +5,7 @@
 //! cargo run --release --example kuhn_poker -- list kuhn
 //! cargo run --release --example kuhn_poker -- run examples/kuhn_poker.toml
 //! cargo run --release --example kuhn_poker -- conformance 1000 1     # the game's contract
+//! cargo run --release --example kuhn_poker -- exploit nash-sixth      # exact exploitability
 //! cargo run --release --example kuhn_poker -- play kuhn --bot nash   # you against the equilibrium
 //! ```
 //!
@@ -28,7 +29,11 @@
 //!   probability alpha + 1/3, K always, J never. Second: facing a bet, call with K, with Q one
 //!   time in three, fold J; after a check, bet K, bet J one time in three, check Q. Every member
 //!   is worth -1/18 chip a hand to the first seat against any other.
-//! - `random`: a legal action, uniformly. `always-bet`: bets, and calls every bet.
+//! - `random`: a legal action, uniformly. `always-bet`: bets, and calls every bet. `always-call`:
+//!   checks, and calls every bet.
+//!
+//! Every bot says its policy (`Bot::policy_at`), so `kuhn_poker exploit BOT` walks every deal
+//! and gives its exact exploitability (bot_arena::core::exact).
 //!
 //! Randomness comes only from the bot stream the host passes to `act`, so a run is the same on
 //! any number of threads.
@@ -65,6 +70,8 @@
 use std::fmt::{self, Display};
 use std::ops::RangeInclusive;
 
+use bot_arena::core::exact::{exploitability, SmallGame};
+use bot_arena::core::roster::{bot_from_args, OwnKinds};
 use bot_arena::core::wire::{show, words, List, Text, Texts};
 use bot_arena::core::{factory, BotKind, GameDef};
 use bot_arena::core::{
@@ -337,7 +344,7 @@ impl GameDef for Kuhn {
     }
 
     fn bot_kinds() -> Vec<BotKind<Kuhn>> {
-        vec![NASH, RANDOM, ALWAYS_BET]
+        vec![NASH, RANDOM, ALWAYS_BET, ALWAYS_CALL]
     }
 
     /// The two cards `seat` cannot see (the other seat's and the undealt one) dealt anew.
@@ -397,6 +404,13 @@ const NASH: BotKind<Kuhn> = BotKind {
 const RANDOM: BotKind<Kuhn> =
     BotKind { name: "random", about: "a legal action, uniformly", params: &[], make: |_, _| Ok(factory(|| RandomBot)) };
 
+const ALWAYS_CALL: BotKind<Kuhn> = BotKind {
+    name: "always-call",
+    about: "checks, and calls every bet",
+    params: &[],
+    make: |_, _| Ok(factory(|| AlwaysCall)),
+};
+
 const ALWAYS_BET: BotKind<Kuhn> = BotKind {
     name: "always-bet",
     about: "bets whenever it may, calls every bet",
@@ -408,13 +422,12 @@ struct Nash {
     alpha: f64,
 }
 
-impl Bot<Kuhn> for Nash {
-    fn act(&mut self, _game: &Kuhn, v: &View, rng: &mut BotRng) -> Action {
+impl Nash {
+    /// The probability of the aggressive choice (bet, or call) in this spot.
+    fn aggression(&self, v: &View) -> f64 {
         use Action::*;
         let third = 1.0 / 3.0;
-        // The probability of the aggressive choice (bet, or call) in this spot; only a mixed
-        // choice draws from the stream.
-        let p = match (v.seat, v.actions(), v.card) {
+        match (v.seat, v.actions(), v.card) {
             (0, [], Card::J) => self.alpha,
             (0, [], Card::Q) => 0.0,
             (0, [], Card::K) => 3.0 * self.alpha,
@@ -428,7 +441,14 @@ impl Bot<Kuhn> for Nash {
             (1, [Check], Card::Q) => 0.0,
             (1, [Check], Card::K) => 1.0,
             _ => unreachable!("no other spot in Kuhn poker: seat {} after {:?}", v.seat, v.actions()),
-        };
+        }
+    }
+}
+
+impl Bot<Kuhn> for Nash {
+    fn act(&mut self, _game: &Kuhn, v: &View, rng: &mut BotRng) -> Action {
+        let p = self.aggression(v);
+        // Only a mixed choice draws from the stream.
         let aggressive = if p <= 0.0 {
             false
         } else if p >= 1.0 {
@@ -443,6 +463,12 @@ impl Bot<Kuhn> for Nash {
             passive
         }
     }
+
+    fn policy_at(&mut self, _game: &Kuhn, v: &View, out: &mut Vec<(Action, f64)>) -> bool {
+        let (p, [passive, bold]) = (self.aggression(v), v.legal());
+        out.extend([(passive, 1.0 - p), (bold, p)]);
+        true
+    }
 }
 
 struct RandomBot;
@@ -451,6 +477,11 @@ impl Bot<Kuhn> for RandomBot {
     fn act(&mut self, _game: &Kuhn, v: &View, rng: &mut BotRng) -> Action {
         v.legal()[rng.random_range(0..2)]
     }
+
+    fn policy_at(&mut self, _game: &Kuhn, v: &View, out: &mut Vec<(Action, f64)>) -> bool {
+        out.extend(v.legal().map(|a| (a, 0.5)));
+        true
+    }
 }
 
 struct AlwaysBet;
@@ -458,6 +489,94 @@ struct AlwaysBet;
 impl Bot<Kuhn> for AlwaysBet {
     fn act(&mut self, _game: &Kuhn, v: &View, _rng: &mut BotRng) -> Action {
         v.legal()[1]
+    }
+
+    fn policy_at(&mut self, _game: &Kuhn, v: &View, out: &mut Vec<(Action, f64)>) -> bool {
+        out.push((v.legal()[1], 1.0));
+        true
+    }
+}
+
+struct AlwaysCall;
+
+impl Bot<Kuhn> for AlwaysCall {
+    fn act(&mut self, _game: &Kuhn, v: &View, _rng: &mut BotRng) -> Action {
+        match v.to_call() {
+            0 => Action::Check,
+            _ => Action::Call,
+        }
+    }
+
+    fn policy_at(&mut self, game: &Kuhn, v: &View, out: &mut Vec<(Action, f64)>) -> bool {
+        out.push((self.act(game, v, &mut <BotRng as rand::SeedableRng>::seed_from_u64(0)), 1.0));
+        true
+    }
+}
+
+/// Every deal: the six orders of the three cards, each as likely.
+impl SmallGame for Kuhn {
+    fn deals(&self) -> Vec<State> {
+        use Card::*;
+        [[J, Q, K], [J, K, Q], [Q, J, K], [Q, K, J], [K, J, Q], [K, Q, J]]
+            .map(|cards| State {
+                cards,
+                actions: [Action::Check; 3],
+                len: 0,
+                stacks: [STACK - 1; 2],
+                pot: 2,
+                winner: None,
+            })
+            .to_vec()
+    }
+}
+
+/// `exploit BOT`: the bot's exact exploitability, every deal walked (bot_arena::core::exact).
+///
+/// The values the tests hold it to, worked by hand (chips a hand, seat 0 first to act):
+/// - the equilibrium family: NashConv 0 for every alpha; the bots win -1/18 in seat 0.
+/// - always-bet (bets, calls every bet): seat 0's best response bets or calls with K (+2),
+///   with Q is even (betting wins 2 against J and loses 2 against K), checks and folds J (-1):
+///   (2 + 0 - 1)/3 = 1/3; seat 1's calls K (+2), Q is even calling, folds J (-1): 1/3. Against
+///   itself always-bet wins 0 in each seat (every hand a called bet, each card equally likely on
+///   either side), so NashConv = 2/3, exploitability 1/3.
+/// - always-call (checks, calls every bet): seat 0's best response bets K (called, +2), is even
+///   with Q (a check-down or a called bet, won against J and lost against K), checks J (-1):
+///   1/3; seat 1's, after the check, the same: 1/3. Against itself 0 in each seat: NashConv 2/3.
+/// - random: NashConv 11/12 (OpenSpiel's figure for the uniform policy).
+fn exploit(args: &[String]) -> i32 {
+    let [bot] = args else {
+        eprintln!("error: exploit takes one bot; usage: kuhn_poker exploit BOT");
+        return 2;
+    };
+    let made = bot_from_args(&OwnKinds::<Kuhn>::new(), bot, &[]).and_then(|(kind, params)| {
+        let kind = Kuhn::bot_kinds().into_iter().find(|k| k.name == kind).expect("the roster resolved a kind");
+        (kind.make)(&params, &Kuhn)
+    });
+    let made = match made {
+        Ok(made) => made,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let mut bots = vec![made(), made()];
+    match exploitability(&Kuhn, &mut bots) {
+        Ok(e) => {
+            let [b0, b1] = [e.best_response[0], e.best_response[1]];
+            println!(
+                "{bot}: NashConv {:.6} chips/hand, exploitability {:.6} chips/hand (a best response wins {b0:.6} in seat 0 and {b1:.6} in seat 1; {bot} itself {:.6} and {:.6}; {} information sets)",
+                e.nash_conv,
+                e.nash_conv / 2.0,
+                e.value[0],
+                e.value[1],
+                e.infosets
+            );
+            0
+        }
+        Err(seat) => {
+            eprintln!("error: bot `{bot}` cannot say its policy (seat {seat}); exact best response needs it");
+            2
+        }
     }
 }
 
@@ -500,6 +619,10 @@ fn main() {
     if std::env::args_os().nth(1).is_some_and(|a| a == "conformance") {
         let args: Vec<String> = std::env::args_os().skip(2).map(|a| a.to_string_lossy().into_owned()).collect();
         std::process::exit(conformance(&arena, &args));
+    }
+    if std::env::args_os().nth(1).is_some_and(|a| a == "exploit") {
+        let args: Vec<String> = std::env::args_os().skip(2).map(|a| a.to_string_lossy().into_owned()).collect();
+        std::process::exit(exploit(&args));
     }
     bot_arena::cli::main(arena)
 }

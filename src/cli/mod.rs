@@ -20,6 +20,7 @@ mod bench;
 mod brain;
 mod check_bot;
 mod compare;
+mod exploit;
 mod gate;
 mod import;
 mod json;
@@ -53,6 +54,8 @@ enum Command {
     Run(run::RunArgs),
     /// Is CANDIDATE stronger than BASELINE? Paired deals until a sequential test decides.
     Compare(compare::CompareArgs),
+    /// How much can a heads-up hold'em bot be beaten? Local best response's winnings, a lower bound.
+    Exploit(exploit::ExploitArgs),
     /// Continue a run that was interrupted, killed or stopped by an error, from its folder.
     Resume(resume::ResumeArgs),
     /// Merge the folders of a run's shards (`arena run --shard K/N`) into one run folder.
@@ -142,6 +145,7 @@ fn dispatch(arena: &Arena, matches: &clap::ArgMatches) -> Result<i32> {
     match &cli.command {
         Command::Run(args) => run::run(arena, args),
         Command::Compare(args) => compare::compare(arena, args),
+        Command::Exploit(args) => exploit::exploit(arena, args),
         Command::Resume(args) => resume::resume(arena, args),
         Command::Merge(args) => merge::merge(arena, args),
         Command::Import(args) => import::import(arena, args),

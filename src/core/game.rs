@@ -668,6 +668,16 @@ pub trait Bot<G: Game>: Send {
     /// flips then stop counting as luck of the game.
     fn policy(&self, _game: &G, _view: &G::View<'_>, _out: &mut Vec<(G::Action, f64)>) {}
 
+    /// The probabilities the bot would act with at `view`, asked without acting: (action,
+    /// probability) pairs summing to one, pushed onto `out`. The answer is a function of the view
+    /// alone (a bot that samples, as rr's Monte Carlo does, seeds itself from what the view shows),
+    /// so asking twice, or for every hand the seat could hold, gives the same answer, and asking
+    /// changes none of the bot's own decisions. `false`, the default: the bot cannot say, and
+    /// what needs a policy (`arena exploit`, exact best responses) refuses it.
+    fn policy_at(&mut self, _game: &G, _view: &G::View<'_>, _out: &mut Vec<(G::Action, f64)>) -> bool {
+        false
+    }
+
     /// Called once the game is over (also after a forfeit), for every bot whose `start` succeeded.
     fn finish(&mut self, _game: &G, _state: &G::State, _end: &GameEnd<'_>) {}
 }

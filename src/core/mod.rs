@@ -5,6 +5,7 @@ pub(crate) mod bench;
 pub(crate) mod clock;
 pub mod conformance;
 mod def;
+pub mod exact;
 mod game;
 pub mod json_out;
 pub(crate) mod limits;

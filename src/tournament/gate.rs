@@ -28,6 +28,10 @@
 //!                           # hash), and
 //! within_best = "30 Elo"    # its rating is at most this below the league's best version's:
 //!                           # "N Elo" on games won, or a payoff in the game's verdict unit
+//! lbr_hi = "2000 mbb/hand"  # the judged bot is local best response (hold'em's `lbr` kind, a
+//!                           # config of `lbr` against the bot measured, as `arena exploit`
+//!                           # writes): fails when its winnings' 95% interval lies above this
+//!                           # (also `exploitability_hi`, the same criterion)
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -74,6 +78,9 @@ pub struct Expectation {
     payoff_lo: Option<Spanned<toml::Value>>,
     elo_lo: Option<f64>,
     payoff_diff_lo: Option<Spanned<toml::Value>>,
+    /// The most local best response may be shown to win, in mbb/hand (`exploitability_hi` too).
+    #[serde(alias = "exploitability_hi")]
+    lbr_hi: Option<Spanned<toml::Value>>,
     sprt: Option<Spanned<SprtFile>>,
     /// How the payoff figures are estimated (overrides the config's `estimator`): `payoff_diff_lo`
     /// and a payoff `sprt` then judge the adjusted payoff.
@@ -102,6 +109,19 @@ pub struct Expectation {
 struct PayoffBounds {
     lo: Option<f64>,
     diff_lo: Option<f64>,
+    /// `lbr_hi`, in mbb/hand.
+    lbr_hi: Option<f64>,
+}
+
+/// What local best response's winnings are written in: thousandths of a big blind a hand.
+pub const MBB: Unit = Unit::new("mbb/hand", 1000.0);
+
+/// `lbr_hi` as the gate file writes it: a number with its unit, `"500 mbb/hand"`.
+fn lbr_bound(value: &Spanned<toml::Value>) -> std::result::Result<f64, String> {
+    match value.get_ref() {
+        toml::Value::String(text) => parse_quantity(text, MBB).map_err(|why| format!("lbr_hi: {why}")),
+        other => Err(format!("lbr_hi must be a number with its unit, such as \"500 {MBB}\", not {other}")),
+    }
 }
 
 /// A payoff bound as the gate file writes it, in `unit`: a number with its unit (`"50 bb/100"`).
@@ -131,7 +151,7 @@ fn payoff_bound(key: &str, value: &Spanned<toml::Value>, unit: Unit) -> std::res
 /// says it.
 pub struct Check {
     /// The gate file's key: `win_rate_lo`, `payoff_lo`, `elo_lo`, `payoff_diff_lo`, `sprt`,
-    /// `baseline`.
+    /// `baseline`, `lbr_hi`.
     pub criterion: &'static str,
     /// The figure judged (the LLR for `sprt`) and the bound it had to reach (the SPRT's upper).
     pub value: f64,
@@ -312,6 +332,18 @@ pub fn load(arena: &Arena, gate: &Path) -> Result<Vec<(Expectation, RunConfig)>>
             (None, None) if e.version.is_none() => {}
             _ => return Err(ctx("league, within_best (and version) go together".into())),
         }
+        if let Some(value) = &e.lbr_hi {
+            let bound = lbr_bound(value).map_err(|why| {
+                Error::input(format!("{shown}:{}: expectation `{}`: {why}", line(value.span()), e.name))
+            })?;
+            let judged = e.judged(&cfg);
+            if cfg.bots.iter().find(|b| b.name == judged).is_none_or(|b| b.kind != "lbr") {
+                return Err(ctx(format!(
+                    "lbr_hi judges local best response: `{judged}` is not an `lbr` bot (name it with `bot`)"
+                )));
+            }
+            e.payoff_bounds.lbr_hi = Some(bound);
+        }
         e.headline = Some(cfg.headline);
         let bounds = [
             ("win_rate_lo", e.win_rate_lo, 0.0, 1.0),
@@ -342,10 +374,12 @@ pub fn load(arena: &Arena, gate: &Path) -> Result<Vec<(Expectation, RunConfig)>>
             e.sprt.is_some(),
             e.baseline.is_some(),
             e.within.is_some(),
+            e.lbr_hi.is_some(),
         ];
         if !criteria.contains(&true) {
             return Err(ctx(
-                "no criterion (win_rate_lo, payoff_lo, elo_lo, payoff_diff_lo, sprt, baseline, within_best)".into(),
+                "no criterion (win_rate_lo, payoff_lo, elo_lo, payoff_diff_lo, sprt, baseline, within_best, lbr_hi)"
+                    .into(),
             ));
         }
         out.push((e, cfg));
@@ -385,6 +419,19 @@ pub fn judge(
         let figure = Estimated::new(format!("payoff {unit}"), unit.of(p.mean), unit.of(p.lo), unit.of(p.hi));
         let what = format!("{judged} payoff lower bound");
         checks.push(at_least_in("payoff_lo", &what, unit.of(p.lo), x, figure, &payoff, &bound));
+    }
+    if let Some(x) = e.payoff_bounds.lbr_hi {
+        // What LBR wins is a lower bound on the other bot's exploitability: the gate fails only
+        // when the whole interval lies above the bound.
+        let p = &me.payoff;
+        let figure = Estimated::new(format!("lbr {MBB}"), MBB.of(p.mean), MBB.of(p.lo), MBB.of(p.hi));
+        let (lo, pass) = (MBB.of(p.lo), MBB.of(p.lo) <= x);
+        let text = format!(
+            "{judged} wins {:.0} {MBB}, its lower bound {lo:.0} {MBB} {} {x} {MBB}",
+            MBB.of(p.mean),
+            if pass { "<=" } else { ">" }
+        );
+        checks.push(Check { criterion: "lbr_hi", value: lo, bound: x, pass, text, estimate: figure });
     }
     // Two-bot criteria read the match row from the judged bot's side.
     let row = matches.first();

@@ -23,6 +23,7 @@ mod config_paths;
 mod configs;
 mod conformance;
 mod engine_errors;
+mod exploit;
 mod external;
 mod faults;
 mod fuzz_inputs;
