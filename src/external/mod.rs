@@ -1,4 +1,4 @@
-//! Bots outside bot-arena: programs spoken to over stdin/stdout.
+//! Bots outside bot-arena: programs spoken to over stdin/stdout, and bots of an embedding program.
 //!
 //! - [`process`]: starting programs, line I/O with deadlines, capped logs, pools, and making sure
 //!   no child outlives the run; it knows no protocol.
@@ -6,13 +6,18 @@
 //!   game gets through its [`crate::core::Wire`] encoding.
 //! - [`check`]: `arena check-bot`, a compliance run of a protocol bot.
 //! - [`reference`]: `arena protocol-bot`, a random-legal bot speaking the protocol.
+//! - [`hosted`]: bots hosted in this process by a program that embeds the library (Python),
+//!   told the protocol's messages as JSON values.
+//! - [`env`]: a game played one action at a time by such a program, its views as the protocol's.
 //! - [`socket`]: line I/O with deadlines over a loopback TCP connection, for programs that speak
 //!   their protocol over a socket (ACPC poker agents).
 
 pub mod check;
 #[cfg(test)]
 mod doc_examples;
+pub mod env;
 pub mod examples;
+pub mod hosted;
 pub mod process;
 pub mod protocol;
 pub mod reference;
