@@ -42,6 +42,17 @@ fn arena_error(e: impl std::fmt::Display) -> PyErr {
 
 // ---------------------------------------------------------------- JSON and TOML values
 
+/// Python's `json.loads`, looked up once.
+fn loads(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static LOADS: pyo3::sync::GILOnceCell<Py<PyAny>> = pyo3::sync::GILOnceCell::new();
+    LOADS.get_or_try_init(py, || Ok(py.import("json")?.getattr("loads")?.unbind())).map(|f| f.bind(py))
+}
+
+/// A message's JSON text as Python values (`json.loads`).
+fn message(py: Python<'_>, text: &str) -> PyResult<PyObject> {
+    loads(py)?.call1((text,)).map(Bound::unbind)
+}
+
 /// A JSON value as Python's `json.loads` would make it.
 fn to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<PyObject> {
     use serde_json::Value;
@@ -164,27 +175,27 @@ impl Host for PyHost {
 }
 
 impl Player for PyPlayer {
-    fn new_game(&mut self, message: &serde_json::Value) -> Result<(), Refusal> {
+    fn new_game(&mut self, text: &str) -> Result<(), Refusal> {
         let Some(new_game) = &self.new_game else { return Ok(()) };
         Python::with_gil(|py| {
-            let message = to_py(py, message).map_err(|e| Refusal::Failed(last_line(py, &e)))?;
+            let message = message(py, text).map_err(|e| Refusal::Failed(last_line(py, &e)))?;
             new_game.call1(py, (message,)).map(drop).map_err(|e| Refusal::Failed(last_line(py, &e)))
         })
     }
 
-    fn act(&mut self, message: &serde_json::Value) -> Result<Answer, Refusal> {
+    fn act(&mut self, text: &str) -> Result<Answer, Refusal> {
         Python::with_gil(|py| {
             let failed = |e: PyErr| Refusal::Failed(last_line(py, &e));
-            let message = to_py(py, message).map_err(failed)?;
+            let message = message(py, text).map_err(failed)?;
             let answer = self.act.call1(py, (message,)).map_err(failed)?;
             read_answer(answer.bind(py))
         })
     }
 
-    fn game_over(&mut self, message: &serde_json::Value) {
+    fn game_over(&mut self, text: &str) {
         if let Some(game_over) = &self.game_over {
             Python::with_gil(|py| {
-                if let Ok(message) = to_py(py, message) {
+                if let Ok(message) = message(py, text) {
                     let _ = game_over.call1(py, (message,));
                 }
             })

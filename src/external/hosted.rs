@@ -19,7 +19,7 @@ use rand::RngCore;
 use crate::core::wire::Texts;
 use crate::core::Params;
 use crate::core::{Bot, BotFactory, BotKind, BotRng, Fault, FaultKind, GameDef, GameEnd, GameStart, Limits, ParamSpec};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::external::protocol::{judge_answer, message};
 
 /// A bot's answer to `act`: the action's text and, optionally, the probabilities it drew it from
@@ -43,15 +43,18 @@ pub enum Refusal {
     Malformed(String),
 }
 
-/// One game's player of a hosted bot: told the protocol's messages in order.
+/// One game's player of a hosted bot: told the protocol's messages in order, each as the JSON
+/// text of one line of the protocol (without its line break). Text, not a tree: the embedding
+/// language's own JSON reader (Python's, in C) makes its values faster than a tree could be
+/// converted.
 pub trait Player: Send {
     /// `new_game` (seat, game index, seed). A failure forfeits the game before its first move.
-    fn new_game(&mut self, message: &serde_json::Value) -> std::result::Result<(), Refusal>;
+    fn new_game(&mut self, message: &str) -> std::result::Result<(), Refusal>;
     /// `act` (the view and the legal actions): the answer.
-    fn act(&mut self, message: &serde_json::Value) -> std::result::Result<Answer, Refusal>;
+    fn act(&mut self, message: &str) -> std::result::Result<Answer, Refusal>;
     /// `game_over` (payoffs, places, a forfeit, what the rules reveal); its failures are ignored,
     /// as a program's are.
-    fn game_over(&mut self, message: &serde_json::Value);
+    fn game_over(&mut self, message: &str);
 }
 
 /// A bot the embedding program hosts: it makes the player of each game (a fresh object, or the
@@ -82,7 +85,7 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new(
         "object",
         "\"\"",
-        "the name the embedding program registered the bot under (Python: a key of bot_arena.run's `bots`)",
+        "the name the embedding program registered the bot under (Python: a key of bot_arena.run's `bots`; \"\": the bot's own name)",
     ),
     ParamSpec::new(
         "move_ms",
@@ -98,30 +101,41 @@ pub fn kind<G: GameDef>(name: &'static str, about: &'static str) -> BotKind<G> {
 }
 
 fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
-    let name = p.str("object");
-    let host = hosts().get(name).cloned().ok_or_else(|| {
-        let known: Vec<String> = hosts().keys().cloned().collect();
-        Error::input(format!(
-            "no hosted bot named {} (registered: {}); a Python bot is seated by bot_arena.run(..., bots={{NAME: bot}})",
-            crate::error::shown(name),
-            if known.is_empty() { "none".to_string() } else { known.join(", ") }
-        ))
-    })?;
-    Ok(Arc::new(move || Box::new(Hosted::<G>::new(Arc::clone(&host))) as Box<dyn Bot<G>>))
+    let name: Arc<str> = Arc::from(p.str("object"));
+    Ok(Arc::new(move || Box::new(Hosted::<G>::new(Arc::clone(&name))) as Box<dyn Bot<G>>))
+}
+
+/// The bot registered under `name`, looked up as a game starts: a folder's bots are made to read
+/// it back (`arena report`) when no program hosts them. A bot nobody registered never answers,
+/// so a run stops at its start (tournament/start_watch.rs) rather than forfeit every game.
+fn lookup(name: &str) -> std::result::Result<Arc<dyn Host>, Fault> {
+    let hosts = hosts();
+    hosts.get(name).cloned().ok_or_else(|| {
+        let known: Vec<&str> = hosts.keys().map(String::as_str).collect();
+        let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        let reason = format!(
+            "no hosted bot named {} (registered: {known}); a Python bot is seated by bot_arena.run(..., bots={{NAME: bot}})",
+            crate::error::shown(name)
+        );
+        Fault::new(FaultKind::Crash, reason).at_start()
+    })
 }
 
 /// One seat's hosted bot for one game.
 struct Hosted<G: GameDef> {
-    host: Arc<dyn Host>,
+    /// The name the bot is registered under.
+    name: Arc<str>,
     player: Option<Box<dyn Player>>,
     /// The legal actions of the decision being asked, reused from move to move.
     legal: Texts,
+    /// The message being told, reused from message to message.
+    text: String,
     policy: Vec<(G::Action, f64)>,
 }
 
 impl<G: GameDef> Hosted<G> {
-    fn new(host: Arc<dyn Host>) -> Hosted<G> {
-        Hosted { host, player: None, legal: Texts::default(), policy: Vec::new() }
+    fn new(name: Arc<str>) -> Hosted<G> {
+        Hosted { name, player: None, legal: Texts::default(), text: String::new(), policy: Vec::new() }
     }
 }
 
@@ -133,8 +147,13 @@ fn fault(refusal: Refusal) -> Fault {
     }
 }
 
-fn value(message: impl serde::Serialize) -> serde_json::Value {
-    serde_json::to_value(message).expect("messages serialise")
+/// Writes `message` as JSON into `text`, replacing what was there.
+fn encode<'t>(text: &'t mut String, message: &impl serde::Serialize) -> &'t str {
+    let mut bytes = std::mem::take(text).into_bytes();
+    bytes.clear();
+    serde_json::to_writer(&mut bytes, message).expect("messages serialise");
+    *text = String::from_utf8(bytes).expect("JSON is UTF-8");
+    text
 }
 
 impl<G: GameDef> Bot<G> for Hosted<G> {
@@ -146,8 +165,10 @@ impl<G: GameDef> Bot<G> for Hosted<G> {
     fn start(&mut self, _game: &G, start: &GameStart<'_>, rng: &mut BotRng) -> std::result::Result<(), Fault> {
         // The one number drawn, as the `external` kind draws it: the same seed a program would get.
         let seed = rng.next_u64();
-        let mut player = self.host.player().map_err(fault)?;
-        player.new_game(&value(message::NewGame { seat: start.seat, game: start.game, seed })).map_err(fault)?;
+        let name = if self.name.is_empty() { start.name } else { &self.name };
+        let mut player = lookup(name)?.player().map_err(fault)?;
+        let new_game = message::NewGame { seat: start.seat, game: start.game, seed };
+        player.new_game(encode(&mut self.text, &new_game)).map_err(fault)?;
         self.player = Some(player);
         Ok(())
     }
@@ -161,9 +182,9 @@ impl<G: GameDef> Bot<G> for Hosted<G> {
     ) -> std::result::Result<G::Action, Fault> {
         self.legal.clear();
         game.write_legal(view, &mut self.legal);
-        let act = value(message::Act { view: game.view_json(view), legal: &self.legal });
+        let act = encode(&mut self.text, &message::Act { view: game.view_json(view), legal: &self.legal });
         let player = self.player.as_mut().expect("start made the player");
-        let answer = player.act(&act).map_err(fault)?;
+        let answer = player.act(act).map_err(fault)?;
         judge_answer(game, view, &self.legal, &answer.action, answer.policy.as_ref(), &mut self.policy)
     }
 
@@ -174,7 +195,7 @@ impl<G: GameDef> Bot<G> for Hosted<G> {
     fn finish(&mut self, game: &G, state: &G::State, end: &GameEnd<'_>) {
         // Every ending is told, a forfeit's too: unlike a program's process, the object lives on.
         if let Some(mut player) = self.player.take() {
-            player.game_over(&value(message::game_over(game, state, end)));
+            player.game_over(encode(&mut self.text, &message::game_over(game, state, end)));
         }
     }
 }

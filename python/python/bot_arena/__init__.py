@@ -231,8 +231,11 @@ class Result:
         self.status = self.manifest["status"]
         self.games_played = self.manifest["games_played"]
         self.games_planned = self.manifest["games_planned"]
-        with open(os.path.join(self.dir, "match.csv"), encoding="utf-8", newline="") as f:
-            self.verdicts = [row["verdict"] for row in csv.DictReader(f)]
+        self.verdicts = []
+        matches = os.path.join(self.dir, "match.csv")
+        if os.path.exists(matches):  # a bot alone at its table has no match
+            with open(matches, encoding="utf-8", newline="") as f:
+                self.verdicts = [row["verdict"] for row in csv.DictReader(f)]
 
     @property
     def verdict(self):
