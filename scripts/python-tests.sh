@@ -11,5 +11,7 @@ if ! "$venv/bin/pip" install --quiet maturin pytest pettingzoo pandas; then
     echo "python tests skipped: pip could not install maturin, pytest, pettingzoo and pandas from PyPI"
     exit 0
 fi
+# The package's crate is left out of the root's `cargo clippy` (it needs a Python to build against).
+PYO3_PYTHON="$venv/bin/python" cargo clippy --release -p bot-arena-python -- -D warnings
 "$venv/bin/pip" install --quiet .
 "$venv/bin/python" -m pytest -q -rxX python/tests
