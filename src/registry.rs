@@ -38,6 +38,10 @@ use crate::core::{
 use crate::error::{Error, Result};
 /// The checks of `arena check-bot` ([`GameEntry::check_bot`]).
 pub use crate::external::check::{Check, CheckLimits};
+/// A game played one action at a time ([`GameEntry::env`]).
+pub use crate::external::env::GameEnv;
+/// Bots hosted by a program that embeds the library ([`Arena::hosting`]).
+pub use crate::external::hosted::{host, unhost, Answer, Host, Player, Refusal};
 use crate::games::{gomoku, holdem, mahjong, stud, zhajinhua};
 
 /// Opens an engine session's input and output (stdin and stdout, or a connection to a dealer),
@@ -172,6 +176,11 @@ pub trait GameEntry: Send + Sync {
     /// game's actions through the rules from its deal: its [`GameRecord`] (result, columns, the
     /// move record, the game in its first record format) as a game played here would have it.
     fn import(&self, format: &str, files: &[ImportFile]) -> Result<ImportedRun>;
+    /// The game on a table of `options` (checked against [`Self::options`]) at `seats` seats,
+    /// dealt from `seeds`, for a caller to play one action at a time (Python's `bot_arena.Game`).
+    fn env(&self, options: &Params, seats: usize, seeds: &GameSeeds) -> Result<Box<dyn GameEnv>>;
+    /// Adds the hosted bot kind ([`Arena::hosting`]) under `name`.
+    fn add_hosted(&mut self, name: &'static str, about: &'static str);
     /// For [`Arena::bot`] and [`Arena::kinds`]: the concrete entry behind the trait.
     fn as_any(&self) -> &dyn Any;
     /// The concrete entry behind the trait, for changing it ([`Arena::bot`]).
@@ -481,6 +490,22 @@ impl<G: GameDef> GameEntry for Registered<G> {
         let games = games.into_iter().map(|g| score_imported(&game, g, &players)).collect::<Result<Vec<_>>>()?;
         Ok(ImportedRun { options, seats, players, player_kind: importer.player_kind, seed, notes, games })
     }
+    fn env(&self, options: &Params, seats: usize, seeds: &GameSeeds) -> Result<Box<dyn GameEnv>> {
+        if !G::SEATS.contains(&seats) {
+            return Err(Error::input(format!(
+                "{} is played by {} to {} seats, not {seats}",
+                G::NAME,
+                G::SEATS.start(),
+                G::SEATS.end()
+            )));
+        }
+        let game = G::from_options(options, seats)?;
+        Ok(Box::new(crate::external::env::Env::new(game, seeds)))
+    }
+    fn add_hosted(&mut self, name: &'static str, about: &'static str) {
+        self.kinds.retain(|k| k.name != name);
+        self.kinds.push(crate::external::hosted::kind::<G>(name, about));
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -664,6 +689,16 @@ impl Arena {
             .unwrap_or_else(|| panic!("game `{}` is registered with another type", G::NAME));
         registered.kinds.retain(|k| k.name != kind.name);
         registered.kinds.push(kind);
+        self
+    }
+
+    /// Adds to every game the hosted bot kind `name` ([`Host`]): bots that a program embedding
+    /// the library (Python's `bot_arena`) registers with [`host`] and a config seats by that
+    /// kind, naming the bot in its `object` parameter.
+    pub fn hosting(mut self, name: &'static str, about: &'static str) -> Arena {
+        for game in &mut self.games {
+            game.add_hosted(name, about);
+        }
         self
     }
 

@@ -315,14 +315,28 @@ pub(crate) fn read_answer_with_policy<G: GameDef>(
     policy: &mut Vec<(G::Action, f64)>,
 ) -> Result<G::Action, Fault> {
     let reply: Reply = parse(line, "answer to act")?;
-    let sent = reply.action.trim();
+    judge_answer(game, view, legal, &reply.action, reply.policy.as_ref(), policy)
+}
+
+/// The action an answer to `act` names (`sent`, with the `policy` it gave), or the fault it is,
+/// whoever answered: a program over a pipe ([`read_answer_with_policy`]) or a bot in this process
+/// (external/hosted.rs). `legal` is what the `act` listed; the answer's policy goes into `policy`.
+pub(crate) fn judge_answer<G: GameDef>(
+    game: &G,
+    view: &G::View<'_>,
+    legal: &Texts,
+    sent: &str,
+    given: Option<&std::collections::BTreeMap<String, f64>>,
+    policy: &mut Vec<(G::Action, f64)>,
+) -> Result<G::Action, Fault> {
+    let sent = sent.trim();
     let action = game.parse_action(sent).map_err(|e| illegal(format!("illegal action: {e}"), legal))?;
     if !legal.iter().any(|l| l.eq_ignore_ascii_case(sent)) {
         game.judge(view, &action).map_err(|e| illegal(format!("illegal action `{sent}`: {e}"), legal))?;
     }
     policy.clear();
-    if let Some(given) = reply.policy {
-        for (text, p) in given {
+    if let Some(given) = given {
+        for (text, &p) in given {
             match game.parse_action(text.trim()) {
                 Ok(a) => policy.push((a, p)),
                 Err(_) => {

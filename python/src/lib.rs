@@ -1,0 +1,476 @@
+//! `bot_arena._native`: bot-arena's registry, games and tournaments for Python. The pure-Python
+//! side (python/python/bot_arena/) wraps it: `Game`, `run`, the run's result, the PettingZoo
+//! adapter.
+//!
+//! Python bots are hosted in the process (`bot_arena::registry::Host`): each decision takes the
+//! GIL, hands the bot the protocol's `act` message as a dict and judges its answer with the
+//! protocol's own code. Runs play with the GIL released, so Rust bots and games run freely and
+//! only Python's decisions hold it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use bot_arena::config::{Overrides, RunConfig, Source};
+use bot_arena::core::{GameSeeds, Params};
+use bot_arena::registry::{Answer, GameEnv, Host, Player, Refusal};
+use bot_arena::tournament::launch::{Existing, Finished, Launch};
+use bot_arena::tournament::runner::RunOptions;
+use bot_arena::Arena;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+
+create_exception!(_native, ArenaError, PyException, "A refusal of bot-arena's: bad input, a run that cannot start.");
+create_exception!(_native, IllegalAction, PyValueError, "An action the rules refuse in the game's present state.");
+
+/// The bot kind Python bots are seated as.
+const KIND: &str = "python";
+
+/// The standard games, with the `python` kind added to each: built once.
+fn arena() -> &'static Arena {
+    static ARENA: OnceLock<Arena> = OnceLock::new();
+    ARENA.get_or_init(|| {
+        Arena::standard().hosting(KIND, "a Python object handed to bot_arena.run (a callable, or an object with act)")
+    })
+}
+
+fn arena_error(e: impl std::fmt::Display) -> PyErr {
+    ArenaError::new_err(e.to_string())
+}
+
+// ---------------------------------------------------------------- JSON and TOML values
+
+/// Python's `json.loads`, looked up once.
+fn loads(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static LOADS: pyo3::sync::GILOnceCell<Py<PyAny>> = pyo3::sync::GILOnceCell::new();
+    LOADS.get_or_try_init(py, || Ok(py.import("json")?.getattr("loads")?.unbind())).map(|f| f.bind(py))
+}
+
+/// A message's JSON text as Python values (`json.loads`).
+fn message(py: Python<'_>, text: &str) -> PyResult<PyObject> {
+    loads(py)?.call1((text,)).map(Bound::unbind)
+}
+
+/// A JSON value as Python's `json.loads` would make it.
+fn to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<PyObject> {
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any().unbind(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any().unbind(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any().unbind(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_py(py, item)?)?;
+            }
+            list.into_any().unbind()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(k, to_py(py, v)?)?;
+            }
+            dict.into_any().unbind()
+        }
+    })
+}
+
+/// A Python value (a number, text, bool, list or dict of them) as TOML, for table options and configs.
+fn to_toml(value: &Bound<'_, PyAny>, what: &str) -> PyResult<toml::Value> {
+    if value.is_instance_of::<PyBool>() {
+        return Ok(toml::Value::Boolean(value.extract()?));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return Ok(toml::Value::Integer(value.extract()?));
+    }
+    if value.is_instance_of::<PyFloat>() {
+        return Ok(toml::Value::Float(value.extract()?));
+    }
+    if value.is_instance_of::<PyString>() {
+        return Ok(toml::Value::String(value.extract()?));
+    }
+    if let Ok(dict) = value.downcast::<PyDict>() {
+        return Ok(toml::Value::Table(to_table(dict, what)?));
+    }
+    if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        let items = value.try_iter()?.map(|item| to_toml(&item?, what)).collect::<PyResult<Vec<_>>>()?;
+        return Ok(toml::Value::Array(items));
+    }
+    Err(ArenaError::new_err(format!("{what}: {} is not a number, text, bool, list or dict", value.repr()?)))
+}
+
+fn to_table(dict: &Bound<'_, PyDict>, what: &str) -> PyResult<toml::Table> {
+    let mut table = toml::Table::new();
+    for (k, v) in dict.iter() {
+        let key: String = k.extract()?;
+        let value = to_toml(&v, &format!("{what}.{key}"))?;
+        table.insert(key, value);
+    }
+    Ok(table)
+}
+
+// ---------------------------------------------------------------- Python bots
+
+/// A Python bot: a callable taking the `act` message, an object with `act` (and optionally
+/// `new_game` and `game_over`), or a class, made anew for every game.
+struct PyHost {
+    bot: Py<PyAny>,
+}
+
+struct PyPlayer {
+    act: Py<PyAny>,
+    new_game: Option<Py<PyAny>>,
+    game_over: Option<Py<PyAny>>,
+}
+
+/// The last line of an exception's traceback (`ValueError: no such card`).
+fn last_line(py: Python<'_>, err: &PyErr) -> String {
+    let shown = py.import("traceback").and_then(|tb| {
+        let lines = tb.call_method1("format_exception_only", (err.get_type(py), err.value(py)))?;
+        let lines: Vec<String> = lines.extract()?;
+        Ok(lines.last().map(|l| l.trim().to_string()).unwrap_or_default())
+    });
+    shown.unwrap_or_else(|_| err.to_string())
+}
+
+fn optional_method(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<Py<PyAny>>> {
+    match obj.getattr(name) {
+        Ok(m) if m.is_callable() => Ok(Some(m.unbind())),
+        _ => Ok(None),
+    }
+}
+
+impl Host for PyHost {
+    fn player(&self) -> Result<Box<dyn Player>, Refusal> {
+        Python::with_gil(|py| {
+            let bot = self.bot.bind(py);
+            let made = || -> PyResult<PyPlayer> {
+                let obj = if bot.is_instance_of::<PyType>() { bot.call0()? } else { bot.clone() };
+                let act = match optional_method(&obj, "act")? {
+                    Some(act) => act,
+                    None if obj.is_callable() => obj.clone().unbind(),
+                    None => {
+                        return Err(PyValueError::new_err(format!(
+                            "{} is neither callable nor has an act method",
+                            obj.repr()?
+                        )))
+                    }
+                };
+                Ok(PyPlayer {
+                    act,
+                    new_game: optional_method(&obj, "new_game")?,
+                    game_over: optional_method(&obj, "game_over")?,
+                })
+            };
+            made().map(|p| Box::new(p) as Box<dyn Player>).map_err(|e| Refusal::Failed(last_line(py, &e)))
+        })
+    }
+}
+
+impl Player for PyPlayer {
+    fn new_game(&mut self, text: &str) -> Result<(), Refusal> {
+        let Some(new_game) = &self.new_game else { return Ok(()) };
+        Python::with_gil(|py| {
+            let message = message(py, text).map_err(|e| Refusal::Failed(last_line(py, &e)))?;
+            new_game.call1(py, (message,)).map(drop).map_err(|e| Refusal::Failed(last_line(py, &e)))
+        })
+    }
+
+    fn act(&mut self, text: &str) -> Result<Answer, Refusal> {
+        Python::with_gil(|py| {
+            let failed = |e: PyErr| Refusal::Failed(last_line(py, &e));
+            let message = message(py, text).map_err(failed)?;
+            let answer = self.act.call1(py, (message,)).map_err(failed)?;
+            read_answer(answer.bind(py))
+        })
+    }
+
+    fn game_over(&mut self, text: &str) {
+        if let Some(game_over) = &self.game_over {
+            Python::with_gil(|py| {
+                if let Ok(message) = message(py, text) {
+                    let _ = game_over.call1(py, (message,));
+                }
+            })
+        }
+    }
+}
+
+/// A bot's return value: an action text, or the protocol's answer as a dict (`{"action": ...,
+/// "policy": {...}}`).
+fn read_answer(answer: &Bound<'_, PyAny>) -> Result<Answer, Refusal> {
+    let malformed = || {
+        let shown = answer.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".to_string());
+        Refusal::Malformed(format!("{} is not an action text nor a dict with \"action\"", shown_short(&shown)))
+    };
+    if let Ok(text) = answer.downcast::<PyString>() {
+        return Ok(Answer { action: text.to_string(), policy: None });
+    }
+    let dict = answer.downcast::<PyDict>().map_err(|_| malformed())?;
+    let action = dict.get_item("action").ok().flatten().ok_or_else(malformed)?;
+    let action: String = action.extract().map_err(|_| malformed())?;
+    let policy = match dict.get_item("policy").ok().flatten() {
+        Some(p) if !p.is_none() => p.extract::<BTreeMap<String, f64>>().ok(),
+        _ => None,
+    };
+    Ok(Answer { action, policy })
+}
+
+fn shown_short(text: &str) -> String {
+    match text.char_indices().nth(80) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+// ---------------------------------------------------------------- games
+
+/// One game, played one action at a time (the pure-Python `Game` wraps it).
+#[pyclass(module = "bot_arena._native")]
+struct NativeGame {
+    // A game's state is `Send` but need not be `Sync`: the lock makes the object shareable.
+    env: Mutex<Box<dyn GameEnv>>,
+}
+
+impl NativeGame {
+    fn env(&self) -> std::sync::MutexGuard<'_, Box<dyn GameEnv>> {
+        self.env.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[pymethods]
+impl NativeGame {
+    #[new]
+    #[pyo3(signature = (name, seats, options, seed, pairing, game, replays))]
+    fn new(
+        name: &str,
+        seats: Option<usize>,
+        options: &Bound<'_, PyDict>,
+        seed: u64,
+        pairing: u64,
+        game: u64,
+        replays: u64,
+    ) -> PyResult<NativeGame> {
+        let entry = arena().find(name).map_err(arena_error)?;
+        let table = to_table(options, "options")?;
+        let options = Params::new(entry.options(), &table, &format!("the {name} table")).map_err(arena_error)?;
+        let seats = seats.unwrap_or(*entry.seats().start());
+        let seeds = GameSeeds::derive(seed, pairing, game, replays.max(1));
+        let env = entry.env(&options, seats, &seeds).map_err(arena_error)?;
+        Ok(NativeGame { env: Mutex::new(env) })
+    }
+
+    fn reset(&self, seed: u64, pairing: u64, game: u64, replays: u64) {
+        self.env().reset(&GameSeeds::derive(seed, pairing, game, replays.max(1)));
+    }
+
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.env().name()
+    }
+
+    #[getter]
+    fn seats(&self) -> usize {
+        self.env().seats()
+    }
+
+    #[getter]
+    fn to_act(&self) -> Option<usize> {
+        self.env().to_act()
+    }
+
+    fn observation(&self, py: Python<'_>, seat: usize) -> PyResult<PyObject> {
+        if seat >= self.env().seats() {
+            return Err(PyValueError::new_err(format!("seat {seat} at a table of {} seats", self.env().seats())));
+        }
+        to_py(py, &self.env().observation(seat))
+    }
+
+    fn legal_actions(&self) -> Vec<String> {
+        self.env().legal()
+    }
+
+    fn step(&self, action: &str) -> PyResult<()> {
+        self.env().step(action).map_err(IllegalAction::new_err)
+    }
+
+    fn outcome(&self) -> Option<(Vec<f64>, Vec<u32>)> {
+        self.env().outcome()
+    }
+
+    fn game_over(&self, py: Python<'_>) -> PyResult<PyObject> {
+        match self.env().game_over() {
+            Some(message) => to_py(py, &message),
+            None => Ok(py.None()),
+        }
+    }
+
+    fn deal(&self, py: Python<'_>) -> PyResult<PyObject> {
+        to_py(py, &self.env().deal())
+    }
+
+    fn clone(&self) -> NativeGame {
+        NativeGame { env: Mutex::new(self.env().boxed_clone()) }
+    }
+}
+
+/// A table option: its name, its default (a TOML literal) and its help.
+type OptionSpec = (String, String, String);
+
+/// The registered games: name, fewest seats, most seats, table options.
+#[pyfunction]
+fn games() -> Vec<(String, usize, usize, Vec<OptionSpec>)> {
+    arena()
+        .games()
+        .map(|g| {
+            let options =
+                g.options().iter().map(|o| (o.name.to_string(), o.default.to_string(), o.help.to_string())).collect();
+            (g.name().to_string(), *g.seats().start(), *g.seats().end(), options)
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------- runs
+
+/// One run at a time: the hosted bots are registered by name for the whole process.
+static RUNNING: Mutex<()> = Mutex::new(());
+
+/// Registers the Python bots for the length of a run (and removes them however it ends).
+struct Hosted(Vec<String>);
+
+impl Hosted {
+    fn new(bots: &Bound<'_, PyDict>) -> PyResult<Hosted> {
+        let mut names = Vec::new();
+        for (name, bot) in bots.iter() {
+            let name: String = name.extract()?;
+            bot_arena::registry::host(&name, Arc::new(PyHost { bot: bot.unbind() }));
+            names.push(name);
+        }
+        Ok(Hosted(names))
+    }
+}
+
+impl Drop for Hosted {
+    fn drop(&mut self) {
+        for name in &self.0 {
+            bot_arena::registry::unhost(name);
+        }
+    }
+}
+
+/// The config's `bots` with every entry that names a Python bot made a `python` bot naming its
+/// object: `"mine"` becomes `{ name = "mine", kind = "python", params = { object = "mine" } }`.
+fn seat_python_bots(config: &mut toml::Table, python: &[String]) {
+    let Some(toml::Value::Array(bots)) = config.get_mut("bots") else { return };
+    for bot in bots.iter_mut() {
+        if let toml::Value::String(name) = bot {
+            if python.contains(name) {
+                *bot = toml::Value::Table(toml::Table::from_iter([("name".to_string(), name.as_str().into())]));
+            }
+        }
+        let toml::Value::Table(entry) = bot else { continue };
+        let Some(name) = entry.get("name").and_then(|n| n.as_str()).map(str::to_string) else { continue };
+        let other_kind = entry.get("kind").is_some_and(|k| k.as_str() != Some(KIND));
+        if !python.contains(&name) || other_kind {
+            continue;
+        }
+        entry.insert("kind".to_string(), KIND.into());
+        let params = entry.entry("params").or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let toml::Value::Table(params) = params {
+            params.entry("object").or_insert_with(|| name.as_str().into());
+        }
+    }
+}
+
+/// Plays a config (TOML text; `path` names where it came from, whose folder relative paths start
+/// from) into `out`; returns the run's folder and how it ended.
+#[pyfunction]
+#[pyo3(signature = (text, path, bots, out, games=None, seed=None, threads=1, force=false, records="csv"))]
+#[allow(clippy::too_many_arguments)]
+fn run(
+    py: Python<'_>,
+    text: &str,
+    path: &str,
+    bots: &Bound<'_, PyDict>,
+    out: PathBuf,
+    games: Option<i64>,
+    seed: Option<u64>,
+    threads: usize,
+    force: bool,
+    records: &str,
+) -> PyResult<(String, String, u64, u64)> {
+    let _one = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
+    let hosted = Hosted::new(bots)?;
+    let mut config: toml::Table =
+        text.parse().map_err(|e: toml::de::Error| arena_error(format!("{path}: {}", e.message())))?;
+    seat_python_bots(&mut config, &hosted.0);
+    let text = toml::to_string(&config).map_err(arena_error)?;
+    let stem = Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("run").to_string();
+    let overrides = Overrides { games, seed, ..Overrides::default() };
+    let cfg = RunConfig::parse(arena(), &Source::file(path, &text), &stem, &overrides).map_err(arena_error)?;
+    let mut opts = RunOptions::new(threads.max(1));
+    opts.records = match records {
+        "csv" => bot_arena::report::Records::Csv,
+        "gz" => bot_arena::report::Records::Gz,
+        "moves" => bot_arena::report::Records::Moves,
+        "moves-gz" => bot_arena::report::Records::MovesGz,
+        "none" => bot_arena::report::Records::None,
+        other => return Err(arena_error(format!("records {other:?}: one of csv, gz, moves, moves-gz, none"))),
+    };
+    let existing = if force { Existing::Replace } else { Existing::Refuse };
+    let finished = py.allow_threads(|| -> bot_arena::error::Result<Finished> {
+        let launch = Launch::new_run(arena(), cfg, None, &out, existing, opts)?;
+        launch.play()
+    });
+    drop(hosted);
+    match finished.map_err(arena_error)? {
+        Finished::Played { report, dir, .. } => {
+            Ok((dir.display().to_string(), report.status.as_str().to_string(), report.end.played, report.planned))
+        }
+        Finished::Ended { dir, manifest } => Ok((
+            dir.display().to_string(),
+            manifest.status.as_str().to_string(),
+            manifest.games_played,
+            manifest.games_planned,
+        )),
+    }
+}
+
+/// Runs an `arena` command (`["resume", "out"]`, `["report", "out"]`) in this process, with the
+/// Python bots of `bots` registered: its exit code. What it prints goes to the process's stdout.
+#[pyfunction]
+#[pyo3(signature = (args, bots))]
+fn command(py: Python<'_>, args: Vec<String>, bots: &Bound<'_, PyDict>) -> PyResult<i32> {
+    let _one = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
+    let hosted = Hosted::new(bots)?;
+    let argv: Vec<String> = std::iter::once("arena".to_string()).chain(args).collect();
+    let code = py.allow_threads(|| bot_arena::cli::main_from(arena(), argv));
+    drop(hosted);
+    Ok(code)
+}
+
+/// A config given as a dict, as TOML text.
+#[pyfunction]
+fn toml_text(config: &Bound<'_, PyDict>) -> PyResult<String> {
+    toml::to_string(&to_table(config, "config")?).map_err(arena_error)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ArenaError", m.py().get_type::<ArenaError>())?;
+    m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
+    m.add_class::<NativeGame>()?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(command, m)?)?;
+    m.add_function(wrap_pyfunction!(toml_text, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,169 @@
+"""Tournaments with Python bots in them: the run folder, the verdicts, resume, SPRT, faults."""
+
+import os
+import time
+
+import pytest
+
+import bot_arena
+from conftest import protocol_bot
+from hash_bot import choose, first_legal
+
+
+def caller(message):
+    """Checks or calls whatever it holds."""
+    legal = message["legal"]
+    return next((a for a in legal if a in ("check", "call")), legal[0])
+
+
+def test_a_run_writes_the_cli_folder_and_gives_the_verdict(out):
+    result = bot_arena.run(
+        {"game": "holdem", "games": 300, "seed": 3, "paired": True, "bots": ["caller", "random"]},
+        bots={"caller": caller},
+        out=out,
+        threads=2,
+    )
+    for name in ("config.toml", "run.json", "games.csv", "summary.csv", "match.csv", "timing.csv"):
+        assert os.path.exists(os.path.join(out, name)), name
+    assert result.status == "complete" and result.games_played == 300
+    assert result.verdict.startswith("caller is stronger than random") or "random" in result.verdict
+    assert "bb/100" in result.verdict
+    summary = result.summary
+    assert list(summary["bot"]) == ["caller", "random"]
+    assert list(summary["games"]) == [300, 300]
+    assert len(result.games) == 600, "a row a seat a game"
+    assert 'kind = "python"' in open(os.path.join(out, "config.toml")).read()
+
+
+def test_without_pandas_the_tables_are_lists_of_dicts(out, monkeypatch):
+    bot_arena.run({"game": "gomoku", "games": 4, "bots": ["mine", "random"], "table": {"size": 9}},
+                  bots={"mine": first_legal}, out=out)
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pandas(name, *args, **kwargs):
+        if name == "pandas":
+            raise ImportError("no pandas here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pandas)
+    summary = bot_arena.Result(out).summary
+    assert isinstance(summary, list) and summary[0]["bot"] == "mine" and summary[0]["games"] == 4
+
+
+def test_an_object_with_new_game_and_game_over_and_a_class(out):
+    class Counting:
+        made = 0
+
+        def __init__(self):
+            Counting.made += 1
+            self.messages = []
+
+        def new_game(self, message):
+            assert set(message) == {"type", "seat", "game", "seed"}
+            self.messages.append("new_game")
+
+        def act(self, message):
+            self.messages.append("act")
+            return {"action": message["legal"][0], "policy": {message["legal"][0]: 1.0}}
+
+        def game_over(self, message):
+            assert len(message["payoffs"]) == 2
+            self.messages.append("game_over")
+
+    one = Counting()
+    bot_arena.run({"game": "stud", "games": 5, "bots": ["one", "fresh"]}, bots={"one": one, "fresh": Counting},
+                  out=out)
+    assert one.messages.count("new_game") == 5 and one.messages.count("game_over") == 5
+    assert Counting.made == 1 + 5, "a class plays each game with a new object"
+
+
+def test_an_sprt_stops_the_run_and_resume_finishes_it(out, tmp_path):
+    config = {"game": "holdem", "games": 4000, "seed": 1, "paired": True, "bots": ["caller", "rr"],
+              "sprt": {"elo0": 0, "elo1": 150}}
+    result = bot_arena.run(config, bots={"caller": caller}, out=out)
+    assert result.status == "sprt-stopped" and result.games_played < 4000
+    assert result.verdict.startswith("rejected: caller is at least 150 nElo stronger than rr")
+
+    whole = str(tmp_path / "whole")
+    small = dict(config, games=60)
+    del small["sprt"]
+    bot_arena.run(small, bots={"caller": caller}, out=whole)
+    part = str(tmp_path / "part")
+    bot_arena.run(small, bots={"caller": caller}, out=part, games=30)
+    resumed = bot_arena.resume(part, bots={"caller": caller}, games=60)
+    assert resumed.games_played == 60
+    assert open(f"{part}/games.csv").read() == open(f"{whole}/games.csv").read()
+
+
+def test_records_and_report(out):
+    bot_arena.run({"game": "zhajinhua", "games": 20, "bots": ["mine", "threshold"]}, bots={"mine": choose}, out=out,
+                  records="moves", report=True)
+    assert sum(1 for _ in open(f"{out}/records.jsonl")) == 20
+    assert "<html" in open(f"{out}/report.html").read()
+
+
+def test_a_config_file_and_bad_input(out, tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text('game = "holdem"\ngames = 10\nbots = ["mine", "random"]\n')
+    assert bot_arena.run(str(path), bots={"mine": caller}, out=out).games_played == 10
+    with pytest.raises(bot_arena.ArenaError, match="already holds|--force"):
+        bot_arena.run(str(path), bots={"mine": caller}, out=out)
+    with pytest.raises(bot_arena.ArenaError, match="unknown bot|no bot|mine2"):
+        bot_arena.run(str(path), bots={"other": caller}, out=out, force=True)
+
+
+# ------------------------------------------------------------------ faults
+
+
+def forfeits(out, bot):
+    import csv
+
+    rows = list(csv.DictReader(open(f"{out}/games.csv")))
+    return [row["status"] for row in rows if row["bot"] == bot]
+
+
+def test_an_exception_forfeits_with_the_tracebacks_last_line(out):
+    def broken(message):
+        return {"a": 1}[message["legal"][0]]
+
+    bot_arena.run({"game": "holdem", "games": 3, "bots": ["broken", "random"]}, bots={"broken": broken}, out=out)
+    assert forfeits(out, "broken") == ["forfeit: KeyError: 'fold'"] * 3
+
+
+def test_an_illegal_action_forfeits(out):
+    bot_arena.run({"game": "gomoku", "games": 2, "bots": ["cheat", "random"], "table": {"size": 9}},
+                  bots={"cheat": lambda m: "99,99"}, out=out)
+    statuses = forfeits(out, "cheat")
+    assert len(statuses) == 2 and all(s.startswith("forfeit: illegal action") for s in statuses), statuses
+
+
+def test_an_answer_that_is_no_action_forfeits(out):
+    bot_arena.run({"game": "stud", "games": 2, "bots": ["mute", "random"]}, bots={"mute": lambda m: None},
+                  out=out)
+    assert forfeits(out, "mute") == ["forfeit: bad answer to act: None is not an action text nor a dict with \"action\""] * 2
+
+
+def test_a_time_out_forfeits(out):
+    def slow(message):
+        time.sleep(0.03)
+        return message["legal"][0]
+
+    config = {"game": "stud", "games": 2,
+              "bots": [{"name": "slow", "params": {"move_ms": 10}}, "random"]}
+    bot_arena.run(config, bots={"slow": slow}, out=out)
+    statuses = forfeits(out, "slow")
+    assert len(statuses) == 2 and all(s.startswith("forfeit: timeout 10 ms") for s in statuses), statuses
+
+
+def test_a_protocol_bot_and_a_python_bot_at_one_table(out):
+    result = bot_arena.run({"game": "holdem", "games": 20, "bots": ["mine", protocol_bot("theirs")]},
+                           bots={"mine": choose}, out=out)
+    assert result.games_played == 20 and "forfeit" not in open(f"{out}/games.csv").read()
+
+
+def test_a_python_bot_nobody_handed_over_stops_the_run(out):
+    config = {"game": "stud", "games": 10, "bots": [{"name": "ghost", "kind": "python"}, "random"]}
+    with pytest.raises(bot_arena.ArenaError, match="could not run|no hosted bot named"):
+        bot_arena.run(config, bots={}, out=out)
