@@ -750,8 +750,14 @@ mod tests {
                     params: Params::new(&BotChoice::specs(b.params), &toml::Table::new(), b.name).unwrap(),
                 })
                 .collect();
+            // Local best response answers one opponent: it is made for heads-up tables alone.
+            const HEADS_UP_ONLY: &[&str] = &["lbr"];
             for seats in game.seats() {
-                let table = game.venue(&options, seats, &bots, None).unwrap_or_else(|e| panic!("{}: {e}", game.name()));
+                let fewest = seats == *game.seats().start();
+                let seated: Vec<BotChoice> =
+                    bots.iter().filter(|b| fewest || !HEADS_UP_ONLY.contains(&b.kind.as_str())).cloned().collect();
+                let table =
+                    game.venue(&options, seats, &seated, None).unwrap_or_else(|e| panic!("{}: {e}", game.name()));
                 assert_eq!(table.seats(), seats);
             }
         }

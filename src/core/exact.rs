@@ -7,7 +7,7 @@
 //! The walk: for the seat responding, every deal is followed through the other seats' policies,
 //! keeping each history where the seat acts with its reach (the deal's chance times the others'
 //! probabilities). Histories the seat cannot tell apart share an information set, named by what
-//! the seat sees: its view as the protocol writes it ([`Wire::view_json`]), which holds exactly
+//! the seat sees: its view as the protocol writes it ([`Wire::view_json`](crate::core::Wire::view_json)), which holds exactly
 //! what the seat may know. The best action at an information set is the one of highest value
 //! summed over its histories by reach, the values below computed with the best actions there
 //! first (perfect recall: an information set's histories all lie above the later ones).
