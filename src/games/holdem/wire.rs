@@ -109,6 +109,11 @@ impl Wire for Holdem {
     /// seat's hole cards, `-` for a seat out, and the board to come). `seen`: the hand number
     /// times 256 plus the board cards turned in it.
     fn chance(&self, s: &State, seen: &mut u64, out: &mut Texts) {
+        // Most actions deal nothing: asked after every action a record writes, this answers so
+        // at once.
+        if *seen == (u64::from(s.hand_no) << 8) | s.dealt as u64 {
+            return;
+        }
         let (mut hand, mut turned) = ((*seen >> 8) as u32, (*seen & 0xff) as usize);
         // A sit-and-go deals the next hand in the action that ends one, and a hand whose seats
         // are all in from the blinds ends with no action at all: every hand since is written.
