@@ -10,7 +10,6 @@
 use serde::Serialize;
 
 use crate::core::game::{Game, Seat};
-use crate::core::json_out;
 use crate::core::seeds::GameSeeds;
 use crate::core::wire::{Texts, Wire};
 
@@ -24,7 +23,7 @@ pub struct GameLog {
     pub events: u32,
     /// The game's own count of chance revealed ([`Wire::chance`]).
     seen: u64,
-    /// The chance events the last action revealed ([`GameLog::revealed`]).
+    /// Room for the chance texts of a game that writes them through [`Wire::chance`].
     chance: Texts,
 }
 
@@ -62,19 +61,8 @@ impl GameLog {
         game.write_action(action, &mut self.body);
         self.body.push(b']');
         self.events += 1;
-        self.chance.clear();
-        game.chance(state, &mut self.seen, &mut self.chance);
-        for text in self.chance.bytes_of(0..self.chance.len()) {
-            // After the action just written: never the first event.
-            self.body.push(b',');
-            json_out::push_text_bytes(&mut self.body, text);
-        }
-        self.events += self.chance.len() as u32;
-    }
-
-    /// The chance events the last action revealed, as written after it.
-    pub fn revealed(&self) -> &Texts {
-        &self.chance
+        // After the action just written: never the first event.
+        self.events += game.write_chance(state, &mut self.seen, &mut self.chance, &mut self.body);
     }
 
     /// The record as one JSON object (`deal`, `events` and, once ended, `end`).
@@ -168,19 +156,22 @@ fn replay_steps<G: Wire>(
     log.begin(game, &state);
     step(&state, None);
     let mut moves = 0;
-    // What the last action revealed (`log.revealed()`) that the events have not met yet, from
-    // this index on.
+    // What the last action revealed, in the rules' own texts ([`Wire::chance`], apart from how
+    // the log writes them), and how many of them the events have met.
+    let (mut seen, mut revealed) = (0, Texts::default());
+    game.chance(&state, &mut seen, &mut revealed);
+    revealed.clear(); // the deal's, written in the deal
     let mut met = 0;
     for (i, event) in events.iter().enumerate() {
         let at = |what: String| Divergence { event: i + 1, what };
         match event {
-            Event::Chance(text) => match log.revealed().get(met) {
+            Event::Chance(text) => match revealed.get(met) {
                 Some(rules) if rules == text => met += 1,
                 Some(rules) => return Err(at(format!("chance event \"{text}\" where the rules reveal \"{rules}\""))),
                 None => return Err(at(format!("chance event \"{text}\" where the rules reveal nothing"))),
             },
             Event::Action(seat, text) => {
-                if let Some(rules) = log.revealed().get(met) {
+                if let Some(rules) = revealed.get(met) {
                     return Err(at(format!("seat {seat} acts (\"{text}\") where the rules reveal \"{rules}\" first")));
                 }
                 match game.to_act(&state) {
@@ -195,13 +186,15 @@ fn replay_steps<G: Wire>(
                 moves += 1;
                 // What the rules revealed with this action is to be met by the events that follow.
                 log.action(game, *seat, &action, &state);
+                revealed.clear();
+                game.chance(&state, &mut seen, &mut revealed);
                 met = 0;
             }
         }
         step(&state, Some(i));
     }
     let past = events.len() + 1;
-    if let Some(rules) = log.revealed().get(met) {
+    if let Some(rules) = revealed.get(met) {
         return Err(Divergence { event: past, what: format!("the record ends where the rules reveal \"{rules}\"") });
     }
     match (ending, game.to_act(&state)) {

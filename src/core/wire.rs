@@ -75,6 +75,21 @@ pub trait Wire: Game {
         let _ = (state, seen, out);
     }
 
+    /// Writes the chance events [`Wire::chance`] appends as a record's events: each as `,` and
+    /// a JSON string (never a record's first event), moving `seen` on; returns how many. By
+    /// default through `chance` into `scratch`; a game whose record pays for the copy writes them
+    /// straight (the same bytes: `replay` meets them with `chance`'s texts, and the games' tests
+    /// compare the two at every step).
+    fn write_chance(&self, state: &Self::State, seen: &mut u64, scratch: &mut Texts, out: &mut Vec<u8>) -> u32 {
+        scratch.clear();
+        self.chance(state, seen, scratch);
+        for text in scratch.bytes_of(0..scratch.len()) {
+            out.push(b',');
+            crate::core::json_out::push_text_bytes(out, text);
+        }
+        scratch.len() as u32
+    }
+
     /// Whether the rules accept `action` from the seat viewing, now, and if not why: judged from
     /// the view alone, so a player who typed an action can be told before it is played
     /// (`arena play`). The default reads the legal texts; a game whose sizes are a range (listed
@@ -331,6 +346,21 @@ pub fn assert_written_as_serde_writes<G: Wire>(game: &G, state: &G::State) {
     let mut reveal = Vec::new();
     game.write_reveal(state, &mut reveal);
     assert_eq!(String::from_utf8(reveal).unwrap(), serde_json::to_string(&game.reveal(state)).unwrap());
+}
+
+/// For the games' tests: that [`Wire::write_chance`] writes what [`Wire::chance`] appends since
+/// `seen`, as `,"text"` each, and moves `seen` on alike; `seen` is moved on.
+#[cfg(test)]
+pub fn assert_chance_written_as_texts<G: Wire>(game: &G, state: &G::State, seen: &mut u64) {
+    let (mut by_texts, mut written) = (*seen, *seen);
+    let mut texts = Texts::default();
+    game.chance(state, &mut by_texts, &mut texts);
+    let mut out = Vec::new();
+    let count = game.write_chance(state, &mut written, &mut Texts::default(), &mut out);
+    let expected: String = texts.iter().map(|t| format!(",{}", serde_json::to_string(t).unwrap())).collect();
+    assert_eq!(String::from_utf8(out).unwrap(), expected);
+    assert_eq!((count as usize, written), (texts.len(), by_texts));
+    *seen = by_texts;
 }
 
 /// For the games' tests: that [`Wire::write_action`] writes `action`'s text as serde_json writes

@@ -147,6 +147,43 @@ impl Wire for Holdem {
         *seen = (u64::from(hand) << 8) | s.dealt as u64;
     }
 
+    /// [`Wire::chance`]'s board written straight as a record's events (`,"flop Ah Kd 2c"`) within
+    /// a hand; a sit-and-go's next hand goes through `chance` (once a hand, not worth a copy).
+    fn write_chance(&self, s: &State, seen: &mut u64, scratch: &mut Texts, out: &mut Vec<u8>) -> u32 {
+        let (hand, turned) = ((*seen >> 8) as u32, (*seen & 0xff) as usize);
+        if hand != s.hand_no {
+            scratch.clear();
+            self.chance(s, seen, scratch);
+            for text in scratch.bytes_of(0..scratch.len()) {
+                out.push(b',');
+                crate::core::json_out::push_text_bytes(out, text);
+            }
+            return scratch.len() as u32;
+        }
+        let mut count = 0;
+        let mut street = |name: &str, cards: &[Card]| {
+            out.extend_from_slice(b",\"");
+            out.extend_from_slice(name.as_bytes());
+            for card in cards {
+                out.push(b' ');
+                out.extend_from_slice(card.text().as_bytes());
+            }
+            out.push(b'"');
+            count += 1;
+        };
+        if turned < 3 && s.dealt >= 3 {
+            street("flop", &s.board[..3]);
+        }
+        if turned < 4 && s.dealt >= 4 {
+            street("turn", &s.board[3..4]);
+        }
+        if turned < 5 && s.dealt >= 5 {
+            street("river", &s.board[4..5]);
+        }
+        *seen = (u64::from(hand) << 8) | s.dealt as u64;
+        count
+    }
+
     /// The table drawn: seats, stacks, bets, the cards this seat sees, the board (table.rs).
     fn view_text(&self, v: &View<'_>, screen: &Screen<'_>) -> String {
         table::draw(self, v, screen)
@@ -263,7 +300,9 @@ struct Reveal<B, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::wire::{assert_action_written_as_serde_writes, assert_written_as_serde_writes, json};
+    use crate::core::wire::{
+        assert_action_written_as_serde_writes, assert_chance_written_as_texts, assert_written_as_serde_writes, json,
+    };
     use crate::core::{Bot, DealRng, Game};
     use crate::games::holdem::bots;
     use rand::SeedableRng;
@@ -295,8 +334,9 @@ mod tests {
         }
     }
 
-    /// The deal and the end a record writes by hand are the bytes serde writes, in cash games
-    /// and sit-and-gos (seats out, hands after the first), from the deal to the end.
+    /// The deal, the chance events and the end a record writes by hand are the bytes serde
+    /// writes of the rules' own texts, in cash games and sit-and-gos (seats out, hands after the
+    /// first), from the deal to the end.
     #[test]
     fn the_deal_and_the_end_are_written_as_serde_writes_them() {
         let mut rng = crate::core::BotRng::seed_from_u64(4);
@@ -308,10 +348,13 @@ mod tests {
             for seed in 0..100 {
                 let mut s = game.deal(&mut DealRng::seed_from_u64(seed));
                 assert_written_as_serde_writes(&game, &s);
+                let mut seen = 0;
+                assert_chance_written_as_texts(&game, &s, &mut seen);
                 while let Some(seat) = game.to_act(&s) {
                     let a = bot.act(&game, &game.view(&s, seat), &mut rng);
                     game.apply(&mut s, &a).unwrap();
                     assert_written_as_serde_writes(&game, &s);
+                    assert_chance_written_as_texts(&game, &s, &mut seen);
                 }
                 hands += s.hand_no;
             }

@@ -161,6 +161,28 @@ impl Wire for Stud {
         }
         *seen = showing as u64;
     }
+
+    /// [`Wire::chance`]'s streets written straight as a record's events (`,"street 3: Ah Kd"`):
+    /// card texts need no escape.
+    fn write_chance(&self, s: &State, seen: &mut u64, _scratch: &mut Texts, out: &mut Vec<u8>) -> u32 {
+        let showing = s.street().min(STREETS - 1) + 1;
+        let from = *seen as usize;
+        for k in from..showing {
+            out.extend_from_slice(b",\"street ");
+            out.push(b'0' + (k + 2) as u8);
+            out.push(b':');
+            for x in 0..s.seats() {
+                out.push(b' ');
+                match s.up(x).get(k) {
+                    Some(card) => out.extend_from_slice(card.text().as_bytes()),
+                    None => out.push(b'-'),
+                }
+            }
+            out.push(b'"');
+        }
+        *seen = showing as u64;
+        showing.saturating_sub(from) as u32
+    }
 }
 
 #[derive(serde::Serialize)]
@@ -230,7 +252,8 @@ mod tests {
     use super::*;
     use crate::core::wire::json;
     use crate::core::wire::{
-        assert_action_written_as_serde_writes, assert_written_as_serde_writes, checked_legal_texts,
+        assert_action_written_as_serde_writes, assert_chance_written_as_texts, assert_written_as_serde_writes,
+        checked_legal_texts,
     };
     use crate::core::{DealRng, Game};
     use rand::{Rng, SeedableRng};
@@ -242,6 +265,8 @@ mod tests {
         let mut showdowns = 0;
         for seed in 0..300 {
             let mut s = game.deal(&mut DealRng::seed_from_u64(seed));
+            let mut seen = 0;
+            assert_chance_written_as_texts(&game, &s, &mut seen);
             while let Some(seat) = game.to_act(&s) {
                 let v = game.view(&s, seat);
                 let legal = checked_legal_texts(&game, &s, &v);
@@ -252,6 +277,8 @@ mod tests {
                 }
                 let pick = game.parse_action(&legal[rng.random_range(0..legal.len())]).unwrap();
                 game.apply(&mut s, &pick).unwrap();
+                // The streets a record writes by hand are the rules' own texts.
+                assert_chance_written_as_texts(&game, &s, &mut seen);
             }
             let shown = json(game.reveal(&s))["shown"].as_array().unwrap().iter().filter(|v| !v.is_null()).count();
             showdowns += (shown > 1) as u32;
