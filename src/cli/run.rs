@@ -329,6 +329,9 @@ pub(crate) fn finish(
     };
     match finished? {
         Finished::Ended { dir, manifest } => {
+            // A run that played its last game and was killed before its final page still needs
+            // it: its live page would reload itself for ever.
+            then(&dir)?;
             printer.line(nothing_to_resume(&dir, &manifest));
             printer.document(&serde_json::json!({
                 "results": dir.display().to_string(),

@@ -274,7 +274,8 @@ fn resume_without_report_after_a_kill_leaves_a_final_page() {
     let tmp = TempDir::new().unwrap();
     let dir = tmp.path().join("run");
     let mut child = arena()
-        .args(["run", "--game", "stud", "--bot", "expert", "--bot", "always-call", "--games", "4000"])
+        // Long enough that a live page is written before the end on a fast, idle machine.
+        .args(["run", "--game", "stud", "--bot", "expert", "--bot", "always-call", "--games", "100000"])
         .args(["--report", "--report-every", "0.05", "--quiet", "--out"])
         .arg(&dir)
         .spawn()
@@ -338,4 +339,41 @@ fn a_bots_control_characters_are_escaped_in_games_csv() {
     assert!(games.iter().all(|&b| b == b'\n' || b >= 0x20), "{}", String::from_utf8_lossy(&games));
     let text = String::from_utf8_lossy(&games);
     assert!(text.contains("\\0") && text.contains("\\u{1b}"), "{text}");
+}
+
+/// A run killed after its last game but before its final page: `resume` finds nothing to play
+/// and still writes the page final (it was left reloading itself).
+#[test]
+fn resume_of_a_complete_run_with_a_live_page_writes_it_final() {
+    let tmp = TempDir::new().unwrap();
+    let dir = tmp.path().join("run");
+    let out = arena()
+        .args([
+            "run",
+            "--game",
+            "stud",
+            "--bot",
+            "expert",
+            "--bot",
+            "always-call",
+            "--games",
+            "40",
+            "--report",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = dir.join("report.html");
+    let final_page = std::fs::read_to_string(&page).unwrap();
+    // The live page a kill at that moment leaves: the same page, reloading itself.
+    let live = final_page.replacen("<head>", "<head><meta http-equiv=\"refresh\" content=\"1\">", 1);
+    assert_ne!(live, final_page, "the page has a head to put the reload in");
+    std::fs::write(&page, &live).unwrap();
+    let out = arena().arg("resume").arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing to resume"));
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), final_page, "the page left reloads itself");
 }
