@@ -306,6 +306,18 @@ impl<G: GameDef> Registered<G> {
     }
 }
 
+/// The table `--table NAME=VALUE` options give, over the game's defaults (or over the `preset`
+/// they name, else `default_preset`), checked.
+fn table_from_args<G: GameDef>(options: &[String], default_preset: Option<&str>) -> Result<Params> {
+    let mut given = toml::Table::new();
+    for option in options {
+        let (name, value) = roster::assignment(option, "--table")?;
+        given.insert(name, value);
+    }
+    TablePreset::expand(G::TABLES, G::NAME, &mut given, default_preset)?;
+    Params::new(G::OPTIONS, &given, &format!("the {} table", G::NAME))
+}
+
 struct Seated<G: GameDef> {
     game: G,
     bots: Vec<BotFactory<G>>,
@@ -430,13 +442,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
         let entry: &dyn GameEntry = self;
         let (kind, params) = roster::bot_from_args(entry, bot, params)?;
         let kind = self.kind(&kind).expect("the roster resolved a kind of this game").clone();
-        let mut options = toml::Table::new();
-        for option in table {
-            let (name, value) = roster::assignment(option, "--table")?;
-            options.insert(name, value);
-        }
-        TablePreset::expand(G::TABLES, G::NAME, &mut options, engine.table)?;
-        let table = Params::new(G::OPTIONS, &options, &format!("the {} table", G::NAME))?;
+        let table = table_from_args::<G>(table, engine.table)?;
         let bot = EngineBot { name: bot.to_string(), kind, params, table };
         (engine.check)(&bot)?;
         let (input, mut output) = open()?;
@@ -521,13 +527,7 @@ impl<G: GameDef> GameEntry for Registered<G> {
         limits: CheckLimits,
         report: &mut dyn FnMut(&Check),
     ) -> Result<Vec<Check>> {
-        let mut options = toml::Table::new();
-        for option in table {
-            let (name, value) = roster::assignment(option, "--table")?;
-            options.insert(name, value);
-        }
-        TablePreset::expand(G::TABLES, G::NAME, &mut options, None)?;
-        let table = Params::new(G::OPTIONS, &options, &format!("the {} table", G::NAME))?;
+        let table = table_from_args::<G>(table, None)?;
         let only_jsonl = |flag: &str| match params.is_empty() {
             true => Ok(()),
             false => Err(Error::input(format!("check-bot --param: the {flag} check has no parameters"))),

@@ -81,13 +81,7 @@ pub trait Wire: Game {
     /// straight (the same bytes: `replay` meets them with `chance`'s texts, and the games' tests
     /// compare the two at every step).
     fn write_chance(&self, state: &Self::State, seen: &mut u64, scratch: &mut Texts, out: &mut Vec<u8>) -> u32 {
-        scratch.clear();
-        self.chance(state, seen, scratch);
-        for text in scratch.bytes_of(0..scratch.len()) {
-            out.push(b',');
-            crate::core::json_out::push_text_bytes(out, text);
-        }
-        scratch.len() as u32
+        write_chance_texts(self, state, seen, scratch, out)
     }
 
     /// Whether the rules accept `action` from the seat viewing, now, and if not why: judged from
@@ -346,6 +340,24 @@ pub fn assert_written_as_serde_writes<G: Wire>(game: &G, state: &G::State) {
     let mut reveal = Vec::new();
     game.write_reveal(state, &mut reveal);
     assert_eq!(String::from_utf8(reveal).unwrap(), serde_json::to_string(&game.reveal(state)).unwrap());
+}
+
+/// [`Wire::write_chance`] through [`Wire::chance`]: its texts into `scratch`, then each written as
+/// `,` and a JSON string. The default, and what a game that writes its own falls back on.
+pub fn write_chance_texts<G: Wire>(
+    game: &G,
+    state: &G::State,
+    seen: &mut u64,
+    scratch: &mut Texts,
+    out: &mut Vec<u8>,
+) -> u32 {
+    scratch.clear();
+    game.chance(state, seen, scratch);
+    for text in scratch.bytes_of(0..scratch.len()) {
+        out.push(b',');
+        crate::core::json_out::push_text_bytes(out, text);
+    }
+    scratch.len() as u32
 }
 
 /// For the games' tests: that [`Wire::write_chance`] writes what [`Wire::chance`] appends since

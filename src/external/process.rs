@@ -60,7 +60,7 @@ pub enum Cut {
 }
 
 /// How often a read looks at a bounded program's memory while it thinks.
-const MEMORY_LOOK: Duration = Duration::from_millis(50);
+pub const MEMORY_LOOK: Duration = Duration::from_millis(50);
 
 /// How long the program `pid` has waited for a core, in all: the kernel's run-queue delay (the
 /// second number of /proc/PID/schedstat) of its main thread and of the main thread of every

@@ -206,6 +206,34 @@ impl TimeTally {
         line
     }
 
+    /// timing.csv's header and the rows of the bots [`TimeTally::watched`] picks, read back from
+    /// the run folder `dir` (the report draws them); nothing when the file is missing or no bot
+    /// is watched.
+    pub fn read_watched(dir: &Path) -> Vec<Vec<String>> {
+        let Ok(text) = std::fs::read_to_string(dir.join(TimeTally::FILE)) else { return Vec::new() };
+        let mut rows = csv::Reader::from_reader(text.as_bytes());
+        let Ok(header) = rows.headers().map(|h| h.iter().map(str::to_string).collect::<Vec<_>>()) else {
+            return Vec::new();
+        };
+        let column = |name: &str| header.iter().position(|h| h == name);
+        let (Some(losses), Some(left), Some(memory)) =
+            (column("time_losses"), column("clock_left_min_ms"), column("peak_memory_mib"))
+        else {
+            return Vec::new();
+        };
+        // `watched`, on the row as written: a loss on time, a clock, a measured memory.
+        let watched: Vec<Vec<String>> = rows
+            .records()
+            .map_while(|r| r.ok())
+            .map(|r| r.iter().map(str::to_string).collect::<Vec<_>>())
+            .filter(|r| r.len() == header.len() && (r[losses] != "0" || !r[left].is_empty() || !r[memory].is_empty()))
+            .collect();
+        match watched.is_empty() {
+            true => Vec::new(),
+            false => std::iter::once(header).chain(watched).collect(),
+        }
+    }
+
     /// The table of timing.csv: one row per bot, in the config's order.
     pub fn rows(tallies: &[TimeTally], names: &[String]) -> Rows {
         Rows::of("timing", &tallies.iter().zip(names).map(|(t, name)| t.row(name)).collect::<Vec<_>>())

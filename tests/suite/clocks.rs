@@ -254,3 +254,37 @@ fn affinity_pins_the_bots_to_their_workers_cores() {
         }
     }
 }
+
+/// An outside bot's time and memory are said in the terminal (a `time:` line) and in report.html
+/// ("Time and memory"), and run.json names it among the bots on a clock; a run of built-in bots
+/// alone says none of it (its output stays the same bytes from run to run).
+#[test]
+fn an_outside_bots_time_is_said_and_built_in_bots_are_left_out() {
+    if !python("the example bot") {
+        return;
+    }
+    let dir = TempDir::new().unwrap();
+    let py = "{ name = \"py\", kind = \"external\", params = { command = [\"python3\", \"bots/examples/holdem_random.py\"] } }";
+    let out = run(&dir, "said", &format!("game = \"holdem\"\ngames = 10\nbots = [{py}, \"rr\"]\n"), &["--report"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().find(|l| l.starts_with("time: ")).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        line.starts_with("time: py ") && line.contains(" decisions, median ") && line.contains("peak memory"),
+        "{line}"
+    );
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("time: ")).count(), 1, "rr is left out: {stdout}");
+    let page = std::fs::read_to_string(dir.path().join("out/report.html")).unwrap();
+    let table = &page[page.find("<h3>Time and memory</h3>").expect("the table")..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert!(table.contains(">py</td>") && !table.contains(">rr</td>"), "{table}");
+    let manifest = std::fs::read_to_string(dir.path().join("out/run.json")).unwrap();
+    assert!(manifest.contains("\"clocks\"") && manifest.contains("a program outside the process"), "{manifest}");
+
+    let dir = TempDir::new().unwrap();
+    let out = run(&dir, "built-in", "game = \"holdem\"\ngames = 10\nbots = [\"rr\", \"always-call\"]\n", &["--report"]);
+    assert!(out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("time: "));
+    assert!(!std::fs::read_to_string(dir.path().join("out/report.html")).unwrap().contains("Time and memory"));
+    assert!(!std::fs::read_to_string(dir.path().join("out/run.json")).unwrap().contains("\"clocks\""));
+}

@@ -152,13 +152,7 @@ impl Wire for Holdem {
     fn write_chance(&self, s: &State, seen: &mut u64, scratch: &mut Texts, out: &mut Vec<u8>) -> u32 {
         let (hand, turned) = ((*seen >> 8) as u32, (*seen & 0xff) as usize);
         if hand != s.hand_no {
-            scratch.clear();
-            self.chance(s, seen, scratch);
-            for text in scratch.bytes_of(0..scratch.len()) {
-                out.push(b',');
-                crate::core::json_out::push_text_bytes(out, text);
-            }
-            return scratch.len() as u32;
+            return crate::core::wire::write_chance_texts(self, s, seen, scratch, out);
         }
         let mut count = 0;
         let mut street = |name: &str, cards: &[Card]| {

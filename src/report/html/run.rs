@@ -140,7 +140,7 @@ impl RunData {
             running,
             llr_path,
             deal_payoffs,
-            timing: watched_timing(dir),
+            timing: crate::report::TimeTally::read_watched(dir),
             viewer: Default::default(),
         })
     }
@@ -153,31 +153,5 @@ fn close_deal(sums: &mut [(f64, f64)], out: &mut [Vec<f64>]) {
         if games > 0.0 {
             list.push(payoff / games);
         }
-    }
-}
-
-/// timing.csv's header and the rows of watched bots (a measured peak memory, a clock, or a game
-/// lost on time); nothing when the file is missing or no bot is watched.
-fn watched_timing(dir: &Path) -> Vec<Vec<String>> {
-    let Ok(text) = std::fs::read_to_string(dir.join(crate::report::TimeTally::FILE)) else { return Vec::new() };
-    let mut rows = csv::Reader::from_reader(text.as_bytes());
-    let Ok(header) = rows.headers().map(|h| h.iter().map(str::to_string).collect::<Vec<_>>()) else {
-        return Vec::new();
-    };
-    let column = |name: &str| header.iter().position(|h| h == name);
-    let (Some(losses), Some(left), Some(memory)) =
-        (column("time_losses"), column("clock_left_min_ms"), column("peak_memory_mib"))
-    else {
-        return Vec::new();
-    };
-    let watched: Vec<Vec<String>> = rows
-        .records()
-        .map_while(|r| r.ok())
-        .map(|r| r.iter().map(str::to_string).collect::<Vec<_>>())
-        .filter(|r| r.len() == header.len() && (r[losses] != "0" || !r[left].is_empty() || !r[memory].is_empty()))
-        .collect();
-    match watched.is_empty() {
-        true => Vec::new(),
-        false => std::iter::once(header).chain(watched).collect(),
     }
 }

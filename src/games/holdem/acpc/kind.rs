@@ -24,7 +24,7 @@ use super::text::{self, Move, VERSION};
 use crate::core::{Bot, BotFactory, BotKind, BotRng, Fault, FaultKind, GameEnd, GameStart, Limits, ParamSpec, Params};
 use crate::core::{Seat, Status};
 use crate::error::{Error, Result};
-use crate::external::process::{LineError, Log, Output, OwnClock, Process, MAX_LINE};
+use crate::external::process::{LineError, Log, Output, OwnClock, Process, MAX_LINE, MEMORY_LOOK};
 use crate::external::protocol::{command, over_memory};
 use crate::external::socket::{Accept, Listener, Socket};
 
@@ -124,9 +124,6 @@ impl Agent {
         }
     }
 }
-
-/// How often a read looks at a bounded agent's memory while it thinks.
-const MEMORY_LOOK: Duration = Duration::from_millis(50);
 
 /// How long ended agents have to exit after their connection closes before they are killed.
 const GRACE: Duration = Duration::from_millis(200);
