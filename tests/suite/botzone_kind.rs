@@ -15,7 +15,7 @@
 
 use std::time::Duration;
 
-use crate::common::{arena, mark, project, python, run_in, statuses, survivors, write};
+use crate::common::{arena, mark, python, python_bot, run_in, statuses, survivors, write};
 use tempfile::TempDir;
 
 /// A `botzone` bot named `name` running `command`, with more parameters.
@@ -26,12 +26,13 @@ fn bot(name: &str, command: &[&str], params: &str) -> String {
 
 /// The reference bot with `args`, in interaction `io`, kept running or not.
 fn reference(io: &str, keep: bool, args: &[&str], params: &str) -> String {
-    let script = project("bots/examples/botzone_mahjong.py").display().to_string();
-    let mut command = vec!["python3", &script, "--io", io];
+    let mut command = python_bot("bots/examples/botzone_mahjong.py");
+    command.extend(["--io", io].map(String::from));
     if keep {
-        command.push("--keep");
+        command.push("--keep".to_string());
     }
-    command.extend(args);
+    command.extend(args.iter().map(|a| a.to_string()));
+    let command: Vec<&str> = command.iter().map(String::as_str).collect();
     bot("ref", &command, &format!(", io = \"{io}\", keep_running = {keep}{params}"))
 }
 

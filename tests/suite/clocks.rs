@@ -186,14 +186,13 @@ fn a_loaded_machine_does_not_break_the_start_limit() {
         eprintln!("skipped: needs python3 and taskset");
         return;
     }
-    let interpreter = Command::new("python3").args(["-c", "import sys; print(sys.executable)"]).output().unwrap();
-    let interpreter = String::from_utf8(interpreter.stdout).unwrap().trim().to_string();
+    let interpreter = crate::common::interpreter().unwrap();
     let _burners = Burners::on_core_0(10);
     std::thread::sleep(Duration::from_millis(200));
     // The premise: on that core the bot's start takes longer than its start limit, by the wall.
     let began = Instant::now();
     let status = Command::new("taskset")
-        .args(["-c", "0", &interpreter, "bots/examples/holdem_random.py"])
+        .args(["-c", "0", interpreter, "bots/examples/holdem_random.py"])
         .current_dir(project(""))
         .stdin(Stdio::null())
         .status()

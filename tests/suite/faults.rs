@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
-use crate::common::{arena, project, python, write};
+use crate::common::{arena, python, python_bot, write};
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -252,9 +252,9 @@ fn a_botzone_answer_counts_when_it_comes_though_a_child_holds_the_output() {
         return;
     }
     let dir = TempDir::new().unwrap();
-    let script = project("bots/examples/botzone_mahjong.py").display().to_string();
+    let bot = python_bot("bots/examples/botzone_mahjong.py").join(" ");
     // The bot answers and exits; a child it left behind holds its output for 20 s.
-    let command = format!("python3 {script} --io json; sleep 20 &");
+    let command = format!("{bot} --io json; sleep 20 &");
     let config = format!(
         "game = \"mahjong\"\ngames = 1\nseed = 5\nseats = 4\n\
          bots = [{{ name = \"ref\", kind = \"botzone\", params = {{ command = [\"sh\", \"-c\", {command:?}], io = \"json\", turn_ms = 2000 }} }}, \"pruned\", \"greedy\", \"greedy\"]\n\
