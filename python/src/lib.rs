@@ -1,21 +1,24 @@
 //! `bot_arena._native`: bot-arena's registry, games and tournaments for Python. The pure-Python
-//! side (python/python/bot_arena/) wraps it: `Game`, `run`, the run's result, the PettingZoo
-//! adapter.
+//! side (python/python/bot_arena/) wraps it: `Game`, `run`, the run's result, the PettingZoo and
+//! RLCard adapters.
 //!
 //! Python bots are hosted in the process (`bot_arena::registry::Host`): each decision takes the
 //! GIL, hands the bot the protocol's `act` message as a dict and judges its answer with the
-//! protocol's own code. Runs play with the GIL released, so Rust bots and games run freely and
-//! only Python's decisions hold it.
+//! protocol's own code. Runs play on a thread of their own with the GIL released, so Rust bots
+//! and games run freely and only Python's decisions hold it, while the caller's thread looks at
+//! Python's signals: Ctrl-C stops the run as the CLI's SIGINT does and raises KeyboardInterrupt.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use bot_arena::config::{Overrides, RunConfig, Source};
 use bot_arena::core::{GameSeeds, Params};
 use bot_arena::registry::{Answer, GameEnv, Host, Player, Refusal};
 use bot_arena::tournament::launch::{Existing, Finished, Launch};
-use bot_arena::tournament::runner::RunOptions;
+use bot_arena::tournament::runner::{RunOptions, Stop};
 use bot_arena::Arena;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
@@ -425,11 +428,14 @@ fn run(
         other => return Err(arena_error(format!("records {other:?}: one of csv, gz, moves, moves-gz, none"))),
     };
     let existing = if force { Existing::Replace } else { Existing::Refuse };
-    let finished = py.allow_threads(|| -> bot_arena::error::Result<Finished> {
-        let launch = Launch::new_run(arena(), cfg, None, &out, existing, opts)?;
-        launch.play()
-    });
+    let stop = Arc::clone(&opts.stop);
+    let finished = interruptible(py, &stop, || Launch::new_run(arena(), cfg, None, &out, existing, opts)?.play());
     drop(hosted);
+    ended(finished?)
+}
+
+/// How a run ended, for Python: its folder, its status, games played and planned.
+fn ended(finished: bot_arena::error::Result<Finished>) -> PyResult<(String, String, u64, u64)> {
     match finished.map_err(arena_error)? {
         Finished::Played { report, dir, .. } => {
             Ok((dir.display().to_string(), report.status.as_str().to_string(), report.end.played, report.planned))
@@ -441,6 +447,67 @@ fn run(
             manifest.games_planned,
         )),
     }
+}
+
+/// How often a run's caller looks at Python's signals: Ctrl-C reaches Python within this.
+const SIGNAL_LOOK: Duration = Duration::from_millis(100);
+
+/// Plays `play` on a thread of its own while this one, the GIL released, looks at Python's
+/// signals every [`SIGNAL_LOOK`]: Ctrl-C (Python's KeyboardInterrupt, or whatever its handler
+/// raises) asks the run to stop as the CLI's SIGINT does (the games under way end, the folder
+/// is left `interrupted` and resumable; a second one abandons the games in flight), and once the
+/// run has stopped the exception is raised.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    stop: &Stop,
+    play: impl FnOnce() -> bot_arena::error::Result<T> + Send,
+) -> PyResult<bot_arena::error::Result<T>> {
+    std::thread::scope(|scope| {
+        let (done, mut played) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("run".to_string())
+            .spawn_scoped(scope, move || {
+                let _ = done.send(play());
+            })
+            .map_err(|e| arena_error(format!("cannot start the run's thread: {e}")))?;
+        let mut interrupted = None;
+        loop {
+            // The receiver goes along and comes back: it may not be shared between threads.
+            let (got, receiver) = py.allow_threads(move || (played.recv_timeout(SIGNAL_LOOK), played));
+            played = receiver;
+            match got {
+                Ok(finished) => return interrupted.map_or(Ok(finished), Err),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(interrupted.unwrap_or_else(|| arena_error("the run's thread panicked")))
+                }
+            }
+            if let Err(signal) = py.check_signals() {
+                stop.request(libc::SIGINT);
+                interrupted.get_or_insert(signal);
+            }
+        }
+    })
+}
+
+/// Continues the interrupted run in `dir` (as `arena resume`), with the Python bots of `bots`
+/// registered; Ctrl-C stops it as it stops [`run`].
+#[pyfunction]
+#[pyo3(signature = (dir, bots, threads=1, games=None))]
+fn resume(
+    py: Python<'_>,
+    dir: PathBuf,
+    bots: &Bound<'_, PyDict>,
+    threads: usize,
+    games: Option<u64>,
+) -> PyResult<(String, String, u64, u64)> {
+    let _one = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
+    let hosted = Hosted::new(bots)?;
+    let opts = RunOptions::new(threads.max(1));
+    let stop = Arc::clone(&opts.stop);
+    let finished = interruptible(py, &stop, || Launch::resume(arena(), &dir, opts, games)?.play());
+    drop(hosted);
+    ended(finished?)
 }
 
 /// Runs an `arena` command (`["resume", "out"]`, `["report", "out"]`) in this process, with the
@@ -471,6 +538,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(command, m)?)?;
+    m.add_function(wrap_pyfunction!(resume, m)?)?;
     m.add_function(wrap_pyfunction!(toml_text, m)?)?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 """Tournaments with Python bots in them: the run folder, the verdicts, resume, SPRT, faults."""
 
 import os
+import threading
 import time
 
 import pytest
@@ -155,6 +156,58 @@ def test_a_time_out_forfeits(out):
     bot_arena.run(config, bots={"slow": slow}, out=out)
     statuses = forfeits(out, "slow")
     assert len(statuses) == 2 and all(s.startswith("forfeit: timeout 10 ms") for s in statuses), statuses
+
+
+def test_a_bot_that_never_returns_forfeits_on_time_and_the_run_goes_on(out, tmp_path):
+    """A call stuck past its deadline: the host stops waiting, the game is lost on time, and the bot
+    is not asked again while the call runs (its later games forfeit at once); once it returns the
+    bot plays again."""
+    release = threading.Event()
+    calls = []
+
+    def stuck(message):
+        calls.append(message["view"]["moves"])
+        release.wait()  # stands for a bot that never returns: the test lets it go at the end
+        return message["legal"][0]
+
+    config = {"game": "gomoku", "games": 4, "table": {"size": 9},
+              "bots": [{"name": "stuck", "params": {"move_ms": 200}}, "random"]}
+    try:
+        started = time.perf_counter()
+        result = bot_arena.run(config, bots={"stuck": stuck}, out=out)
+        took = time.perf_counter() - started
+        assert result.status == "complete" and result.games_played == 4
+        statuses = forfeits(out, "stuck")
+        assert statuses[0].startswith("forfeit: timeout 200 ms: no answer (waited 2"), statuses
+        not_asked = "forfeit: timeout 200 ms: not asked, its call of game 0 has not returned since its deadline"
+        assert statuses[1:] == [not_asked] * 3, statuses
+        assert len(calls) == 1 and took < 10, (calls, took)
+        print(f"\n4 games in {took:.2f} s with a bot stuck in its first call: {statuses[0]}; then {statuses[1]}")
+    finally:
+        release.set()
+    # Returned: the bot is asked again.
+    for _ in range(100):
+        bot_arena.run(config, bots={"stuck": stuck}, out=str(tmp_path / "again"), force=True)
+        if "not asked" not in open(str(tmp_path / "again" / "games.csv")).read():
+            break
+        time.sleep(0.05)
+    assert not any(s.startswith("forfeit") for s in forfeits(str(tmp_path / "again"), "stuck"))
+
+
+def test_a_bot_stuck_under_a_clock_loses_on_time(out):
+    release = threading.Event()
+
+    def stuck(message):
+        release.wait()
+        return message["legal"][0]
+
+    config = {"game": "stud", "games": 1, "bots": [{"name": "clocked", "params": {"tc": "0.3+0"}}, "random"]}
+    try:
+        bot_arena.run(config, bots={"clocked": stuck}, out=out)
+        [status] = forfeits(out, "clocked")
+        assert status.startswith("forfeit: time: lost on time under 0.3+0: no answer (waited 3"), status
+    finally:
+        release.set()
 
 
 def test_a_protocol_bot_and_a_python_bot_at_one_table(out):

@@ -18,7 +18,7 @@ def blocks(text, language):
 def test_the_chapters_code_prints_what_the_chapter_shows(tmp_path, monkeypatch):
     text = open(CHAPTER, encoding="utf-8").read()
     code, shown = blocks(text, "python"), blocks(text, "text")
-    assert len(code) == 4 and len(shown) == 3
+    assert len(code) == 5 and len(shown) == 4
     monkeypatch.chdir(tmp_path)
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):

@@ -9,9 +9,13 @@
 //! seats it as a bot of the hosted kind ([`kind`], added to every game by
 //! [`crate::Arena::hosting`]) whose parameter `object` names it. Bot kinds are made from their
 //! parameters alone, so the names live in one table of the process.
+//!
+//! A decision with a time limit is asked on a worker thread and given up on at its deadline, so a
+//! bot that never returns loses on time without holding the run (`before_deadline`).
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
 use rand::RngCore;
@@ -20,6 +24,7 @@ use crate::core::wire::Texts;
 use crate::core::Params;
 use crate::core::{Bot, BotFactory, BotKind, BotRng, Fault, FaultKind, GameDef, GameEnd, GameStart, Limits, ParamSpec};
 use crate::error::Result;
+use crate::external::process::SPIN;
 use crate::external::protocol::{judge_answer, message};
 
 /// A bot's answer to `act`: the action's text and, optionally, the probabilities it drew it from
@@ -121,10 +126,151 @@ fn lookup(name: &str) -> std::result::Result<Arc<dyn Host>, Fault> {
     })
 }
 
+// ---------------------------------------------------------------- calls past their deadline
+
+/// A decision with a deadline is asked on a worker thread, so that the host stops waiting at the
+/// deadline even when the bot's call never returns (a Python bot in an endless loop or sleep: a
+/// thread in the middle of foreign code cannot be stopped). The worker is then abandoned to the
+/// call; it comes back to the pool if the call ever returns. Both sides poll for [`SPIN`] before
+/// they sleep, as a program's pipe is read (external/process.rs): a decision's hand-off then
+/// costs no wake-up of an idle core when the answer or the next question comes at once.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Idle workers, each a sender of jobs to its thread.
+static IDLE: Mutex<Vec<mpsc::Sender<Job>>> = Mutex::new(Vec::new());
+
+/// Runs `job` on an idle worker, or on a new one when none is idle.
+fn on_worker(job: Job) {
+    let idle = IDLE.lock().unwrap_or_else(PoisonError::into_inner).pop();
+    let worker = idle.unwrap_or_else(|| {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let back = jobs.clone();
+        std::thread::Builder::new()
+            .name("hosted bot".to_string())
+            .spawn(move || {
+                // The worker holds a sender of its own, so it waits for jobs for the life of the process.
+                while let Some(job) = next_job(&inbox) {
+                    job();
+                    IDLE.lock().unwrap_or_else(PoisonError::into_inner).push(back.clone());
+                }
+            })
+            .expect("a thread for a hosted bot's calls");
+        jobs
+    });
+    worker.send(job).expect("a worker waits for jobs for the life of the process");
+}
+
+/// The next job, polled for [`SPIN`] before the worker sleeps.
+fn next_job(inbox: &mpsc::Receiver<Job>) -> Option<Job> {
+    let spin_until = Instant::now() + SPIN;
+    while Instant::now() < spin_until {
+        match inbox.try_recv() {
+            Ok(job) => return Some(job),
+            Err(mpsc::TryRecvError::Empty) => std::thread::yield_now(),
+            Err(mpsc::TryRecvError::Disconnected) => return None,
+        }
+    }
+    inbox.recv().ok()
+}
+
+/// What a call handed to a worker came to.
+enum Call<T> {
+    Waiting,
+    Returned(T),
+    /// The host stopped waiting at the deadline.
+    Abandoned,
+}
+
+/// Bots with a call that passed its deadline and has not returned yet, by name: how many such
+/// calls and the game of the first. While one runs, the bot is not asked again (its seats forfeit
+/// at once), so that a bot that never returns costs one stuck thread per game in flight, not one
+/// per game of the run.
+static STUCK: Mutex<BTreeMap<String, (u32, u64)>> = Mutex::new(BTreeMap::new());
+
+fn stuck() -> std::sync::MutexGuard<'static, BTreeMap<String, (u32, u64)>> {
+    STUCK.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// `call` run on a worker until `deadline`: its value, or `None` when the deadline passed first
+/// (the bot named `name` is then stuck in it, in game `game`, until it returns).
+fn before_deadline<T: Send + 'static>(
+    name: &str,
+    game: u64,
+    deadline: Instant,
+    call: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let slot = Arc::new((Mutex::new(Call::Waiting), Condvar::new(), AtomicBool::new(false)));
+    let answer = Arc::clone(&slot);
+    let owner = name.to_string();
+    on_worker(Box::new(move || {
+        let value = call();
+        let (state, ready, returned) = &*answer;
+        let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+        returned.store(true, Ordering::Release);
+        if matches!(*state, Call::Abandoned) {
+            let mut stuck = stuck();
+            if let Some((calls, _)) = stuck.get_mut(&owner) {
+                *calls -= 1;
+                if *calls == 0 {
+                    stuck.remove(&owner);
+                }
+            }
+        } else {
+            *state = Call::Returned(value);
+            ready.notify_one();
+        }
+    }));
+    let (state, ready, returned) = &*slot;
+    let spin_until = deadline.min(Instant::now() + SPIN);
+    while !returned.load(Ordering::Acquire) && Instant::now() < spin_until {
+        std::thread::yield_now();
+    }
+    let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+    loop {
+        match std::mem::replace(&mut *state, Call::Waiting) {
+            Call::Returned(value) => return Some(value),
+            Call::Waiting | Call::Abandoned => {}
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            // Marked under the slot's lock: the call, when it returns, sees the mark and unmarks.
+            *state = Call::Abandoned;
+            stuck().entry(name.to_string()).or_insert((0, game)).0 += 1;
+            return None;
+        }
+        state = ready.wait_timeout(state, deadline - now).unwrap_or_else(PoisonError::into_inner).0;
+    }
+}
+
+/// The forfeit of a bot whose call of an earlier decision is still running past its deadline,
+/// named by the limit that call passed (the move's, else the game's, else the clock's), as the
+/// host's clock names a decision's timeout (core/play.rs).
+fn still_running(name: &str, limits: &Limits) -> Option<Fault> {
+    let (calls, game) = *stuck().get(name)?;
+    let limit = match (limits.move_ms, limits.game_ms, limits.tc) {
+        (Some(ms), _, _) => format!("timeout {ms} ms"),
+        (None, Some(ms), _) => format!("timeout {ms} ms per game"),
+        (None, None, Some(tc)) => format!("time: under {}", tc.text()),
+        (None, None, None) => "time".to_string(),
+    };
+    let more = match calls {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Some(Fault::new(
+        FaultKind::Time,
+        format!("{limit}: not asked, its call of game {game}{more} has not returned since its deadline"),
+    ))
+}
+
+// ---------------------------------------------------------------- the bot
+
 /// One seat's hosted bot for one game.
 struct Hosted<G: GameDef> {
     /// The name the bot is registered under.
     name: Arc<str>,
+    /// The game's index in its pairing, named by a forfeit of a call that never returned.
+    game: u64,
     player: Option<Box<dyn Player>>,
     /// The legal actions of the decision being asked, reused from move to move.
     legal: Texts,
@@ -135,7 +281,7 @@ struct Hosted<G: GameDef> {
 
 impl<G: GameDef> Hosted<G> {
     fn new(name: Arc<str>) -> Hosted<G> {
-        Hosted { name, player: None, legal: Texts::default(), text: String::new(), policy: Vec::new() }
+        Hosted { name, game: 0, player: None, legal: Texts::default(), text: String::new(), policy: Vec::new() }
     }
 }
 
@@ -145,6 +291,12 @@ fn fault(refusal: Refusal) -> Fault {
         Refusal::Failed(reason) => Fault::new(FaultKind::Crash, reason),
         Refusal::Malformed(reason) => Fault::new(FaultKind::Protocol, format!("bad answer to act: {reason}")),
     }
+}
+
+/// A decision not answered by its deadline: the host's clock names the limit (core/play.rs judges
+/// the time taken); this reason is the fallback.
+fn timeout() -> Fault {
+    Fault::new(FaultKind::Time, "timeout: no answer in time")
 }
 
 /// Writes `message` as JSON into `text`, replacing what was there.
@@ -165,8 +317,14 @@ impl<G: GameDef> Bot<G> for Hosted<G> {
     fn start(&mut self, _game: &G, start: &GameStart<'_>, rng: &mut BotRng) -> std::result::Result<(), Fault> {
         // The one number drawn, as the `external` kind draws it: the same seed a program would get.
         let seed = rng.next_u64();
-        let name = if self.name.is_empty() { start.name } else { &self.name };
-        let mut player = lookup(name)?.player().map_err(fault)?;
+        if self.name.is_empty() {
+            self.name = Arc::from(start.name);
+        }
+        self.game = start.game;
+        if let Some(forfeit) = still_running(&self.name, &start.players[start.seat].limits) {
+            return Err(forfeit);
+        }
+        let mut player = lookup(&self.name)?.player().map_err(fault)?;
         let new_game = message::NewGame { seat: start.seat, game: start.game, seed };
         player.new_game(encode(&mut self.text, &new_game)).map_err(fault)?;
         self.player = Some(player);
@@ -178,13 +336,29 @@ impl<G: GameDef> Bot<G> for Hosted<G> {
         game: &G,
         view: &G::View<'_>,
         _rng: &mut BotRng,
-        _deadline: Option<Instant>,
+        deadline: Option<Instant>,
     ) -> std::result::Result<G::Action, Fault> {
         self.legal.clear();
         game.write_legal(view, &mut self.legal);
-        let act = encode(&mut self.text, &message::Act { view: game.view_json(view), legal: &self.legal });
-        let player = self.player.as_mut().expect("start made the player");
-        let answer = player.act(act).map_err(fault)?;
+        encode(&mut self.text, &message::Act { view: game.view_json(view), legal: &self.legal });
+        let mut player = self.player.take().expect("start made the player");
+        let answer = match deadline {
+            // Without a limit the host waits however long it takes: no need of a worker.
+            None => player.act(&self.text),
+            Some(deadline) => {
+                let text = std::mem::take(&mut self.text);
+                let asked = before_deadline(&self.name, self.game, deadline, move || {
+                    let answer = player.act(&text);
+                    (player, text, answer)
+                });
+                // The player stays with a call that has not returned; the host's clock names the limit.
+                let Some((returned, text, answer)) = asked else { return Err(timeout()) };
+                (player, self.text) = (returned, text);
+                answer
+            }
+        };
+        self.player = Some(player);
+        let answer = answer.map_err(fault)?;
         judge_answer(game, view, &self.legal, &answer.action, answer.policy.as_ref(), &mut self.policy)
     }
 
@@ -196,6 +370,43 @@ impl<G: GameDef> Bot<G> for Hosted<G> {
         // Every ending is told, a forfeit's too: unlike a program's process, the object lives on.
         if let Some(mut player) = self.player.take() {
             player.game_over(encode(&mut self.text, &message::game_over(game, state, end)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_call_in_time_answers_on_its_worker() {
+        let soon = Instant::now() + Duration::from_secs(30);
+        assert_eq!(before_deadline("in time", 0, soon, || 7), Some(7));
+        assert!(still_running("in time", &Limits::default()).is_none());
+    }
+
+    #[test]
+    fn a_call_past_its_deadline_is_left_running_and_its_bot_not_asked_until_it_returns() {
+        let (release, released) = mpsc::channel::<()>();
+        let began = Instant::now();
+        let deadline = began + Duration::from_millis(50);
+        let asked = before_deadline("never returns", 3, deadline, move || released.recv().is_ok());
+        assert_eq!(asked, None);
+        assert!(began.elapsed() >= Duration::from_millis(50) && began.elapsed() < Duration::from_secs(10));
+        let limits = Limits { move_ms: Some(50), ..Limits::default() };
+        let forfeit = still_running("never returns", &limits).expect("the bot is stuck");
+        assert_eq!(forfeit.kind, FaultKind::Time);
+        assert_eq!(
+            forfeit.reason(),
+            "timeout 50 ms: not asked, its call of game 3 has not returned since its deadline"
+        );
+        // Returned at last: its answer is dropped and the bot is asked again.
+        release.send(()).unwrap();
+        let waited = Instant::now();
+        while still_running("never returns", &limits).is_some() {
+            assert!(waited.elapsed() < Duration::from_secs(10), "the call returned but the bot stays stuck");
+            std::thread::sleep(Duration::from_millis(1));
         }
     }
 }

@@ -175,11 +175,12 @@ def run(config, bots=None, out=None, games=None, threads=1, seed=None, force=Fal
 
 
 def resume(out, bots=None, threads=1, games=None):
-    """Continues an interrupted run in `out` (as `arena resume`), with its Python bots given again."""
-    args = ["resume", os.fspath(out), "--threads", str(int(threads)), "--quiet"]
-    if games is not None:
-        args += ["--games", str(int(games))]
-    _command(args, bots)
+    """Continues an interrupted run in `out` (as `arena resume`), with its Python bots given again;
+    games: extend the run to this many games per pairing. A report.html already in the folder is
+    written again, final."""
+    _native.resume(os.fspath(out), dict(bots or {}), int(threads), None if games is None else int(games))
+    if os.path.exists(os.path.join(os.fspath(out), "report.html")):
+        report(out)
     return Result(out)
 
 
