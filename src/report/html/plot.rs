@@ -417,7 +417,16 @@ pub fn intervals(title: &str, series: &[Series], x_desc: &str, y_desc: &str, ref
         }
         Ok(marks)
     })?;
-    Ok(Figure { svg, data: data::series(series, x_desc), note: String::new() })
+    // A rating at ±∞ (a version that won or lost every game) has no marker, only its bar.
+    let endless = all().filter(|p| p.mean.is_infinite()).count();
+    let note = match endless {
+        0 => String::new(),
+        k => format!(
+            "{k} of the estimates {} infinite (every game won or every game lost): no marker, the bar from the bound its games allow to the plot's edge.",
+            if k == 1 { "is" } else { "are" }
+        ),
+    };
+    Ok(Figure { svg, data: data::series(series, x_desc), note })
 }
 
 /// One line of a line plot, with an optional band (its 95% interval) drawn under it.
@@ -764,6 +773,25 @@ mod tests {
         // The legend is in its band above the plotting area.
         let legend = &fig.svg[fig.svg.find("<g class=\"legend\">").unwrap()..];
         assert!(legend.contains(">zero</text>") && legend.contains(">a</text>"));
+    }
+
+    /// A bot's versions are joined by one line, every estimate is a marker with a bar but the one at
+    /// -∞, which the note names, and every version is labelled under the axis.
+    #[test]
+    fn interval_plots_join_a_series_and_name_an_infinite_estimate() {
+        let at = |label: &str, mean: f64| Estimate { label: label.into(), mean, lo: mean - 10.0, hi: mean + 10.0 };
+        let series = [
+            Series { label: "ev".into(), points: vec![at("v1", 5.0), at("v2", 20.0), at("v3<", -5.0)] },
+            Series { label: "random".into(), points: vec![at("v1", f64::NEG_INFINITY)] },
+        ];
+        let fig = intervals("t", &series, "versions", "Elo", 0.0).unwrap();
+        assert_eq!(fig.svg.matches("<polyline class=\"data\"").count(), 1, "one line, ev's");
+        assert_eq!(fig.svg.matches("<circle class=\"data\"").count(), 3, "ev's three markers");
+        // ev's three bars, and random's held to the plot's bottom edge.
+        assert_eq!(fig.svg.matches("<path class=\"data\" d=\"M").count(), 4);
+        assert!(fig.svg.contains(">v3&lt;</text>") && fig.svg.contains(">random</text>"));
+        assert!(fig.note.starts_with("1 of the estimates is infinite"), "{}", fig.note);
+        assert_eq!(fig.data.matches("<tr>").count(), 5);
     }
 
     #[test]
