@@ -55,42 +55,59 @@ impl Stages {
         Stages { stages }
     }
 
-    /// This game's log-likelihood at θ, and (when asked) its score, adding its information
-    /// to `info` (n × n).
-    fn add(&self, theta: &[f64], score: Option<&mut [f64]>, info: Option<&mut [f64]>) -> f64 {
+    /// This game's log-likelihood at θ; with `sparse`, its score (the log-likelihood's gradient)
+    /// as (bot, value) for the bots that played, and with `info` its information added (n × n).
+    /// Only the game's own bots are touched: a league of many versions costs a game's seats.
+    fn add(&self, theta: &[f64], mut sparse: Option<&mut Vec<(usize, f64)>>, mut info: Option<&mut [f64]>) -> f64 {
         let n = theta.len();
         let mut ll = 0.0;
-        let mut grad = vec![0.0; n];
-        let mut hess = vec![0.0; n * n];
-        let mut share = vec![0.0; n];
+        let mut share: Vec<(usize, f64)> = Vec::new();
+        if let Some(score) = sparse.as_deref_mut() {
+            score.clear();
+        }
         for (chosen, left) in &self.stages {
             let d = chosen.len() as f64;
             let top = left.iter().map(|&i| theta[i]).fold(f64::NEG_INFINITY, f64::max);
             let total: f64 = left.iter().map(|&i| (theta[i] - top).exp()).sum();
             ll += chosen.iter().map(|&i| theta[i]).sum::<f64>() - d * (top + total.ln());
-            share.iter_mut().for_each(|s| *s = 0.0);
+            if sparse.is_none() && info.is_none() {
+                continue;
+            }
+            // Each bot's share of the seats left (a bot in two seats has both).
+            share.clear();
             for &i in left {
-                share[i] += (theta[i] - top).exp() / total;
+                let p = (theta[i] - top).exp() / total;
+                match share.iter_mut().find(|s| s.0 == i) {
+                    Some(s) => s.1 += p,
+                    None => share.push((i, p)),
+                }
             }
-            for &i in chosen {
-                grad[i] += 1.0;
+            if let Some(score) = sparse.as_deref_mut() {
+                for &i in chosen {
+                    bump(score, i, 1.0);
+                }
+                for &(a, p) in &share {
+                    bump(score, a, -d * p);
+                }
             }
-            let present: Vec<usize> = (0..n).filter(|&i| share[i] > 0.0).collect();
-            for &a in &present {
-                grad[a] -= d * share[a];
-                hess[a * n + a] += d * share[a];
-                for &b in &present {
-                    hess[a * n + b] -= d * share[a] * share[b];
+            if let Some(info) = info.as_deref_mut() {
+                for &(a, pa) in &share {
+                    info[a * n + a] += d * pa;
+                    for &(b, pb) in &share {
+                        info[a * n + b] -= d * pa * pb;
+                    }
                 }
             }
         }
-        if let Some(score) = score {
-            score.iter_mut().zip(&grad).for_each(|(s, g)| *s += g);
-        }
-        if let Some(info) = info {
-            info.iter_mut().zip(&hess).for_each(|(s, h)| *s += h);
-        }
         ll
+    }
+}
+
+/// Adds `by` to bot `i`'s entry of a sparse vector.
+fn bump(sparse: &mut Vec<(usize, f64)>, i: usize, by: f64) {
+    match sparse.iter_mut().find(|s| s.0 == i) {
+        Some(s) => s.1 += by,
+        None => sparse.push((i, by)),
     }
 }
 
@@ -105,9 +122,10 @@ pub fn fit(n: usize, games: &[Order], anchor: Anchor) -> RatingList {
     let mut theta = vec![0.0; n];
     let mut value = objective(&theta);
     let information = |theta: &[f64]| {
-        let (mut score, mut info) = (vec![0.0; n], vec![0.0; n * n]);
+        let (mut score, mut info, mut game) = (vec![0.0; n], vec![0.0; n * n], Vec::new());
         for g in &games {
-            g.add(theta, Some(&mut score), Some(&mut info));
+            g.add(theta, Some(&mut game), Some(&mut info));
+            game.iter().for_each(|&(i, v)| score[i] += v);
         }
         for i in 0..n {
             score[i] -= prior * theta[i];
@@ -140,13 +158,12 @@ pub fn fit(n: usize, games: &[Order], anchor: Anchor) -> RatingList {
     let (_, info) = information(&theta);
     let inverse = matrix::inverse_spd(&info, n).expect("the prior makes the information positive definite");
     let mut meat = vec![0.0; n * n];
-    let mut score = vec![0.0; n];
+    let mut score = Vec::new();
     for g in &games {
-        score.iter_mut().for_each(|s| *s = 0.0);
         g.add(&theta, Some(&mut score), None);
-        for a in 0..n {
-            for b in 0..n {
-                meat[a * n + b] += score[a] * score[b];
+        for &(a, x) in &score {
+            for &(b, y) in &score {
+                meat[a * n + b] += x * y;
             }
         }
     }
