@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
@@ -11,13 +11,15 @@ use crate::cli::out::say;
 use crate::cli::EXIT_OK;
 use crate::core::Params;
 use crate::error::{Error, Result};
+use crate::league::page::{self, Rated};
 use crate::league::rate::{games_held, Evidence, Options};
 use crate::league::{export, import, League};
 use crate::registry::Arena;
+use crate::stats::Unit;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  arena league add league.db results/nightly results/gate/*\n  arena league table league.db --game zhajinhua --relative 50\n  arena league export league.db --game gomoku --pgn league.pgn"
+    after_help = "Examples:\n  arena league add league.db results/nightly results/gate/*\n  arena league table league.db --game zhajinhua --relative 50\n  arena league report league.db --out league.html\n  arena league export league.db --game gomoku --pgn league.pgn"
 )]
 pub struct LeagueArgs {
     #[command(subcommand)]
@@ -30,6 +32,8 @@ enum LeagueCommand {
     Add(AddArgs),
     /// Every version of every bot rated over all the games kept: Elo and the payoff, with 95% intervals.
     Table(TableArgs),
+    /// The league as one self-contained HTML page: each game's table, each bot across its versions, the crosstable.
+    Report(ReportArgs),
     /// The games as PGN (a pair of seats a game, the result alone), which Ordo and BayesElo read.
     Export(ExportArgs),
 }
@@ -64,6 +68,19 @@ struct TableArgs {
     /// relative anchors): versions with few games are rated near their neighbours.
     #[arg(long, value_name = "ELO", value_parser = parse_sd)]
     relative: Option<f64>,
+}
+
+#[derive(Args, Debug)]
+struct ReportArgs {
+    /// The league file.
+    league: PathBuf,
+    /// Where the page goes: a file, or a folder (as league.html in it). Default: the league's
+    /// file with `.html` for its extension.
+    #[arg(long, value_name = "DIR|FILE")]
+    out: Option<PathBuf>,
+    /// The one game to show (default: every game the league holds).
+    #[arg(long)]
+    game: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -106,6 +123,7 @@ pub fn league(arena: &Arena, args: &LeagueArgs) -> Result<i32> {
     match &args.command {
         LeagueCommand::Add(add) => add_runs(add),
         LeagueCommand::Table(table) => show_table(arena, table),
+        LeagueCommand::Report(report) => write_report(arena, report),
         LeagueCommand::Export(export) => export_pgn(export),
     }
 }
@@ -157,18 +175,88 @@ fn game_of(league: &League, game: Option<&str>) -> Result<String> {
     }
 }
 
+/// The unit of `game`'s payoffs at its default table, and whether its verdicts lead with Elo (a
+/// league's runs may have set other stakes; their payoffs are in chips or points as the games
+/// paid them).
+fn headline_of(arena: &Arena, game: &str) -> Result<(Unit, bool)> {
+    let entry = arena.find(game)?;
+    let defaults = Params::new(entry.options(), &Default::default(), entry.name())?;
+    let headline = entry.venue(&defaults, *entry.seats().start(), &[], None)?.headline();
+    Ok((headline.unit, headline.is_elo()))
+}
+
 fn show_table(arena: &Arena, args: &TableArgs) -> Result<i32> {
     let league = League::open(&args.league, false)?;
     let game = game_of(&league, args.game.as_deref())?;
-    // The unit of the game's default table (a league's runs may have set other stakes; their
-    // payoffs are in chips or points as the games paid them).
-    let entry = arena.find(&game)?;
-    let defaults = Params::new(entry.options(), &Default::default(), entry.name())?;
-    let headline = entry.venue(&defaults, *entry.seats().start(), &[], None)?.headline();
+    let (unit, elo_leads) = headline_of(arena, &game)?;
     let evidence = Evidence::read(&league, &game)?;
     let table = evidence.rate(&Options { anchor: args.anchor.clone(), relative_sd: args.relative })?;
-    say!("{}", table.text(&evidence, &game, headline.unit, headline.is_elo()).trim_end());
+    say!("{}", table.text(&evidence, &game, unit, elo_leads).trim_end());
     Ok(EXIT_OK)
+}
+
+/// The page's file: `--out` as a file, or league.html in `--out` when it is a folder, or the
+/// league's file with `.html`.
+fn page_path(args: &ReportArgs) -> PathBuf {
+    match &args.out {
+        Some(out) if out.is_dir() => out.join("league.html"),
+        Some(out) => out.clone(),
+        None => args.league.with_extension("html"),
+    }
+}
+
+fn write_report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
+    let league = League::open(&args.league, false)?;
+    let games = match &args.game {
+        Some(_) => vec![game_of(&league, args.game.as_deref())?],
+        None => games_held(&league)?,
+    };
+    if games.is_empty() {
+        return Err(Error::input(format!("{}: the league holds no games yet", league.path.display())));
+    }
+    let mut read = Vec::new();
+    for game in &games {
+        let (unit, elo_leads) = headline_of(arena, game)?;
+        let evidence = Evidence::read(&league, game)?;
+        let table = evidence.rate(&Options::default())?;
+        read.push((game, unit, elo_leads, evidence, table));
+    }
+    let rated: Vec<Rated> = read
+        .iter()
+        .map(|(game, unit, elo_leads, evidence, table)| Rated {
+            game,
+            unit: *unit,
+            elo_leads: *elo_leads,
+            evidence,
+            table,
+        })
+        .collect();
+    let name =
+        args.league.file_name().map_or_else(|| args.league.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let html = page::page(&name, &rated)?;
+    let path = page_path(args);
+    write_page(&path, &html)?;
+    say!(
+        "{}: the league's page, {} {} ({}), {} KB",
+        path.display(),
+        games.len(),
+        if games.len() == 1 { "game" } else { "games" },
+        games.join(", "),
+        html.len().div_ceil(1024)
+    );
+    Ok(EXIT_OK)
+}
+
+/// Writes the page whole or not at all: to a file beside it, then renamed over it.
+fn write_page(path: &Path, html: &str) -> Result<()> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    std::fs::write(&partial, html).map_err(|e| Error::bad_path(path, e))?;
+    std::fs::rename(&partial, path).map_err(|e| {
+        let _ = std::fs::remove_file(&partial);
+        Error::bad_path(path, e)
+    })
 }
 
 fn export_pgn(args: &ExportArgs) -> Result<i32> {

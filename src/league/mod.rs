@@ -6,10 +6,12 @@
 //! - rate.rs: the league's table: Elo from pairs (anchors, relative anchors between versions),
 //!   the payoff rating in the game's unit, the crosstable and whether it is transitive.
 //! - export.rs: the games as PGN, which Ordo and BayesElo read.
+//! - page.rs: the league as one HTML page (`arena league report`).
 
 pub(crate) mod db;
 pub(crate) mod export;
 pub(crate) mod import;
+pub(crate) mod page;
 pub(crate) mod rate;
 
 pub(crate) use db::League;

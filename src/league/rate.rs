@@ -7,6 +7,8 @@
 //!   (Ordo's `-r`) hold each version of a bot near the one before it with a normal prior.
 //! - The payoff rating in the game's unit (`stats::payoff_ratings`), a table (a run's pairing) a
 //!   field and a game a deal.
+//! - For games of three or more seats, the Plackett–Luce rating of each game's whole finishing
+//!   order (`stats::plackett_luce`), in Elo, beside the pairs' Elo.
 //! - The crosstable, and whether the field is transitive: a cycle A beats B beats C beats A, each
 //!   by a score whose 95% interval is above one half, is named.
 
@@ -14,6 +16,7 @@ use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
 use crate::league::db::{sql, League};
+use crate::stats::plackett_luce::{self, Order};
 use crate::stats::{
     payoff_ratings, wilson, Anchor, Comparisons, FieldStats, PairScore, Prior, RatingList, TableField, Unit, Z95,
 };
@@ -55,6 +58,9 @@ pub(crate) struct Evidence {
     pub(crate) cross: Vec<(f64, u64)>,
     /// Each table's bots and deal-by-deal payoffs.
     tables: Vec<(Vec<usize>, FieldStats)>,
+    /// Each game's finishing order, and the most seats a game had.
+    orders: Vec<Order>,
+    widest: usize,
     /// Games kept, and runs.
     pub(crate) games: u64,
     pub(crate) runs: u64,
@@ -137,6 +143,8 @@ impl Evidence {
             comparisons: Comparisons::new(n),
             cross: vec![(0.0, 0); n * n],
             tables: Vec::new(),
+            orders: Vec::new(),
+            widest: 0,
             games: 0,
             runs: 0,
         };
@@ -145,6 +153,8 @@ impl Evidence {
         let mut deal: Vec<f64> = Vec::new();
         each_game(league, game, &index, |run, pairing, seats| {
             ev.games += 1;
+            ev.orders.push(seats.iter().map(|s| (s.0, s.2.clamp(0, i64::from(u32::MAX)) as u32)).collect());
+            ev.widest = ev.widest.max(seats.len());
             if table_at.is_none_or(|(r, _)| r != run) {
                 ev.runs += 1;
             }
@@ -222,10 +232,13 @@ impl Evidence {
         let elo = self.comparisons.elo_with(anchor, &priors);
         let fields: Vec<TableField> = self.tables.iter().map(|(bots, field)| TableField { bots, field }).collect();
         let payoff = payoff_ratings(self.versions.len(), &fields, anchor);
+        // Pairs count a field's game many times over; a field's ratings take its order whole.
+        let field = (self.widest >= 3).then(|| plackett_luce::fit(self.versions.len(), &self.orders, anchor));
         Ok(Table {
             elo,
             level,
             payoff,
+            field,
             cycle: cycle(&self.cross, self.versions.len()),
             anchor: options.anchor.clone(),
             relative_sd: options.relative_sd,
@@ -233,7 +246,7 @@ impl Evidence {
     }
 
     /// a's score against b; `None` without games.
-    fn beats(&self, a: usize, b: usize) -> Option<f64> {
+    pub(crate) fn beats(&self, a: usize, b: usize) -> Option<f64> {
         let (points, games) = self.cross[a * self.versions.len() + b];
         (games > 0).then(|| points / games as f64)
     }
@@ -260,8 +273,8 @@ pub(crate) fn cycle(cross: &[(f64, u64)], n: usize) -> Option<[usize; 3]> {
 }
 
 /// α-Rank's selection strength and population (Omidshafiei et al., 2019), on scores in [0, 1].
-const ALPHA: f64 = 20.0;
-const POPULATION: f64 = 50.0;
+pub(crate) const ALPHA: f64 = 20.0;
+pub(crate) const POPULATION: f64 = 50.0;
 
 /// α-Rank of a crosstable: each version's share of the stationary distribution of a population
 /// that drifts from version to version, a mutant σ→τ taking over with the fixation probability
@@ -320,6 +333,8 @@ pub(crate) struct Table {
     pub(crate) level: f64,
     /// Payoff ratings per game.
     pub(crate) payoff: RatingList,
+    /// For fields of three or more seats: the Plackett–Luce ratings in Elo (before `level`).
+    pub(crate) field: Option<RatingList>,
     /// A cycle in the crosstable.
     pub(crate) cycle: Option<[usize; 3]>,
     anchor: Option<(String, f64)>,
@@ -338,16 +353,19 @@ impl Table {
         self.elo.ranking()
     }
 
-    /// The table as the terminal shows it.
-    pub(crate) fn text(&self, ev: &Evidence, game: &str, unit: Unit, elo_leads: bool) -> String {
-        let mut out = String::new();
+    /// The table's first line: the game and how much evidence it holds.
+    pub(crate) fn summary(&self, ev: &Evidence, game: &str) -> String {
         let bots = ev.versions.iter().map(|v| &v.name).collect::<std::collections::BTreeSet<_>>().len();
-        out.push_str(&format!(
-            "league table for {game}: {bots} bots in {} versions, {} runs, {} games\n",
+        format!(
+            "league table for {game}: {bots} bots in {} versions, {} runs, {} games",
             ev.versions.len(),
             ev.runs,
             ev.games
-        ));
+        )
+    }
+
+    /// How the figures were rated and anchored, in a sentence.
+    pub(crate) fn method(&self, unit: Unit) -> String {
         let anchor = match &self.anchor {
             Some((who, elo)) => format!("{who} at {elo:+.1} Elo"),
             None => "the mean at 0 Elo".to_string(),
@@ -356,78 +374,159 @@ impl Table {
             Some(sd) => format!("; successive versions of a bot held together by a prior of sd {sd} Elo"),
             None => String::new(),
         };
-        out.push_str(&format!(
-            "Elo on games won (each pair of seats, a draw half) anchored at {anchor}{relative}; payoff in {unit} against the {}; 95% intervals\n",
+        let field = match self.field {
+            Some(_) => format!(
+                "; {} Elo on each game's whole finishing order (places by payoff, ties shared), anchored alike",
+                plackett_luce::NAME
+            ),
+            None => String::new(),
+        };
+        format!(
+            "Elo on games won (each pair of seats, a draw half) anchored at {anchor}{relative}{field}; payoff in {unit} against the {}; 95% intervals",
             if self.anchor.is_some() { "anchor" } else { "field's mean" }
-        ));
-        let width = ev.versions.iter().map(|v| v.label().len()).max().unwrap_or(3).max(3);
-        out.push_str(&format!(
-            "rank  {:<width$}  {:>28}  {:>30}  {:>9}  {:>6}\n",
-            "bot",
-            "Elo [95% CI]",
-            format!("{unit} [95% CI]"),
-            "pairs",
-            "score"
-        ));
-        for (rank, k) in self.ranking().into_iter().enumerate() {
-            let (elo, lo, hi) = self.elo_of(k);
-            let p = self.payoff.ratings[k];
-            let (points, games) = ev.comparisons.record(k);
-            let score = if games == 0 { "-".to_string() } else { format!("{:.1}%", 100.0 * points / games as f64) };
-            out.push_str(&format!(
-                "{:>4}  {:<width$}  {:>28}  {:>30}  {:>9}  {:>6}\n",
-                rank + 1,
-                ev.versions[k].label(),
-                format!("{} [{}, {}]", num(elo, 1), num(lo, 1), num(hi, 1)),
-                format!("{} [{}, {}]", num(unit.of(p.value), 2), num(unit.of(p.lo), 2), num(unit.of(p.hi), 2)),
-                games,
-                score
-            ));
-        }
-        // Each version against the one before it, in the figure the game's verdicts lead with:
-        // the regression (or progress) in a sentence.
-        for k in (1..ev.versions.len()).filter(|&k| ev.versions[k].name == ev.versions[k - 1].name) {
-            let (list, scale, what) = if elo_leads {
-                (&self.elo, 1.0, "Elo".to_string())
-            } else {
-                (&self.payoff, unit.of(1.0), unit.to_string())
-            };
-            let d = list.difference(k, k - 1);
-            let value = list.ratings[k].value - list.ratings[k - 1].value;
-            let verdict = if d.hi < 0.0 {
-                "weaker: a regression"
-            } else if d.lo > 0.0 {
-                "stronger"
-            } else {
-                "not told apart by the games so far"
-            };
-            out.push_str(&format!(
-                "{} against {}: {} {what} [{}, {}], {verdict}\n",
-                ev.versions[k].label(),
-                ev.versions[k - 1].label(),
-                num(scale * value, 2),
-                num(scale * d.lo, 2),
-                num(scale * d.hi, 2)
-            ));
-        }
-        out.push_str(&match self.cycle {
+        )
+    }
+
+    /// The table's rows, from the highest Elo down, their figures written as the terminal and
+    /// the page both show them.
+    pub(crate) fn rows(&self, ev: &Evidence, unit: Unit) -> Vec<Row> {
+        let ranking = self.ranking();
+        ranking
+            .into_iter()
+            .enumerate()
+            .map(|(rank, k)| {
+                let (elo, lo, hi) = self.elo_of(k);
+                let p = self.payoff.ratings[k];
+                let (points, games) = ev.comparisons.record(k);
+                let field = self.field.as_ref().map(|list| {
+                    let r = list.ratings[k];
+                    let l = self.level;
+                    format!("{} [{}, {}]", num(r.value + l, 1), num(r.lo + l, 1), num(r.hi + l, 1))
+                });
+                Row {
+                    rank: rank + 1,
+                    label: ev.versions[k].label(),
+                    elo: format!("{} [{}, {}]", num(elo, 1), num(lo, 1), num(hi, 1)),
+                    payoff: format!(
+                        "{} [{}, {}]",
+                        num(unit.of(p.value), 2),
+                        num(unit.of(p.lo), 2),
+                        num(unit.of(p.hi), 2)
+                    ),
+                    field,
+                    pairs: games,
+                    score: if games == 0 { "-".to_string() } else { format!("{:.1}%", 100.0 * points / games as f64) },
+                }
+            })
+            .collect()
+    }
+
+    /// Each version against the one before it, in the figure the game's verdicts lead with: the
+    /// regression (or progress) in a sentence.
+    pub(crate) fn steps(&self, ev: &Evidence, unit: Unit, elo_leads: bool) -> Vec<String> {
+        let (list, scale, what) = if elo_leads {
+            (&self.elo, 1.0, "Elo".to_string())
+        } else {
+            (&self.payoff, unit.of(1.0), unit.to_string())
+        };
+        (1..ev.versions.len())
+            .filter(|&k| ev.versions[k].name == ev.versions[k - 1].name)
+            .map(|k| {
+                let d = list.difference(k, k - 1);
+                let value = list.ratings[k].value - list.ratings[k - 1].value;
+                let verdict = if d.hi < 0.0 {
+                    "weaker: a regression"
+                } else if d.lo > 0.0 {
+                    "stronger"
+                } else {
+                    "not told apart by the games so far"
+                };
+                format!(
+                    "{} against {}: {} {what} [{}, {}], {verdict}",
+                    ev.versions[k].label(),
+                    ev.versions[k - 1].label(),
+                    num(scale * value, 2),
+                    num(scale * d.lo, 2),
+                    num(scale * d.hi, 2)
+                )
+            })
+            .collect()
+    }
+
+    /// Whether the field is transitive, in a sentence; when it is not, the cycle found and the
+    /// field's α-Rank (each version and its share, the largest first) after it.
+    pub(crate) fn transitivity(&self, ev: &Evidence) -> (String, Option<Vec<(usize, f64)>>) {
+        match self.cycle {
             Some([a, b, c]) => {
                 let s = |x: usize, y: usize| ev.beats(x, y).map_or(0.0, |b| 100.0 * b);
                 let l = |x: usize| ev.versions[x].label();
                 let mass = alpha_rank(&ev.cross, ev.versions.len());
                 let mut order: Vec<usize> = (0..mass.len()).collect();
                 order.sort_by(|&x, &y| mass[y].total_cmp(&mass[x]).then(x.cmp(&y)));
-                let ranked: Vec<String> = order.iter().map(|&k| format!("{} {:.1}%", l(k), 100.0 * mass[k])).collect();
-                format!(
-                    "not transitive: {} beats {} ({:.1}%), {} beats {} ({:.1}%), {} beats {} ({:.1}%), each score's 95% interval above 50%: no one list orders this field\n\
-                     α-Rank (α {ALPHA}, population {POPULATION}), each version's share of the long run: {}\n",
-                    l(a), l(b), s(a, b), l(b), l(c), s(b, c), l(c), l(a), s(c, a), ranked.join(", ")
-                )
+                let said = format!(
+                    "not transitive: {} beats {} ({:.1}%), {} beats {} ({:.1}%), {} beats {} ({:.1}%), each score's 95% interval above 50%: no one list orders this field",
+                    l(a), l(b), s(a, b), l(b), l(c), s(b, c), l(c), l(a), s(c, a)
+                );
+                (said, Some(order.into_iter().map(|k| (k, mass[k])).collect()))
             }
-            None => "transitive as far as the games tell: no three versions beat each other in a circle (by scores whose 95% intervals are above 50%)\n".to_string(),
-        });
+            None => ("transitive as far as the games tell: no three versions beat each other in a circle (by scores whose 95% intervals are above 50%)".to_string(), None),
+        }
+    }
+
+    /// The table as the terminal shows it.
+    pub(crate) fn text(&self, ev: &Evidence, game: &str, unit: Unit, elo_leads: bool) -> String {
+        let mut out = format!("{}\n{}\n", self.summary(ev, game), self.method(unit));
+        let width = ev.versions.iter().map(|v| v.label().len()).max().unwrap_or(3).max(3);
+        // The field's column, when there is one, after the pairs' Elo.
+        let field_head = self.field.as_ref().map(|_| format!("  {:>28}", format!("{} [95% CI]", plackett_luce::NAME)));
+        out.push_str(&format!(
+            "rank  {:<width$}  {:>28}{}  {:>30}  {:>9}  {:>6}\n",
+            "bot",
+            "Elo [95% CI]",
+            field_head.unwrap_or_default(),
+            format!("{unit} [95% CI]"),
+            "pairs",
+            "score"
+        ));
+        for row in self.rows(ev, unit) {
+            let field = row.field.map(|f| format!("  {f:>28}")).unwrap_or_default();
+            out.push_str(&format!(
+                "{:>4}  {:<width$}  {:>28}{field}  {:>30}  {:>9}  {:>6}\n",
+                row.rank, row.label, row.elo, row.payoff, row.pairs, row.score
+            ));
+        }
+        for step in self.steps(ev, unit, elo_leads) {
+            out.push_str(&step);
+            out.push('\n');
+        }
+        let (said, shares) = self.transitivity(ev);
+        out.push_str(&said);
+        out.push('\n');
+        if let Some(shares) = shares {
+            let ranked: Vec<String> =
+                shares.iter().map(|&(k, m)| format!("{} {:.1}%", ev.versions[k].label(), 100.0 * m)).collect();
+            out.push_str(&format!(
+                "α-Rank (α {ALPHA}, population {POPULATION}), each version's share of the long run: {}\n",
+                ranked.join(", ")
+            ));
+        }
         out
     }
+}
+
+/// One row of the table.
+pub(crate) struct Row {
+    pub(crate) rank: usize,
+    pub(crate) label: String,
+    /// Elo and its 95% interval.
+    pub(crate) elo: String,
+    /// The payoff rating in the game's unit and its interval.
+    pub(crate) payoff: String,
+    /// The field's rating (Plackett–Luce, Elo) and its interval, for fields of three or more.
+    pub(crate) field: Option<String>,
+    /// Pairs of seats played against other versions, and the share of their points won.
+    pub(crate) pairs: u64,
+    pub(crate) score: String,
 }
 
 /// A signed number with `places` decimals; ±inf and `-` for NaN.

@@ -10,6 +10,8 @@
 //!   mean payoff and the difference between any two, clustered by deal).
 //! - [`ratings`]: rating lists: maximum-likelihood Elo (draws as half points) and least-squares
 //!   payoff ratings, anchored, with cluster-robust intervals.
+//! - [`plackett_luce`]: ratings for fields of three or more seats from each game's whole
+//!   finishing order (the Plackett–Luce model, ties by Breslow's rule), in Elo.
 //! - [`regress`]: regression adjustment on covariates of mean zero, fitted on the observations
 //!   before each one ([`OnlineRegression`]), so that it keeps the mean exactly.
 //! - [`unit`](mod@unit): the unit a game's payoff verdicts are counted in, and numbers written with it.
@@ -25,6 +27,7 @@ pub mod cluster;
 pub mod elo;
 pub mod interval;
 mod matrix;
+pub mod plackett_luce;
 pub mod ratings;
 pub mod regress;
 pub mod sprt;

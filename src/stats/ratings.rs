@@ -617,7 +617,7 @@ fn robust_covariance(info: &[f64], meat: &[f64], m: usize, clusters: u64) -> Vec
 }
 
 /// The group's ratings and covariance moved to the anchor, spread over all `n` bots (others NaN).
-fn anchored(
+pub(super) fn anchored(
     n: usize,
     group: &[usize],
     values: &[f64],

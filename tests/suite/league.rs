@@ -241,3 +241,186 @@ fn the_gate_holds_a_version_within_reach_of_the_leagues_best() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("within_best: must be a gap with its unit"));
 }
+
+/// A run of four bots at four seats (zhajinhua) into `out`.
+fn field(out: &Path, games: u32, seed: u32) -> PathBuf {
+    let bots = ["ev", "threshold", "always-call", "ev-naive"];
+    let mut cmd = arena();
+    cmd.args(["run", "--game", "zhajinhua", "--seats", "4", "--threads", "2", "--quiet", "--games"]);
+    cmd.arg(games.to_string()).args(["--seed", &seed.to_string(), "--out"]).arg(out);
+    bots.iter().for_each(|b| {
+        cmd.args(["--bot", b]);
+    });
+    ok(cmd.output().unwrap());
+    out.to_path_buf()
+}
+
+/// The signed numbers of a text (`+40.7 [+26.8, +54.6]` → 40.7, 26.8, 54.6).
+fn numbers(text: &str) -> Vec<f64> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-' || c == 'i' || c == 'n' || c == 'f'))
+        .filter(|t| t.starts_with('+') || t.starts_with('-'))
+        .map(|t| t.parse().unwrap_or_else(|_| panic!("{t} in {text}")))
+        .collect()
+}
+
+/// The table's rows as the terminal prints them: each version's label and its figures (Elo,
+/// the field's rating when there is one, the payoff, each with its interval).
+fn table_rows(table: &str) -> Vec<(String, Vec<f64>)> {
+    table
+        .lines()
+        .filter(|l| l.split_whitespace().next().is_some_and(|t| t.parse::<u32>().is_ok()))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let figures = words[2..words.len() - 2].join(" ");
+            (words[1].to_string(), numbers(&figures))
+        })
+        .collect()
+}
+
+/// The same rows read from the page's table: `<tr><td>rank</td><td>label</td><td>figures…`.
+fn page_rows(page: &str) -> Vec<(String, Vec<f64>)> {
+    let at = page.find("<h3>Table</h3>").expect("the page's table");
+    let table = &page[at..at + page[at..].find("</table>").unwrap()];
+    table
+        .split("<tr>")
+        .skip(2)
+        .map(|row| {
+            let cells: Vec<&str> = row
+                .split("</td>")
+                .filter(|c| c.contains("<td"))
+                .filter_map(|c| c.rsplit_once('>').map(|(_, text)| text))
+                .collect();
+            let figures = cells[2..cells.len() - 2].join(" ");
+            (cells[1].to_string(), numbers(&figures))
+        })
+        .collect()
+}
+
+/// A league of two four-seat zhajinhua runs (ev in two versions) and a two-seat run: the page
+/// holds every figure of `league table` for the game, each version against the one before, the
+/// crosstable, a plot of each figure across the versions, and the field's rating; `--out` takes
+/// a folder or a file; the page is the same bytes when written again.
+#[test]
+fn the_league_page_holds_the_tables_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("league.db");
+    ok(league(&["add", "--label", "v1"], &db, &[&field(&d.join("a"), 200, 1)]));
+    ok(league(&["add", "--version", "ev=v2", "--label", "v1"], &db, &[&field(&d.join("b"), 200, 2)]));
+    ok(league(&["add", "--label", "v1"], &db, &[&run(&d.join("c"), &["ev", "threshold"], 100, 3, &["--quiet"])]));
+
+    let table = ok(league(&["table"], &db, &[]));
+    let said = ok(league(&["report"], &db, &[]));
+    let path = d.join("league.html");
+    assert!(said.starts_with(&format!("{}: the league's page, 1 game (zhajinhua), ", path.display())), "{said}");
+    assert!(said.trim_end().ends_with(" KB"), "{said}");
+    let page = std::fs::read_to_string(&path).unwrap();
+
+    let (ours, theirs) = (table_rows(&table), page_rows(&page));
+    assert_eq!(ours.len(), 5, "{table}");
+    // Elo, Plackett-Luce and the payoff, each with its interval: nine numbers a row.
+    assert!(ours.iter().all(|(_, n)| n.len() == 9), "{ours:?}");
+    assert_eq!(ours, theirs);
+    assert!(table.contains("Plackett-Luce [95% CI]") && page.contains("<th>Plackett-Luce [95% CI]</th>"));
+
+    let step = table.lines().find(|l| l.starts_with("ev@v2 against ev@v1: ")).expect(&table);
+    assert!(page.contains(&format!("<li>{step}.</li>")), "{step}");
+    let transitive = table.lines().last().unwrap();
+    assert!(transitive.starts_with("transitive as far as the games tell"), "{table}");
+    assert!(page.contains(&format!("<p class=\"transitive\">T{}.</p>", &transitive[1..])));
+    for plot in ["Payoff", "Elo", "Plackett-Luce"] {
+        assert!(page.contains(&format!("<h3>{plot} of each bot across its versions, 95% intervals</h3>")), "{plot}");
+    }
+    // The crosstable: five rows of five cells, a pair's score of its pairs of seats; the diagonal
+    // and ev's two versions, which never met, empty.
+    let at = page.find("<h3>Crosstable</h3>").unwrap();
+    let cross = &page[at..at + page[at..].find("</table>").unwrap()];
+    assert_eq!(cross.matches("<tr>").count(), 6);
+    assert_eq!(cross.matches("<td>-</td>").count(), 7, "{cross}");
+    // ev@v1 and threshold@v1: 200 four-seat games and 100 two-seat ones; ev@v2 and threshold: 200.
+    assert_eq!(cross.matches("% of 300</td>").count(), 2, "{cross}");
+    assert!(cross.contains("% of 200</td>"), "{cross}");
+
+    // A folder takes league.html; the same league gives the same bytes.
+    let folder = d.join("pages");
+    std::fs::create_dir(&folder).unwrap();
+    ok(arena().args(["league", "report"]).arg(&db).arg("--out").arg(&folder).output().unwrap());
+    assert!(std::fs::read_to_string(folder.join("league.html")).unwrap() == page, "the page changed");
+    let file = d.join("one.html");
+    ok(arena().args(["league", "report"]).arg(&db).args(["--game", "zhajinhua", "--out"]).arg(&file).output().unwrap());
+    assert!(std::fs::read_to_string(&file).unwrap() == page);
+}
+
+/// A page that cannot be written is one error line and exit 2 (a folder that is not there, a
+/// path under a file), as is a league that is not there or a game it does not hold.
+#[test]
+fn a_league_page_on_a_bad_path_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("l.db");
+    ok(league(&["add"], &db, &[&run(&d.join("r"), &["ev", "random"], 10, 1, &["--quiet"])]));
+    let under_file = write(d, "file", "x").join("page.html");
+    for (out, says) in [(d.join("no/such/folder/page.html"), "No such file"), (under_file, "Not a directory")] {
+        let done = arena().args(["league", "report"]).arg(&db).arg("--out").arg(&out).output().unwrap();
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("error: ") && stderr.contains(says), "{stderr}");
+        assert!(!out.exists());
+    }
+    for (args, says) in [(&["report"][..], "no league at"), (&["report", "--game", "gomoku"][..], "holds no gomoku")] {
+        let db = if says == "no league at" { d.join("none.db") } else { db.clone() };
+        let done = league(args, &db, &[]);
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!((done.status.code(), stderr.lines().count()), (Some(2), 1), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+    }
+}
+
+/// On a real field (four zhajinhua bots at four seats), the Plackett-Luce ratings order the bots
+/// as the payoff rating does wherever the payoff tells two bots apart (their 95% intervals do not
+/// overlap); and at least one pair is told apart, so the check checks something.
+#[test]
+fn the_field_rating_agrees_with_the_payoff_on_a_real_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("l.db");
+    ok(league(&["add", "--label", "v1"], &db, &[&field(&d.join("f"), 400, 1)]));
+    let table = ok(league(&["table"], &db, &[]));
+    let rows = table_rows(&table);
+    assert_eq!(rows.len(), 4, "{table}");
+    let mut apart = 0;
+    for (a, x) in &rows {
+        for (b, y) in &rows {
+            // [Elo lo hi] [PL lo hi] [payoff lo hi]: x is clearly ahead of y on the payoff.
+            if x[7] > y[8] {
+                apart += 1;
+                assert!(x[3] > y[3], "{a} makes more than {b} but is rated below it by the field: {table}");
+            }
+        }
+    }
+    assert!(apart >= 3, "{table}");
+}
+
+/// The league's page in headless Chromium (when installed: scripts/chromium-check.sh): every plot
+/// has its marks and its legend, none covers a mark, every plot fills its column.
+#[test]
+fn the_league_page_draws_its_plots_in_headless_chromium() {
+    let Some(chromium) = crate::report::chromium() else {
+        eprintln!("skipped: no Chromium (install it with scripts/chromium-check.sh, or set CHROMIUM)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let db = d.join("league.db");
+    ok(league(&["add", "--label", "v1"], &db, &[&field(&d.join("a"), 100, 1)]));
+    ok(league(&["add", "--version", "ev=v2", "--label", "v1"], &db, &[&field(&d.join("b"), 100, 2)]));
+    ok(league(&["report"], &db, &[]));
+    let plots = crate::plots::measured_page(&chromium, d, &d.join("league.html"), "league");
+    assert_eq!(plots.len(), 3, "{plots:?}");
+    for plot in &plots {
+        assert!(plot["marks"].as_u64() > Some(0) && plot["legends"].as_u64() > Some(0), "{plot}");
+        assert!(plot["hits"].as_array().unwrap().is_empty(), "{plot}");
+        assert!(plot["width"].as_f64().unwrap() >= 0.95 * plot["column"].as_f64().unwrap(), "{plot}");
+    }
+}

@@ -84,8 +84,14 @@ const WITH_LEGEND: [&str; 2] = ["Running mean payoff, 95% band", "SPRT log-likel
 
 /// What [`CHECK`] found in `dir`'s report.html, rendered 1,280 pixels wide.
 fn measured(chromium: &Path, tmp: &Path, dir: &Path, name: &str) -> Vec<Value> {
-    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
-    let checked = dir.join("report-checked.html");
+    measured_page(chromium, tmp, &dir.join("report.html"), name)
+}
+
+/// What [`CHECK`] found in the page at `path` (report.html, the league's page), rendered 1,280
+/// pixels wide.
+pub(crate) fn measured_page(chromium: &Path, tmp: &Path, path: &Path, name: &str) -> Vec<Value> {
+    let page = std::fs::read_to_string(path).unwrap();
+    let checked = path.with_extension("checked.html");
     std::fs::write(&checked, page.replace("</body>", &format!("{CHECK}</body>"))).unwrap();
     let url = format!("file://{}", checked.display());
     let dom = dump_dom(chromium, &tmp.join(format!("profile-{name}-plots")), &["--window-size=1280,2400"], &url);

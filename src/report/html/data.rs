@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::plot::{Estimate, Line};
+use super::plot::{Estimate, Line, Series};
 use super::scale::tidy;
 use crate::report::export::table_markup;
 
@@ -50,6 +50,18 @@ pub fn estimates(rows: &[Estimate]) -> String {
     let head = ["".into(), "estimate".into(), "95% low".into(), "95% high".into()];
     let rows: Vec<Vec<String>> =
         rows.iter().map(|r| vec![r.label.clone(), cell(r.mean), cell(r.lo), cell(r.hi)]).collect();
+    table(&head, &rows, None)
+}
+
+/// An interval plot's points: series, category, estimate, interval.
+pub fn series(series: &[Series], x_desc: &str) -> String {
+    let head = ["".into(), x_desc.to_string(), "estimate".into(), "95% low".into(), "95% high".into()];
+    let rows: Vec<Vec<String>> = series
+        .iter()
+        .flat_map(|s| {
+            s.points.iter().map(|p| vec![s.label.clone(), p.label.clone(), cell(p.mean), cell(p.lo), cell(p.hi)])
+        })
+        .collect();
     table(&head, &rows, None)
 }
 

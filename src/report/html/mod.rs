@@ -28,13 +28,15 @@ use std::path::Path;
 use crate::error::Result;
 use crate::registry::Arena;
 
+pub use plot::{intervals, Estimate, Series};
 pub use run::RunData;
 
 /// The page's file name in a run folder.
 pub const REPORT: &str = "report.html";
 
-/// The page's style: plain, print-friendly, runs side by side when there are several.
-const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#111;background:#fff}\
+/// The page's style: plain, print-friendly, runs side by side when there are several (the
+/// league's page wears it too).
+pub const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#111;background:#fff}\
 h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #999}h3{font-size:1em;margin-bottom:.3em}\
 .runs{display:flex;gap:2em;align-items:flex-start;overflow-x:auto}.run{flex:1 1 0;min-width:740px}\
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:.2em .5em;text-align:right}\
@@ -50,7 +52,7 @@ pub fn escape(text: &str) -> String {
 
 /// A titled plot, the notes under it (the section's, then the plot's own on how it was drawn),
 /// and its numbers.
-fn figure_of(title: &str, figure: &plot::Figure, note: &str) -> String {
+pub fn figure_of(title: &str, figure: &plot::Figure, note: &str) -> String {
     let mut notes = String::new();
     for n in [note, figure.note.as_str()].iter().filter(|n| !n.is_empty()) {
         notes.push_str(&format!("<p class=\"note\">{}</p>\n", escape(n)));

@@ -324,6 +324,111 @@ pub fn forest(title: &str, rows: &[Estimate], x_desc: &str, reference: f64) -> R
     Ok(Figure { svg, data: data::estimates(rows), note: String::new() })
 }
 
+/// One series of an interval plot: its label (in the legend) and its estimates, each labelled
+/// on the x axis by its category.
+pub struct Series {
+    pub label: String,
+    pub points: Vec<Estimate>,
+}
+
+/// Estimates with their 95% intervals over categories, left to right: each series' points in
+/// turn and in its order (a bot's versions, oldest first), joined by a line of the series'
+/// colour and dash, a bar over each interval, the categories' labels under the axis, and a
+/// reference line at `reference` (zero: the field's mean). An interval's infinite end runs to
+/// the plot's edge.
+pub fn intervals(title: &str, series: &[Series], x_desc: &str, y_desc: &str, reference: f64) -> Result<Figure> {
+    let k: usize = series.iter().map(|s| s.points.len()).sum();
+    let all = || series.iter().flat_map(|s| s.points.iter());
+    let (y0, y1) = padded(all().flat_map(|p| [p.lo, p.hi, p.mean]), &[reference]);
+    let keys: Vec<Key> = series.iter().enumerate().map(|(i, s)| Key::Series(i, s.label.clone())).collect();
+    let names: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
+    let desc = format!(
+        "{y_desc} of {} in {k} {x_desc}, each a marker at the estimate and a bar over its 95% interval, a series' \
+         points joined in order; y from {} to {}, reference line at {}.",
+        names.join(", "),
+        scale::tidy(y0),
+        scale::tidy(y1),
+        scale::tidy(reference)
+    );
+    // Labels slanted so that long ones (a commit, a release name) do not run into each other.
+    let longest = all().map(|p| p.label.chars().count()).max().unwrap_or(1).clamp(4, 24) as u32;
+    let svg = svg(title, &desc, HEIGHT + longest * 6, &keys, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .margin(14)
+            .x_label_area_size(40 + longest * 6)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0.0..k.max(1) as f64, y0..y1)
+            .map_err(plot_error)?;
+        mesh(&mut chart)
+            .disable_x_mesh()
+            .x_labels(0)
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .y_label_formatter(&|y| scale::tidy(*y))
+            .draw()
+            .map_err(plot_error)?;
+        let mut marks = level_line(&chart, (0.0, reference), (k as f64, reference));
+        let hold = |y: f64| if y.is_nan() { y } else { y.clamp(y0, y1) };
+        let mut at = 0usize;
+        for (i, s) in series.iter().enumerate() {
+            let xs: Vec<f64> = (0..s.points.len()).map(|j| (at + j) as f64 + 0.5).collect();
+            at += s.points.len();
+            let joined: Vec<String> = s
+                .points
+                .iter()
+                .zip(&xs)
+                .filter(|(p, _)| p.mean.is_finite())
+                .map(|(p, &x)| chart.backend_coord(&(x, p.mean)))
+                .map(|(x, y)| format!("{x},{y}"))
+                .collect();
+            if joined.len() >= 2 {
+                let _ = writeln!(
+                    marks,
+                    "<polyline class=\"data\" points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}/>",
+                    joined.join(" "),
+                    colour(i),
+                    dash(i)
+                );
+            }
+            for (p, &x) in s.points.iter().zip(&xs) {
+                if !(p.lo.is_nan() || p.hi.is_nan()) {
+                    let (a, b) = (chart.backend_coord(&(x, hold(p.lo))), chart.backend_coord(&(x, hold(p.hi))));
+                    let _ = writeln!(
+                        marks,
+                        "<path class=\"data\" d=\"M{},{} L{},{} M{},{} L{},{} M{},{} L{},{}\" stroke=\"{}\" stroke-width=\"2\" fill=\"none\"/>",
+                        a.0, a.1, b.0, b.1, a.0 - 5, a.1, a.0 + 5, a.1, b.0 - 5, b.1, b.0 + 5, b.1,
+                        colour(i)
+                    );
+                }
+                if p.mean.is_finite() {
+                    let (px, py) = chart.backend_coord(&(x, p.mean));
+                    marks.push_str(&marker(i, px, py, "data"));
+                    marks.push('\n');
+                }
+                let (lx, ly) = chart.backend_coord(&(x, y0));
+                let _ = writeln!(
+                    marks,
+                    "<text x=\"{lx}\" y=\"{}\" text-anchor=\"end\" transform=\"rotate(-35 {lx} {})\" font-family=\"{FONT}\" font-size=\"13\">{}</text>",
+                    ly + 16,
+                    ly + 16,
+                    escape(&p.label)
+                );
+            }
+        }
+        Ok(marks)
+    })?;
+    // A rating at ±∞ (a version that won or lost every game) has no marker, only its bar.
+    let endless = all().filter(|p| p.mean.is_infinite()).count();
+    let note = match endless {
+        0 => String::new(),
+        k => format!(
+            "{k} of the estimates {} infinite (every game won or every game lost): no marker, the bar from the bound its games allow to the plot's edge.",
+            if k == 1 { "is" } else { "are" }
+        ),
+    };
+    Ok(Figure { svg, data: data::series(series, x_desc), note })
+}
+
 /// One line of a line plot, with an optional band (its 95% interval) drawn under it.
 pub struct Line {
     pub label: String,
@@ -668,6 +773,25 @@ mod tests {
         // The legend is in its band above the plotting area.
         let legend = &fig.svg[fig.svg.find("<g class=\"legend\">").unwrap()..];
         assert!(legend.contains(">zero</text>") && legend.contains(">a</text>"));
+    }
+
+    /// A bot's versions are joined by one line, every estimate is a marker with a bar but the one at
+    /// -∞, which the note names, and every version is labelled under the axis.
+    #[test]
+    fn interval_plots_join_a_series_and_name_an_infinite_estimate() {
+        let at = |label: &str, mean: f64| Estimate { label: label.into(), mean, lo: mean - 10.0, hi: mean + 10.0 };
+        let series = [
+            Series { label: "ev".into(), points: vec![at("v1", 5.0), at("v2", 20.0), at("v3<", -5.0)] },
+            Series { label: "random".into(), points: vec![at("v1", f64::NEG_INFINITY)] },
+        ];
+        let fig = intervals("t", &series, "versions", "Elo", 0.0).unwrap();
+        assert_eq!(fig.svg.matches("<polyline class=\"data\"").count(), 1, "one line, ev's");
+        assert_eq!(fig.svg.matches("<circle class=\"data\"").count(), 3, "ev's three markers");
+        // ev's three bars, and random's held to the plot's bottom edge.
+        assert_eq!(fig.svg.matches("<path class=\"data\" d=\"M").count(), 4);
+        assert!(fig.svg.contains(">v3&lt;</text>") && fig.svg.contains(">random</text>"));
+        assert!(fig.note.starts_with("1 of the estimates is infinite"), "{}", fig.note);
+        assert_eq!(fig.data.matches("<tr>").count(), 5);
     }
 
     #[test]
