@@ -11,11 +11,20 @@ stderr ends up in the run folder's logs/<bot>.log.
 
     run(lambda view, legal: random.choice(legal))
 
+A bot that can say with which probabilities it acts at any view, for any hand it could hold
+there, passes policy(view, legal), which returns {action text: probability}: its `ready` then
+says so, and the host may ask it `policy` (local best response, `arena exploit`, does, for every
+hand of the range):
+
+    run(lambda view, legal: "call", policy=lambda view, legal: {"call": 1.0})
+
 Every bot on this module takes fault flags, to try the host (and `arena check-bot`) against a
 bot that misbehaves in one way: `--fault NAME` with NAME one of `crash` (exits at its first
 decision), `hang` (never answers a decision), `stall` (never answers hello), `illegal` (answers
 an action the rules refuse), `protocol` (answers a line that is not JSON), `memory` (takes
-300 MiB at its first decision), `quit` (ignores quit and keeps running); and `--sleep-ms N`
+300 MiB at its first decision), `quit` (ignores quit and keeps running), `policy` (answers
+every `policy` with probabilities that sum to 0.5), `policy-late` (the same from a process's
+second `policy` on); and `--sleep-ms N`
 (sleeps N ms before every answer).
 
 Standard library only. The module keeps what the host said last: `hello` (the game, its table
@@ -69,11 +78,22 @@ def answer(act, message, fault):
 ballast = None
 
 
-def run(act, new_game=None, game_over=None):
+def policy_answer(policy, message, fault, asked):
+    """The answer to a policy request (the `asked`-th of this process, from 1), or the fault
+    flag's misbehaviour instead."""
+    said = policy(message["view"], message["legal"])
+    if fault == "policy" or (fault == "policy-late" and asked > 1):
+        said = {action: p / 2 for action, p in said.items()}
+    return {"policy": said}
+
+
+def run(act, new_game=None, game_over=None, policy=None):
     """Plays until the host says quit. act(view, legal) returns one action text;
-    new_game(message) and game_over(message), when given, see those messages."""
+    new_game(message) and game_over(message), when given, see those messages;
+    policy(view, legal), when given, returns the probabilities act would choose with there."""
     global hello, game
     fault, sleep_ms = flags(sys.argv[1:])
+    asked = 0
     while True:
         line = sys.stdin.readline()
         if not line:
@@ -84,7 +104,7 @@ def run(act, new_game=None, game_over=None):
             hello = message
             if fault == "stall":
                 time.sleep(1e6)
-            send({"type": "ready"})
+            send({"type": "ready", "policy": True} if policy else {"type": "ready"})
         elif kind == "new_game":
             game = message
             random.seed(message["seed"])
@@ -96,6 +116,9 @@ def run(act, new_game=None, game_over=None):
             reply = answer(act, message, fault)
             if reply is not None:
                 send(reply)
+        elif kind == "policy" and policy:
+            asked += 1
+            send(policy_answer(policy, message, fault, asked))
         elif kind == "game_over":
             if game_over:
                 game_over(message)

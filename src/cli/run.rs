@@ -232,22 +232,17 @@ pub(crate) fn flags_config(
 /// "mybot.py"] } }` (the command split at spaces; `NAME=` may be left out: the kind names it).
 pub(crate) fn bot_entry(bot: &str) -> Result<(String, String)> {
     let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
-    let Some((head, command)) = bot.split_once(':') else { return Ok((quote(bot), bot.to_string())) };
-    let (name, kind) = head.split_once('=').unwrap_or((head, head));
-    let words: Vec<String> = command.split_whitespace().map(quote).collect();
-    if words.is_empty() || name.trim().is_empty() || kind.trim().is_empty() {
-        return Err(Error::input(format!(
-            "--bot {bot}: a program as a bot is NAME=KIND:COMMAND, e.g. --bot 'mine=external:python3 mybot.py'"
-        )));
-    }
-    let (name, kind) = (name.trim(), kind.trim());
+    let Some((name, kind, command)) = crate::core::roster::program_spec(bot)? else {
+        return Ok((quote(bot), bot.to_string()));
+    };
+    let words: Vec<String> = command.iter().map(|w| quote(w)).collect();
     let entry = format!(
         "{{ name = {}, kind = {}, params = {{ command = [{}] }} }}",
-        quote(name),
-        quote(kind),
+        quote(&name),
+        quote(&kind),
         words.join(", ")
     );
-    Ok((entry, name.to_string()))
+    Ok((entry, name))
 }
 
 /// Refuses, before anything is played or written, an export that cannot hold a run's tables.

@@ -433,6 +433,8 @@ pub struct Fault {
     reason: String,
     /// The bot's program never answered (see [`Fault::at_start`]).
     at_start: bool,
+    /// The seat whose bot the fault is, when not the one that met it ([`Fault::of_seat`]).
+    seat: Option<Seat>,
 }
 
 /// The most characters a fault's reason (or another text a bot hands the host to keep, such as
@@ -444,7 +446,19 @@ impl Fault {
     /// its control characters written as escapes (`printable`): a reason quotes a bot's text,
     /// which goes into games.csv, the summary and the terminal.
     pub fn new(kind: FaultKind, reason: impl Into<String>) -> Fault {
-        Fault { kind, reason: bounded(printable(reason.into()), MAX_REASON_CHARS), at_start: false }
+        Fault { kind, reason: bounded(printable(reason.into()), MAX_REASON_CHARS), at_start: false, seat: None }
+    }
+
+    /// The fault marked as the bot's in `seat`, though another seat's bot met it: local best
+    /// response asks a copy of its opponent for the opponent's policy, and a wrong answer there
+    /// is the opponent's fault, forfeiting the opponent's game.
+    pub fn of_seat(self, seat: Seat) -> Fault {
+        Fault { seat: Some(seat), ..self }
+    }
+
+    /// The seat [`Fault::of_seat`] named, if any.
+    pub fn seat(&self) -> Option<Seat> {
+        self.seat
     }
 
     /// The fault marked as one of a program that never answered: it could not be started, it
@@ -676,6 +690,13 @@ pub trait Bot<G: Game>: Send {
     /// what needs a policy (`arena exploit`, exact best responses) refuses it.
     fn policy_at(&mut self, _game: &G, _view: &G::View<'_>, _out: &mut Vec<(G::Action, f64)>) -> bool {
         false
+    }
+
+    /// Why the last [`Bot::policy_at`] said `false` when the bot had said it can (a program over
+    /// the protocol whose answer to `policy` was refused, or that stopped answering), taken.
+    /// `None`, the default: the bot cannot say its policy at all.
+    fn policy_fault(&mut self) -> Option<Fault> {
+        None
     }
 
     /// Called once the game is over (also after a forfeit), for every bot whose `start` succeeded.

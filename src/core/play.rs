@@ -547,7 +547,7 @@ fn play_unguarded<G: Wire>(
             run: seating.run,
         };
         if let Err(reason) = guarded(|| bot.start(game, &start, &mut rngs[seat])) {
-            status = Status::Forfeit { seat, reason };
+            status = Status::Forfeit { seat: reason.seat().unwrap_or(seat), reason };
             break;
         }
         started += 1;
@@ -618,7 +618,9 @@ fn play_unguarded<G: Wire>(
                 }
             },
         };
-        status = Status::Forfeit { seat, reason };
+        // A fault another seat's bot met on this one's behalf (LBR's copy of its opponent) is
+        // the bot's whose it is.
+        status = Status::Forfeit { seat: reason.seat().unwrap_or(seat), reason };
     }
     let outcome = match &status {
         Status::Forfeit { seat, .. } => game.forfeit(&state, *seat),

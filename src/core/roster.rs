@@ -267,6 +267,21 @@ pub fn bot_from_args(game: &(impl BotCatalog + ?Sized), bot: &str, overrides: &[
     Ok((resolved.kind, params))
 }
 
+/// A program as a bot, `NAME=KIND:COMMAND` (`mine=external:python3 mybot.py`; `NAME=` may be
+/// left out: the kind names it), as (name, kind, the command split at spaces); `None` for a
+/// roster name or kind (no `:`). `arena run --bot` and local best response's `opponent` read it.
+pub fn program_spec(bot: &str) -> Result<Option<(String, String, Vec<String>)>> {
+    let Some((head, command)) = bot.split_once(':') else { return Ok(None) };
+    let (name, kind) = head.split_once('=').unwrap_or((head, head));
+    let words: Vec<String> = command.split_whitespace().map(str::to_string).collect();
+    if words.is_empty() || name.trim().is_empty() || kind.trim().is_empty() {
+        return Err(Error::input(format!(
+            "--bot {bot}: a program as a bot is NAME=KIND:COMMAND, e.g. --bot 'mine=external:python3 mybot.py'"
+        )));
+    }
+    Ok(Some((name.trim().to_string(), kind.trim().to_string(), words)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

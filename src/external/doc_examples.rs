@@ -9,7 +9,7 @@ use crate::core::wire::Texts;
 use crate::core::{Fault, Game, GameDef, GameEnd, Limits, Outcome, Params, Status, Wire};
 use crate::external::examples::{act, line, scripted};
 use crate::external::protocol::{
-    message, over_memory, read_answer, read_answer_with_policy, start_timeout, stopped_reading,
+    message, over_memory, read_answer, read_answer_with_policy, read_policy, start_timeout, stopped_reading,
 };
 use crate::games::holdem::Action as HoldemAction;
 use crate::games::mahjong::Mahjong;
@@ -50,7 +50,44 @@ fn examples() -> Vec<(String, String)> {
     // Hold'em's `to_call` is what calling costs: against a raise larger than the stack, the stack.
     let (game, _, state) = scripted::<Holdem>("format = \"sng\"", 2, &["fold", "raise 10050"]);
     all.push(("holdem act, to_call against a short stack".into(), act(&game, &state)));
+    // A `policy` request: the first decision's view, as `act` shows it.
+    let (game, _, state) = scripted::<Holdem>("", 2, &[]);
+    let view = game.view(&state, game.to_act(&state).unwrap());
+    let mut legal = Texts::default();
+    game.write_legal(&view, &mut legal);
+    all.push(("holdem policy".into(), line(message::Policy { view: game.view_json(&view), legal: &legal })));
     all
+}
+
+/// The documented answers to `policy` are read as the host reads them: the good one into
+/// actions, each wrong one refused with the reason the document quotes.
+#[test]
+fn the_documented_policy_answers_are_judged_as_the_host_judges_them() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/book/src/protocol.md")).unwrap();
+    let (game, _, state) = scripted::<Holdem>("", 2, &[]);
+    let view = game.view(&state, game.to_act(&state).unwrap());
+    let mut legal = Texts::default();
+    game.write_legal(&view, &mut legal);
+    let good = r#"{"policy": {"fold": 0.2, "call": 0.5, "raise 300": 0.3}}"#;
+    assert!(doc.contains(good), "docs/book/src/protocol.md shows the answer");
+    let mut policy = Vec::new();
+    read_policy(&game, &view, &legal, good.as_bytes(), &mut policy).unwrap();
+    policy.sort_by(|a, b| a.1.total_cmp(&b.1));
+    assert_eq!(policy, [(HoldemAction::Fold, 0.2), (HoldemAction::RaiseTo(300), 0.3), (HoldemAction::CheckCall, 0.5)]);
+    // Within 1e-6 of one is one.
+    read_policy(&game, &view, &legal, br#"{"policy": {"call": 0.9999995}}"#, &mut policy).unwrap();
+    for wrong in [
+        r#"{"policy": {"call": 0.5}}"#,
+        r#"{"policy": {"call": 1.5, "fold": -0.5}}"#,
+        r#"{"policy": {"raise 20000": 1}}"#,
+        r#"{"policy": null}"#,
+        r#"{"action": "call"}"#,
+    ] {
+        let mut out = Vec::new();
+        let fault = read_policy(&game, &view, &legal, wrong.as_bytes(), &mut out).unwrap_err();
+        assert!(out.is_empty(), "{wrong}: nothing read");
+        assert!(doc.contains(fault.reason()), "docs/book/src/protocol.md does not quote `{}`", fault.reason());
+    }
 }
 
 /// A decision's time in the documented timeout reasons.

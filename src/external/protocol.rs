@@ -3,13 +3,16 @@
 //!
 //! Host to bot, one JSON object a line: `hello` once per process (answered by `ready`), then per
 //! game `new_game`, `act` (answered by `{"action": ...}`) for every decision, `game_over`, and
-//! `quit` when the run ends. A process is reused across games (`restart = "crash"`, the default)
+//! `quit` when the run ends. A bot whose `ready` says `"policy": true` may also be asked `policy`
+//! at any view (answered by `{"policy": {action: probability, ...}}`): local best response asks
+//! a copy of the bot so ([`Bot::policy_at`]). A process is reused across games (`restart = "crash"`, the default)
 //! or started afresh for every one (`restart = "game"`); after a fault it is killed, and the next
 //! game starts a new one.
 
 use std::marker::PhantomData;
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -73,6 +76,11 @@ struct Program {
     /// Every parameter, for `hello`.
     params: toml::Table,
     start_limit: Duration,
+    /// The longest answer to a `policy` request (`move_ms`; a request is no decision of a game,
+    /// so the game's clock does not count it).
+    move_limit: Duration,
+    /// Whether the program's `ready` said it answers `policy` (its last process's did).
+    says_policy: AtomicBool,
     /// The bound on a process's peak resident memory, in bytes (`memory_mb`).
     memory: Option<u64>,
     fresh_each_game: bool,
@@ -90,6 +98,8 @@ fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
         command,
         params: p.table().clone(),
         start_limit: Duration::from_millis(start_ms),
+        move_limit: Duration::from_millis(p.i64("move_ms") as u64),
+        says_policy: AtomicBool::new(false),
         memory: Some((p.i64("memory_mb") as u64) << 20).filter(|&bytes| bytes > 0),
         fresh_each_game,
         pool: Pool::new(message::QUIT.as_bytes().to_vec()),
@@ -193,6 +203,16 @@ pub mod message {
         pub legal: &'a Texts,
     }
 
+    /// A question without a decision: the probabilities the bot would act with at this view
+    /// (any seat's, any hand it could hold there), answered by `{"policy": {action: p, ...}}`.
+    #[derive(Serialize)]
+    #[serde(tag = "type", rename = "policy")]
+    pub struct Policy<'a, V> {
+        /// `Wire::view_json`.
+        pub view: V,
+        pub legal: &'a Texts,
+    }
+
     #[derive(Serialize)]
     #[serde(tag = "type", rename = "game_over")]
     pub struct GameOver<'a, R> {
@@ -240,6 +260,74 @@ struct Reply<'a> {
 struct Ready<'a> {
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
+    /// Whether the bot answers `policy` requests (absent: it does not).
+    #[serde(default)]
+    policy: bool,
+}
+
+/// A bot's answer to `policy`: action text → probability, or `null` (it cannot say here; a
+/// missing `policy` reads the same).
+#[derive(Deserialize)]
+struct PolicyReply {
+    policy: Option<std::collections::BTreeMap<String, f64>>,
+}
+
+/// How far from one a policy's probabilities may sum.
+pub(crate) const POLICY_SUM_TOLERANCE: f64 = 1e-6;
+
+/// The policy a line answering `policy` gives, into `out`, or the fault it is: every action legal
+/// at `view` (`legal` is what the request listed), every probability finite and not negative,
+/// their sum one within [`POLICY_SUM_TOLERANCE`].
+pub(crate) fn read_policy<G: GameDef>(
+    game: &G,
+    view: &G::View<'_>,
+    legal: &Texts,
+    line: &[u8],
+    out: &mut Vec<(G::Action, f64)>,
+) -> Result<(), Fault> {
+    let reply: PolicyReply = parse(line, "answer to policy")?;
+    let given = reply.policy.ok_or_else(|| {
+        Fault::new(FaultKind::Protocol, "answered `policy` without a policy (null or none): it cannot say it here")
+    })?;
+    judge_policy(game, view, legal, &given, out)
+}
+
+/// The policy `given` (action text → probability) judged at `view`, into `out`; see [`read_policy`].
+pub(crate) fn judge_policy<G: GameDef>(
+    game: &G,
+    view: &G::View<'_>,
+    legal: &Texts,
+    given: &std::collections::BTreeMap<String, f64>,
+    out: &mut Vec<(G::Action, f64)>,
+) -> Result<(), Fault> {
+    let bad = |why: String| Fault::new(FaultKind::Protocol, format!("bad policy: {why}"));
+    let start = out.len();
+    let mut read = || {
+        let mut sum = 0.0;
+        for (text, &p) in given {
+            let sent = text.trim();
+            let action =
+                game.parse_action(sent).map_err(|e| illegal(format!("illegal action in policy: {e}"), legal))?;
+            if !legal.iter().any(|l| l.eq_ignore_ascii_case(sent)) {
+                game.judge(view, &action)
+                    .map_err(|e| illegal(format!("illegal action `{sent}` in policy: {e}"), legal))?;
+            }
+            if !(0.0..=1.0).contains(&p) {
+                return Err(bad(format!("`{sent}` has probability {p}, not a number from 0 to 1")));
+            }
+            sum += p;
+            out.push((action, p));
+        }
+        match (sum - 1.0).abs() <= POLICY_SUM_TOLERANCE {
+            true => Ok(()),
+            false => Err(bad(format!("the probabilities sum to {sum}, not 1"))),
+        }
+    };
+    let judged = read();
+    if judged.is_err() {
+        out.truncate(start);
+    }
+    judged
 }
 
 /// Parses a line the bot wrote as `T`; the fault says what was expected and shows the line.
@@ -389,6 +477,8 @@ pub struct External<G: GameDef> {
     legal: Texts,
     /// The probabilities the last answer said its action was drawn from (empty: not said).
     policy: Vec<(G::Action, f64)>,
+    /// Why the last `policy` request failed ([`Bot::policy_fault`]).
+    policy_fault: Option<Fault>,
     /// The time the last decision was charged to the program ([`Bot::measured`]); `None` after a
     /// timeout, which the host's clock names.
     measured: Option<Duration>,
@@ -412,6 +502,7 @@ impl<G: GameDef> External<G> {
             out,
             legal,
             policy: Vec::new(),
+            policy_fault: None,
             measured: None,
             peak: None,
             game: PhantomData,
@@ -519,6 +610,22 @@ impl<G: GameDef> External<G> {
         })
     }
 
+    /// Asks the program its policy at `view` (a `policy` request), into `out`; a fault ends the
+    /// process.
+    fn ask_policy(&mut self, game: &G, view: &G::View<'_>, out: &mut Vec<(G::Action, f64)>) -> Result<(), Fault> {
+        self.legal.clear();
+        game.write_legal(view, &mut self.legal);
+        encode(&mut self.out, &message::Policy { view: game.view_json(view), legal: &self.legal });
+        self.check_unasked("policy")?;
+        let limit = self.program.move_limit;
+        self.send_out(Some(Instant::now() + limit))?;
+        let legal = std::mem::take(&mut self.legal);
+        let answer =
+            self.receive_charged(Instant::now(), Some(limit), |line| read_policy(game, view, &legal, line, out));
+        self.legal = legal;
+        answer
+    }
+
     /// Starts a process and greets it. A program that cannot be started, ends or stays silent
     /// before it answers `hello` never answered: its fault is marked [`Fault::at_start`].
     fn launch(&mut self, game: &G, start: &GameStart<'_>) -> Result<(), Fault> {
@@ -541,7 +648,10 @@ impl<G: GameDef> External<G> {
         self.receive_charged(Instant::now(), Some(program.start_limit), |line| {
             let ready: Ready = parse(line, "answer to hello")?;
             match ready.kind.as_ref() {
-                "ready" => Ok(()),
+                "ready" => {
+                    program.says_policy.store(ready.policy, Ordering::Relaxed);
+                    Ok(())
+                }
                 other => {
                     Err(Fault::new(FaultKind::Protocol, format!("answered hello with type `{other}`, not `ready`")))
                 }
@@ -599,6 +709,25 @@ impl<G: GameDef> Bot<G> for External<G> {
 
     fn policy(&self, _game: &G, _view: &G::View<'_>, out: &mut Vec<(G::Action, f64)>) {
         out.extend_from_slice(&self.policy);
+    }
+
+    /// Asked of a started bot whose program said in `ready` that it answers `policy`; a refused
+    /// answer ends the process, and [`Bot::policy_fault`] says why.
+    fn policy_at(&mut self, game: &G, view: &G::View<'_>, out: &mut Vec<(G::Action, f64)>) -> bool {
+        if self.process.is_none() || !self.program.says_policy.load(Ordering::Relaxed) {
+            return false;
+        }
+        match self.ask_policy(game, view, out) {
+            Ok(()) => true,
+            Err(fault) => {
+                self.policy_fault = Some(fault);
+                false
+            }
+        }
+    }
+
+    fn policy_fault(&mut self) -> Option<Fault> {
+        self.policy_fault.take()
     }
 
     fn measured(&self) -> Option<Duration> {

@@ -224,6 +224,30 @@ fn trim(x: f64) -> String {
     s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
 }
 
+/// What local best response's winnings against `bot` say (`setting` its actions, `hands` played,
+/// `payoff` its payoff in big blinds a game over deals), in mbb/hand: the figure, its interval
+/// and the bound, as the terminal (`arena exploit`) and report.html say it.
+pub fn lbr_sentence(bot: &str, setting: &str, hands: u64, payoff: &MeanCi) -> String {
+    let mbb = |bb: f64| format!("{:.0}", 1000.0 * bb + 0.0);
+    let verdict = if payoff.lo > 0.0 {
+        format!("{bot} is exploitable by at least {} mbb/hand (the interval's lower end)", mbb(payoff.lo))
+    } else {
+        format!("LBR's winnings are not shown to be above 0: this finds no exploitability of {bot}")
+    };
+    format!(
+        "LBR ({setting}) wins {} mbb/hand against {bot} (95% interval {} to {}, {hands} hands, {} deals): {verdict}.",
+        mbb(payoff.mean),
+        mbb(payoff.lo),
+        mbb(payoff.hi),
+        payoff.n
+    )
+}
+
+/// What an LBR figure means and what it does not, in two sentences.
+pub const LBR_MEANING: &str = "What LBR wins is a lower bound on the bot's exploitability: a best response \
+wins at least as much. A figure near 0 does not show the bot hard to exploit, only not exploitable the \
+way LBR looks (one street at a time, its bets valued as if called and checked down, no re-raise planned).";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -94,7 +94,7 @@ fn a_typo_is_answered_with_what_was_meant() {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let holdem = "known: rr, always-call, always-fold, always-raise, all-in, random, lbr, acpc, external, human, \
-                  rr-tight, rr-loose, rr-fast, acpc-example, acpc-port)";
+                  rr-tight, rr-loose, rr-fast, rr-station, acpc-example, acpc-port)";
     let cases: &[(&[&str], String)] = &[
         (&["rnu"], "error: unrecognized subcommand 'rnu' (did you mean `run`?); try --help".into()),
         (&["stat"], "error: unrecognized subcommand 'stat' (did you mean `stats` or `status`?); try --help".into()),

@@ -24,6 +24,7 @@ pub fn run(run: &RunData) -> Result<String> {
     let mut out = String::new();
     out.push_str(&header(run));
     out.push_str(&verdicts(run));
+    out.push_str(&exploitability(run));
     out.push_str(&bot_table(run));
     out.push_str(&timing(run));
     out.push_str(&forests(run)?);
@@ -86,6 +87,47 @@ fn verdicts(run: &RunData) -> String {
         let _ = writeln!(out, "<p class=\"note\">{} more pairs are in match.csv.</p>", rows.len() - MAX_DIFFERENCES);
     }
     out
+}
+
+/// A run of local best response (hold'em's `lbr` kind, `arena exploit`): for each LBR bot, the
+/// bot it measures, its setting, the hands, what it wins in mbb/hand with its 95% interval, the
+/// sentence of the bound and what the figure means; nothing for any other run.
+fn exploitability(run: &RunData) -> String {
+    let measured = |lbr: &str| {
+        let others: Vec<&str> = run.cfg.bots.iter().map(|b| b.name.as_str()).filter(|&n| n != lbr).collect();
+        others.join(", ")
+    };
+    let mut rows = String::new();
+    let mut sentences = String::new();
+    for choice in run.cfg.bots.iter().filter(|b| b.kind == "lbr") {
+        let Some(summary) = run.verdicts.bots.iter().find(|b| b.bot == choice.name) else { continue };
+        let (bot, setting, p) = (measured(&choice.name), choice.params.str("setting"), &summary.payoff);
+        let mbb = |bb: f64| format!("{:.0}", 1000.0 * bb + 0.0);
+        let _ = writeln!(
+            rows,
+            "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td>\
+             <td>{}</td><td>[{}, {}]</td></tr>",
+            escape(&bot),
+            escape(&choice.name),
+            escape(setting),
+            summary.games,
+            p.n,
+            mbb(p.mean),
+            mbb(p.lo),
+            mbb(p.hi)
+        );
+        let _ = writeln!(sentences, "<li>{}</li>", escape(&verdict::lbr_sentence(&bot, setting, summary.games, p)));
+    }
+    if rows.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<h3>Exploitability</h3>\n<table>\n<tr><th class=\"l\">bot measured</th><th class=\"l\">by</th>\
+         <th class=\"l\">setting</th><th>hands</th><th>deals</th><th>LBR wins, mbb/hand</th><th>95% interval</th></tr>\n\
+         {rows}</table>\n<ul class=\"verdicts\">\n{sentences}</ul>\n<p class=\"note\">{} mbb/hand: thousandths of a \
+         big blind a hand. Setting fc: LBR folds or calls; fcpa: it also raises the pot or goes all-in.</p>\n",
+        escape(verdict::LBR_MEANING)
+    )
 }
 
 /// The per-bot table: summary.csv's figures.

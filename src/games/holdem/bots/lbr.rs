@@ -26,9 +26,12 @@
 //! Before the river the equity is a Monte Carlo over `runouts` boards drawn from LBR's stream
 //! (every hand of the range meeting a board is left out of that board); on the river it is exact.
 
+use rand::SeedableRng;
+
 use crate::cards::{Card, CardSet};
-use crate::core::roster::{bot_from_args, OwnKinds};
-use crate::core::{factory, Bot, BotFactory, BotKind, BotRng, Game, ParamSpec, Params};
+use crate::core::roster::{bot_from_args, program_spec, BotCatalog};
+use crate::core::{factory, Bot, BotFactory, BotKind, BotRng, Fault, FaultKind, Game, GameDef, GameEnd, GameStart};
+use crate::core::{ParamSpec, Params};
 use crate::error::{Error, Result};
 
 use super::super::equity::FastRng;
@@ -39,7 +42,7 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new(
         "opponent",
         "\"rr\"",
-        "the bot it responds to, by roster name or kind; it must say its policy (`arena list holdem`)",
+        "the bot it responds to, by roster name or kind, or a program, KIND:COMMAND (`external:python3 mybot.py`, paths from the working folder); it must say its policy (`arena list holdem`, docs/book/src/protocol.md's `policy`)",
     ),
     ParamSpec::new(
         "setting",
@@ -60,7 +63,8 @@ pub const KIND: BotKind<Holdem> = BotKind {
 };
 
 /// The built-in bots that say their policy, for the refusal of one that does not.
-const CAN_SAY: &str = "rr and its variants, always-call, always-fold, always-raise, all-in and random do";
+const CAN_SAY: &str = "rr and its variants, always-call, always-fold, always-raise, all-in and random do; \
+                       a program over the protocol does when its `ready` says \"policy\": true";
 
 /// The actions LBR weighs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,23 +87,78 @@ fn make(p: &Params, game: &Holdem) -> Result<BotFactory<Holdem>> {
     Ok(factory(move || Lbr::new(model(), setting, runouts)))
 }
 
-/// The factory of the bot named `name` (a roster name or kind of hold'em), refused in one line
-/// when its bots cannot say their policy.
+/// The bot kinds an opponent may be: hold'em's own and `external`, a program over the protocol
+/// that answers `policy` requests.
+fn opponent_kinds() -> Vec<BotKind<Holdem>> {
+    let mut kinds = super::BOT_KINDS.to_vec();
+    kinds.push(crate::external::kind::<Holdem>());
+    kinds
+}
+
+/// The catalog the opponent is resolved in: hold'em's roster over [`opponent_kinds`].
+struct Opponents(Vec<BotKind<Holdem>>);
+
+impl BotCatalog for Opponents {
+    fn game_name(&self) -> &'static str {
+        Holdem::NAME
+    }
+    fn roster_text(&self) -> &'static str {
+        Holdem::ROSTER
+    }
+    fn kind_params(&self, kind: &str) -> Option<&'static [ParamSpec]> {
+        self.0.iter().find(|k| k.name == kind).map(|k| k.params)
+    }
+    fn kind_names(&self) -> Vec<&'static str> {
+        self.0.iter().map(|k| k.name).collect()
+    }
+}
+
+/// The table options of `game` as a config gives them, for a copy of the opponent started
+/// outside a run (a program is told them in `hello`).
+fn table_of(game: &Holdem) -> Result<Params> {
+    let big = game.blinds.big;
+    let table = toml::toml! {
+        small_blind = (i64::from(game.blinds.small))
+        big_blind = (i64::from(big))
+        ante = (i64::from(game.blinds.ante))
+        stack = (i64::from(game.stack / big.max(1)))
+    };
+    Params::new(Holdem::OPTIONS, &table, "the holdem table")
+}
+
+/// The factory of the bot named `name` (a roster name or kind of hold'em, or a program,
+/// `KIND:COMMAND`), refused in one line when its bots cannot say their policy, or when its first
+/// answer is refused (a copy is started and asked at the first decision of a hand).
 pub fn model_factory(name: &str, game: &Holdem) -> Result<BotFactory<Holdem>> {
-    let (kind, params) = bot_from_args(&OwnKinds::<Holdem>::new(), name, &[])?;
-    let kind = super::BOT_KINDS.iter().find(|k| k.name == kind).expect("the roster resolved a kind of hold'em");
-    let made = (kind.make)(&params, game)?;
+    let catalog = Opponents(opponent_kinds());
+    let (kind, params) = match program_spec(name)? {
+        Some((_, kind, command)) => {
+            let words = toml::Value::Array(command.into_iter().map(toml::Value::String).collect());
+            bot_from_args(&catalog, &kind, &[format!("command={words}")])?
+        }
+        None => bot_from_args(&catalog, name, &[])?,
+    };
+    let kind = catalog.0.iter().find(|k| k.name == kind).expect("the roster resolved a kind of the catalog");
+    // The copy asked here has a factory of its own: its program ends with it.
+    let mut probe = (kind.make)(&params, game)?();
+    let table = table_of(game)?;
     let deck: [Card; 52] = Card::all().collect::<Vec<_>>().try_into().expect("52 cards");
     let state = game.deal_cards(&deck, &[game.stack; 2]);
-    let view = game.view(&state, state.to_act);
-    if !made().policy_at(game, &view, &mut Vec::new()) {
-        return Err(Error::input(format!(
-            "bot `{name}` ({}) cannot say its policy, its action probabilities for any hand it could hold, \
-             which local best response needs ({CAN_SAY})",
-            kind.name
-        )));
+    let start = GameStart { seat: state.to_act, game: 0, name, players: &[], table: &table, run: None };
+    let refused = |what: String| Error::input(format!("bot `{name}` ({}) {what}", kind.name));
+    probe
+        .start(game, &start, &mut BotRng::seed_from_u64(0))
+        .map_err(|fault| refused(format!("could not start to say its policy: {fault}")))?;
+    if !probe.policy_at(game, &game.view(&state, state.to_act), &mut Vec::new()) {
+        return Err(match probe.policy_fault() {
+            Some(fault) => refused(format!("gave a first answer to `policy` that is refused: {fault}")),
+            None => refused(format!(
+                "cannot say its policy, its action probabilities for any hand it could hold, \
+                 which local best response needs ({CAN_SAY})"
+            )),
+        });
     }
-    Ok(made)
+    (kind.make)(&params, game)
 }
 
 /// Every two-card hand, in a fixed order.
@@ -124,11 +183,15 @@ pub struct Lbr {
     seen: usize,
     /// The model's answer, reused.
     policy: Vec<(Action, f64)>,
+    /// Why the model could not say its policy in this hand, which forfeits the opponent's game.
+    failed: Option<Fault>,
+    /// The opponent's seat in this game.
+    opp: usize,
 }
 
 impl Lbr {
     pub fn new(model: Box<dyn Bot<Holdem>>, setting: Setting, runouts: usize) -> Lbr {
-        Lbr { model, setting, runouts, range: Vec::new(), seen: 0, policy: Vec::new() }
+        Lbr { model, setting, runouts, range: Vec::new(), seen: 0, policy: Vec::new(), failed: None, opp: 1 }
     }
 
     /// The hand so far as LBR may know it: its own cards, the board shown, the actions, and in
@@ -194,7 +257,13 @@ impl Lbr {
     ) -> f64 {
         state.hole[opp] = hand;
         self.policy.clear();
-        self.model.policy_at(game, &game.view(state, opp), &mut self.policy);
+        if self.failed.is_none() && !self.model.policy_at(game, &game.view(state, opp), &mut self.policy) {
+            let fault = self
+                .model
+                .policy_fault()
+                .unwrap_or_else(|| Fault::new(FaultKind::Protocol, "could not say its policy, having said it could"));
+            self.failed = Some(fault);
+        }
         self.policy.iter().filter(|&&(a, _)| which(a)).map(|&(_, p)| p).sum()
     }
 
@@ -277,6 +346,40 @@ impl Lbr {
 }
 
 impl Bot<Holdem> for Lbr {
+    /// The copy of the opponent is started as the opponent in its seat (a program is spoken to
+    /// as in a game: `hello`, `new_game`, ..., `game_over`), from a stream of its own, so that
+    /// LBR's draws are those against a bot of the process.
+    fn start(&mut self, game: &Holdem, start: &GameStart<'_>, rng: &mut BotRng) -> Result<(), Fault> {
+        self.opp = 1 - start.seat;
+        let name = start.players.get(self.opp).map_or("opponent", |p| p.name.as_str());
+        // The copy's own name, so that a program's log is its own file.
+        let name = format!("{name}.policy");
+        let seat = GameStart { seat: self.opp, name: &name, ..*start };
+        let mut own = rng.clone();
+        self.model.start(game, &seat, &mut own).map_err(|fault| fault.of_seat(self.opp))
+    }
+
+    fn try_act(
+        &mut self,
+        game: &Holdem,
+        v: &View<'_>,
+        rng: &mut BotRng,
+        _deadline: Option<std::time::Instant>,
+    ) -> Result<Action, Fault> {
+        let action = self.act(game, v, rng);
+        match self.failed.take() {
+            Some(fault) => {
+                let fault = Fault::new(fault.kind, format!("its policy, asked by LBR: {}", fault.reason()));
+                Err(fault.of_seat(1 - v.seat()))
+            }
+            None => Ok(action),
+        }
+    }
+
+    fn finish(&mut self, game: &Holdem, state: &State, end: &GameEnd<'_>) {
+        self.model.finish(game, state, end);
+    }
+
     fn act(&mut self, game: &Holdem, v: &View<'_>, rng: &mut BotRng) -> Action {
         let opp = 1 - v.seat();
         if self.range.is_empty() {
