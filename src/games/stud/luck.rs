@@ -464,6 +464,82 @@ mod tests {
         assert!((a.allin + b.allin).abs() < 1e-9);
     }
 
+    /// Every `k`-subset of `cards`, as lists.
+    fn subsets(cards: &[Card], k: usize) -> Vec<Vec<Card>> {
+        if k == 0 {
+            return vec![Vec::new()];
+        }
+        (0..cards.len())
+            .flat_map(|i| {
+                subsets(&cards[i + 1..], k - 1).into_iter().map(move |mut rest| {
+                    rest.insert(0, cards[i]);
+                    rest
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_all_in_value_is_the_mean_payoff_over_every_way_the_cards_fall() {
+        // Issue 51: the all-in adjustment sat above the plain mean in stud's all-in games. The
+        // adjustment's term is `w - payoff`, `w` the exact value when the show hand is called;
+        // its mean is zero if and only if `w` is the payoff's mean over the cards still to come.
+        // Here that mean is counted the slow way (every pair of completions, the engine's own
+        // hand values and split, nothing shared with the counting of `heads_up`) for show hands
+        // called on every street with cards to come, started by either seat, on 8 deals each:
+        // the full deck's last two streets (1,892 and 979,110 completions) and the short deck's
+        // first (2.7 million).
+        use super::super::eval::value as hand_value;
+        let mut checked = [0; 2];
+        for (deck, street) in [(short_deck(), 0), (CardSet::FULL, 1), (CardSet::FULL, 2)] {
+            let g = Stud::new(2, 1, 100, deck);
+            for deal in 0..8u64 {
+                let mut s = g.deal(&mut DealRng::seed_from_u64(1000 * street as u64 + deal));
+                while s.street() < street {
+                    g.apply(&mut s, &Action::Check).unwrap();
+                }
+                let shover = g.to_act(&s).unwrap();
+                let known = revealed(&s);
+                let before = s.clone();
+                g.apply(&mut s, &Action::ShowHand).unwrap();
+                let prev = s.clone();
+                g.apply(&mut s, &Action::Call).unwrap();
+                assert!(g.to_act(&s).is_none() && s.pot() == 200);
+                let mut luck = Luck::new(2, deal);
+                luck.step(&g, &prev, &Action::Call, &s, &[]);
+                let w = values(&g, &s, known, Exactness::Exact, &mut LuckCache::new(deal));
+                // The slow way: every completion of seat 0's hand, then of seat 1's from the rest.
+                let mine = |x: Seat| before.up_set(x).with(before.hole(x));
+                let pool: Vec<Card> = deck.minus(mine(0).union(mine(1))).iter().collect();
+                let need = 5 - mine(0).len() as usize;
+                let (mut sum, mut count) = (0.0f64, 0u64);
+                for extra in subsets(&pool, need) {
+                    let a = extra.iter().fold(mine(0), |h, &c| h.with(c));
+                    let rest: Vec<Card> = pool.iter().copied().filter(|c| !extra.contains(c)).collect();
+                    let va = hand_value(a);
+                    for other in subsets(&rest, need) {
+                        let vb = hand_value(other.iter().fold(mine(1), |h, &c| h.with(c)));
+                        sum += if va > vb {
+                            100.0
+                        } else if va == vb {
+                            0.0
+                        } else {
+                            -100.0
+                        };
+                        count += 1;
+                    }
+                }
+                let mean = sum / count as f64;
+                assert!((w[0] - mean).abs() < 1e-9, "street {street}, deal {deal}: value {w:?}, mean payoff {mean}");
+                // The game's all-in term is that value less the payoff, whatever the cards dealt.
+                let payoff = g.outcome(&s).payoff[0];
+                assert!((luck.adjusted(0, payoff).allin - w[0]).abs() < 1e-9);
+                checked[shover] += 1;
+            }
+        }
+        assert!(checked.iter().all(|&n| n > 0), "both seats started a show hand: {checked:?}");
+    }
+
     #[test]
     fn three_seats_all_in_are_enumerated_exactly() {
         // Three seats on the last street, its cards not known: 40 × 39 × 38 completions, enumerated; the same
