@@ -142,10 +142,12 @@ pub struct LuckCache {
     /// Completion after completion, one rank a seat (higher wins).
     pub ranks: Vec<u32>,
     /// What the game counted over the completions for one situation (hold'em: how often each
-    /// order of the hands still in comes up), and the situation, so that the values of several
-    /// actions in it cost the count once.
+    /// order of the hands still in comes up; stud: how often each set of seats holds the best
+    /// hand), so that the values of several actions in it, and of the chance that closes the
+    /// street, cost the count once: the counts do not depend on the bets.
     pub counts: Vec<(u64, u64)>,
-    /// The (seat count, deal) whose completions the cache holds, `None` before the first.
+    /// The situation whose counts are held, as the game keys it (hold'em and stud: the cards
+    /// known, and the seats still in with whether the count is exact), `None` before the first.
     pub counts_key: Option<(usize, u64)>,
     /// The deal's luck stream: a sample of completions is drawn from it.
     pub rng: ChaCha8Rng,
@@ -184,6 +186,10 @@ pub struct Luck {
     allin: PerSeat<f64>,
     /// Σ of every step's terms.
     aivat: PerSeat<f64>,
+    /// How the value after the game's last step is averaged over the cards it deals: exactly
+    /// for the all-in estimator (its column is that term alone), by the sample of other steps
+    /// for AIVAT (unbiased as well, and a pre-flop all-in costs 2,000 boards, not 1.7 million).
+    last: Exactness,
     /// Scratch: values per seat.
     after: Vec<f64>,
     expected: Vec<f64>,
@@ -191,16 +197,26 @@ pub struct Luck {
 }
 
 impl Luck {
-    /// Luck's terms at the start of deal number `deal` at a table of `seats`: all zero.
+    /// Luck's terms at the start of deal number `deal` at a table of `seats`: all zero. The
+    /// last step's value is exact (the all-in adjustment); see [`Luck::for_estimator`].
     pub fn new(seats: usize, deal: u64) -> Luck {
         Luck {
             cache: LuckCache::new(deal),
             allin: smallvec::smallvec![0.0; seats],
             aivat: smallvec::smallvec![0.0; seats],
+            last: Exactness::Exact,
             after: vec![0.0; seats],
             expected: vec![0.0; seats],
             other: vec![0.0; seats],
         }
+    }
+
+    /// [`Luck::new`] for a run of `estimator`: the last step's value exact for the all-in
+    /// estimator only; an AIVAT run averages it over the sample its other steps use, so its
+    /// `payoff_allin` column is then an unbiased estimate of the exact one, not the exact one.
+    pub fn for_estimator(seats: usize, deal: u64, estimator: Estimator) -> Luck {
+        let last = if estimator == Estimator::AllIn { Exactness::Exact } else { Exactness::Sampled };
+        Luck { last, ..Luck::new(seats, deal) }
     }
 
     /// Adds the terms of one step: `before` the state the seat acted in, `action` what it did,
@@ -220,8 +236,8 @@ impl Luck {
         let revealed = game.revealed(after);
         let over = game.to_act(after).is_none();
         // The value after the action, over the chance it reveals (exactly for the game's last
-        // step: that is the all-in adjustment).
-        let exactness = if over && revealed > known { Exactness::Exact } else { Exactness::Sampled };
+        // step when the run wants the all-in adjustment exact).
+        let exactness = if over && revealed > known { self.last } else { Exactness::Sampled };
         let mut w = std::mem::take(&mut self.after);
         game.value(after, known, exactness, &mut self.cache, &mut w);
         let mut expected = std::mem::take(&mut self.expected);

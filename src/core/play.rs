@@ -526,7 +526,7 @@ fn play_unguarded<G: Wire>(
     if keep.moves {
         record.log.begin(game, &state);
     }
-    let mut luck = (keep.luck.adjusts() && game.adjusts()).then(|| Luck::new(seats, seeds.deal));
+    let mut luck = (keep.luck.adjusts() && game.adjusts()).then(|| Luck::for_estimator(seats, seeds.deal, keep.luck));
     let mut starts: PerSeat<f64> = PerSeat::new();
     if keep.luck.starts() && game.has_covariate() {
         starts.resize(seats, 0.0);

@@ -362,11 +362,16 @@ impl Stud {
     /// still in only): the showdown's split, shared with the value function of luck.rs. Odd chips
     /// go one each to the winners nearest the dealer's left (lowest seats).
     pub(super) fn award(&self, s: &State, values: &[HandValue; MAX_SEATS], won: &mut [u32; MAX_SEATS]) {
+        self.award_pot(s, s.pot(), values, won)
+    }
+
+    /// [`Stud::award`] of a `pot` other than the one on the table (luck.rs: the pot with the bet
+    /// on the table called).
+    pub(super) fn award_pot(&self, s: &State, pot: u32, values: &[HandValue; MAX_SEATS], won: &mut [u32; MAX_SEATS]) {
         *won = [0; MAX_SEATS];
         let in_hand = || (0..self.seats).filter(|&x| s.in_hand(x));
         let best = in_hand().map(|x| values[x]).max().expect("someone is in");
         let winners = in_hand().filter(|&x| values[x] == best).count() as u32;
-        let pot = s.pot();
         let (share, odd) = (pot / winners, pot % winners);
         for (i, w) in in_hand().filter(|&x| values[x] == best).enumerate() {
             won[w] = share + u32::from((i as u32) < odd);

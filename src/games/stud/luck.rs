@@ -1,8 +1,10 @@
 //! The value function that takes the luck out of a stud hand's payoffs (core/luck.rs,
 //! docs/book/src/luck-method.md).
 //!
-//! A seat's value is the chips it would end the hand with, less what it has put in, if nobody
-//! bet again: every seat still in gets its face-up cards to come and the pot is awarded as the
+//! A seat's value is the chips it would end the hand with, less what it has put in, if every
+//! seat still in called the bet on the table and nobody bet again (a bet is worth what it wins
+//! called, as in hold'em's value; a fold leaves the bet where it is): every seat still in gets
+//! its face-up cards to come and the pot is awarded as the
 //! showdown awards it (the best five cards take it, ties split, odd chips to the lowest seats:
 //! the engine's own `award`). It is averaged over the cards not yet known: every completion when
 //! there are few (the last card heads-up: 44 × 43), else a sample drawn from the deal's luck
@@ -28,8 +30,9 @@ use super::eval::{value5, HandValue};
 use super::odds::{choose, for_each_subset};
 
 /// Completions are enumerated when there are at most this many (the last card heads-up: 1,892);
-/// more are sampled, unless the value must be exact.
-const ENUMERATE_UP_TO: u64 = 20_000;
+/// more are sampled, unless the value must be exact. Not more than a sample: enumerating 20,000
+/// cost a tenth of an adjusted run for no gain the variance could see.
+const ENUMERATE_UP_TO: u64 = 2_000;
 /// The size of a sample of completions.
 const SAMPLES: usize = 2_000;
 /// An exact value among three or more seats is enumerated up to this many completions (the last
@@ -113,70 +116,36 @@ pub(super) fn value(
 ) {
     let n = s.seats();
     let contesting: Vec<Seat> = (0..n).filter(|&x| s.in_hand(x)).collect();
+    // Every seat still in matches the bet on the table (the engine caps a bet at what the
+    // shortest stack in the hand can match, so each can); in a finished hand the seats still
+    // in have matched it already.
+    let bet = contesting.iter().map(|&x| s.committed(x)).max().unwrap_or(0);
+    let called = |x: Seat| if s.in_hand(x) { bet } else { s.committed(x) };
+    let pot: u32 = (0..n).map(called).sum();
     // Chips won, summed over the completions, each with its weight.
     let mut won_sum = [0.0f64; MAX_SEATS];
     let mut weight = 0.0;
     if contesting.len() == 1 {
-        won_sum[contesting[0]] = f64::from(s.pot());
+        won_sum[contesting[0]] = f64::from(pot);
         weight = 1.0;
     } else {
-        let cards = known_cards(s, known);
-        let dead = cards[..n].iter().fold(CardSet::EMPTY, |d, &c| d.union(c));
-        let pool = game.deck.minus(dead);
-        let mut left = u64::from(pool.len());
-        let mut count = 1u64;
-        for &x in &contesting {
-            let need = u64::from(5 - cards[x].len());
-            count = count.saturating_mul(choose(left, need));
-            left -= need;
-        }
-        // The pot's split depends only on which seats hold the best hand: completions are
-        // counted by that set, and each set's split is the showdown's `award`, once.
-        let mut by_winners = [0.0f64; 1 << MAX_SEATS];
-        let mut tally = |values: &[HandValue; MAX_SEATS], w: f64| {
-            let best = contesting.iter().map(|&x| values[x]).max().expect("seats are in");
-            let winners = contesting.iter().filter(|&&x| values[x] == best).fold(0, |m, &x| m | 1 << x);
-            by_winners[winners] += w;
-        };
+        // The counts do not depend on the bets: a street's decisions and the chance that
+        // closes it count the same completions once (the cache is the game's).
         let exact = exactness == Exactness::Exact;
-        if count <= ENUMERATE_UP_TO || (exact && contesting.len() > 2 && count <= EXACT_UP_TO) {
-            let mut values = [HandValue::default(); MAX_SEATS];
-            enumerate(&contesting, &cards, pool.0, pool.len(), &mut values, &mut |v| tally(v, 1.0));
-        } else if exact && contesting.len() == 2 {
-            let (a, b) = (contesting[0], contesting[1]);
-            let [a_wins, ties, b_wins] = heads_up_kept(pool, cards[a], cards[b]);
-            let mut values = [HandValue::default(); MAX_SEATS];
-            for (va, vb, w) in [(2, 1, a_wins), (1, 1, ties), (1, 2, b_wins)] {
-                (values[a], values[b]) = (HandValue(va), HandValue(vb));
-                tally(&values, w as f64);
-            }
-        } else {
-            let fresh;
-            let ranks: &[u32] = if exact {
-                fresh = draw(s, &cards, pool, EXACT_SAMPLES, cache);
-                &fresh
-            } else {
-                if cache.key != Some((known, n)) {
-                    cache.key = Some((known, n));
-                    cache.ranks = draw(s, &cards, pool, SAMPLES, cache);
-                }
-                &cache.ranks
-            };
-            let mut values = [HandValue::default(); MAX_SEATS];
-            for ranks in ranks.chunks_exact(n) {
-                for &x in &contesting {
-                    values[x] = HandValue(ranks[x]);
-                }
-                tally(&values, 1.0);
-            }
+        let mask = contesting.iter().fold(0u64, |m, &x| m | 1 << x);
+        let situation = (known, mask | u64::from(exact) << 32);
+        if cache.counts_key != Some(situation) {
+            cache.counts = count_winners(game, s, known, exact, &contesting, cache);
+            cache.counts_key = Some(situation);
         }
         let mut values = [HandValue::default(); MAX_SEATS];
         let mut won = [0; MAX_SEATS];
-        for (winners, &w) in by_winners.iter().enumerate().filter(|(_, &w)| w != 0.0) {
+        for &(winners, w) in &cache.counts {
             for &x in &contesting {
                 values[x] = HandValue(1 + (winners >> x & 1) as u32);
             }
-            game.award(s, &values, &mut won);
+            game.award_pot(s, pot, &values, &mut won);
+            let w = w as f64;
             for (sum, &c) in won_sum.iter_mut().zip(&won) {
                 *sum += w * f64::from(c);
             }
@@ -184,8 +153,74 @@ pub(super) fn value(
         }
     }
     for x in 0..n {
-        out[x] = won_sum[x] / weight - f64::from(s.committed(x));
+        out[x] = won_sum[x] / weight - f64::from(called(x));
     }
+}
+
+/// How many completions of the cards after the first `known` give the pot to each set of the
+/// `contesting` seats (a bit a seat: the seats holding the best hand), as `(set, count)`: every
+/// completion when they are few, heads-up exactly when `exact`, else the hand's sample (a fresh
+/// one of [`EXACT_SAMPLES`] when `exact`). The pot's split depends only on that set, so a value
+/// awards each set once. Counts are whole numbers of completions.
+fn count_winners(
+    game: &Stud,
+    s: &State,
+    known: usize,
+    exact: bool,
+    contesting: &[Seat],
+    cache: &mut LuckCache,
+) -> Vec<(u64, u64)> {
+    let n = s.seats();
+    let cards = known_cards(s, known);
+    let dead = cards[..n].iter().fold(CardSet::EMPTY, |d, &c| d.union(c));
+    let pool = game.deck.minus(dead);
+    let mut left = u64::from(pool.len());
+    let mut count = 1u64;
+    for &x in contesting {
+        let need = u64::from(5 - cards[x].len());
+        count = count.saturating_mul(choose(left, need));
+        left -= need;
+    }
+    // The pot's split depends only on which seats hold the best hand: completions are
+    // counted by that set, and each set's split is the showdown's `award`, once.
+    let mut by_winners = [0.0f64; 1 << MAX_SEATS];
+    let mut tally = |values: &[HandValue; MAX_SEATS], w: f64| {
+        let best = contesting.iter().map(|&x| values[x]).max().expect("seats are in");
+        let winners = contesting.iter().filter(|&&x| values[x] == best).fold(0, |m, &x| m | 1 << x);
+        by_winners[winners] += w;
+    };
+    if count <= ENUMERATE_UP_TO || (exact && contesting.len() > 2 && count <= EXACT_UP_TO) {
+        let mut values = [HandValue::default(); MAX_SEATS];
+        enumerate(contesting, &cards, pool.0, pool.len(), &mut values, &mut |v| tally(v, 1.0));
+    } else if exact && contesting.len() == 2 {
+        let (a, b) = (contesting[0], contesting[1]);
+        let [a_wins, ties, b_wins] = heads_up_kept(pool, cards[a], cards[b]);
+        let mut values = [HandValue::default(); MAX_SEATS];
+        for (va, vb, w) in [(2, 1, a_wins), (1, 1, ties), (1, 2, b_wins)] {
+            (values[a], values[b]) = (HandValue(va), HandValue(vb));
+            tally(&values, w as f64);
+        }
+    } else {
+        let fresh;
+        let ranks: &[u32] = if exact {
+            fresh = draw(s, &cards, pool, EXACT_SAMPLES, cache);
+            &fresh
+        } else {
+            if cache.key != Some((known, n)) {
+                cache.key = Some((known, n));
+                cache.ranks = draw(s, &cards, pool, SAMPLES, cache);
+            }
+            &cache.ranks
+        };
+        let mut values = [HandValue::default(); MAX_SEATS];
+        for ranks in ranks.chunks_exact(n) {
+            for &x in contesting {
+                values[x] = HandValue(ranks[x]);
+            }
+            tally(&values, 1.0);
+        }
+    }
+    by_winners.iter().enumerate().filter(|(_, &w)| w != 0.0).map(|(set, &w)| (set as u64, w as u64)).collect()
 }
 
 /// Calls `f` with the hand values of every completion of the `contesting` seats' hands (each a
@@ -462,6 +497,104 @@ mod tests {
         // adds to the all-in adjustment only the terms of the first street's close.
         let b = luck.adjusted(1, -payoff);
         assert!((a.allin + b.allin).abs() < 1e-9);
+    }
+
+    /// Every `k`-subset of `cards`, as lists.
+    fn subsets(cards: &[Card], k: usize) -> Vec<Vec<Card>> {
+        if k == 0 {
+            return vec![Vec::new()];
+        }
+        (0..cards.len())
+            .flat_map(|i| {
+                subsets(&cards[i + 1..], k - 1).into_iter().map(move |mut rest| {
+                    rest.insert(0, cards[i]);
+                    rest
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_all_in_value_is_the_mean_payoff_over_every_way_the_cards_fall() {
+        // Issue 51: the all-in adjustment sat above the plain mean in stud's all-in games. The
+        // adjustment's term is `w - payoff`, `w` the exact value when the show hand is called;
+        // its mean is zero if and only if `w` is the payoff's mean over the cards still to come.
+        // Here that mean is counted the slow way (every pair of completions, the engine's own
+        // hand values and split, nothing shared with the counting of `heads_up`) for show hands
+        // called on every street with cards to come, started by either seat, on 8 deals each:
+        // the full deck's last two streets (1,892 and 979,110 completions) and the short deck's
+        // first (2.7 million).
+        use super::super::eval::value as hand_value;
+        let mut checked = [0; 2];
+        for (deck, street) in [(short_deck(), 0), (CardSet::FULL, 1), (CardSet::FULL, 2)] {
+            let g = Stud::new(2, 1, 100, deck);
+            for deal in 0..8u64 {
+                let mut s = g.deal(&mut DealRng::seed_from_u64(1000 * street as u64 + deal));
+                while s.street() < street {
+                    g.apply(&mut s, &Action::Check).unwrap();
+                }
+                let shover = g.to_act(&s).unwrap();
+                let known = revealed(&s);
+                let before = s.clone();
+                g.apply(&mut s, &Action::ShowHand).unwrap();
+                let prev = s.clone();
+                g.apply(&mut s, &Action::Call).unwrap();
+                assert!(g.to_act(&s).is_none() && s.pot() == 200);
+                let mut luck = Luck::new(2, deal);
+                luck.step(&g, &prev, &Action::Call, &s, &[]);
+                let w = values(&g, &s, known, Exactness::Exact, &mut LuckCache::new(deal));
+                // The slow way: every completion of seat 0's hand, then of seat 1's from the rest.
+                let mine = |x: Seat| before.up_set(x).with(before.hole(x));
+                let pool: Vec<Card> = deck.minus(mine(0).union(mine(1))).iter().collect();
+                let need = 5 - mine(0).len() as usize;
+                let (mut sum, mut count) = (0.0f64, 0u64);
+                for extra in subsets(&pool, need) {
+                    let a = extra.iter().fold(mine(0), |h, &c| h.with(c));
+                    let rest: Vec<Card> = pool.iter().copied().filter(|c| !extra.contains(c)).collect();
+                    let va = hand_value(a);
+                    for other in subsets(&rest, need) {
+                        let vb = hand_value(other.iter().fold(mine(1), |h, &c| h.with(c)));
+                        sum += if va > vb {
+                            100.0
+                        } else if va == vb {
+                            0.0
+                        } else {
+                            -100.0
+                        };
+                        count += 1;
+                    }
+                }
+                let mean = sum / count as f64;
+                assert!((w[0] - mean).abs() < 1e-9, "street {street}, deal {deal}: value {w:?}, mean payoff {mean}");
+                // The game's all-in term is that value less the payoff, whatever the cards dealt.
+                let payoff = g.outcome(&s).payoff[0];
+                assert!((luck.adjusted(0, payoff).allin - w[0]).abs() < 1e-9);
+                checked[shover] += 1;
+            }
+        }
+        assert!(checked.iter().all(|&n| n > 0), "both seats started a show hand: {checked:?}");
+    }
+
+    #[test]
+    fn a_bet_not_yet_answered_is_valued_as_called() {
+        // On the third street (both checked the second) the first to act bets 10 chips: its
+        // value is its exact share of the 22 chip pot the call would make, less its 11, and
+        // summing to zero with the other's; the call changes neither value.
+        let (g, mut s) = third_street();
+        let known = revealed(&s);
+        let bettor = g.to_act(&s).unwrap();
+        g.apply(&mut s, &Action::Bet(10)).unwrap();
+        let bet = values(&g, &s, known, Exactness::Exact, &mut LuckCache::new(1));
+        let mut called = s.clone();
+        g.apply(&mut called, &Action::Call).unwrap();
+        let after = values(&g, &called, known, Exactness::Exact, &mut LuckCache::new(1));
+        assert!(bet.iter().zip(&after).all(|(a, b)| (a - b).abs() < 1e-9), "{bet:?} {after:?}");
+        assert!((bet[0] + bet[1]).abs() < 1e-9);
+        // The same position with the bet's 10 chips a seat already in: the share of 22 chips.
+        let checked = third_street().1;
+        let share = values(&g, &checked, known, Exactness::Exact, &mut LuckCache::new(1));
+        let equity = (share[bettor] + 1.0) / 2.0;
+        assert!((bet[bettor] - (22.0 * equity - 11.0)).abs() < 1e-9, "{bet:?} {share:?}");
     }
 
     #[test]

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""The luck variance ratios of a heads-up run, read from its games.csv (issue 51).
+
+    python3 scripts/luck-ratios.py RUN_DIR [RUN_DIR ...]
+
+RUN_DIR is an `arena run` output directory of a two-bot run with `estimator = "aivat"` or
+`"all-in"` (configs/luck/*.toml). The script reads games.csv's columns `seed` (the deal: the
+games of one deal share it), `bot`, `payoff`, `payoff_allin` and `payoff_aivat`, and prints, for
+each adjusted estimator, the variance of the first bot's payoff minus the second's:
+
+- paired: per deal (the mean over the deal's seat rotations), duplicate ÷ adjusted: how many
+  times fewer deals the adjusted estimate needs for the same interval (the verdict's
+  `luck_variance_ratio`, over deals rather than over the mean);
+- unpaired: per game, plain ÷ adjusted, every game on its own.
+
+Each ratio has a 95% interval from a bootstrap over deals (2,000 resamples, fixed seed): the
+deals are resampled whole, so the games of a deal stay together in both ratios. Pure Python (no
+numpy), a few seconds for 10,000 deals.
+"""
+
+import csv
+import random
+import sys
+
+COLUMNS = {"aivat": "payoff_aivat", "all-in": "payoff_allin"}
+RESAMPLES = 2000
+
+
+def read(run):
+    """Deals in file order: for each, the list of its games as {bot: {column: payoff}}."""
+    deals, order, bots = {}, [], []
+    with open(f"{run}/games.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    games = {}
+    for row in rows:
+        if row["bot"] not in bots:
+            bots.append(row["bot"])
+        key = (row["seed"], row["game"])
+        if row["seed"] not in deals:
+            deals[row["seed"]] = []
+            order.append(row["seed"])
+        if key not in games:
+            games[key] = {}
+            deals[row["seed"]].append(games[key])
+        game = games[key]
+        values = {"plain": float(row["payoff"])}
+        for name, column in COLUMNS.items():
+            if row.get(column, "") != "":
+                values[name] = float(row[column])
+        # Two seats a bot at one game does not happen heads-up; a bot's seats would add up.
+        seat = game.setdefault(row["bot"], {k: 0.0 for k in values})
+        for k, v in values.items():
+            seat[k] += v
+    if len(bots) != 2:
+        sys.exit(f"error: {run} has {len(bots)} bots; the ratios are for two")
+    return [deals[s] for s in order], bots
+
+
+def sums(xs):
+    """(n, Σx, Σx²) of a list: the pieces a variance is made of, added over resampled deals."""
+    return len(xs), sum(xs), sum(x * x for x in xs)
+
+
+def variance(n, s, q):
+    return (q - s * s / n) / (n - 1)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("error: give one or more run directories (scripts/luck-ratios.py RUN_DIR ...)")
+    print("run | estimator | deals | paired ratio [95% CI] | unpaired ratio [95% CI]")
+    for run in sys.argv[1:]:
+        deals, (a, b) = read(run)
+        estimators = [e for e in COLUMNS if all(e in g[a] for d in deals for g in d)]
+        for est in estimators:
+            # Per deal: the sums of the paired and unpaired differences, plain and adjusted.
+            per_deal = []
+            for d in deals:
+                diffs = {k: [g[a][k] - g[b][k] for g in d] for k in ("plain", est)}
+                paired = {k: sum(v) / len(v) for k, v in diffs.items()}
+                per_deal.append(
+                    (
+                        paired["plain"],
+                        paired[est],
+                        sums(diffs["plain"]),
+                        sums(diffs[est]),
+                    )
+                )
+
+            def ratios(sample):
+                dp = [x[0] for x in sample]
+                da = [x[1] for x in sample]
+                paired = variance(*sums(dp)) / variance(*sums(da))
+                up = [sum(x[2][i] for x in sample) for i in range(3)]
+                ua = [sum(x[3][i] for x in sample) for i in range(3)]
+                return paired, variance(*up) / variance(*ua)
+
+            point = ratios(per_deal)
+            rng = random.Random(1)
+            boot = [ratios([per_deal[rng.randrange(len(per_deal))] for _ in per_deal]) for _ in range(RESAMPLES)]
+            cells = []
+            for i in range(2):
+                xs = sorted(r[i] for r in boot)
+                lo, hi = xs[int(0.025 * RESAMPLES)], xs[int(0.975 * RESAMPLES) - 1]
+                cells.append(f"{point[i]:.2f} [{lo:.2f}, {hi:.2f}]")
+            name = run.rstrip("/").split("/")[-1]
+            print(f"{name} | {est} | {len(deals)} | {cells[0]} | {cells[1]}")
+
+
+if __name__ == "__main__":
+    main()
