@@ -39,7 +39,8 @@ fn final_page_is_arena_reports(dir: &Path) {
 fn a_report_written_while_the_run_plays_grows_and_ends_as_arena_reports() {
     let tmp = tempfile::TempDir::new().unwrap();
     let dir = tmp.path().join("run");
-    // Long enough (seconds on one thread) for several pages; an SPRT, so the page has its path.
+    // Long enough for several pages (about half a second on one thread since aivat got cheaper:
+    // a page every 50 ms); an SPRT, so the page has its path.
     let mut child = arena()
         .args([
             "run",
@@ -51,7 +52,7 @@ fn a_report_written_while_the_run_plays_grows_and_ends_as_arena_reports() {
             "--quiet",
             "--report",
         ])
-        .args(["--report-every", "0.3", "--flush-every", "0.1", "--out"])
+        .args(["--report-every", "0.05", "--flush-every", "0.05", "--out"])
         .arg(&dir)
         .spawn()
         .unwrap();
@@ -70,7 +71,7 @@ fn a_report_written_while_the_run_plays_grows_and_ends_as_arena_reports() {
                 }
             }
         }
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(10));
     }
     assert!(child.wait().unwrap().success());
     assert!(
