@@ -70,7 +70,8 @@ fn rosters() -> &'static [(String, String)] {
 fn process_rosters() -> &'static [(String, String)] {
     static ROSTERS: OnceLock<Vec<(String, String)>> = OnceLock::new();
     ROSTERS.get_or_init(|| {
-        let rosters = rosters().iter().map(|(name, text)| (name.clone(), text.replace("start_ms = 60000", "start_ms = 300")));
+        let rosters =
+            rosters().iter().map(|(name, text)| (name.clone(), text.replace("start_ms = 60000", "start_ms = 300")));
         rosters.collect()
     })
 }
