@@ -194,14 +194,15 @@ fn stuck() -> std::sync::MutexGuard<'static, BTreeMap<String, (u32, u64)>> {
 /// `call` run on a worker until `deadline`: its value, or `None` when the deadline passed first
 /// (the bot named `name` is then stuck in it, in game `game`, until it returns).
 fn before_deadline<T: Send + 'static>(
-    name: &str,
+    name: &Arc<str>,
     game: u64,
     deadline: Instant,
     call: impl FnOnce() -> T + Send + 'static,
 ) -> Option<T> {
     let slot = Arc::new((Mutex::new(Call::Waiting), Condvar::new(), AtomicBool::new(false)));
     let answer = Arc::clone(&slot);
-    let owner = name.to_string();
+    // The name goes with the call for the unmarking, shared: nothing is copied per decision.
+    let owner = Arc::clone(name);
     on_worker(Box::new(move || {
         let value = call();
         let (state, ready, returned) = &*answer;
@@ -209,10 +210,10 @@ fn before_deadline<T: Send + 'static>(
         returned.store(true, Ordering::Release);
         if matches!(*state, Call::Abandoned) {
             let mut stuck = stuck();
-            if let Some((calls, _)) = stuck.get_mut(&owner) {
+            if let Some((calls, _)) = stuck.get_mut(&*owner) {
                 *calls -= 1;
                 if *calls == 0 {
-                    stuck.remove(&owner);
+                    stuck.remove(&*owner);
                 }
             }
         } else {
@@ -382,7 +383,7 @@ mod tests {
     #[test]
     fn a_call_in_time_answers_on_its_worker() {
         let soon = Instant::now() + Duration::from_secs(30);
-        assert_eq!(before_deadline("in time", 0, soon, || 7), Some(7));
+        assert_eq!(before_deadline(&Arc::from("in time"), 0, soon, || 7), Some(7));
         assert!(still_running("in time", &Limits::default()).is_none());
     }
 
@@ -391,7 +392,7 @@ mod tests {
         let (release, released) = mpsc::channel::<()>();
         let began = Instant::now();
         let deadline = began + Duration::from_millis(50);
-        let asked = before_deadline("never returns", 3, deadline, move || released.recv().is_ok());
+        let asked = before_deadline(&Arc::from("never returns"), 3, deadline, move || released.recv().is_ok());
         assert_eq!(asked, None);
         assert!(began.elapsed() >= Duration::from_millis(50) && began.elapsed() < Duration::from_secs(10));
         let limits = Limits { move_ms: Some(50), ..Limits::default() };

@@ -306,12 +306,7 @@ pub(crate) fn judge_policy<G: GameDef>(
         let mut sum = 0.0;
         for (text, &p) in given {
             let sent = text.trim();
-            let action =
-                game.parse_action(sent).map_err(|e| illegal(format!("illegal action in policy: {e}"), legal))?;
-            if !legal.iter().any(|l| l.eq_ignore_ascii_case(sent)) {
-                game.judge(view, &action)
-                    .map_err(|e| illegal(format!("illegal action `{sent}` in policy: {e}"), legal))?;
-            }
+            let action = legal_action(game, view, legal, sent, " in policy")?;
             if !(0.0..=1.0).contains(&p) {
                 return Err(bad(format!("`{sent}` has probability {p}, not a number from 0 to 1")));
             }
@@ -417,11 +412,7 @@ pub(crate) fn judge_answer<G: GameDef>(
     given: Option<&std::collections::BTreeMap<String, f64>>,
     policy: &mut Vec<(G::Action, f64)>,
 ) -> Result<G::Action, Fault> {
-    let sent = sent.trim();
-    let action = game.parse_action(sent).map_err(|e| illegal(format!("illegal action: {e}"), legal))?;
-    if !legal.iter().any(|l| l.eq_ignore_ascii_case(sent)) {
-        game.judge(view, &action).map_err(|e| illegal(format!("illegal action `{sent}`: {e}"), legal))?;
-    }
+    let action = legal_action(game, view, legal, sent.trim(), "")?;
     policy.clear();
     if let Some(given) = given {
         for (text, &p) in given {
@@ -433,6 +424,23 @@ pub(crate) fn judge_answer<G: GameDef>(
                 }
             }
         }
+    }
+    Ok(action)
+}
+
+/// The action `sent` names, if it is legal at `view`: one of the `legal` texts the request
+/// listed, or another spelling of a legal action (the rules judge it); else the fault, its reason
+/// saying where the text was (`whence`: "" for an answer's action, " in policy").
+fn legal_action<G: GameDef>(
+    game: &G,
+    view: &G::View<'_>,
+    legal: &Texts,
+    sent: &str,
+    whence: &str,
+) -> Result<G::Action, Fault> {
+    let action = game.parse_action(sent).map_err(|e| illegal(format!("illegal action{whence}: {e}"), legal))?;
+    if !legal.iter().any(|l| l.eq_ignore_ascii_case(sent)) {
+        game.judge(view, &action).map_err(|e| illegal(format!("illegal action `{sent}`{whence}: {e}"), legal))?;
     }
     Ok(action)
 }

@@ -399,20 +399,14 @@ impl Table {
                 let p = self.payoff.ratings[k];
                 let (points, games) = ev.comparisons.record(k);
                 let field = self.field.as_ref().map(|list| {
-                    let r = list.ratings[k];
-                    let l = self.level;
-                    format!("{} [{}, {}]", num(r.value + l, 1), num(r.lo + l, 1), num(r.hi + l, 1))
+                    let (r, l) = (list.ratings[k], self.level);
+                    estimate(r.value + l, r.lo + l, r.hi + l, 1)
                 });
                 Row {
                     rank: rank + 1,
                     label: ev.versions[k].label(),
-                    elo: format!("{} [{}, {}]", num(elo, 1), num(lo, 1), num(hi, 1)),
-                    payoff: format!(
-                        "{} [{}, {}]",
-                        num(unit.of(p.value), 2),
-                        num(unit.of(p.lo), 2),
-                        num(unit.of(p.hi), 2)
-                    ),
+                    elo: estimate(elo, lo, hi, 1),
+                    payoff: estimate(unit.of(p.value), unit.of(p.lo), unit.of(p.hi), 2),
                     field,
                     pairs: games,
                     score: if games == 0 { "-".to_string() } else { format!("{:.1}%", 100.0 * points / games as f64) },
@@ -530,6 +524,11 @@ pub(crate) struct Row {
 }
 
 /// A signed number with `places` decimals; ±inf and `-` for NaN.
+/// A figure with its 95% interval, as the table writes it: `+12.3 [+1.0, +23.6]`.
+fn estimate(value: f64, lo: f64, hi: f64, places: usize) -> String {
+    format!("{} [{}, {}]", num(value, places), num(lo, places), num(hi, places))
+}
+
 fn num(x: f64, places: usize) -> String {
     if x.is_nan() {
         "-".to_string()
