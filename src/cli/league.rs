@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
@@ -235,7 +235,7 @@ fn write_report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
         args.league.file_name().map_or_else(|| args.league.display().to_string(), |n| n.to_string_lossy().into_owned());
     let html = page::page(&name, &rated)?;
     let path = page_path(args);
-    write_page(&path, &html)?;
+    crate::report::write_output(&path, html.as_bytes())?;
     say!(
         "{}: the league's page, {} {} ({}), {} KB",
         path.display(),
@@ -245,18 +245,6 @@ fn write_report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
         html.len().div_ceil(1024)
     );
     Ok(EXIT_OK)
-}
-
-/// Writes the page whole or not at all: to a file beside it, then renamed over it.
-fn write_page(path: &Path, html: &str) -> Result<()> {
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
-    std::fs::write(&partial, html).map_err(|e| Error::bad_path(path, e))?;
-    std::fs::rename(&partial, path).map_err(|e| {
-        let _ = std::fs::remove_file(&partial);
-        Error::bad_path(path, e)
-    })
 }
 
 fn export_pgn(args: &ExportArgs) -> Result<i32> {

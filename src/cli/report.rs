@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::registry::Arena;
 use crate::report::export::Export;
 use crate::report::html::{self, REPORT};
-use crate::report::write_atomic;
+use crate::report::{write_atomic, write_output};
 use crate::tournament::replay;
 
 #[derive(Args, Debug)]
@@ -59,7 +59,7 @@ pub fn report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
     super::run::check_exports(exports)?;
     let asked: Vec<(usize, u64)> = args.game.iter().map(|&game| (args.pairing, game)).collect();
     let runs = read_with_viewer(arena, &dirs, &asked)?;
-    write_atomic(&out, html::page(&runs)?.as_bytes())?;
+    write_output(&out, html::page(&runs)?.as_bytes())?;
     say!("report: {}", out.display());
     for run in &runs {
         super::run::export(exports, &run.verdicts)?;
@@ -72,7 +72,7 @@ pub fn report(arena: &Arena, args: &ReportArgs) -> Result<i32> {
 fn history(file: &Path, out: Option<&Path>) -> Result<i32> {
     let rows = crate::report::history::read(file)?;
     let out = out.map_or_else(|| file.with_file_name(HISTORY_PAGE), Path::to_path_buf);
-    write_atomic(&out, html::history::page(&file.display().to_string(), &rows)?.as_bytes())?;
+    write_output(&out, html::history::page(&file.display().to_string(), &rows)?.as_bytes())?;
     say!("report: {}", out.display());
     Ok(EXIT_OK)
 }

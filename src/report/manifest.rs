@@ -215,18 +215,18 @@ impl Manifest {
 
 /// Writes `bytes` to a temporary file beside `path`, syncs it to the disk, then renames it over
 /// `path` and syncs the folder: a reader sees the old file or the new, never half, even after a
-/// power cut. A failed write removes its temporary file (a full disk leaves no empty `.tmp`).
+/// power cut. A failed write removes its temporary file (a full disk leaves no empty `.tmp`) and
+/// names `path`, not the temporary file the reader never asked for.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(TEMP_SUFFIX);
     let temp = path.with_file_name(name);
     let written = std::fs::File::create(&temp)
         .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
-        .map_err(|e| Error::io(&temp, e))
-        .and_then(|()| std::fs::rename(&temp, path).map_err(|e| Error::io(path, e)));
-    if written.is_err() {
+        .and_then(|()| std::fs::rename(&temp, path));
+    if let Err(e) = written {
         let _ = std::fs::remove_file(&temp);
-        return written;
+        return Err(Error::io(path, e));
     }
     // The rename is in the folder's own data; some filesystems cannot sync a folder, and the
     // file itself is safe either way.
@@ -234,6 +234,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
     }
     Ok(())
+}
+
+/// [`write_atomic`] for a file the user named (`--out`): a path that cannot be made (a folder
+/// that is not there, a name under a file) is bad input, exit 2; the system's own failures (a
+/// full disk) stay I/O failures.
+pub fn write_output(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic(path, bytes).map_err(|e| match e {
+        Error::Io { path, source } => Error::bad_path(&path, source),
+        other => other,
+    })
 }
 
 /// The suffix of [`write_atomic`]'s temporary files.

@@ -20,7 +20,9 @@ pub(crate) mod verdict;
 
 pub(crate) use games::{count_games, read_text as read_games_text};
 pub use games::{GameRow, GamesFile, GamesWriter, Records, RowFormat, Tail};
-pub(crate) use manifest::{check_run_folder, config_hash, now, write_atomic, CONFIG, MANIFEST, TEMP_SUFFIX};
+pub(crate) use manifest::{
+    check_run_folder, config_hash, now, write_atomic, write_output, CONFIG, MANIFEST, TEMP_SUFFIX,
+};
 pub use manifest::{Manifest, RunStatus};
 pub use matches::{AdjustedFigures, MatchRow, SprtResult};
 pub use ratings::{RatingRow, RatingTable};

@@ -306,4 +306,19 @@ fn report_exports_the_tables_the_run_exported() {
         assert!(stderr.contains(refusal) && stderr.lines().count() == 1, "{stderr}");
         assert!(!dir.path().join("x.csv").exists() && !dir.path().join("x.xml").exists());
     }
+    // A page or a table the user names where no file can be made: bad input naming that path,
+    // not the temporary file beside it, and nothing left behind.
+    let under_file = dir.path().join("gomoku.toml").join("page.html");
+    let missing = dir.path().join("no/such/folder/x.csv");
+    for (args, path, says) in [
+        (vec!["--out".to_string(), under_file.display().to_string()], &under_file, "Not a directory"),
+        (vec!["--export".to_string(), format!("csv:{}", missing.display())], &missing, "No such file"),
+    ] {
+        let refused = arena().arg("report").arg(&out).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with(&format!("error: {}: ", path.display())) && stderr.contains(says), "{stderr}");
+        assert!(!stderr.contains(&format!("{}.tmp", path.display())), "{stderr}");
+    }
 }

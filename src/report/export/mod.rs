@@ -188,10 +188,11 @@ impl FromStr for Export {
 }
 
 impl Export {
-    /// Writes `tables` in this format to the file (atomically).
+    /// Writes `tables` in this format to the file (atomically; a file that cannot be made is bad
+    /// input).
     pub fn write(&self, tables: &[Rows]) -> Result<()> {
         let bytes = self.format.exporter().serialize(tables)?;
-        crate::report::write_atomic(&self.file, &bytes)
+        crate::report::write_output(&self.file, &bytes)
     }
 }
 
