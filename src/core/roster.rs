@@ -16,7 +16,7 @@ use serde::Deserialize;
 use toml::Table;
 
 use crate::core::suggest::known_names;
-use crate::core::{limits, resolve_paths, BotChoice, GameDef, ParamSpec, Params};
+use crate::core::{limits, resolve_paths, BotChoice, BotKind, GameDef, ParamSpec, Params};
 use crate::error::{one_line, shown, Error, Result};
 
 /// What a roster is checked against: a game's name, its built-in roster text and its bot kinds.
@@ -33,13 +33,27 @@ pub trait BotCatalog {
     fn kind_names(&self) -> Vec<&'static str>;
 }
 
-/// A game's own bot kinds and roster, as its [`GameDef`] declares them.
-pub struct OwnKinds<G>(std::marker::PhantomData<G>);
+/// A game's own bot kinds and roster, as its [`GameDef`] declares them, and any kind added to
+/// them ([`OwnKinds::and`]: hold'em's LBR takes a program as its opponent).
+pub struct OwnKinds<G: GameDef> {
+    kinds: Vec<BotKind<G>>,
+}
 
 impl<G: GameDef> OwnKinds<G> {
     /// The catalog of `G`'s own kinds.
     pub fn new() -> Self {
-        OwnKinds(std::marker::PhantomData)
+        OwnKinds { kinds: G::bot_kinds() }
+    }
+
+    /// This catalog with `kind` added.
+    pub fn and(mut self, kind: BotKind<G>) -> Self {
+        self.kinds.push(kind);
+        self
+    }
+
+    /// The kind named `name`, if the catalog has it.
+    pub fn kind(&self, name: &str) -> Option<&BotKind<G>> {
+        self.kinds.iter().find(|k| k.name == name)
     }
 }
 
@@ -57,10 +71,10 @@ impl<G: GameDef> BotCatalog for OwnKinds<G> {
         G::ROSTER
     }
     fn kind_params(&self, kind: &str) -> Option<&'static [ParamSpec]> {
-        G::bot_kinds().iter().find(|k| k.name == kind).map(|k| k.params)
+        self.kind(kind).map(|k| k.params)
     }
     fn kind_names(&self) -> Vec<&'static str> {
-        G::bot_kinds().iter().map(|k| k.name).collect()
+        self.kinds.iter().map(|k| k.name).collect()
     }
 }
 

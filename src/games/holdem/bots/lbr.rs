@@ -29,7 +29,7 @@
 use rand::SeedableRng;
 
 use crate::cards::{Card, CardSet};
-use crate::core::roster::{bot_from_args, program_spec, BotCatalog};
+use crate::core::roster::{bot_from_args, program_spec, OwnKinds};
 use crate::core::{factory, Bot, BotFactory, BotKind, BotRng, Fault, FaultKind, Game, GameDef, GameEnd, GameStart};
 use crate::core::{ParamSpec, Params};
 use crate::error::{Error, Result};
@@ -87,32 +87,6 @@ fn make(p: &Params, game: &Holdem) -> Result<BotFactory<Holdem>> {
     Ok(factory(move || Lbr::new(model(), setting, runouts)))
 }
 
-/// The bot kinds an opponent may be: hold'em's own and `external`, a program over the protocol
-/// that answers `policy` requests.
-fn opponent_kinds() -> Vec<BotKind<Holdem>> {
-    let mut kinds = super::BOT_KINDS.to_vec();
-    kinds.push(crate::external::kind::<Holdem>());
-    kinds
-}
-
-/// The catalog the opponent is resolved in: hold'em's roster over [`opponent_kinds`].
-struct Opponents(Vec<BotKind<Holdem>>);
-
-impl BotCatalog for Opponents {
-    fn game_name(&self) -> &'static str {
-        Holdem::NAME
-    }
-    fn roster_text(&self) -> &'static str {
-        Holdem::ROSTER
-    }
-    fn kind_params(&self, kind: &str) -> Option<&'static [ParamSpec]> {
-        self.0.iter().find(|k| k.name == kind).map(|k| k.params)
-    }
-    fn kind_names(&self) -> Vec<&'static str> {
-        self.0.iter().map(|k| k.name).collect()
-    }
-}
-
 /// The table options of `game` as a config gives them, for a copy of the opponent started
 /// outside a run (a program is told them in `hello`).
 fn table_of(game: &Holdem) -> Result<Params> {
@@ -130,7 +104,8 @@ fn table_of(game: &Holdem) -> Result<Params> {
 /// `KIND:COMMAND`), refused in one line when its bots cannot say their policy, or when its first
 /// answer is refused (a copy is started and asked at the first decision of a hand).
 pub fn model_factory(name: &str, game: &Holdem) -> Result<BotFactory<Holdem>> {
-    let catalog = Opponents(opponent_kinds());
+    // Hold'em's own kinds and `external`: a program over the protocol that answers `policy`.
+    let catalog = OwnKinds::<Holdem>::new().and(crate::external::kind::<Holdem>());
     let (kind, params) = match program_spec(name)? {
         Some((_, kind, command)) => {
             let words = toml::Value::Array(command.into_iter().map(toml::Value::String).collect());
@@ -138,7 +113,7 @@ pub fn model_factory(name: &str, game: &Holdem) -> Result<BotFactory<Holdem>> {
         }
         None => bot_from_args(&catalog, name, &[])?,
     };
-    let kind = catalog.0.iter().find(|k| k.name == kind).expect("the roster resolved a kind of the catalog");
+    let kind = catalog.kind(&kind).expect("the roster resolved a kind of the catalog");
     // The copy asked here has a factory of its own: its program ends with it.
     let mut probe = (kind.make)(&params, game)?();
     let table = table_of(game)?;
