@@ -7,12 +7,14 @@
 //! protocol's own code. Runs play on a thread of their own with the GIL released, so Rust bots
 //! and games run freely and only Python's decisions hold it, while the caller's thread looks at
 //! Python's signals: Ctrl-C stops the run as the CLI's SIGINT does and raises KeyboardInterrupt.
+//! A decision with a time limit is asked on the run's own thread and stopped at its deadline by
+//! a watchdog thread that raises `TimeoutError` inside it (`Player::act_until`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bot_arena::config::{Overrides, RunConfig, Source};
 use bot_arena::core::{GameSeeds, Params};
@@ -177,6 +179,125 @@ impl Host for PyHost {
     }
 }
 
+// ---------------------------------------------------------------- calls past their deadline
+
+/// One thread, for the whole process, that stops a Python bot's call still running at its
+/// deadline by raising `TimeoutError` inside it (`PyThreadState_SetAsyncExc`), so that a call
+/// with a deadline is asked on the run's own thread rather than handed to a worker and back.
+/// Python code is stopped at its next bytecode; a call blocked in C code (a sleep, a lock wait,
+/// an extension) only when it comes back to Python, which is what the hosted kind's `isolate`
+/// is for.
+mod watchdog {
+    use std::os::raw::c_long;
+    use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+    use std::time::{Duration, Instant};
+
+    use pyo3::prelude::*;
+
+    /// A call under way with a deadline.
+    struct Armed {
+        /// The number [`arm`] gave it: a call's own, never reused.
+        call: u64,
+        /// The calling thread, as Python knows it (`threading.get_ident()`).
+        thread: c_long,
+        /// When it is stopped (next).
+        deadline: Instant,
+        /// Whether the exception was raised in it.
+        fired: bool,
+    }
+
+    struct Watch {
+        armed: Vec<Armed>,
+        calls: u64,
+        /// When the watchdog wakes next by itself (`None`: only when woken); an armed call due
+        /// later needs no wake-up.
+        wakes: Option<Instant>,
+        started: bool,
+    }
+
+    static WATCH: Mutex<Watch> = Mutex::new(Watch { armed: Vec::new(), calls: 0, wakes: None, started: false });
+    static WAKE: Condvar = Condvar::new();
+
+    /// A bot that catches the exception and goes on is stopped again this often.
+    const AGAIN: Duration = Duration::from_millis(100);
+
+    fn locked() -> MutexGuard<'static, Watch> {
+        WATCH.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Watches the call this thread is about to make, to be stopped at `deadline`: its number
+    /// for [`disarm`]. Called with the GIL held, as [`disarm`] is: the watchdog raises only with
+    /// the GIL, so it never sees a call returned but not yet disarmed.
+    pub fn arm(deadline: Instant) -> u64 {
+        // SAFETY: pthread_self has no preconditions; Python's thread ids are its values.
+        let thread = unsafe { libc::pthread_self() } as c_long;
+        let mut watch = locked();
+        if !watch.started {
+            watch.started = true;
+            std::thread::Builder::new()
+                .name("python bots' watchdog".to_string())
+                .spawn(run)
+                .expect("a thread for the watchdog of Python bots");
+        }
+        watch.calls += 1;
+        let call = watch.calls;
+        watch.armed.push(Armed { call, thread, deadline, fired: false });
+        if watch.wakes.is_none_or(|wakes| deadline < wakes) {
+            WAKE.notify_one();
+        }
+        call
+    }
+
+    /// The call `call` returned: whether it was stopped. An exception raised in it too late to
+    /// be seen (the call returned as it was raised) is taken back, so that it does not stop
+    /// whatever the thread runs next.
+    pub fn disarm(_py: Python<'_>, call: u64) -> bool {
+        let mut watch = locked();
+        let Some(at) = watch.armed.iter().position(|armed| armed.call == call) else { return false };
+        let armed = watch.armed.swap_remove(at);
+        if armed.fired {
+            // SAFETY: the GIL is held (`_py`); a null exception clears the thread's pending one.
+            unsafe { pyo3::ffi::PyThreadState_SetAsyncExc(armed.thread, std::ptr::null_mut()) };
+        }
+        armed.fired
+    }
+
+    /// The watchdog: sleeps until the earliest deadline armed, then, with the GIL, raises
+    /// `TimeoutError` in every call past its deadline.
+    fn run() {
+        loop {
+            let mut watch = locked();
+            loop {
+                let now = Instant::now();
+                let next = watch.armed.iter().map(|armed| armed.deadline).min();
+                if next.is_some_and(|next| next <= now) {
+                    break;
+                }
+                watch.wakes = next;
+                watch = match next {
+                    None => WAKE.wait(watch).unwrap_or_else(PoisonError::into_inner),
+                    Some(next) => WAKE.wait_timeout(watch, next - now).unwrap_or_else(PoisonError::into_inner).0,
+                };
+            }
+            // Busy: a call armed meanwhile is looked at before the watchdog sleeps again.
+            watch.wakes = Some(Instant::now());
+            drop(watch);
+            // The GIL first, then the watch, as the calling threads take them.
+            Python::with_gil(|_py| {
+                let mut watch = locked();
+                let now = Instant::now();
+                for armed in watch.armed.iter_mut().filter(|armed| armed.deadline <= now) {
+                    // SAFETY: the GIL is held; TimeoutError is a static exception type. A thread
+                    // that has no state of Python's is not found, and nothing is raised.
+                    unsafe { pyo3::ffi::PyThreadState_SetAsyncExc(armed.thread, pyo3::ffi::PyExc_TimeoutError) };
+                    armed.fired = true;
+                    armed.deadline = now + AGAIN;
+                }
+            });
+        }
+    }
+}
+
 // ---------------------------------------------------------------- threads that call Python
 
 /// A Python thread state kept for the life of a thread of the run's that calls Python bots, the
@@ -247,6 +368,25 @@ impl Player for PyPlayer {
             let answer = self.act.call1(py, (message,)).map_err(failed)?;
             read_answer(answer.bind(py))
         })
+    }
+
+    /// Asked on the run's thread; the watchdog raises `TimeoutError` inside a call still running
+    /// at its deadline.
+    fn act_until(&mut self, text: &str, deadline: Instant) -> Option<Result<Answer, Refusal>> {
+        keep_thread_state();
+        Some(Python::with_gil(|py| {
+            let failed = |e: PyErr| Refusal::Failed(last_line(py, &e));
+            let message = message(py, text).map_err(failed)?;
+            let call = watchdog::arm(deadline);
+            let answer = self.act.call1(py, (message,));
+            let stopped = watchdog::disarm(py, call);
+            match answer {
+                // Whatever the bot raised, it raised it once stopped: it gave no answer in time.
+                Err(_) if stopped => Err(Refusal::Late),
+                Err(e) => Err(failed(e)),
+                Ok(answer) => read_answer(answer.bind(py)),
+            }
+        }))
     }
 
     fn game_over(&mut self, text: &str) {

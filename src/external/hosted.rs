@@ -10,8 +10,11 @@
 //! [`crate::Arena::hosting`]) whose parameter `object` names it. Bot kinds are made from their
 //! parameters alone, so the names live in one table of the process.
 //!
-//! A decision with a time limit is asked on a worker thread and given up on at its deadline, so a
-//! bot that never returns loses on time without holding the run (`before_deadline`).
+//! A decision with a time limit is asked on the run's own thread when the player can stop its call
+//! at the deadline itself ([`Player::act_until`]: Python's raises an exception inside the call
+//! from a watchdog thread), and otherwise, or when the bot's `isolate` parameter asks, on a
+//! worker thread that the host gives up on at the deadline, so that a bot that never returns
+//! loses on time without holding the run (`before_deadline`).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,6 +49,9 @@ pub enum Refusal {
     /// The bot answered something that is not an answer (not a text, a dict without an
     /// `action`): the seat forfeits with a protocol fault.
     Malformed(String),
+    /// The call was stopped at its deadline ([`Player::act_until`]): the seat forfeits on time,
+    /// the host's clock naming the limit.
+    Late,
 }
 
 /// One game's player of a hosted bot: told the protocol's messages in order, each as the JSON
@@ -57,6 +63,15 @@ pub trait Player: Send {
     fn new_game(&mut self, message: &str) -> std::result::Result<(), Refusal>;
     /// `act` (the view and the legal actions): the answer.
     fn act(&mut self, message: &str) -> std::result::Result<Answer, Refusal>;
+    /// `act` with a deadline, asked on the calling thread, for a player that can stop its own
+    /// call at the deadline: the answer, or [`Refusal::Late`] when the call was stopped. `None`
+    /// (the default): the player cannot stop its call, so the host asks [`Player::act`] on a
+    /// worker thread and stops waiting at the deadline, at the cost of a hand-off between
+    /// threads a decision.
+    fn act_until(&mut self, message: &str, deadline: Instant) -> Option<std::result::Result<Answer, Refusal>> {
+        let _ = (message, deadline);
+        None
+    }
     /// `game_over` (payoffs, places, a forfeit, what the rules reveal); its failures are ignored,
     /// as a program's are.
     fn game_over(&mut self, message: &str);
@@ -98,6 +113,11 @@ const PARAMS: &[ParamSpec] = &[
         "longest decision in milliseconds (the host's clock); over it the bot forfeits (0: no limit)",
     )
     .range(0.0, Limits::MAX_MS),
+    ParamSpec::new(
+        "isolate",
+        "false",
+        "each decision on a thread of its own: a bot blocked in C code (a sleep, a lock, an extension) forfeits at its deadline too; costs a hand-off between threads a decision",
+    ),
 ];
 
 /// The hosted bot kind of game `G`, named `name` (Python's package calls it `python`).
@@ -107,7 +127,8 @@ pub fn kind<G: GameDef>(name: &'static str, about: &'static str) -> BotKind<G> {
 
 fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
     let name: Arc<str> = Arc::from(p.str("object"));
-    Ok(Arc::new(move || Box::new(Hosted::<G>::new(Arc::clone(&name))) as Box<dyn Bot<G>>))
+    let isolate = p.bool("isolate");
+    Ok(Arc::new(move || Box::new(Hosted::<G>::new(Arc::clone(&name), isolate)) as Box<dyn Bot<G>>))
 }
 
 /// The bot registered under `name`, looked up as a game starts: a folder's bots are made to read
@@ -273,6 +294,8 @@ struct Hosted<G: GameDef> {
     /// The game's index in its pairing, named by a forfeit of a call that never returned.
     game: u64,
     player: Option<Box<dyn Player>>,
+    /// Whether a decision with a deadline is always asked on a worker thread (`isolate`).
+    isolate: bool,
     /// The legal actions of the decision being asked, reused from move to move.
     legal: Texts,
     /// The message being told, reused from message to message.
@@ -281,8 +304,16 @@ struct Hosted<G: GameDef> {
 }
 
 impl<G: GameDef> Hosted<G> {
-    fn new(name: Arc<str>) -> Hosted<G> {
-        Hosted { name, game: 0, player: None, legal: Texts::default(), text: String::new(), policy: Vec::new() }
+    fn new(name: Arc<str>, isolate: bool) -> Hosted<G> {
+        Hosted {
+            name,
+            game: 0,
+            player: None,
+            isolate,
+            legal: Texts::default(),
+            text: String::new(),
+            policy: Vec::new(),
+        }
     }
 }
 
@@ -291,6 +322,7 @@ fn fault(refusal: Refusal) -> Fault {
     match refusal {
         Refusal::Failed(reason) => Fault::new(FaultKind::Crash, reason),
         Refusal::Malformed(reason) => Fault::new(FaultKind::Protocol, format!("bad answer to act: {reason}")),
+        Refusal::Late => timeout(),
     }
 }
 
@@ -343,10 +375,16 @@ impl<G: GameDef> Bot<G> for Hosted<G> {
         game.write_legal(view, &mut self.legal);
         encode(&mut self.text, &message::Act { view: game.view_json(view), legal: &self.legal });
         let mut player = self.player.take().expect("start made the player");
-        let answer = match deadline {
-            // Without a limit the host waits however long it takes: no need of a worker.
-            None => player.act(&self.text),
-            Some(deadline) => {
+        // Asked here, or the deadline of a call for a worker: without a limit the host waits
+        // however long it takes, and a player that stops its own call at the deadline needs none.
+        let here = match deadline {
+            None => Ok(player.act(&self.text)),
+            Some(deadline) if self.isolate => Err(deadline),
+            Some(deadline) => player.act_until(&self.text, deadline).ok_or(deadline),
+        };
+        let answer = match here {
+            Ok(answer) => answer,
+            Err(deadline) => {
                 let text = std::mem::take(&mut self.text);
                 let asked = before_deadline(&self.name, self.game, deadline, move || {
                     let answer = player.act(&text);
