@@ -16,6 +16,8 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+mod message;
+
 use bot_arena::config::{Overrides, RunConfig, Source};
 use bot_arena::core::{GameSeeds, Params};
 use bot_arena::registry::{Answer, GameEnv, Host, Player, Refusal};
@@ -47,15 +49,9 @@ fn arena_error(e: impl std::fmt::Display) -> PyErr {
 
 // ---------------------------------------------------------------- JSON and TOML values
 
-/// Python's `json.loads`, looked up once.
-fn loads(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    static LOADS: pyo3::sync::GILOnceCell<Py<PyAny>> = pyo3::sync::GILOnceCell::new();
-    LOADS.get_or_try_init(py, || Ok(py.import("json")?.getattr("loads")?.unbind())).map(|f| f.bind(py))
-}
-
-/// A message's JSON text as Python values (`json.loads`).
+/// A message's JSON text as Python values (as `json.loads` makes them).
 fn message(py: Python<'_>, text: &str) -> PyResult<PyObject> {
-    loads(py)?.call1((text,)).map(Bound::unbind)
+    message::read(py, text)
 }
 
 /// A JSON value as Python's `json.loads` would make it.
@@ -724,6 +720,12 @@ fn command(py: Python<'_>, args: Vec<String>, bots: &Bound<'_, PyDict>) -> PyRes
     Ok(code)
 }
 
+/// A message's JSON text as a bot is handed it (the package's tests compare it with `json.loads`).
+#[pyfunction]
+fn read_message(py: Python<'_>, text: &str) -> PyResult<PyObject> {
+    message(py, text)
+}
+
 /// A config given as a dict, as TOML text.
 #[pyfunction]
 fn toml_text(config: &Bound<'_, PyDict>) -> PyResult<String> {
@@ -741,5 +743,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(command, m)?)?;
     m.add_function(wrap_pyfunction!(resume, m)?)?;
     m.add_function(wrap_pyfunction!(toml_text, m)?)?;
+    m.add_function(wrap_pyfunction!(read_message, m)?)?;
     Ok(())
 }
