@@ -123,13 +123,45 @@ fn to_table(dict: &Bound<'_, PyDict>, what: &str) -> PyResult<toml::Table> {
 /// `new_game` and `game_over`), or a class, made anew for every game.
 struct PyHost {
     bot: Py<PyAny>,
+    /// The methods of a bot that is not a class, looked up once for the run: every game's player
+    /// shares them (looking up a method a function lacks raises and catches an AttributeError,
+    /// a few microseconds a game).
+    shared: Option<Arc<Methods>>,
 }
 
-struct PyPlayer {
+impl PyHost {
+    fn new(bot: &Bound<'_, PyAny>) -> PyHost {
+        let shared = match bot.is_instance_of::<PyType>() {
+            true => None,
+            // A bot without act fails as each game starts, saying why.
+            false => Methods::of(bot).ok().map(Arc::new),
+        };
+        PyHost { bot: bot.clone().unbind(), shared }
+    }
+}
+
+/// A bot object's methods.
+struct Methods {
     act: Py<PyAny>,
     new_game: Option<Py<PyAny>>,
     game_over: Option<Py<PyAny>>,
 }
+
+impl Methods {
+    fn of(obj: &Bound<'_, PyAny>) -> PyResult<Methods> {
+        let act = match optional_method(obj, "act")? {
+            Some(act) => act,
+            None if obj.is_callable() => obj.clone().unbind(),
+            None => {
+                return Err(PyValueError::new_err(format!("{} is neither callable nor has an act method", obj.repr()?)))
+            }
+        };
+        Ok(Methods { act, new_game: optional_method(obj, "new_game")?, game_over: optional_method(obj, "game_over")? })
+    }
+}
+
+/// One game's player: the methods of the bot's object (or of the game's object of its class).
+struct PyPlayer(Arc<Methods>);
 
 /// The last line of an exception's traceback (`ValueError: no such card`).
 fn last_line(py: Python<'_>, err: &PyErr) -> String {
@@ -150,27 +182,19 @@ fn optional_method(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<Py<PyA
 
 impl Host for PyHost {
     fn player(&self) -> Result<Box<dyn Player>, Refusal> {
+        if let Some(shared) = &self.shared {
+            return Ok(Box::new(PyPlayer(Arc::clone(shared))));
+        }
+        keep_thread_state();
         Python::with_gil(|py| {
             let bot = self.bot.bind(py);
-            let made = || -> PyResult<PyPlayer> {
+            let made = || -> PyResult<Methods> {
                 let obj = if bot.is_instance_of::<PyType>() { bot.call0()? } else { bot.clone() };
-                let act = match optional_method(&obj, "act")? {
-                    Some(act) => act,
-                    None if obj.is_callable() => obj.clone().unbind(),
-                    None => {
-                        return Err(PyValueError::new_err(format!(
-                            "{} is neither callable nor has an act method",
-                            obj.repr()?
-                        )))
-                    }
-                };
-                Ok(PyPlayer {
-                    act,
-                    new_game: optional_method(&obj, "new_game")?,
-                    game_over: optional_method(&obj, "game_over")?,
-                })
+                Methods::of(&obj)
             };
-            made().map(|p| Box::new(p) as Box<dyn Player>).map_err(|e| Refusal::Failed(last_line(py, &e)))
+            made()
+                .map(|m| Box::new(PyPlayer(Arc::new(m))) as Box<dyn Player>)
+                .map_err(|e| Refusal::Failed(last_line(py, &e)))
         })
     }
 }
@@ -349,7 +373,7 @@ fn keep_thread_state() {
 impl Player for PyPlayer {
     fn new_game(&mut self, text: &str) -> Result<(), Refusal> {
         keep_thread_state();
-        let Some(new_game) = &self.new_game else { return Ok(()) };
+        let Some(new_game) = &self.0.new_game else { return Ok(()) };
         Python::with_gil(|py| {
             let message = message(py, text).map_err(|e| Refusal::Failed(last_line(py, &e)))?;
             new_game.call1(py, (message,)).map(drop).map_err(|e| Refusal::Failed(last_line(py, &e)))
@@ -361,7 +385,7 @@ impl Player for PyPlayer {
         Python::with_gil(|py| {
             let failed = |e: PyErr| Refusal::Failed(last_line(py, &e));
             let message = message(py, text).map_err(failed)?;
-            let answer = self.act.call1(py, (message,)).map_err(failed)?;
+            let answer = self.0.act.call1(py, (message,)).map_err(failed)?;
             read_answer(answer.bind(py))
         })
     }
@@ -374,7 +398,7 @@ impl Player for PyPlayer {
             let failed = |e: PyErr| Refusal::Failed(last_line(py, &e));
             let message = message(py, text).map_err(failed)?;
             let call = watchdog::arm(deadline);
-            let answer = self.act.call1(py, (message,));
+            let answer = self.0.act.call1(py, (message,));
             let stopped = watchdog::disarm(py, call);
             match answer {
                 // Whatever the bot raised, it raised it once stopped: it gave no answer in time.
@@ -386,7 +410,7 @@ impl Player for PyPlayer {
     }
 
     fn game_over(&mut self, text: &str) {
-        if let Some(game_over) = &self.game_over {
+        if let Some(game_over) = &self.0.game_over {
             Python::with_gil(|py| {
                 if let Ok(message) = message(py, text) {
                     let _ = game_over.call1(py, (message,));
@@ -543,7 +567,7 @@ impl Hosted {
         let mut names = Vec::new();
         for (name, bot) in bots.iter() {
             let name: String = name.extract()?;
-            bot_arena::registry::host(&name, Arc::new(PyHost { bot: bot.unbind() }));
+            bot_arena::registry::host(&name, Arc::new(PyHost::new(&bot)));
             names.push(name);
         }
         Ok(Hosted(names))
