@@ -149,9 +149,10 @@ fn lookup(name: &str) -> std::result::Result<Arc<dyn Host>, Fault> {
 
 // ---------------------------------------------------------------- calls past their deadline
 
-/// A decision with a deadline is asked on a worker thread, so that the host stops waiting at the
-/// deadline even when the bot's call never returns (a Python bot in an endless loop or sleep: a
-/// thread in the middle of foreign code cannot be stopped). The worker is then abandoned to the
+/// A decision with a deadline that the player cannot stop itself (or of a bot with `isolate`) is
+/// asked on a worker thread, so that the host stops waiting at the deadline even when the bot's
+/// call never returns (a Python bot blocked in C code: a thread in the middle of foreign code
+/// cannot be stopped from outside). The worker is then abandoned to the
 /// call; it comes back to the pool if the call ever returns. Both sides poll for [`SPIN`] before
 /// they sleep, as a program's pipe is read (external/process.rs): a decision's hand-off then
 /// costs no wake-up of an idle core when the answer or the next question comes at once.
@@ -416,7 +417,90 @@ impl<G: GameDef> Bot<G> for Hosted<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::{play_game_with, Entrant, GameSeeds, Seating, Status};
+    use crate::games::gomoku::{Gomoku, Rule};
     use std::time::Duration;
+
+    /// Which way each decision of a game's players was asked: on the run's thread (`act_until`)
+    /// or on a worker (`act`).
+    type Ways = Arc<Mutex<Vec<&'static str>>>;
+
+    /// A player that can stop its own calls and answers the first legal action; the decision
+    /// numbered `late_at` (counting both seats') it reports stopped at its deadline.
+    struct Stopping {
+        ways: Ways,
+        late_at: usize,
+        run: std::thread::ThreadId,
+    }
+
+    fn first_legal(message: &str) -> Answer {
+        let message: serde_json::Value = serde_json::from_str(message).expect("JSON");
+        Answer { action: message["legal"][0].as_str().expect("a legal action").to_string(), policy: None }
+    }
+
+    impl Player for Stopping {
+        fn new_game(&mut self, _message: &str) -> std::result::Result<(), Refusal> {
+            Ok(())
+        }
+
+        fn act(&mut self, message: &str) -> std::result::Result<Answer, Refusal> {
+            assert_ne!(std::thread::current().id(), self.run, "act with a deadline is asked on a worker");
+            self.ways.lock().unwrap().push("worker");
+            Ok(first_legal(message))
+        }
+
+        fn act_until(&mut self, message: &str, _deadline: Instant) -> Option<std::result::Result<Answer, Refusal>> {
+            assert_eq!(std::thread::current().id(), self.run, "act_until is asked on the run's thread");
+            let mut ways = self.ways.lock().unwrap();
+            ways.push("here");
+            Some(if ways.len() == self.late_at { Err(Refusal::Late) } else { Ok(first_legal(message)) })
+        }
+
+        fn game_over(&mut self, _message: &str) {}
+    }
+
+    struct StoppingHost(Ways, usize, std::thread::ThreadId);
+
+    impl Host for StoppingHost {
+        fn player(&self) -> std::result::Result<Box<dyn Player>, Refusal> {
+            Ok(Box::new(Stopping { ways: Arc::clone(&self.0), late_at: self.1, run: self.2 }))
+        }
+    }
+
+    /// A gomoku game of two seats of the hosted bot `name`, each with 5,000 ms a move: which
+    /// way each decision was asked, and how the game ended.
+    fn play(name: &str, isolate: bool, late_at: usize) -> (Vec<&'static str>, Status) {
+        let ways = Ways::default();
+        host(name, Arc::new(StoppingHost(Arc::clone(&ways), late_at, std::thread::current().id())));
+        let game = Gomoku::new(9, Rule::Freestyle, 0);
+        let given =
+            toml::Table::from_iter([("object".to_string(), name.into()), ("isolate".to_string(), isolate.into())]);
+        let factory = make(&Params::new(PARAMS, &given, "the test's bot").unwrap(), &game).unwrap();
+        let mut bots = vec![factory(), factory()];
+        let limited = Entrant { name: name.to_string(), limits: Limits { move_ms: Some(5000), ..Limits::default() } };
+        let table = Params::default();
+        let seating = Seating { entrants: &[&limited, &limited], game: 0, table: &table, run: None };
+        let record = play_game_with(&game, &mut bots, &GameSeeds::derive(1, 0, 0, 1), &seating, false);
+        unhost(name);
+        let ways = ways.lock().unwrap().clone();
+        (ways, record.status)
+    }
+
+    #[test]
+    fn a_player_that_stops_its_own_calls_is_asked_on_the_runs_thread_and_a_stopped_call_loses_on_time() {
+        let (ways, status) = play("stops its calls", false, 3);
+        assert_eq!(ways, ["here"; 3]);
+        let Status::Forfeit { seat, reason } = status else { panic!("{status:?}") };
+        assert_eq!((seat, reason.kind), (0, FaultKind::Time));
+        assert!(reason.reason().starts_with("timeout 5000 ms: no answer"), "{}", reason.reason());
+    }
+
+    #[test]
+    fn with_isolate_every_decision_with_a_deadline_is_asked_on_a_worker() {
+        let (ways, status) = play("isolated", true, 3);
+        assert!(ways.len() > 3 && ways.iter().all(|&way| way == "worker"), "{ways:?}");
+        assert_eq!(status, Status::Ok);
+    }
 
     #[test]
     fn a_call_in_time_answers_on_its_worker() {
