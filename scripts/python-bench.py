@@ -35,10 +35,12 @@ SHAPES = [
     ("gomoku", {"game": "gomoku", "games": 3000, "seed": 2, "paired": True, "table": {"size": 15}}),
 ]
 
-# In process with its default limit (5,000 ms a decision: asked on a worker thread, given up on at
-# the deadline), with no limit (asked on the run's own thread), and over the protocol.
+# In process with its default limit (5,000 ms a decision: asked on the run's own thread, a
+# watchdog raising TimeoutError in a call past its deadline), with `isolate` (each decision handed
+# to a worker thread, given up on at the deadline), with no limit, and over the protocol.
 SIDES = {
     "in process": ("mine", {"mine": first_legal}),
+    "isolate": ({"name": "mine", "params": {"isolate": True}}, {"mine": first_legal}),
     "no limit": ({"name": "mine", "params": {"move_ms": 0}}, {"mine": first_legal}),
     "protocol": (protocol_bot("mine", "--first"), {}),
 }
@@ -68,7 +70,7 @@ def main():
             print(f"{game}, {config['games']} games, {best['protocol'][0]:,} decisions of the bot:")
             for side, (moves, seconds, median) in best.items():
                 print(f"  {side:<10} {rate[side]:>9,.0f} decisions/s ({seconds:.3f} s), median decision {median * 1000:.0f} µs")
-            for side in ("in process", "no limit"):
+            for side in ("in process", "isolate", "no limit"):
                 print(f"  {side}: {rate[side] / rate['protocol']:.1f} times the protocol's decisions/s")
 
 

@@ -7,12 +7,16 @@
 //! protocol's own code. Runs play on a thread of their own with the GIL released, so Rust bots
 //! and games run freely and only Python's decisions hold it, while the caller's thread looks at
 //! Python's signals: Ctrl-C stops the run as the CLI's SIGINT does and raises KeyboardInterrupt.
+//! A decision with a time limit is asked on the run's own thread and stopped at its deadline by
+//! a watchdog thread that raises `TimeoutError` inside it (`Player::act_until`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+mod message;
 
 use bot_arena::config::{Overrides, RunConfig, Source};
 use bot_arena::core::{GameSeeds, Params};
@@ -45,15 +49,9 @@ fn arena_error(e: impl std::fmt::Display) -> PyErr {
 
 // ---------------------------------------------------------------- JSON and TOML values
 
-/// Python's `json.loads`, looked up once.
-fn loads(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    static LOADS: pyo3::sync::GILOnceCell<Py<PyAny>> = pyo3::sync::GILOnceCell::new();
-    LOADS.get_or_try_init(py, || Ok(py.import("json")?.getattr("loads")?.unbind())).map(|f| f.bind(py))
-}
-
-/// A message's JSON text as Python values (`json.loads`).
+/// A message's JSON text as Python values (as `json.loads` makes them).
 fn message(py: Python<'_>, text: &str) -> PyResult<PyObject> {
-    loads(py)?.call1((text,)).map(Bound::unbind)
+    message::read(py, text)
 }
 
 /// A JSON value as Python's `json.loads` would make it.
@@ -125,13 +123,45 @@ fn to_table(dict: &Bound<'_, PyDict>, what: &str) -> PyResult<toml::Table> {
 /// `new_game` and `game_over`), or a class, made anew for every game.
 struct PyHost {
     bot: Py<PyAny>,
+    /// The methods of a bot that is not a class, looked up once for the run: every game's player
+    /// shares them (looking up a method a function lacks raises and catches an AttributeError,
+    /// a few microseconds a game).
+    shared: Option<Arc<Methods>>,
 }
 
-struct PyPlayer {
+impl PyHost {
+    fn new(bot: &Bound<'_, PyAny>) -> PyHost {
+        let shared = match bot.is_instance_of::<PyType>() {
+            true => None,
+            // A bot without act fails as each game starts, saying why.
+            false => Methods::of(bot).ok().map(Arc::new),
+        };
+        PyHost { bot: bot.clone().unbind(), shared }
+    }
+}
+
+/// A bot object's methods.
+struct Methods {
     act: Py<PyAny>,
     new_game: Option<Py<PyAny>>,
     game_over: Option<Py<PyAny>>,
 }
+
+impl Methods {
+    fn of(obj: &Bound<'_, PyAny>) -> PyResult<Methods> {
+        let act = match optional_method(obj, "act")? {
+            Some(act) => act,
+            None if obj.is_callable() => obj.clone().unbind(),
+            None => {
+                return Err(PyValueError::new_err(format!("{} is neither callable nor has an act method", obj.repr()?)))
+            }
+        };
+        Ok(Methods { act, new_game: optional_method(obj, "new_game")?, game_over: optional_method(obj, "game_over")? })
+    }
+}
+
+/// One game's player: the methods of the bot's object (or of the game's object of its class).
+struct PyPlayer(Arc<Methods>);
 
 /// The last line of an exception's traceback (`ValueError: no such card`).
 fn last_line(py: Python<'_>, err: &PyErr) -> String {
@@ -152,34 +182,198 @@ fn optional_method(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<Py<PyA
 
 impl Host for PyHost {
     fn player(&self) -> Result<Box<dyn Player>, Refusal> {
+        if let Some(shared) = &self.shared {
+            return Ok(Box::new(PyPlayer(Arc::clone(shared))));
+        }
+        keep_thread_state();
         Python::with_gil(|py| {
             let bot = self.bot.bind(py);
-            let made = || -> PyResult<PyPlayer> {
+            let made = || -> PyResult<Methods> {
                 let obj = if bot.is_instance_of::<PyType>() { bot.call0()? } else { bot.clone() };
-                let act = match optional_method(&obj, "act")? {
-                    Some(act) => act,
-                    None if obj.is_callable() => obj.clone().unbind(),
-                    None => {
-                        return Err(PyValueError::new_err(format!(
-                            "{} is neither callable nor has an act method",
-                            obj.repr()?
-                        )))
-                    }
-                };
-                Ok(PyPlayer {
-                    act,
-                    new_game: optional_method(&obj, "new_game")?,
-                    game_over: optional_method(&obj, "game_over")?,
-                })
+                Methods::of(&obj)
             };
-            made().map(|p| Box::new(p) as Box<dyn Player>).map_err(|e| Refusal::Failed(last_line(py, &e)))
+            made()
+                .map(|m| Box::new(PyPlayer(Arc::new(m))) as Box<dyn Player>)
+                .map_err(|e| Refusal::Failed(last_line(py, &e)))
         })
     }
 }
 
+// ---------------------------------------------------------------- calls past their deadline
+
+/// One thread, for the whole process, that stops a Python bot's call still running at its
+/// deadline by raising `TimeoutError` inside it (`PyThreadState_SetAsyncExc`), so that a call
+/// with a deadline is asked on the run's own thread rather than handed to a worker and back.
+/// Python code is stopped at its next bytecode; a call blocked in C code (a sleep, a lock wait,
+/// an extension) only when it comes back to Python, which is what the hosted kind's `isolate`
+/// is for.
+mod watchdog {
+    use std::os::raw::c_long;
+    use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+    use std::time::{Duration, Instant};
+
+    use pyo3::prelude::*;
+
+    /// A call under way with a deadline.
+    struct Armed {
+        /// The number [`arm`] gave it: a call's own, never reused.
+        call: u64,
+        /// The calling thread, as Python knows it (`threading.get_ident()`).
+        thread: c_long,
+        /// When it is stopped (next).
+        deadline: Instant,
+        /// Whether the exception was raised in it.
+        fired: bool,
+    }
+
+    struct Watch {
+        armed: Vec<Armed>,
+        calls: u64,
+        /// When the watchdog wakes next by itself (`None`: only when woken); an armed call due
+        /// later needs no wake-up.
+        wakes: Option<Instant>,
+        started: bool,
+    }
+
+    static WATCH: Mutex<Watch> = Mutex::new(Watch { armed: Vec::new(), calls: 0, wakes: None, started: false });
+    static WAKE: Condvar = Condvar::new();
+
+    /// A bot that catches the exception and goes on is stopped again this often.
+    const AGAIN: Duration = Duration::from_millis(100);
+
+    fn locked() -> MutexGuard<'static, Watch> {
+        WATCH.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Watches the call this thread is about to make, to be stopped at `deadline`: its number
+    /// for [`disarm`]. Called with the GIL held, as [`disarm`] is: the watchdog raises only with
+    /// the GIL, so it never sees a call returned but not yet disarmed.
+    pub fn arm(deadline: Instant) -> u64 {
+        // SAFETY: pthread_self has no preconditions; Python's thread ids are its values.
+        let thread = unsafe { libc::pthread_self() } as c_long;
+        let mut watch = locked();
+        if !watch.started {
+            watch.started = true;
+            std::thread::Builder::new()
+                .name("python bots' watchdog".to_string())
+                .spawn(run)
+                .expect("a thread for the watchdog of Python bots");
+        }
+        watch.calls += 1;
+        let call = watch.calls;
+        watch.armed.push(Armed { call, thread, deadline, fired: false });
+        if watch.wakes.is_none_or(|wakes| deadline < wakes) {
+            WAKE.notify_one();
+        }
+        call
+    }
+
+    /// The call `call` returned: whether it was stopped. An exception raised in it too late to
+    /// be seen (the call returned as it was raised) is taken back, so that it does not stop
+    /// whatever the thread runs next.
+    pub fn disarm(_py: Python<'_>, call: u64) -> bool {
+        let mut watch = locked();
+        let Some(at) = watch.armed.iter().position(|armed| armed.call == call) else { return false };
+        let armed = watch.armed.swap_remove(at);
+        if armed.fired {
+            // SAFETY: the GIL is held (`_py`); a null exception clears the thread's pending one.
+            unsafe { pyo3::ffi::PyThreadState_SetAsyncExc(armed.thread, std::ptr::null_mut()) };
+        }
+        armed.fired
+    }
+
+    /// The watchdog: sleeps until the earliest deadline armed, then, with the GIL, raises
+    /// `TimeoutError` in every call past its deadline.
+    fn run() {
+        loop {
+            let mut watch = locked();
+            loop {
+                let now = Instant::now();
+                let next = watch.armed.iter().map(|armed| armed.deadline).min();
+                if next.is_some_and(|next| next <= now) {
+                    break;
+                }
+                watch.wakes = next;
+                watch = match next {
+                    None => WAKE.wait(watch).unwrap_or_else(PoisonError::into_inner),
+                    Some(next) => WAKE.wait_timeout(watch, next - now).unwrap_or_else(PoisonError::into_inner).0,
+                };
+            }
+            // Busy: a call armed meanwhile is looked at before the watchdog sleeps again.
+            watch.wakes = Some(Instant::now());
+            drop(watch);
+            // The GIL first, then the watch, as the calling threads take them.
+            Python::with_gil(|_py| {
+                let mut watch = locked();
+                let now = Instant::now();
+                for armed in watch.armed.iter_mut().filter(|armed| armed.deadline <= now) {
+                    // SAFETY: the GIL is held; TimeoutError is a static exception type. A thread
+                    // that has no state of Python's is not found, and nothing is raised.
+                    unsafe { pyo3::ffi::PyThreadState_SetAsyncExc(armed.thread, pyo3::ffi::PyExc_TimeoutError) };
+                    armed.fired = true;
+                    armed.deadline = now + AGAIN;
+                }
+            });
+        }
+    }
+}
+
+// ---------------------------------------------------------------- threads that call Python
+
+/// A Python thread state kept for the life of a thread of the run's that calls Python bots, the
+/// GIL released between calls. Without one each decision's `with_gil` made a thread state and
+/// deleted it again, and with it the state's frame stack (mapped and unmapped, its pages faulted
+/// in anew): over a third of an in-process decision's time, measured with perf.
+struct KeptState {
+    gil: pyo3::ffi::PyGILState_STATE,
+    saved: *mut pyo3::ffi::PyThreadState,
+}
+
+impl KeptState {
+    /// Made on a thread that has no thread state of Python's (not Python's own threads, which
+    /// keep theirs) and does not hold the GIL.
+    fn new() -> Option<KeptState> {
+        // SAFETY: the interpreter is running (a run was started from Python); the state made by
+        // PyGILState_Ensure stays this thread's until `drop` releases it.
+        unsafe {
+            if pyo3::ffi::Py_IsInitialized() == 0 || !pyo3::ffi::PyGILState_GetThisThreadState().is_null() {
+                return None;
+            }
+            let gil = pyo3::ffi::PyGILState_Ensure();
+            Some(KeptState { gil, saved: pyo3::ffi::PyEval_SaveThread() })
+        }
+    }
+}
+
+impl Drop for KeptState {
+    /// At the thread's end (the run's threads end before `run` returns, joined with the GIL
+    /// released: [`interruptible`]).
+    fn drop(&mut self) {
+        // SAFETY: this thread's own state, saved by `new`; skipped once the interpreter is gone.
+        unsafe {
+            if pyo3::ffi::Py_IsInitialized() != 0 {
+                pyo3::ffi::PyEval_RestoreThread(self.saved);
+                pyo3::ffi::PyGILState_Release(self.gil);
+            }
+        }
+    }
+}
+
+thread_local! {
+    static KEPT: std::cell::OnceCell<Option<KeptState>> = const { std::cell::OnceCell::new() };
+}
+
+/// Keeps a thread state on this thread from its first call of a Python bot on.
+fn keep_thread_state() {
+    KEPT.with(|kept| {
+        kept.get_or_init(KeptState::new);
+    });
+}
+
 impl Player for PyPlayer {
     fn new_game(&mut self, text: &str) -> Result<(), Refusal> {
-        let Some(new_game) = &self.new_game else { return Ok(()) };
+        keep_thread_state();
+        let Some(new_game) = &self.0.new_game else { return Ok(()) };
         Python::with_gil(|py| {
             let message = message(py, text).map_err(|e| Refusal::Failed(last_line(py, &e)))?;
             new_game.call1(py, (message,)).map(drop).map_err(|e| Refusal::Failed(last_line(py, &e)))
@@ -187,16 +381,36 @@ impl Player for PyPlayer {
     }
 
     fn act(&mut self, text: &str) -> Result<Answer, Refusal> {
+        keep_thread_state();
         Python::with_gil(|py| {
             let failed = |e: PyErr| Refusal::Failed(last_line(py, &e));
             let message = message(py, text).map_err(failed)?;
-            let answer = self.act.call1(py, (message,)).map_err(failed)?;
+            let answer = self.0.act.call1(py, (message,)).map_err(failed)?;
             read_answer(answer.bind(py))
         })
     }
 
+    /// Asked on the run's thread; the watchdog raises `TimeoutError` inside a call still running
+    /// at its deadline.
+    fn act_until(&mut self, text: &str, deadline: Instant) -> Option<Result<Answer, Refusal>> {
+        keep_thread_state();
+        Some(Python::with_gil(|py| {
+            let failed = |e: PyErr| Refusal::Failed(last_line(py, &e));
+            let message = message(py, text).map_err(failed)?;
+            let call = watchdog::arm(deadline);
+            let answer = self.0.act.call1(py, (message,));
+            let stopped = watchdog::disarm(py, call);
+            match answer {
+                // Whatever the bot raised, it raised it once stopped: it gave no answer in time.
+                Err(_) if stopped => Err(Refusal::Late),
+                Err(e) => Err(failed(e)),
+                Ok(answer) => read_answer(answer.bind(py)),
+            }
+        }))
+    }
+
     fn game_over(&mut self, text: &str) {
-        if let Some(game_over) = &self.game_over {
+        if let Some(game_over) = &self.0.game_over {
             Python::with_gil(|py| {
                 if let Ok(message) = message(py, text) {
                     let _ = game_over.call1(py, (message,));
@@ -353,7 +567,7 @@ impl Hosted {
         let mut names = Vec::new();
         for (name, bot) in bots.iter() {
             let name: String = name.extract()?;
-            bot_arena::registry::host(&name, Arc::new(PyHost { bot: bot.unbind() }));
+            bot_arena::registry::host(&name, Arc::new(PyHost::new(&bot)));
             names.push(name);
         }
         Ok(Hosted(names))
@@ -464,22 +678,29 @@ fn interruptible<T: Send>(
 ) -> PyResult<bot_arena::error::Result<T>> {
     std::thread::scope(|scope| {
         let (done, mut played) = std::sync::mpsc::channel();
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("run".to_string())
             .spawn_scoped(scope, move || {
                 let _ = done.send(play());
             })
             .map_err(|e| arena_error(format!("cannot start the run's thread: {e}")))?;
+        // Joined with the GIL released: a thread that called Python bots gives its kept thread
+        // state back as it ends, which takes the GIL.
+        let join = move || py.allow_threads(move || drop(thread.join()));
         let mut interrupted = None;
         loop {
             // The receiver goes along and comes back: it may not be shared between threads.
             let (got, receiver) = py.allow_threads(move || (played.recv_timeout(SIGNAL_LOOK), played));
             played = receiver;
             match got {
-                Ok(finished) => return interrupted.map_or(Ok(finished), Err),
+                Ok(finished) => {
+                    join();
+                    return interrupted.map_or(Ok(finished), Err);
+                }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(interrupted.unwrap_or_else(|| arena_error("the run's thread panicked")))
+                    join();
+                    return Err(interrupted.unwrap_or_else(|| arena_error("the run's thread panicked")));
                 }
             }
             if let Err(signal) = py.check_signals() {
@@ -523,6 +744,12 @@ fn command(py: Python<'_>, args: Vec<String>, bots: &Bound<'_, PyDict>) -> PyRes
     Ok(code)
 }
 
+/// A message's JSON text as a bot is handed it (the package's tests compare it with `json.loads`).
+#[pyfunction]
+fn read_message(py: Python<'_>, text: &str) -> PyResult<PyObject> {
+    message(py, text)
+}
+
 /// A config given as a dict, as TOML text.
 #[pyfunction]
 fn toml_text(config: &Bound<'_, PyDict>) -> PyResult<String> {
@@ -540,5 +767,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(command, m)?)?;
     m.add_function(wrap_pyfunction!(resume, m)?)?;
     m.add_function(wrap_pyfunction!(toml_text, m)?)?;
+    m.add_function(wrap_pyfunction!(read_message, m)?)?;
     Ok(())
 }

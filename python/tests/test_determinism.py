@@ -39,14 +39,17 @@ SPEED = {
     "gomoku": {"game": "gomoku", "games": 100, "seed": 2, "paired": True, "table": {"size": 15}},
 }
 
-# Issue 49's target, not met on the shared 2-core machine (scripts/python-bench.py gives the
-# numbers, the book's "From Python", Speed, explains them): the protocol's host and bot both poll
-# their pipes, so a program's median round trip is 35-45 µs, near an in-process decision's
-# 15-25 µs, and the run's own costs a game (and gomoku's fixed cost of a run, its files written and
-# synced, over 513 decisions) are the same both ways. Kept as the claim, an expected failure that
-# reports XPASS the day it holds; the test above checks that the process is faster at all.
-FIVE_TIMES = pytest.mark.xfail(reason="5x the protocol's decisions/s: 1.5-5x measured, by the machine's load",
-                               strict=False)
+# Issue 49's target, five times the protocol's decisions a second (scripts/python-bench.py gives
+# the numbers, the book's "From Python", Speed, explains them). Hold'em meets it: 8.3 times at a
+# load of 5 to 11, 6.3 times with the benchmark at the highest priority. Gomoku's 100 games do not: the first legal move wins in five moves, so the run's
+# 513 decisions take a few milliseconds and the run's fixed cost (its folder's files written and
+# synced, the same both ways) is most of its time. Kept there as the claim, an expected failure
+# that reports XPASS the day it holds; the test above checks that the process is faster at all.
+FIVE_TIMES = {
+    "holdem": [],
+    "gomoku": [pytest.mark.xfail(reason="5x the protocol's decisions/s: the run's fixed cost is most of "
+                                        "gomoku's 100 games", strict=False)],
+}
 
 
 def decisions_per_second(config, bot, bots, folder):
@@ -81,8 +84,7 @@ def test_in_process_decides_faster_than_over_the_protocol(game, tmp_path):
     assert inside > outside, (inside, outside)
 
 
-@FIVE_TIMES
-@pytest.mark.parametrize("game", list(SPEED))
+@pytest.mark.parametrize("game", [pytest.param(game, marks=FIVE_TIMES[game]) for game in SPEED])
 def test_in_process_decides_at_least_five_times_as_fast_as_over_the_protocol(game, tmp_path):
     inside, outside = rates(game, tmp_path, rounds=1)
     assert inside >= 5 * outside, (inside, outside)

@@ -1,6 +1,8 @@
 """Tournaments with Python bots in them: the run folder, the verdicts, resume, SPRT, faults."""
 
+import functools
 import os
+import queue
 import threading
 import time
 
@@ -158,10 +160,84 @@ def test_a_time_out_forfeits(out):
     assert len(statuses) == 2 and all(s.startswith("forfeit: timeout 10 ms") for s in statuses), statuses
 
 
+def test_a_bot_in_an_endless_loop_is_stopped_at_its_deadline_and_plays_its_next_games(out):
+    """A call asked on the run's own thread (the default) still running Python code at its deadline
+    is stopped there by the TimeoutError raised inside it: the game is lost on time and the bot,
+    free again at once, plays its next games."""
+    release = threading.Event()
+    stopped = []
+
+    def looping(message):
+        if message["view"]["moves"]:  # its first move in time, then a loop that never ends
+            try:
+                while not release.is_set():
+                    pass
+            except TimeoutError:
+                stopped.append(message["view"]["moves"])
+                raise
+        return message["legal"][0]
+
+    config = {"game": "gomoku", "games": 3, "table": {"size": 9},
+              "bots": [{"name": "looping", "params": {"move_ms": 200}}, "random"]}
+    try:
+        started = time.perf_counter()
+        result = bot_arena.run(config, bots={"looping": looping}, out=out)
+        took = time.perf_counter() - started
+    finally:
+        release.set()
+    assert result.status == "complete" and result.games_played == 3
+    statuses = forfeits(out, "looping")
+    assert len(statuses) == 3 and all(s.startswith("forfeit: timeout 200 ms: no answer (waited 2") for s in statuses), statuses
+    assert len(stopped) == 3 and took < 10, (stopped, took)
+    print(f"\n3 games in {took:.2f} s with a bot looping from its second move on: {statuses[0]}")
+
+
+def test_a_bot_that_catches_the_timeout_and_loops_on_is_stopped_again(out):
+    release = threading.Event()
+    caught = []
+
+    def stubborn(message):
+        while not release.is_set():
+            try:
+                while not release.is_set():
+                    pass
+            except TimeoutError:
+                caught.append(time.perf_counter())
+                if len(caught) == 3:
+                    raise
+        return message["legal"][0]
+
+    config = {"game": "stud", "games": 1, "bots": [{"name": "stubborn", "params": {"move_ms": 100}}, "random"]}
+    try:
+        bot_arena.run(config, bots={"stubborn": stubborn}, out=out)
+    finally:
+        release.set()
+    [status] = forfeits(out, "stubborn")
+    assert status.startswith("forfeit: timeout 100 ms: no answer (waited"), status
+    assert len(caught) == 3 and caught[2] - caught[0] < 5, caught
+
+
+def test_a_call_blocked_in_c_past_its_deadline_leaves_no_exception_behind(out):
+    """A call that is in C code at its deadline (a queue's wait, 50 ms under a limit of 20 ms) and
+    ends straight from there, with no Python code run after it to raise the TimeoutError in: the
+    exception is taken back, not left to stop whatever the thread runs next (here the other
+    Python bot's decisions, on the same thread)."""
+    # A callable of C alone: waits 50 ms for an item that never comes, then raises queue.Empty.
+    blocked = functools.partial(queue.SimpleQueue().get, timeout=0.05)
+
+    config = {"game": "gomoku", "games": 4, "table": {"size": 9},
+              "bots": [{"name": "blocked", "params": {"move_ms": 20}}, "next"]}
+    bot_arena.run(config, bots={"blocked": blocked, "next": first_legal}, out=out)
+    late = forfeits(out, "blocked")
+    assert len(late) == 4 and all(s.startswith("forfeit: timeout 20 ms: no answer (waited 5") for s in late), late
+    assert not any(s.startswith("forfeit") for s in forfeits(out, "next")), forfeits(out, "next")
+
+
 def test_a_bot_that_never_returns_forfeits_on_time_and_the_run_goes_on(out, tmp_path):
-    """A call stuck past its deadline: the host stops waiting, the game is lost on time, and the bot
-    is not asked again while the call runs (its later games forfeit at once); once it returns the
-    bot plays again."""
+    """A call stuck past its deadline in C code (a lock's wait), with `isolate` (each decision on a
+    worker thread): the host stops waiting, the game is lost on time, and the bot is not asked
+    again while the call runs (its later games forfeit at once); once it returns the bot plays
+    again."""
     release = threading.Event()
     calls = []
 
@@ -171,7 +247,7 @@ def test_a_bot_that_never_returns_forfeits_on_time_and_the_run_goes_on(out, tmp_
         return message["legal"][0]
 
     config = {"game": "gomoku", "games": 4, "table": {"size": 9},
-              "bots": [{"name": "stuck", "params": {"move_ms": 200}}, "random"]}
+              "bots": [{"name": "stuck", "params": {"move_ms": 200, "isolate": True}}, "random"]}
     try:
         started = time.perf_counter()
         result = bot_arena.run(config, bots={"stuck": stuck}, out=out)
@@ -201,7 +277,8 @@ def test_a_bot_stuck_under_a_clock_loses_on_time(out):
         release.wait()
         return message["legal"][0]
 
-    config = {"game": "stud", "games": 1, "bots": [{"name": "clocked", "params": {"tc": "0.3+0"}}, "random"]}
+    config = {"game": "stud", "games": 1,
+              "bots": [{"name": "clocked", "params": {"tc": "0.3+0", "isolate": True}}, "random"]}
     try:
         bot_arena.run(config, bots={"clocked": stuck}, out=out)
         [status] = forfeits(out, "clocked")

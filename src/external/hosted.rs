@@ -10,8 +10,11 @@
 //! [`crate::Arena::hosting`]) whose parameter `object` names it. Bot kinds are made from their
 //! parameters alone, so the names live in one table of the process.
 //!
-//! A decision with a time limit is asked on a worker thread and given up on at its deadline, so a
-//! bot that never returns loses on time without holding the run (`before_deadline`).
+//! A decision with a time limit is asked on the run's own thread when the player can stop its call
+//! at the deadline itself ([`Player::act_until`]: Python's raises an exception inside the call
+//! from a watchdog thread), and otherwise, or when the bot's `isolate` parameter asks, on a
+//! worker thread that the host gives up on at the deadline, so that a bot that never returns
+//! loses on time without holding the run (`before_deadline`).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,6 +49,9 @@ pub enum Refusal {
     /// The bot answered something that is not an answer (not a text, a dict without an
     /// `action`): the seat forfeits with a protocol fault.
     Malformed(String),
+    /// The call was stopped at its deadline ([`Player::act_until`]): the seat forfeits on time,
+    /// the host's clock naming the limit.
+    Late,
 }
 
 /// One game's player of a hosted bot: told the protocol's messages in order, each as the JSON
@@ -57,6 +63,15 @@ pub trait Player: Send {
     fn new_game(&mut self, message: &str) -> std::result::Result<(), Refusal>;
     /// `act` (the view and the legal actions): the answer.
     fn act(&mut self, message: &str) -> std::result::Result<Answer, Refusal>;
+    /// `act` with a deadline, asked on the calling thread, for a player that can stop its own
+    /// call at the deadline: the answer, or [`Refusal::Late`] when the call was stopped. `None`
+    /// (the default): the player cannot stop its call, so the host asks [`Player::act`] on a
+    /// worker thread and stops waiting at the deadline, at the cost of a hand-off between
+    /// threads a decision.
+    fn act_until(&mut self, message: &str, deadline: Instant) -> Option<std::result::Result<Answer, Refusal>> {
+        let _ = (message, deadline);
+        None
+    }
     /// `game_over` (payoffs, places, a forfeit, what the rules reveal); its failures are ignored,
     /// as a program's are.
     fn game_over(&mut self, message: &str);
@@ -98,6 +113,11 @@ const PARAMS: &[ParamSpec] = &[
         "longest decision in milliseconds (the host's clock); over it the bot forfeits (0: no limit)",
     )
     .range(0.0, Limits::MAX_MS),
+    ParamSpec::new(
+        "isolate",
+        "false",
+        "each decision on a thread of its own: a bot blocked in C code (a sleep, a lock, an extension) forfeits at its deadline too; costs a hand-off between threads a decision",
+    ),
 ];
 
 /// The hosted bot kind of game `G`, named `name` (Python's package calls it `python`).
@@ -107,7 +127,8 @@ pub fn kind<G: GameDef>(name: &'static str, about: &'static str) -> BotKind<G> {
 
 fn make<G: GameDef>(p: &Params, _game: &G) -> Result<BotFactory<G>> {
     let name: Arc<str> = Arc::from(p.str("object"));
-    Ok(Arc::new(move || Box::new(Hosted::<G>::new(Arc::clone(&name))) as Box<dyn Bot<G>>))
+    let isolate = p.bool("isolate");
+    Ok(Arc::new(move || Box::new(Hosted::<G>::new(Arc::clone(&name), isolate)) as Box<dyn Bot<G>>))
 }
 
 /// The bot registered under `name`, looked up as a game starts: a folder's bots are made to read
@@ -128,9 +149,10 @@ fn lookup(name: &str) -> std::result::Result<Arc<dyn Host>, Fault> {
 
 // ---------------------------------------------------------------- calls past their deadline
 
-/// A decision with a deadline is asked on a worker thread, so that the host stops waiting at the
-/// deadline even when the bot's call never returns (a Python bot in an endless loop or sleep: a
-/// thread in the middle of foreign code cannot be stopped). The worker is then abandoned to the
+/// A decision with a deadline that the player cannot stop itself (or of a bot with `isolate`) is
+/// asked on a worker thread, so that the host stops waiting at the deadline even when the bot's
+/// call never returns (a Python bot blocked in C code: a thread in the middle of foreign code
+/// cannot be stopped from outside). The worker is then abandoned to the
 /// call; it comes back to the pool if the call ever returns. Both sides poll for [`SPIN`] before
 /// they sleep, as a program's pipe is read (external/process.rs): a decision's hand-off then
 /// costs no wake-up of an idle core when the answer or the next question comes at once.
@@ -273,6 +295,8 @@ struct Hosted<G: GameDef> {
     /// The game's index in its pairing, named by a forfeit of a call that never returned.
     game: u64,
     player: Option<Box<dyn Player>>,
+    /// Whether a decision with a deadline is always asked on a worker thread (`isolate`).
+    isolate: bool,
     /// The legal actions of the decision being asked, reused from move to move.
     legal: Texts,
     /// The message being told, reused from message to message.
@@ -281,8 +305,16 @@ struct Hosted<G: GameDef> {
 }
 
 impl<G: GameDef> Hosted<G> {
-    fn new(name: Arc<str>) -> Hosted<G> {
-        Hosted { name, game: 0, player: None, legal: Texts::default(), text: String::new(), policy: Vec::new() }
+    fn new(name: Arc<str>, isolate: bool) -> Hosted<G> {
+        Hosted {
+            name,
+            game: 0,
+            player: None,
+            isolate,
+            legal: Texts::default(),
+            text: String::new(),
+            policy: Vec::new(),
+        }
     }
 }
 
@@ -291,6 +323,7 @@ fn fault(refusal: Refusal) -> Fault {
     match refusal {
         Refusal::Failed(reason) => Fault::new(FaultKind::Crash, reason),
         Refusal::Malformed(reason) => Fault::new(FaultKind::Protocol, format!("bad answer to act: {reason}")),
+        Refusal::Late => timeout(),
     }
 }
 
@@ -343,10 +376,16 @@ impl<G: GameDef> Bot<G> for Hosted<G> {
         game.write_legal(view, &mut self.legal);
         encode(&mut self.text, &message::Act { view: game.view_json(view), legal: &self.legal });
         let mut player = self.player.take().expect("start made the player");
-        let answer = match deadline {
-            // Without a limit the host waits however long it takes: no need of a worker.
-            None => player.act(&self.text),
-            Some(deadline) => {
+        // Asked here, or the deadline of a call for a worker: without a limit the host waits
+        // however long it takes, and a player that stops its own call at the deadline needs none.
+        let here = match deadline {
+            None => Ok(player.act(&self.text)),
+            Some(deadline) if self.isolate => Err(deadline),
+            Some(deadline) => player.act_until(&self.text, deadline).ok_or(deadline),
+        };
+        let answer = match here {
+            Ok(answer) => answer,
+            Err(deadline) => {
                 let text = std::mem::take(&mut self.text);
                 let asked = before_deadline(&self.name, self.game, deadline, move || {
                     let answer = player.act(&text);
@@ -378,7 +417,90 @@ impl<G: GameDef> Bot<G> for Hosted<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::{play_game_with, Entrant, GameSeeds, Seating, Status};
+    use crate::games::gomoku::{Gomoku, Rule};
     use std::time::Duration;
+
+    /// Which way each decision of a game's players was asked: on the run's thread (`act_until`)
+    /// or on a worker (`act`).
+    type Ways = Arc<Mutex<Vec<&'static str>>>;
+
+    /// A player that can stop its own calls and answers the first legal action; the decision
+    /// numbered `late_at` (counting both seats') it reports stopped at its deadline.
+    struct Stopping {
+        ways: Ways,
+        late_at: usize,
+        run: std::thread::ThreadId,
+    }
+
+    fn first_legal(message: &str) -> Answer {
+        let message: serde_json::Value = serde_json::from_str(message).expect("JSON");
+        Answer { action: message["legal"][0].as_str().expect("a legal action").to_string(), policy: None }
+    }
+
+    impl Player for Stopping {
+        fn new_game(&mut self, _message: &str) -> std::result::Result<(), Refusal> {
+            Ok(())
+        }
+
+        fn act(&mut self, message: &str) -> std::result::Result<Answer, Refusal> {
+            assert_ne!(std::thread::current().id(), self.run, "act with a deadline is asked on a worker");
+            self.ways.lock().unwrap().push("worker");
+            Ok(first_legal(message))
+        }
+
+        fn act_until(&mut self, message: &str, _deadline: Instant) -> Option<std::result::Result<Answer, Refusal>> {
+            assert_eq!(std::thread::current().id(), self.run, "act_until is asked on the run's thread");
+            let mut ways = self.ways.lock().unwrap();
+            ways.push("here");
+            Some(if ways.len() == self.late_at { Err(Refusal::Late) } else { Ok(first_legal(message)) })
+        }
+
+        fn game_over(&mut self, _message: &str) {}
+    }
+
+    struct StoppingHost(Ways, usize, std::thread::ThreadId);
+
+    impl Host for StoppingHost {
+        fn player(&self) -> std::result::Result<Box<dyn Player>, Refusal> {
+            Ok(Box::new(Stopping { ways: Arc::clone(&self.0), late_at: self.1, run: self.2 }))
+        }
+    }
+
+    /// A gomoku game of two seats of the hosted bot `name`, each with 5,000 ms a move: which
+    /// way each decision was asked, and how the game ended.
+    fn play(name: &str, isolate: bool, late_at: usize) -> (Vec<&'static str>, Status) {
+        let ways = Ways::default();
+        host(name, Arc::new(StoppingHost(Arc::clone(&ways), late_at, std::thread::current().id())));
+        let game = Gomoku::new(9, Rule::Freestyle, 0);
+        let given =
+            toml::Table::from_iter([("object".to_string(), name.into()), ("isolate".to_string(), isolate.into())]);
+        let factory = make(&Params::new(PARAMS, &given, "the test's bot").unwrap(), &game).unwrap();
+        let mut bots = vec![factory(), factory()];
+        let limited = Entrant { name: name.to_string(), limits: Limits { move_ms: Some(5000), ..Limits::default() } };
+        let table = Params::default();
+        let seating = Seating { entrants: &[&limited, &limited], game: 0, table: &table, run: None };
+        let record = play_game_with(&game, &mut bots, &GameSeeds::derive(1, 0, 0, 1), &seating, false);
+        unhost(name);
+        let ways = ways.lock().unwrap().clone();
+        (ways, record.status)
+    }
+
+    #[test]
+    fn a_player_that_stops_its_own_calls_is_asked_on_the_runs_thread_and_a_stopped_call_loses_on_time() {
+        let (ways, status) = play("stops its calls", false, 3);
+        assert_eq!(ways, ["here"; 3]);
+        let Status::Forfeit { seat, reason } = status else { panic!("{status:?}") };
+        assert_eq!((seat, reason.kind), (0, FaultKind::Time));
+        assert!(reason.reason().starts_with("timeout 5000 ms: no answer"), "{}", reason.reason());
+    }
+
+    #[test]
+    fn with_isolate_every_decision_with_a_deadline_is_asked_on_a_worker() {
+        let (ways, status) = play("isolated", true, 3);
+        assert!(ways.len() > 3 && ways.iter().all(|&way| way == "worker"), "{ways:?}");
+        assert_eq!(status, Status::Ok);
+    }
 
     #[test]
     fn a_call_in_time_answers_on_its_worker() {
