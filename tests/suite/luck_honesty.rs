@@ -273,3 +273,48 @@ fn covariate_adjusted_intervals_cover_the_truth() {
     println!("zhajinhua self-play: 1,000 runs of 400 hands: covariates intervals cover 0 {:.1}%", 100.0 * rate);
     assert!((rate - 0.95).abs() <= 0.015, "covariates coverage {rate:.3}");
 }
+
+/// Mahjong (one hand, no flowers): the table of the luck runs, every deal's wall replayed with
+/// the seats rotated.
+const MAHJONG_TABLE: &str = "seats = 4\n[table]\nmin_fans = 8\n";
+
+#[test]
+#[ignore = "slow: 40,000 hands; cargo test --release --test suite luck_honesty::mahjong -- --ignored"]
+fn mahjong_adjusted_payoffs_are_unbiased() {
+    let config = format!(
+        "name = \"luck\"\ngame = \"mahjong\"\nseed = 13\npaired = true\nestimator = \"aivat\"\n\
+         bots = [\"pruned\", \"greedy\", \"greedy\", \"greedy\"]\n{MAHJONG_TABLE}"
+    );
+    unbiased("mahjong pruned vs greedy", &deals("mahjong-unbiased", &config, 40_000));
+}
+
+#[test]
+#[ignore = "slow: 40,000 hands; cargo test --release --test suite luck_honesty::mahjong -- --ignored"]
+fn mahjong_adjusted_intervals_cover_the_truth() {
+    // Self-play: greedy in one seat under one name and in three under another, so the true
+    // difference is zero.
+    let config = format!(
+        "name = \"luck\"\ngame = \"mahjong\"\nseed = 14\npaired = true\nestimator = \"aivat\"\n\
+         bots = [{{ name = \"a\", kind = \"greedy\" }}, {{ name = \"b\", kind = \"greedy\" }}, \
+         {{ name = \"b\", kind = \"greedy\" }}, {{ name = \"b\", kind = \"greedy\" }}]\n\
+         {MAHJONG_TABLE}"
+    );
+    let deals = deals("mahjong-self", &config, 40_000);
+    let blocks = 1000;
+    let size = deals.len() / blocks;
+    let mut covered = [0usize; 2];
+    for block in deals.chunks_exact(size).take(blocks) {
+        let plain = welford(block.iter().map(|d| d.plain)).ci(0.95);
+        let adjusted = welford(block.iter().map(|d| d.adjusted)).ci(0.95);
+        covered[0] += usize::from(plain.lo <= 0.0 && 0.0 <= plain.hi);
+        covered[1] += usize::from(adjusted.lo <= 0.0 && 0.0 <= adjusted.hi);
+    }
+    let rate = |n: usize| n as f64 / blocks as f64;
+    println!(
+        "mahjong self-play: {blocks} blocks of {size} deals: plain intervals cover 0 {:.1}%, aivat {:.1}%",
+        100.0 * rate(covered[0]),
+        100.0 * rate(covered[1])
+    );
+    unbiased("mahjong greedy self-play", &deals);
+    assert!((rate(covered[1]) - 0.95).abs() <= 0.015, "aivat coverage {:.3}", rate(covered[1]));
+}
