@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""The luck variance ratios of a heads-up run, read from its games.csv (issue 51).
+"""The luck variance ratios of a two-bot run, read from its games.csv (issue 51).
 
     python3 scripts/luck-ratios.py RUN_DIR [RUN_DIR ...]
 
 RUN_DIR is an `arena run` output directory of a two-bot run with `estimator = "aivat"` or
-`"all-in"` (configs/luck/*.toml). The script reads games.csv's columns `seed` (the deal: the
-games of one deal share it), `bot`, `payoff`, `payoff_allin` and `payoff_aivat`, and prints, for
-each adjusted estimator, the variance of the first bot's payoff minus the second's:
+`"all-in"` (configs/luck/*.toml), heads-up or with a bot in several seats (mahjong's one against
+three): a bot's payoff in a game is then the mean over its seats, as the verdicts pool them. The
+script reads games.csv's columns `seed` (the deal: the games of one deal share it), `bot`,
+`payoff`, `payoff_allin` and `payoff_aivat`, and prints, for each adjusted estimator, the variance
+of the first bot's payoff minus the second's:
 
 - paired: per deal (the mean over the deal's seat rotations), duplicate ÷ adjusted: how many
   times fewer deals the adjusted estimate needs for the same interval (the verdict's
@@ -47,10 +49,12 @@ def read(run):
         for name, column in COLUMNS.items():
             if row.get(column, "") != "":
                 values[name] = float(row[column])
-        # Two seats a bot at one game does not happen heads-up; a bot's seats would add up.
+        # A bot in several seats of one game (never heads-up): the mean over its seats.
         seat = game.setdefault(row["bot"], {k: 0.0 for k in values})
+        seats = game.setdefault("seats", {})
+        n = seats[row["bot"]] = seats.get(row["bot"], 0) + 1
         for k, v in values.items():
-            seat[k] += v
+            seat[k] += (v - seat[k]) / n
     if len(bots) != 2:
         sys.exit(f"error: {run} has {len(bots)} bots; the ratios are for two")
     return [deals[s] for s in order], bots

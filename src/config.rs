@@ -493,9 +493,10 @@ impl RunConfig {
                     Estimator::Covariates => Some(Estimator::Covariates),
                     adjusted if !venue.adjusts() => {
                         fail(format!(
-                            "estimator `{}` needs a game with a value function (holdem cash, stud, zhajinhua), not {}{holdem_sng}",
+                            "estimator `{}` needs a game with a value function (holdem cash, stud, zhajinhua, mahjong one hand without flowers), not {}{}",
                             adjusted.name(),
                             entry.name(),
+                            if entry.name() == "mahjong" { " with flowers or 16 hands" } else { holdem_sng },
                         ));
                         None
                     }

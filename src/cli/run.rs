@@ -47,9 +47,10 @@ pub struct RunArgs {
     #[arg(long, conflicts_with = "config")]
     seats: Option<i64>,
     /// How the payoff verdicts are estimated (overrides the config's `estimator`): plain,
-    /// duplicate (paired deals), or with the luck taken out for hold'em cash, stud and zhajinhua:
-    /// all-in (a payoff no decision could change any more replaced by its expectation) or aivat
-    /// (corrections at every card dealt and every decision of a bot with known probabilities).
+    /// duplicate (paired deals), or with the luck taken out for hold'em cash, stud, zhajinhua and
+    /// mahjong (one hand, no flowers): all-in (a payoff no decision could change any more replaced
+    /// by its expectation) or aivat (corrections at every card or tile dealt and every decision of
+    /// a bot with known probabilities).
     /// The payoff SPRT then tests the adjusted payoff; the plain figures stay beside it.
     #[arg(long, value_enum)]
     estimator: Option<Estimator>,

@@ -31,7 +31,7 @@ fn same_on_one_and_two_threads(dir: &std::path::Path, config: &str, game: &str) 
     one
 }
 
-const CONFIGS: [(&str, &str); 3] = [
+const CONFIGS: [(&str, &str); 4] = [
     (
         "holdem",
         "game = \"holdem\"\ngames = 300\npaired = true\nestimator = \"aivat\"\nbots = [\"rr-fast\", \"rr-tight\"]\n\
@@ -42,6 +42,11 @@ const CONFIGS: [(&str, &str); 3] = [
         "zhajinhua",
         "game = \"zhajinhua\"\ngames = 300\npaired = true\nestimator = \"aivat\"\nseats = 3\n\
          bots = [\"ev\", \"random\", \"random\"]\n",
+    ),
+    (
+        "mahjong",
+        "game = \"mahjong\"\ngames = 40\npaired = true\nestimator = \"aivat\"\nseats = 4\n\
+         bots = [\"pruned\", \"greedy\", \"greedy\", \"greedy\"]\n",
     ),
 ];
 
@@ -94,6 +99,10 @@ fn an_estimator_a_game_cannot_have_is_one_line_and_exit_2() {
             "game = \"holdem\"\nbots = [\"rr\", \"random\"]\nestimator = \"all-in\"\n[table]\nformat = \"sng\"\n",
             "not holdem sng",
         ),
+        (
+            "game = \"mahjong\"\nbots = [\"greedy\", \"random\"]\nestimator = \"aivat\"\n[table]\nflowers = true\n",
+            "not mahjong with flowers or 16 hands",
+        ),
     ];
     for (i, (config, expected)) in cases.iter().enumerate() {
         let path = write(dir.path(), &format!("bad{i}.toml"), config);
@@ -111,9 +120,9 @@ fn an_estimator_a_game_cannot_have_is_one_line_and_exit_2() {
         .args([
             "run",
             "--game",
-            "mahjong",
+            "gomoku",
             "--bot",
-            "greedy",
+            "weights",
             "--bot",
             "random",
             "--estimator",

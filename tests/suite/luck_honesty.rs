@@ -273,3 +273,57 @@ fn covariate_adjusted_intervals_cover_the_truth() {
     println!("zhajinhua self-play: 1,000 runs of 400 hands: covariates intervals cover 0 {:.1}%", 100.0 * rate);
     assert!((rate - 0.95).abs() <= 0.015, "covariates coverage {rate:.3}");
 }
+
+/// Mahjong (one hand, no flowers): the table of the luck runs, every deal's wall replayed with
+/// the seats rotated.
+const MAHJONG_TABLE: &str = "seats = 4\n[table]\nmin_fans = 8\n";
+
+#[test]
+#[ignore = "slow: 40,000 hands; cargo test --release --test suite luck_honesty::mahjong -- --ignored"]
+fn mahjong_adjusted_payoffs_are_unbiased() {
+    let config = format!(
+        "name = \"luck\"\ngame = \"mahjong\"\nseed = 13\npaired = true\nestimator = \"aivat\"\n\
+         bots = [\"pruned\", \"greedy\", \"greedy\", \"greedy\"]\n{MAHJONG_TABLE}"
+    );
+    unbiased("mahjong pruned vs greedy", &deals("mahjong-unbiased", &config, 40_000));
+}
+
+#[test]
+#[ignore = "slow: 40,000 hands; cargo test --release --test suite luck_honesty::mahjong -- --ignored"]
+fn mahjong_adjusted_intervals_cover_the_truth() {
+    // Self-play: the pruned search with its opponent model (which draws from the bot's random
+    // stream) in one seat under one name and in three under another, so the true difference is
+    // zero. Not `greedy`: it never draws at random, so the four rotations of a wall play the same
+    // hand and every deal's difference is zero, plain and adjusted alike.
+    let bot = |name: &str| format!("{{ name = \"{name}\", kind = \"pruned\", params = {{ opponent_model = true }} }}");
+    let config = format!(
+        "name = \"luck\"\ngame = \"mahjong\"\nseed = 14\npaired = true\nestimator = \"aivat\"\n\
+         bots = [{}, {}, {}, {}]\n{MAHJONG_TABLE}",
+        bot("a"),
+        bot("b"),
+        bot("b"),
+        bot("b")
+    );
+    let deals = deals("mahjong-self", &config, 40_000);
+    let blocks = 1000;
+    let size = deals.len() / blocks;
+    let mut covered = [0usize; 2];
+    for block in deals.chunks_exact(size).take(blocks) {
+        let plain = welford(block.iter().map(|d| d.plain)).ci(0.95);
+        let adjusted = welford(block.iter().map(|d| d.adjusted)).ci(0.95);
+        covered[0] += usize::from(plain.lo <= 0.0 && 0.0 <= plain.hi);
+        covered[1] += usize::from(adjusted.lo <= 0.0 && 0.0 <= adjusted.hi);
+    }
+    let rate = |n: usize| n as f64 / blocks as f64;
+    println!(
+        "mahjong self-play: {blocks} blocks of {size} deals: plain intervals cover 0 {:.1}%, aivat {:.1}%",
+        100.0 * rate(covered[0]),
+        100.0 * rate(covered[1])
+    );
+    assert!(
+        deals.iter().any(|d| d.plain != 0.0),
+        "every deal's difference is zero: the self-play cannot test coverage"
+    );
+    unbiased("mahjong pruned self-play", &deals);
+    assert!((rate(covered[1]) - 0.95).abs() <= 0.015, "aivat coverage {:.3}", rate(covered[1]));
+}

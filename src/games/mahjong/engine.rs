@@ -19,6 +19,7 @@ use super::botzone::judge;
 use super::fans::{score, FanTable, Score, WinContext, WinningHand, FAN_COUNT};
 use super::shanten::{is_winning_shape, shanten};
 use super::tiles::{tile_name, Counts, Meld, MeldKind, Tile, TILE_KINDS};
+use crate::core::luck::{Exactness, LuckCache};
 use crate::core::wire::{write_int, Texts};
 use crate::core::{DealRng, Game, IllegalAction, Outcome, Played, RecordFormat, Seat};
 
@@ -204,6 +205,23 @@ impl State {
     pub fn taken(&self) -> (usize, usize) {
         (self.next, self.end)
     }
+
+    /// Swaps two places of the wall being played (tests: another order of the tiles).
+    #[cfg(test)]
+    pub(super) fn swap_in_wall(&mut self, a: usize, b: usize) {
+        self.wall.swap(a, b);
+    }
+}
+
+/// How a win would come, beyond the hand: the winning tile, self-drawn or not, on a kong
+/// (replacement or robbed), and the copies of the tile in sight elsewhere (the discards and
+/// declared sets, a discarded winning tile itself not counted).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WinOn {
+    pub tile: Tile,
+    pub self_drawn: bool,
+    pub kong: bool,
+    pub elsewhere: u8,
 }
 
 /// A flower in the wall (not a tile kind).
@@ -292,7 +310,7 @@ impl Mahjong {
         Mahjong { min_fans, flowers: false, hands: 1, fault_pays: 96 }
     }
 
-    fn live_left(s: &State) -> usize {
+    pub(super) fn live_left(s: &State) -> usize {
         s.end - s.next
     }
 
@@ -302,23 +320,32 @@ impl Mahjong {
     }
 
     /// The fans of [`Mahjong::win_fans`], each with its count, when the hand may win.
-    fn win_score(&self, s: &State, seat: Seat, tile: Tile, self_drawn: bool, kong: bool) -> Option<Score> {
+    pub(super) fn win_score(&self, s: &State, seat: Seat, tile: Tile, self_drawn: bool, kong: bool) -> Option<Score> {
         let mut concealed = s.hands[seat];
         if self_drawn {
             concealed[tile as usize] -= 1;
         }
+        // Copies visible elsewhere (discards, every declared set), not counting a discarded
+        // winning tile itself: three means this is the last one.
+        let elsewhere = s.seen[tile as usize] - (!self_drawn && !kong) as u8;
+        self.win_score_with(s, seat, &concealed, WinOn { tile, self_drawn, kong, elsewhere })
+    }
+
+    /// [`Mahjong::win_score`] of `seat` standing with `concealed` (the winning tile left out)
+    /// instead of its hand in `s`, winning `on` as given: the value function (luck.rs) asks it of
+    /// hands a draw may make and of discards not yet made.
+    pub(super) fn win_score_with(&self, s: &State, seat: Seat, concealed: &Counts, on: WinOn) -> Option<Score> {
+        let WinOn { tile, self_drawn, kong, elsewhere } = on;
+        let concealed = *concealed;
         let mut with = concealed;
         with[tile as usize] += 1;
         // Quick reject before the full calculator: not a standard hand nor a special shape.
         if !is_winning_shape(&with, s.melds[seat].len()) {
             return None;
         }
-        // Copies visible elsewhere (discards, every declared set), not counting a discarded
-        // winning tile itself: three means this is the last one.
-        let visible = s.seen[tile as usize] - (!self_drawn && !kong) as u8;
         let ctx = WinContext {
             self_drawn,
-            fourth_tile: visible == 3,
+            fourth_tile: elsewhere == 3,
             kong_related: kong,
             last_wall_tile: Self::live_left(s) == 0,
             flowers: s.flowers[seat],
@@ -738,6 +765,13 @@ impl Mahjong {
         Some(s)
     }
 
+    /// The tiles taken from the walls so far (the deals' included), over the game's hands: the
+    /// chance events a state has revealed.
+    pub(super) fn tiles_taken(s: &State) -> usize {
+        let before: usize = s.walls.iter().take(s.hand_no).map(Vec::len).sum();
+        before + s.next + (s.wall.len() - s.end)
+    }
+
     /// The tiles of the hand being played: in hands, sets, discards, set aside as flowers and in
     /// the live wall.
     pub fn tiles_in_play(&self, s: &State) -> u64 {
@@ -779,6 +813,20 @@ impl Game for Mahjong {
 
     fn has_covariate(&self) -> bool {
         true
+    }
+
+    /// One hand without flowers: every step then draws at most one tile (luck.rs).
+    fn adjusts(&self) -> bool {
+        self.tiles_adjust()
+    }
+
+    /// The tiles taken from the walls so far, the deal's included.
+    fn revealed(&self, s: &State) -> usize {
+        Mahjong::tiles_taken(s)
+    }
+
+    fn value(&self, s: &State, known: usize, _exactness: Exactness, _cache: &mut LuckCache, out: &mut [f64]) {
+        self.tiles_value(s, known, out)
     }
 
     /// Each seat's starting strength: minus the shanten of the 13 tiles it is dealt, summed over

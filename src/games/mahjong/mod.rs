@@ -31,6 +31,7 @@ pub(crate) mod botzone;
 pub(crate) mod engine;
 pub(crate) mod events;
 pub(crate) mod fans;
+mod luck;
 mod report;
 pub mod shanten;
 mod table;
