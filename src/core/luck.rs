@@ -109,13 +109,63 @@ impl Estimator {
     }
 }
 
+/// The pot's share of the chips in play (what the seats in the hand started with) at which a
+/// luck cell's pot bucket changes ([`pot_bucket`]): a blind pot, a raised pot, a pot bet into
+/// again, a pot where most chips are in. At 100 big blinds a seat heads-up: 4, 12 and 40 bb.
+const POT_SHARES: [f64; 3] = [0.02, 0.06, 0.2];
+/// The buckets [`pot_bucket`] sorts a pot into.
+pub const POT_BUCKETS: usize = POT_SHARES.len() + 1;
+
+/// The bucket of a pot that is `share` of the chips in play, below [`POT_BUCKETS`]: a game's
+/// [`Game::luck_cell`] by pot size, one table for every game.
+pub fn pot_bucket(share: f64) -> usize {
+    POT_SHARES.iter().filter(|&&edge| share >= edge).count()
+}
+
 /// games.csv's column of the all-in adjusted payoff.
 pub const ALLIN_COLUMN: &str = "payoff_allin";
 /// games.csv's column of the AIVAT adjusted payoff.
 pub const AIVAT_COLUMN: &str = "payoff_aivat";
 /// The columns a game with a value function adds to games.csv, before its own, when a run
 /// adjusts its payoffs.
-pub const LUCK_COLUMNS: [&str; 2] = [ALLIN_COLUMN, AIVAT_COLUMN];
+pub const LUCK_COLUMNS: [&str; 3] = [ALLIN_COLUMN, AIVAT_COLUMN, TERMS_COLUMN];
+/// games.csv's column of a seat's AIVAT terms by component ([`Terms`]).
+pub const TERMS_COLUMN: &str = "aivat_terms";
+
+/// One seat's AIVAT terms of a game, summed by component: `(component, sum)` for each component
+/// with a term, in component order. A component is a value (0 the game's value, 1 its stake
+/// value), a kind (0 a decision's term, 1 a chance's) and a cell of the game's
+/// ([`Game::luck_cell`]): `(value × 2 + kind) × cells + cell`. The terms of value 0 add up to
+/// the AIVAT correction. In games.csv: `component:sum` pairs separated by spaces, each sum as
+/// Rust prints an `f64` (read back bit for bit), empty when the seat has none.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Terms(pub Vec<(u16, f64)>);
+
+impl std::fmt::Display for Terms {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, (k, x)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{k}:{x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Terms {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Terms, String> {
+        let bad = || format!("`{TERMS_COLUMN}` is not a list of component:number pairs");
+        text.split_whitespace()
+            .map(|pair| {
+                let (k, x) = pair.split_once(':').ok_or_else(bad)?;
+                Ok((k.parse().map_err(|_| bad())?, x.parse::<f64>().map_err(|_| bad())?))
+            })
+            .collect::<Result<Vec<_>, String>>()
+            .map(Terms)
+    }
+}
 /// games.csv's column of a seat's starting strength minus the table's mean (the covariate of
 /// `estimator = "covariates"`).
 pub const START_COLUMN: &str = "start";
@@ -190,11 +240,21 @@ pub struct Luck {
     /// for the all-in estimator (its column is that term alone), by the sample of other steps
     /// for AIVAT (unbiased as well, and a pre-flop all-in costs 2,000 boards, not 1.7 million).
     last: Exactness,
+    /// Every seat's terms by component ([`Terms`]), `width` a seat; empty before the first
+    /// step, which learns the game's cells and whether it has a stake value.
+    terms: Vec<f64>,
+    width: usize,
+    cells: usize,
+    stake: bool,
     /// Scratch: values per seat.
     after: Vec<f64>,
     expected: Vec<f64>,
     other: Vec<f64>,
 }
+
+/// A term's kind, in its component ([`Terms`]).
+const DECISION: usize = 0;
+const CHANCE: usize = 1;
 
 impl Luck {
     /// Luck's terms at the start of deal number `deal` at a table of `seats`: all zero. The
@@ -205,6 +265,10 @@ impl Luck {
             allin: smallvec::smallvec![0.0; seats],
             aivat: smallvec::smallvec![0.0; seats],
             last: Exactness::Exact,
+            terms: Vec::new(),
+            width: 0,
+            cells: 0,
+            stake: false,
             after: vec![0.0; seats],
             expected: vec![0.0; seats],
             other: vec![0.0; seats],
@@ -232,6 +296,16 @@ impl Luck {
         policy: &[(G::Action, f64)],
     ) {
         let seats = self.aivat.len();
+        if self.width == 0 {
+            self.cells = game.luck_cells().max(1);
+            let mut probe = std::mem::take(&mut self.other);
+            // The first value the stake's terms ask for (so the luck stream is drawn as it would be).
+            self.stake =
+                game.stake_value(after, game.revealed(before), Exactness::Sampled, &mut self.cache, &mut probe);
+            self.other = probe;
+            self.width = 2 * self.cells * if self.stake { 2 } else { 1 };
+            self.terms = vec![0.0; seats * self.width];
+        }
         let known = game.revealed(before);
         let revealed = game.revealed(after);
         let over = game.to_act(after).is_none();
@@ -250,15 +324,50 @@ impl Luck {
         } else {
             v.copy_from_slice(&w);
         }
+        let cells = [game.luck_cell(before).min(self.cells - 1), game.luck_cell(after).min(self.cells - 1)];
         for seat in 0..seats {
             self.aivat[seat] += expected[seat] - v[seat];
             if over {
                 self.allin[seat] = w[seat] - v[seat];
             }
         }
+        self.add_terms(0, cells, &expected, &w, &v);
+        if self.stake {
+            // The same terms of the stake value: its value after the action, averaged over the
+            // policy, and once the chance is revealed.
+            game.stake_value(after, known, Exactness::Sampled, &mut self.cache, &mut w);
+            if !self.expected_over_by(game, (before, action, policy), known, &w, &mut expected, &mut v, true) {
+                expected.copy_from_slice(&w);
+            }
+            if revealed > known {
+                game.stake_value(after, revealed, Exactness::Sampled, &mut self.cache, &mut v);
+            } else {
+                v.copy_from_slice(&w);
+            }
+            self.add_terms(1, cells, &expected, &w, &v);
+        }
         self.after = w;
         self.expected = expected;
         self.other = v;
+    }
+
+    /// Adds a step's terms of value `value` to their components: the decision's `expected − w`
+    /// in the cell of the state acted in, the chance's `w − v` in the cell of the state it
+    /// revealed its cards into (`cells`).
+    fn add_terms(&mut self, value: usize, cells: [usize; 2], expected: &[f64], w: &[f64], v: &[f64]) {
+        let decision = (value * 2 + DECISION) * self.cells + cells[0];
+        let chance = (value * 2 + CHANCE) * self.cells + cells[1];
+        for seat in 0..self.aivat.len() {
+            let row = &mut self.terms[seat * self.width..(seat + 1) * self.width];
+            row[decision] += expected[seat] - w[seat];
+            row[chance] += w[seat] - v[seat];
+        }
+    }
+
+    /// Seat `seat`'s terms by component, those that are not zero ([`Terms`]).
+    pub fn terms(&self, seat: Seat) -> Terms {
+        let row = self.terms.get(seat * self.width..(seat + 1) * self.width).unwrap_or(&[]);
+        Terms(row.iter().enumerate().filter(|(_, x)| **x != 0.0).map(|(k, &x)| (k as u16, x)).collect())
     }
 
     /// `Σ π(a') W(a')` over the bot's stated policy into `sum` (`w` is scratch); false when the
@@ -267,11 +376,26 @@ impl Luck {
     fn expected_over<G: Game>(
         &mut self,
         game: &G,
+        step: Step<'_, G>,
+        known: usize,
+        w_action: &[f64],
+        sum: &mut [f64],
+        w: &mut [f64],
+    ) -> bool {
+        self.expected_over_by(game, step, known, w_action, sum, w, false)
+    }
+
+    /// [`Luck::expected_over`] of the game's value, or of its stake value when `stake`.
+    #[allow(clippy::too_many_arguments)]
+    fn expected_over_by<G: Game>(
+        &mut self,
+        game: &G,
         (before, action, policy): Step<'_, G>,
         known: usize,
         w_action: &[f64],
         sum: &mut [f64],
         w: &mut [f64],
+        stake: bool,
     ) -> bool {
         let total: f64 = policy.iter().map(|(_, p)| p).sum();
         let played = policy.iter().any(|(a, p)| a == action && *p > 0.0);
@@ -290,7 +414,11 @@ impl Luck {
                 if game.apply(&mut state, a).is_err() {
                     return false;
                 }
-                game.value(&state, known, Exactness::Sampled, &mut self.cache, w);
+                if stake {
+                    game.stake_value(&state, known, Exactness::Sampled, &mut self.cache, w);
+                } else {
+                    game.value(&state, known, Exactness::Sampled, &mut self.cache, w);
+                }
             }
             sum.iter_mut().zip(w.iter()).for_each(|(s, x)| *s += p * x);
         }
