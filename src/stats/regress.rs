@@ -225,12 +225,13 @@ impl StartFit {
 }
 
 /// Deals before the terms' fit is used: with tens of terms, a fit on fewer deals adds noise
-/// (measured offline, scripts/luck-fit.py: 50 deals cost hold'em `rr` against `rr-tight` a third
-/// of its ratio when the fit was not pulled towards zero; 200 with the pull lose nothing).
+/// (measured offline with scripts/luck-fit.py's fit: hold'em `rr` against `rr-tight`, 58 terms,
+/// has a ratio of 1.87 when the fit starts at 50 deals unpulled, 2.47 from 200 deals pulled by
+/// 30 pseudo-deals; a pull of 1,000 costs 0.08).
 const TERMS_WARM_UP: u64 = 200;
 /// Pseudo-deals pulling the terms' coefficients towards zero (towards the payoff as AIVAT adjusts
 /// it) while the deals are few.
-const TERMS_SHRINK: f64 = 100.0;
+const TERMS_SHRINK: f64 = 30.0;
 /// The terms' fit is solved again every this many deals: a solve costs the cube of the terms'
 /// number, and the coefficients move little from one deal to the next.
 const TERMS_EVERY: u64 = 25;
@@ -371,6 +372,83 @@ mod tests {
         let se = (gaps.variance() / gaps.n() as f64).sqrt();
         assert!(gaps.mean().abs() <= 3.0 * se, "gap {} with standard error {se}", gaps.mean());
         assert!(se > 0.0);
+    }
+
+    /// Deals of two bots whose payoff is a few terms of mean zero times weights the fit has to
+    /// find, plus noise: `(payoff of bot 0, its terms)`; bot 1's are their negatives.
+    fn term_deals(rng: &mut ChaCha8Rng, n: usize) -> Vec<(f64, Vec<(u16, f64)>)> {
+        (0..n)
+            .map(|_| {
+                let mut terms = Vec::new();
+                let mut y = 0.0;
+                for (k, weight) in [(3u16, 2.0), (7, -1.0), (40, 0.5)] {
+                    // Heavy-tailed: most deals small, some large, as pots are.
+                    let x = (rng.random::<f64>() - 0.5) * if rng.random::<f64>() < 0.1 { 20.0 } else { 1.0 };
+                    y += weight * x;
+                    terms.push((k, x));
+                }
+                (y + rng.random::<f64>() - 0.5, terms)
+            })
+            .collect()
+    }
+
+    fn fitted(deals: &[(f64, Vec<(u16, f64)>)]) -> Vec<f64> {
+        let mut fit = TermFit::new(2);
+        let negated = |t: &[(u16, f64)]| t.iter().map(|&(k, x)| (k, -x)).collect::<Vec<_>>();
+        deals
+            .iter()
+            .map(|(y, terms)| {
+                fit.add(0, terms, 1.0);
+                fit.add(1, &negated(terms), 1.0);
+                let mut payoff = [*y, -*y];
+                fit.adjust(&mut payoff, 1.0);
+                payoff[0]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_deals_term_weights_come_from_the_deals_before_it_alone() {
+        // The correction of deal i (adjusted − payoff) is the same whatever deal i's own payoff
+        // and whatever the deals after it: a fit that saw deal i would move with it.
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let deals = term_deals(&mut rng, 600);
+        let base = fitted(&deals);
+        for i in [TERMS_WARM_UP as usize, 333, 599] {
+            let mut changed = deals.clone();
+            changed[i].0 += 1.0e4;
+            for later in changed.iter_mut().skip(i + 1) {
+                later.0 = -later.0;
+            }
+            let again = fitted(&changed);
+            assert_eq!(base[..i], again[..i], "deals before {i}");
+            let (was, now) = (base[i] - deals[i].0, again[i] - changed[i].0);
+            assert!((was - now).abs() < 1e-6, "deal {i}: correction {was} became {now}");
+        }
+        // And the fit does its work: past the warm-up the weights are found (pulled a little
+        // towards zero still) and the variance left is a small part of the payoff's.
+        let var = |v: &[f64]| {
+            let m = v.iter().sum::<f64>() / v.len() as f64;
+            v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / v.len() as f64
+        };
+        let late: Vec<f64> = deals[300..].iter().map(|d| d.0).collect();
+        assert!(var(&base[300..]) < var(&late) / 20.0, "{} {}", var(&base[300..]), var(&late));
+    }
+
+    #[test]
+    fn the_term_fit_keeps_the_mean_on_average() {
+        // Over many short runs, each run's adjusted mean minus its plain mean averages to zero
+        // (within three of its standard errors).
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut gaps = crate::stats::Welford::new();
+        for _ in 0..300 {
+            let deals = term_deals(&mut rng, TERMS_WARM_UP as usize + 100);
+            let adjusted = fitted(&deals);
+            let gap: f64 = adjusted.iter().zip(&deals).map(|(a, d)| a - d.0).sum();
+            gaps.push(gap / deals.len() as f64);
+        }
+        let se = (gaps.variance() / gaps.n() as f64).sqrt();
+        assert!(gaps.mean().abs() <= 3.0 * se && se > 0.0, "gap {} with standard error {se}", gaps.mean());
     }
 
     #[test]
