@@ -246,10 +246,9 @@ pub struct Luck {
     width: usize,
     cells: usize,
     stake: bool,
-    /// Scratch: values per seat.
-    after: Vec<f64>,
-    expected: Vec<f64>,
-    other: Vec<f64>,
+    /// Scratch, per seat, of the value and the stake value: after the action, averaged over the
+    /// policy, once the chance is revealed.
+    values: [[Vec<f64>; 2]; 3],
 }
 
 /// A term's kind, in its component ([`Terms`]).
@@ -269,9 +268,7 @@ impl Luck {
             width: 0,
             cells: 0,
             stake: false,
-            after: vec![0.0; seats],
-            expected: vec![0.0; seats],
-            other: vec![0.0; seats],
+            values: std::array::from_fn(|_| [vec![0.0; seats], vec![0.0; seats]]),
         }
     }
 
@@ -296,59 +293,47 @@ impl Luck {
         policy: &[(G::Action, f64)],
     ) {
         let seats = self.aivat.len();
-        if self.width == 0 {
-            self.cells = game.luck_cells().max(1);
-            let mut probe = std::mem::take(&mut self.other);
-            // The first value the stake's terms ask for (so the luck stream is drawn as it would be).
-            self.stake =
-                game.stake_value(after, game.revealed(before), Exactness::Sampled, &mut self.cache, &mut probe);
-            self.other = probe;
-            self.width = 2 * self.cells * if self.stake { 2 } else { 1 };
-            self.terms = vec![0.0; seats * self.width];
-        }
         let known = game.revealed(before);
         let revealed = game.revealed(after);
         let over = game.to_act(after).is_none();
         // The value after the action, over the chance it reveals (exactly for the game's last
         // step when the run wants the all-in adjustment exact).
         let exactness = if over && revealed > known { self.last } else { Exactness::Sampled };
-        let mut w = std::mem::take(&mut self.after);
-        game.value(after, known, exactness, &mut self.cache, &mut w);
-        let mut expected = std::mem::take(&mut self.expected);
-        let mut v = std::mem::take(&mut self.other);
+        let [mut w, mut expected, mut v] = std::mem::take(&mut self.values);
+        game.value(after, known, exactness, &mut self.cache, &mut w[0]);
+        // The stake value right after, on the same completions (a game keeps one count). The
+        // first step learns whether the game has one, and its cells.
+        let stake = game.stake_value(after, known, exactness, &mut self.cache, &mut w[1]);
+        if self.width == 0 {
+            self.cells = game.luck_cells().max(1);
+            self.stake = stake;
+            self.width = 2 * self.cells * if stake { 2 } else { 1 };
+            self.terms = vec![0.0; seats * self.width];
+        }
         if !self.expected_over(game, (before, action, policy), known, &w, &mut expected, &mut v) {
-            expected.copy_from_slice(&w);
+            expected[0].copy_from_slice(&w[0]);
+            expected[1].copy_from_slice(&w[1]);
         }
         if revealed > known {
-            game.value(after, revealed, Exactness::Sampled, &mut self.cache, &mut v);
+            game.value(after, revealed, Exactness::Sampled, &mut self.cache, &mut v[0]);
+            if self.stake {
+                game.stake_value(after, revealed, Exactness::Sampled, &mut self.cache, &mut v[1]);
+            }
         } else {
-            v.copy_from_slice(&w);
+            v[0].copy_from_slice(&w[0]);
+            v[1].copy_from_slice(&w[1]);
+        }
+        for seat in 0..seats {
+            self.aivat[seat] += expected[0][seat] - v[0][seat];
+            if over {
+                self.allin[seat] = w[0][seat] - v[0][seat];
+            }
         }
         let cells = [game.luck_cell(before).min(self.cells - 1), game.luck_cell(after).min(self.cells - 1)];
-        for seat in 0..seats {
-            self.aivat[seat] += expected[seat] - v[seat];
-            if over {
-                self.allin[seat] = w[seat] - v[seat];
-            }
+        for value in 0..if self.stake { 2 } else { 1 } {
+            self.add_terms(value, cells, &expected[value], &w[value], &v[value]);
         }
-        self.add_terms(0, cells, &expected, &w, &v);
-        if self.stake {
-            // The same terms of the stake value: its value after the action, averaged over the
-            // policy, and once the chance is revealed.
-            game.stake_value(after, known, Exactness::Sampled, &mut self.cache, &mut w);
-            if !self.expected_over_by(game, (before, action, policy), known, &w, &mut expected, &mut v, true) {
-                expected.copy_from_slice(&w);
-            }
-            if revealed > known {
-                game.stake_value(after, revealed, Exactness::Sampled, &mut self.cache, &mut v);
-            } else {
-                v.copy_from_slice(&w);
-            }
-            self.add_terms(1, cells, &expected, &w, &v);
-        }
-        self.after = w;
-        self.expected = expected;
-        self.other = v;
+        self.values = [w, expected, v];
     }
 
     /// Adds a step's terms of value `value` to their components: the decision's `expected − w`
@@ -370,57 +355,46 @@ impl Luck {
         Terms(row.iter().enumerate().filter(|(_, x)| **x != 0.0).map(|(k, &x)| (k as u16, x)).collect())
     }
 
-    /// `Σ π(a') W(a')` over the bot's stated policy into `sum` (`w` is scratch); false when the
-    /// policy cannot be used (then `sum` holds nothing meaningful). No allocation: this runs at
-    /// every decision.
+    /// `Σ π(a') W(a')` over the bot's stated policy into `sum`, of the value and (when the game
+    /// has one) the stake value (`w` is scratch); false when the policy cannot be used (then
+    /// `sum` holds nothing meaningful). No allocation: this runs at every decision.
     fn expected_over<G: Game>(
-        &mut self,
-        game: &G,
-        step: Step<'_, G>,
-        known: usize,
-        w_action: &[f64],
-        sum: &mut [f64],
-        w: &mut [f64],
-    ) -> bool {
-        self.expected_over_by(game, step, known, w_action, sum, w, false)
-    }
-
-    /// [`Luck::expected_over`] of the game's value, or of its stake value when `stake`.
-    #[allow(clippy::too_many_arguments)]
-    fn expected_over_by<G: Game>(
         &mut self,
         game: &G,
         (before, action, policy): Step<'_, G>,
         known: usize,
-        w_action: &[f64],
-        sum: &mut [f64],
-        w: &mut [f64],
-        stake: bool,
+        w_action: &[Vec<f64>; 2],
+        sum: &mut [Vec<f64>; 2],
+        w: &mut [Vec<f64>; 2],
     ) -> bool {
         let total: f64 = policy.iter().map(|(_, p)| p).sum();
         let played = policy.iter().any(|(a, p)| a == action && *p > 0.0);
         if policy.is_empty() || !played || (total - 1.0).abs() > 1e-9 || policy.iter().any(|(_, p)| *p < 0.0) {
             return false;
         }
-        sum.fill(0.0);
+        let values = if self.stake { 2 } else { 1 };
+        sum.iter_mut().for_each(|s| s.fill(0.0));
         for (a, p) in policy {
             if *p == 0.0 {
                 continue;
             }
             if a == action {
-                w.copy_from_slice(w_action);
+                for k in 0..values {
+                    w[k].copy_from_slice(&w_action[k]);
+                }
             } else {
                 let mut state = before.clone();
                 if game.apply(&mut state, a).is_err() {
                     return false;
                 }
-                if stake {
-                    game.stake_value(&state, known, Exactness::Sampled, &mut self.cache, w);
-                } else {
-                    game.value(&state, known, Exactness::Sampled, &mut self.cache, w);
+                game.value(&state, known, Exactness::Sampled, &mut self.cache, &mut w[0]);
+                if self.stake {
+                    game.stake_value(&state, known, Exactness::Sampled, &mut self.cache, &mut w[1]);
                 }
             }
-            sum.iter_mut().zip(w.iter()).for_each(|(s, x)| *s += p * x);
+            for k in 0..values {
+                sum[k].iter_mut().zip(w[k].iter()).for_each(|(s, x)| *s += p * x);
+            }
         }
         true
     }
