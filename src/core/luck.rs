@@ -14,7 +14,11 @@
 //!
 //! Each term has mean zero given everything before it, so the adjusted payoff (payoff plus the
 //! terms) has the plain payoff's mean for any value function; a good value function makes it
-//! vary much less. The *all-in* adjustment is the last step's chance term alone: once no
+//! vary much less. The terms are also kept by component ([`Terms`]: the value or the game's
+//! stake value, decision or chance, the game's cell of street and pot), so that the report can
+//! weigh each component by a coefficient fitted on the deals before (`stats::TermFit`): any
+//! weight that depends only on earlier deals keeps the mean, since a term's cell is known before
+//! it falls. The *all-in* adjustment is the last step's chance term alone: once no
 //! decision is left, the payoff is replaced by its expectation over the cards still to come,
 //! enumerated exactly.
 //!
@@ -45,7 +49,8 @@ pub enum Estimator {
     #[serde(rename = "all-in")]
     AllIn,
     /// Duplicate, with AIVAT's corrections at every chance event and at every decision of a bot
-    /// whose probabilities are known.
+    /// whose probabilities are known, weighed by street and pot size as fitted on the deals
+    /// before.
     Aivat,
     /// Plain or duplicate, regressed on each seat's starting strength (what the deal alone
     /// decided, as the game measures it) with coefficients fitted on the deals before
