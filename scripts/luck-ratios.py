@@ -7,25 +7,98 @@ RUN_DIR is an `arena run` output directory of a two-bot run with `estimator = "a
 `"all-in"` (configs/luck/*.toml), heads-up or with a bot in several seats (mahjong's one against
 three): a bot's payoff in a game is then the mean over its seats, as the verdicts pool them. The
 script reads games.csv's columns `seed` (the deal: the games of one deal share it), `bot`,
-`payoff`, `payoff_allin` and `payoff_aivat`, and prints, for each adjusted estimator, the variance
-of the first bot's payoff minus the second's:
+`payoff`, `payoff_allin`, `payoff_aivat` and `aivat_terms`, and prints, for each adjusted
+estimator, the variance of the first bot's payoff minus the second's:
 
 - paired: per deal (the mean over the deal's seat rotations), duplicate ÷ adjusted: how many
   times fewer deals the adjusted estimate needs for the same interval (the verdict's
   `luck_variance_ratio`, over deals rather than over the mean);
 - unpaired: per game, plain ÷ adjusted, every game on its own.
 
+The row `aivat` is what the verdict reports: each game's AIVAT terms (games.csv's `aivat_terms`)
+weighed by coefficients fitted on the deals before, as the run's report fits them (src/stats/regress.rs's
+TermFit: per deal, from 200 deals on, refitted every 25 deals, pulled towards zero by 30
+pseudo-deals); the unpaired ratio applies a deal's coefficients to each of its games. The row
+`aivat-unfitted` is `payoff_aivat` as it stands (every term weighed 1, before the fit).
+
 Each ratio has a 95% interval from a bootstrap over deals (2,000 resamples, fixed seed): the
-deals are resampled whole, so the games of a deal stay together in both ratios. Pure Python (no
-numpy), a few seconds for 10,000 deals.
+deals are resampled whole, so the games of a deal stay together in both ratios (the fitted
+coefficients are not fitted again in a resample). Pure Python (no numpy), under a minute for
+10,000 deals.
 """
 
 import csv
 import random
 import sys
 
-COLUMNS = {"aivat": "payoff_aivat", "all-in": "payoff_allin"}
+COLUMNS = {"aivat-unfitted": "payoff_aivat", "all-in": "payoff_allin"}
 RESAMPLES = 2000
+# TermFit's constants (src/stats/regress.rs).
+WARM_UP, SHRINK, EVERY = 200, 30.0, 25
+
+
+def solve(zz, zy, pull):
+    """The coefficients of the normal equations `zz β = zy` (intercept first), the diagonal but
+    the intercept's times `pull`; a column that is (nearly) dependent gets zero, as in Rust."""
+    d = len(zy)
+    m = [zz[i][:] + [zy[i]] for i in range(d)]
+    for i in range(1, d):
+        m[i][i] *= pull
+    scale = max(max(zz[i][i] for i in range(d)), 1e-300)
+    pivots, row = [], 0
+    for c in range(d):
+        if row >= d:
+            break
+        best = max(range(row, d), key=lambda i: abs(m[i][c]))
+        if abs(m[best][c]) <= 1e-9 * scale:
+            continue
+        m[row], m[best] = m[best], m[row]
+        for i in range(d):
+            if i != row and m[i][c] != 0.0:
+                f = m[i][c] / m[row][c]
+                for k in range(c, d + 1):
+                    m[i][k] -= f * m[row][k]
+        pivots.append((c, row))
+        row += 1
+    beta = [0.0] * d
+    for c, r in pivots:
+        beta[c] = m[r][d] / m[r][c]
+    return beta
+
+
+def fitted(deals, side):
+    """Each game's fitted AIVAT payoff of bot `side`, deal after deal: `aivat − βᵀx`, β fitted on
+    the deals before on the bot's deal means of its payoff and terms (a regression a bot, as the
+    report fits them)."""
+    slots = {}
+    zz, zy, beta, n = [[0.0]], [0.0], [0.0], 0
+    for d in deals:
+        for g in d:
+            for k in g[side]["terms"]:
+                if k not in slots:
+                    slots[k] = len(slots)
+                    for row in zz:
+                        row.append(0.0)
+                    zz.append([0.0] * (len(slots) + 1))
+                    zy.append(0.0)
+                    beta.append(0.0)
+        if n >= WARM_UP and (n - WARM_UP) % EVERY == 0:
+            beta = solve(zz, zy, 1.0 + SHRINK / n)
+        for g in d:
+            x = g[side]["terms"]
+            g[side]["aivat"] = g[side]["aivat-unfitted"] - sum(beta[1 + slots[k]] * v for k, v in x.items())
+        # The deal's observation: the bot's mean payoff and terms over the deal's games.
+        y = sum(g[side]["aivat-unfitted"] for g in d) / len(d)
+        z = [1.0] + [0.0] * len(slots)
+        for g in d:
+            for k, v in g[side]["terms"].items():
+                z[1 + slots[k]] += v / len(d)
+        nz = [i for i, v in enumerate(z) if v != 0.0]
+        for i in nz:
+            for j in nz:
+                zz[i][j] += z[i] * z[j]
+            zy[i] += z[i] * y
+        n += 1
 
 
 def read(run):
@@ -55,6 +128,13 @@ def read(run):
         n = seats[row["bot"]] = seats.get(row["bot"], 0) + 1
         for k, v in values.items():
             seat[k] += (v - seat[k]) / n
+        # The terms as the payoffs: the mean over the bot's seats.
+        terms = seat.setdefault("terms", {})
+        for k in terms:
+            terms[k] *= (n - 1) / n
+        for pair in row.get("aivat_terms", "").split():
+            k, x = pair.split(":")
+            terms[int(k)] = terms.get(int(k), 0.0) + float(x) / n
     if len(bots) != 2:
         sys.exit(f"error: {run} has {len(bots)} bots; the ratios are for two")
     return [deals[s] for s in order], bots
@@ -76,6 +156,10 @@ def main():
     for run in sys.argv[1:]:
         deals, (a, b) = read(run)
         estimators = [e for e in COLUMNS if all(e in g[a] for d in deals for g in d)]
+        if "aivat-unfitted" in estimators and any(g[a]["terms"] for d in deals for g in d):
+            fitted(deals, a)
+            fitted(deals, b)
+            estimators.insert(0, "aivat")
         for est in estimators:
             # Per deal: the sums of the paired and unpaired differences, plain and adjusted.
             per_deal = []

@@ -281,6 +281,7 @@ fn score_imported<G: GameDef>(game: &G, played: ImportedGame<G>, players: &[Stri
             place: outcome.place[seat],
             adjusted: None,
             start: None,
+            terms: Default::default(),
         });
     }
     let names: Vec<&str> = seating.iter().map(|&p| players[p].as_str()).collect();

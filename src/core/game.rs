@@ -307,6 +307,33 @@ pub trait Game: Send + Sync + Sized + 'static {
     ) {
         out.fill(0.0);
     }
+    /// The cells the terms of the luck correction are counted in, apart (core/luck.rs): the
+    /// run weighs each cell's terms by a coefficient fitted on the deals before, so that the
+    /// betting still to come can scale a street's swing. One cell by default.
+    fn luck_cells(&self) -> usize {
+        1
+    }
+    /// The cell (below [`Game::luck_cells`]) of a term at `state`: the state a decision was
+    /// made in, or the one whose chance is about to be revealed. It must follow from the
+    /// betting alone (the street, the pot), never from a card not yet revealed: a coefficient
+    /// then multiplies a term whose mean is zero given its cell, and the mean stays exact.
+    fn luck_cell(&self, _state: &Self::State) -> usize {
+        0
+    }
+    /// A second value function beside [`Game::value`], of the same arguments: each seat's
+    /// expected payoff if every chip that can still go in went in (every seat still in all-in
+    /// as far as the shortest stack goes) and the game were shown down. Its terms are counted
+    /// in cells of their own; false (and `out` untouched) when the game has none.
+    fn stake_value(
+        &self,
+        _state: &Self::State,
+        _known: usize,
+        _exactness: crate::core::luck::Exactness,
+        _cache: &mut crate::core::luck::LuckCache,
+        _out: &mut [f64],
+    ) -> bool {
+        false
+    }
 
     /// Names of the game-specific columns of games.csv.
     fn columns(&self) -> &'static [&'static str] {

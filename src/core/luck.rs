@@ -14,7 +14,11 @@
 //!
 //! Each term has mean zero given everything before it, so the adjusted payoff (payoff plus the
 //! terms) has the plain payoff's mean for any value function; a good value function makes it
-//! vary much less. The *all-in* adjustment is the last step's chance term alone: once no
+//! vary much less. The terms are also kept by component ([`Terms`]: the value or the game's
+//! stake value, decision or chance, the game's cell of street and pot), so that the report can
+//! weigh each component by a coefficient fitted on the deals before (`stats::TermFit`): any
+//! weight that depends only on earlier deals keeps the mean, since a term's cell is known before
+//! it falls. The *all-in* adjustment is the last step's chance term alone: once no
 //! decision is left, the payoff is replaced by its expectation over the cards still to come,
 //! enumerated exactly.
 //!
@@ -45,7 +49,8 @@ pub enum Estimator {
     #[serde(rename = "all-in")]
     AllIn,
     /// Duplicate, with AIVAT's corrections at every chance event and at every decision of a bot
-    /// whose probabilities are known.
+    /// whose probabilities are known, weighed by street and pot size as fitted on the deals
+    /// before.
     Aivat,
     /// Plain or duplicate, regressed on each seat's starting strength (what the deal alone
     /// decided, as the game measures it) with coefficients fitted on the deals before
@@ -109,13 +114,63 @@ impl Estimator {
     }
 }
 
+/// The pot's share of the chips in play (what the seats in the hand started with) at which a
+/// luck cell's pot bucket changes ([`pot_bucket`]): a blind pot, a raised pot, a pot bet into
+/// again, a pot where most chips are in. At 100 big blinds a seat heads-up: 4, 12 and 40 bb.
+const POT_SHARES: [f64; 3] = [0.02, 0.06, 0.2];
+/// The buckets [`pot_bucket`] sorts a pot into.
+pub const POT_BUCKETS: usize = POT_SHARES.len() + 1;
+
+/// The bucket of a pot that is `share` of the chips in play, below [`POT_BUCKETS`]: a game's
+/// [`Game::luck_cell`] by pot size, one table for every game.
+pub fn pot_bucket(share: f64) -> usize {
+    POT_SHARES.iter().filter(|&&edge| share >= edge).count()
+}
+
 /// games.csv's column of the all-in adjusted payoff.
 pub const ALLIN_COLUMN: &str = "payoff_allin";
 /// games.csv's column of the AIVAT adjusted payoff.
 pub const AIVAT_COLUMN: &str = "payoff_aivat";
 /// The columns a game with a value function adds to games.csv, before its own, when a run
 /// adjusts its payoffs.
-pub const LUCK_COLUMNS: [&str; 2] = [ALLIN_COLUMN, AIVAT_COLUMN];
+pub const LUCK_COLUMNS: [&str; 3] = [ALLIN_COLUMN, AIVAT_COLUMN, TERMS_COLUMN];
+/// games.csv's column of a seat's AIVAT terms by component ([`Terms`]).
+pub const TERMS_COLUMN: &str = "aivat_terms";
+
+/// One seat's AIVAT terms of a game, summed by component: `(component, sum)` for each component
+/// with a term, in component order. A component is a value (0 the game's value, 1 its stake
+/// value), a kind (0 a decision's term, 1 a chance's) and a cell of the game's
+/// ([`Game::luck_cell`]): `(value × 2 + kind) × cells + cell`. The terms of value 0 add up to
+/// the AIVAT correction. In games.csv: `component:sum` pairs separated by spaces, each sum as
+/// Rust prints an `f64` (read back bit for bit), empty when the seat has none.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Terms(pub Vec<(u16, f64)>);
+
+impl std::fmt::Display for Terms {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, (k, x)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{k}:{x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Terms {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Terms, String> {
+        let bad = || format!("`{TERMS_COLUMN}` is not a list of component:number pairs");
+        text.split_whitespace()
+            .map(|pair| {
+                let (k, x) = pair.split_once(':').ok_or_else(bad)?;
+                Ok((k.parse().map_err(|_| bad())?, x.parse::<f64>().map_err(|_| bad())?))
+            })
+            .collect::<Result<Vec<_>, String>>()
+            .map(Terms)
+    }
+}
 /// games.csv's column of a seat's starting strength minus the table's mean (the covariate of
 /// `estimator = "covariates"`).
 pub const START_COLUMN: &str = "start";
@@ -190,11 +245,20 @@ pub struct Luck {
     /// for the all-in estimator (its column is that term alone), by the sample of other steps
     /// for AIVAT (unbiased as well, and a pre-flop all-in costs 2,000 boards, not 1.7 million).
     last: Exactness,
-    /// Scratch: values per seat.
-    after: Vec<f64>,
-    expected: Vec<f64>,
-    other: Vec<f64>,
+    /// Every seat's terms by component ([`Terms`]), `width` a seat; empty before the first
+    /// step, which learns the game's cells and whether it has a stake value.
+    terms: Vec<f64>,
+    width: usize,
+    cells: usize,
+    stake: bool,
+    /// Scratch, per seat, of the value and the stake value: after the action, averaged over the
+    /// policy, once the chance is revealed.
+    values: [[Vec<f64>; 2]; 3],
 }
+
+/// A term's kind, in its component ([`Terms`]).
+const DECISION: usize = 0;
+const CHANCE: usize = 1;
 
 impl Luck {
     /// Luck's terms at the start of deal number `deal` at a table of `seats`: all zero. The
@@ -205,9 +269,11 @@ impl Luck {
             allin: smallvec::smallvec![0.0; seats],
             aivat: smallvec::smallvec![0.0; seats],
             last: Exactness::Exact,
-            after: vec![0.0; seats],
-            expected: vec![0.0; seats],
-            other: vec![0.0; seats],
+            terms: Vec::new(),
+            width: 0,
+            cells: 0,
+            stake: false,
+            values: std::array::from_fn(|_| [vec![0.0; seats], vec![0.0; seats]]),
         }
     }
 
@@ -238,61 +304,102 @@ impl Luck {
         // The value after the action, over the chance it reveals (exactly for the game's last
         // step when the run wants the all-in adjustment exact).
         let exactness = if over && revealed > known { self.last } else { Exactness::Sampled };
-        let mut w = std::mem::take(&mut self.after);
-        game.value(after, known, exactness, &mut self.cache, &mut w);
-        let mut expected = std::mem::take(&mut self.expected);
-        let mut v = std::mem::take(&mut self.other);
+        let [mut w, mut expected, mut v] = std::mem::take(&mut self.values);
+        game.value(after, known, exactness, &mut self.cache, &mut w[0]);
+        // The stake value right after, on the same completions (a game keeps one count). The
+        // first step learns whether the game has one, and its cells.
+        let stake = game.stake_value(after, known, exactness, &mut self.cache, &mut w[1]);
+        if self.width == 0 {
+            self.cells = game.luck_cells().max(1);
+            self.stake = stake;
+            self.width = 2 * self.cells * if stake { 2 } else { 1 };
+            self.terms = vec![0.0; seats * self.width];
+        }
         if !self.expected_over(game, (before, action, policy), known, &w, &mut expected, &mut v) {
-            expected.copy_from_slice(&w);
+            expected[0].copy_from_slice(&w[0]);
+            expected[1].copy_from_slice(&w[1]);
         }
         if revealed > known {
-            game.value(after, revealed, Exactness::Sampled, &mut self.cache, &mut v);
+            game.value(after, revealed, Exactness::Sampled, &mut self.cache, &mut v[0]);
+            if self.stake {
+                game.stake_value(after, revealed, Exactness::Sampled, &mut self.cache, &mut v[1]);
+            }
         } else {
-            v.copy_from_slice(&w);
+            v[0].copy_from_slice(&w[0]);
+            v[1].copy_from_slice(&w[1]);
         }
         for seat in 0..seats {
-            self.aivat[seat] += expected[seat] - v[seat];
+            self.aivat[seat] += expected[0][seat] - v[0][seat];
             if over {
-                self.allin[seat] = w[seat] - v[seat];
+                self.allin[seat] = w[0][seat] - v[0][seat];
             }
         }
-        self.after = w;
-        self.expected = expected;
-        self.other = v;
+        let cells = [game.luck_cell(before).min(self.cells - 1), game.luck_cell(after).min(self.cells - 1)];
+        for value in 0..if self.stake { 2 } else { 1 } {
+            self.add_terms(value, cells, &expected[value], &w[value], &v[value]);
+        }
+        self.values = [w, expected, v];
     }
 
-    /// `Σ π(a') W(a')` over the bot's stated policy into `sum` (`w` is scratch); false when the
-    /// policy cannot be used (then `sum` holds nothing meaningful). No allocation: this runs at
-    /// every decision.
+    /// Adds a step's terms of value `value` to their components: the decision's `expected − w`
+    /// in the cell of the state acted in, the chance's `w − v` in the cell of the state it
+    /// revealed its cards into (`cells`).
+    fn add_terms(&mut self, value: usize, cells: [usize; 2], expected: &[f64], w: &[f64], v: &[f64]) {
+        let decision = (value * 2 + DECISION) * self.cells + cells[0];
+        let chance = (value * 2 + CHANCE) * self.cells + cells[1];
+        for seat in 0..self.aivat.len() {
+            let row = &mut self.terms[seat * self.width..(seat + 1) * self.width];
+            row[decision] += expected[seat] - w[seat];
+            row[chance] += w[seat] - v[seat];
+        }
+    }
+
+    /// Seat `seat`'s terms by component, those that are not zero ([`Terms`]).
+    pub fn terms(&self, seat: Seat) -> Terms {
+        let row = self.terms.get(seat * self.width..(seat + 1) * self.width).unwrap_or(&[]);
+        Terms(row.iter().enumerate().filter(|(_, x)| **x != 0.0).map(|(k, &x)| (k as u16, x)).collect())
+    }
+
+    /// `Σ π(a') W(a')` over the bot's stated policy into `sum`, of the value and (when the game
+    /// has one) the stake value (`w` is scratch); false when the policy cannot be used (then
+    /// `sum` holds nothing meaningful). No allocation: this runs at every decision.
     fn expected_over<G: Game>(
         &mut self,
         game: &G,
         (before, action, policy): Step<'_, G>,
         known: usize,
-        w_action: &[f64],
-        sum: &mut [f64],
-        w: &mut [f64],
+        w_action: &[Vec<f64>; 2],
+        sum: &mut [Vec<f64>; 2],
+        w: &mut [Vec<f64>; 2],
     ) -> bool {
         let total: f64 = policy.iter().map(|(_, p)| p).sum();
         let played = policy.iter().any(|(a, p)| a == action && *p > 0.0);
         if policy.is_empty() || !played || (total - 1.0).abs() > 1e-9 || policy.iter().any(|(_, p)| *p < 0.0) {
             return false;
         }
-        sum.fill(0.0);
+        let values = if self.stake { 2 } else { 1 };
+        sum.iter_mut().for_each(|s| s.fill(0.0));
         for (a, p) in policy {
             if *p == 0.0 {
                 continue;
             }
             if a == action {
-                w.copy_from_slice(w_action);
+                for k in 0..values {
+                    w[k].copy_from_slice(&w_action[k]);
+                }
             } else {
                 let mut state = before.clone();
                 if game.apply(&mut state, a).is_err() {
                     return false;
                 }
-                game.value(&state, known, Exactness::Sampled, &mut self.cache, w);
+                game.value(&state, known, Exactness::Sampled, &mut self.cache, &mut w[0]);
+                if self.stake {
+                    game.stake_value(&state, known, Exactness::Sampled, &mut self.cache, &mut w[1]);
+                }
             }
-            sum.iter_mut().zip(w.iter()).for_each(|(s, x)| *s += p * x);
+            for k in 0..values {
+                sum[k].iter_mut().zip(w[k].iter()).for_each(|(s, x)| *s += p * x);
+            }
         }
         true
     }

@@ -29,6 +29,9 @@ pub struct SeatResult {
     /// The seat's starting strength minus the table's mean, when the run regresses on it
     /// ([`Estimator::starts`]) and the game declares one.
     pub start: Option<f64>,
+    /// The seat's AIVAT terms by component, when the payoff is adjusted (empty otherwise): what
+    /// the run's fit weighs (core/luck.rs).
+    pub terms: crate::core::luck::Terms,
 }
 
 /// A seat's payoff adjusted for luck (core/luck.rs): unbiased estimates of the same mean.
@@ -493,7 +496,10 @@ pub fn play_game_into<G: Wire>(
     if let Err(message) = caught(|| play_unguarded(game, bots, seeds, seating, keep, record)) {
         record.clear(seeds.deal);
         record.status = Status::Error(message);
-        record.seats.resize(seats, SeatResult { payoff: 0.0, place: 0, adjusted: None, start: None });
+        record.seats.resize(
+            seats,
+            SeatResult { payoff: 0.0, place: 0, adjusted: None, start: None, terms: Default::default() },
+        );
         if keep.columns {
             let luck_columns = luck_columns(game, keep.luck).len();
             (0..seats * (luck_columns + game.columns().len())).for_each(|_| record.columns.push_str(""));
@@ -647,17 +653,23 @@ fn play_unguarded<G: Wire>(
             _ => Adjusted { allin: payoff, aivat: payoff },
         });
         let start = starts.get(seat).copied();
+        // A forfeited game stands as it fell: no terms.
+        let terms = match (&luck, &status) {
+            (Some(luck), Status::Ok) => luck.terms(seat),
+            _ => Default::default(),
+        };
         if keep.columns {
             if let Some(a) = adjusted {
                 record.columns.push(a.allin);
                 record.columns.push(a.aivat);
+                record.columns.push(&terms);
             }
             if let Some(x) = start {
                 record.columns.push(x);
             }
             game.record(&state, seat, &mut record.columns);
         }
-        record.seats.push(SeatResult { payoff, place: outcome.place[seat], adjusted, start });
+        record.seats.push(SeatResult { payoff, place: outcome.place[seat], adjusted, start, terms });
     }
     record.history = if keep.history {
         let names: PerSeat<&str> = per_seat(seats, |seat| seating.entrants[seat].name.as_str());

@@ -243,6 +243,7 @@ pub fn rescore<G: Wire>(
             place: outcome.place[seat],
             adjusted: None,
             start: None,
+            terms: Default::default(),
         });
     }
     record.log = log;

@@ -9,7 +9,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
 
-use crate::core::luck::{LUCK_COLUMNS, START_COLUMN};
+use crate::core::luck::{Terms, LUCK_COLUMNS, START_COLUMN};
 use crate::core::schedule::{Job, Lineup};
 use crate::core::wire::Texts;
 use crate::core::{Adjusted, Fault, FaultKind, GameRecord, PerSeat, SeatResult, Status};
@@ -640,15 +640,17 @@ fn add_row(
         field(GAME_COLUMNS.len() + i).parse::<f64>().map_err(|_| format!("`{name}` is not a number"))
     };
     // An engine error's row has no result, adjusted or not, and no start.
-    let (adjusted, start) = match luck {
-        _ if errored => (None, None),
-        Luck::None => (None, None),
-        Luck::Adjusted => {
-            (Some(Adjusted { allin: number(0, LUCK_COLUMNS[0])?, aivat: number(1, LUCK_COLUMNS[1])? }), None)
-        }
-        Luck::Start => (None, Some(number(0, START_COLUMN)?)),
+    let (adjusted, start, terms) = match luck {
+        _ if errored => (None, None, Terms::default()),
+        Luck::None => (None, None, Terms::default()),
+        Luck::Adjusted => (
+            Some(Adjusted { allin: number(0, LUCK_COLUMNS[0])?, aivat: number(1, LUCK_COLUMNS[1])? }),
+            None,
+            field(GAME_COLUMNS.len() + 2).parse()?,
+        ),
+        Luck::Start => (None, Some(number(0, START_COLUMN)?), Terms::default()),
     };
-    g.record.seats.push(SeatResult { payoff, place, adjusted, start });
+    g.record.seats.push(SeatResult { payoff, place, adjusted, start, terms });
     Ok(g.lineup.len() == seats)
 }
 
@@ -679,7 +681,13 @@ mod tests {
     fn record(seed: u64, status: Status, payoffs: &[f64]) -> GameRecord {
         let seats = payoffs
             .iter()
-            .map(|&payoff| SeatResult { payoff, place: if payoff > 0.0 { 1 } else { 2 }, adjusted: None, start: None })
+            .map(|&payoff| SeatResult {
+                payoff,
+                place: if payoff > 0.0 { 1 } else { 2 },
+                adjusted: None,
+                start: None,
+                terms: Default::default(),
+            })
             .collect();
         let mut columns = Texts::default();
         payoffs.iter().for_each(|_| columns.push_str("x,y"));
@@ -745,7 +753,7 @@ mod tests {
             record.seed = seed;
             record.moves = moves;
             record.status = status;
-            record.seats = payoffs.iter().enumerate().map(|(i, &payoff)| SeatResult { payoff, place: i as u32, adjusted: None, start: None }).collect();
+            record.seats = payoffs.iter().enumerate().map(|(i, &payoff)| SeatResult { payoff, place: i as u32, adjusted: None, start: None, terms: Default::default() }).collect();
             (0..seats * 2).for_each(|i| record.columns.push_str(&extra[i]));
             let job = Job { pairing, game, seeds: GameSeeds::derive(1, 0, 0, 1), lineup: (0..seats).map(|s| s % 2).collect() };
             let mut ours = b"kept,".to_vec();

@@ -18,7 +18,7 @@ use crate::core::Headline;
 use crate::report::export::{Csv, Exporter, Figure, Rows};
 use crate::report::verdict;
 use crate::report::write_atomic;
-use crate::stats::{wilson, ClusteredMean, MeanCi, StartFit, Unit, Z95};
+use crate::stats::{wilson, ClusteredMean, MeanCi, StartFit, TermFit, Unit, Z95};
 
 /// What summary.csv's intervals count as independent observations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +67,8 @@ pub struct Tally {
     /// the records carry what they need.
     adjusted: [ClusteredMean; 3],
     fit: Option<StartFit>,
+    /// The weights of the AIVAT terms fitted on the deals before (the `aivat` payoff).
+    terms: Option<TermFit>,
     /// The deal being collected: payoff, wins and seat-games so far, and the adjusted payoffs.
     deal: [f64; 3],
     deal_adjusted: [f64; 2],
@@ -169,6 +171,7 @@ impl Tally {
             if let Some(a) = result.adjusted {
                 t.deal_adjusted[0] += a.allin;
                 t.deal_adjusted[1] += a.aivat;
+                t.terms.get_or_insert_with(|| TermFit::new(1)).add(0, &result.terms.0, 1.0);
             }
             if let Some(x) = result.start {
                 let fit = t.fit.get_or_insert_with(|| StartFit::new(1, record.seats.len()));
@@ -181,10 +184,16 @@ impl Tally {
     /// Closes the deal being collected: its games are one observation of the bot.
     pub fn end_deal(&mut self) {
         let [payoff, won, games] = std::mem::take(&mut self.deal);
-        let adjusted = std::mem::take(&mut self.deal_adjusted);
+        let mut adjusted = std::mem::take(&mut self.deal_adjusted);
         if games > 0.0 {
             self.payoff.push(payoff, games);
             self.won.push(won, games);
+            if let Some(terms) = &mut self.terms {
+                // The AIVAT payoff with its terms weighed as fitted on the deals before.
+                let mut mean = [adjusted[1] / games];
+                terms.adjust(&mut mean, games);
+                adjusted[1] = mean[0] * games;
+            }
             for (mean, sum) in self.adjusted.iter_mut().zip(adjusted) {
                 mean.push(sum, games);
             }

@@ -18,7 +18,7 @@ use crate::report::{AdjustedFigures, MatchRow, SprtResult};
 use crate::stats::elo::from_moments;
 use crate::stats::{
     ClusteredMean, Comparisons, EloEstimate, FieldStats, Outcome, PairScore, Pentanomial, Sprt, SprtModel, StartFit,
-    Trinomial, Welford,
+    TermFit, Trinomial, Welford,
 };
 
 /// Two distinct bots of a table, by their places in [`TableTally::bots`].
@@ -74,6 +74,8 @@ struct Adjusting {
     mean: Vec<f64>,
     /// The regression on the starting strengths, when the estimator is `covariates`.
     fit: Option<StartFit>,
+    /// The weights of the AIVAT terms fitted on the deals before, when the estimator is `aivat`.
+    terms: Option<TermFit>,
 }
 
 impl TableTally {
@@ -113,6 +115,7 @@ impl TableTally {
                 deal_payoff: vec![0.0; n],
                 mean: vec![0.0; n],
                 fit: estimator.starts().then(|| StartFit::new(n, table.len())),
+                terms: (estimator == Estimator::Aivat).then(|| TermFit::new(n)),
             }),
             deal: 0,
             deal_games: 0,
@@ -169,6 +172,11 @@ impl TableTally {
                     fit.add_own(k, result.start.unwrap_or(0.0) / self.copies[k]);
                 }
             }
+            if let Some(terms) = &mut adj.terms {
+                for (&k, result) in self.local.iter().zip(&record.seats) {
+                    terms.add(k, &result.terms.0, 1.0 / self.copies[k]);
+                }
+            }
         }
         for p in &mut self.pairs {
             p.game_diff.push(mean[p.a] - mean[p.b]);
@@ -198,6 +206,9 @@ impl TableTally {
             }
             if let Some(fit) = &mut adj.fit {
                 fit.adjust(&mut adj.mean, self.replays as f64);
+            }
+            if let Some(terms) = &mut adj.terms {
+                terms.adjust(&mut adj.mean, self.replays as f64);
             }
             adj.field.push(&adj.mean);
         }
@@ -248,6 +259,9 @@ impl TableTally {
             adj.deal_payoff.iter_mut().for_each(|s| *s = 0.0);
             if let Some(fit) = &mut adj.fit {
                 fit.clear();
+            }
+            if let Some(terms) = &mut adj.terms {
+                terms.clear();
             }
         }
         self.deal_games = 0;

@@ -40,6 +40,6 @@ pub use elo::{
 };
 pub use interval::{normal_cdf, normal_quantile, t_quantile, wilson, Interval, MeanCi, Welford, Z95};
 pub use ratings::{payoff_ratings, Anchor, Comparisons, PairScore, Prior, Rating, RatingList, TableField};
-pub use regress::{OnlineRegression, StartFit};
+pub use regress::{OnlineRegression, StartFit, TermFit};
 pub use sprt::{Sprt, SprtDecision, SprtModel};
 pub use unit::{parse_quantity, Unit};

@@ -24,6 +24,15 @@ pub struct OnlineRegression {
     /// Covariates per observation (the intercept not counted).
     dims: usize,
     n: u64,
+    /// Observations before the fit is used ([`WARM_UP`] unless [`OnlineRegression::with_prior`]).
+    warm_up: u64,
+    /// Pseudo-observations that pull each coefficient towards zero: the normal equations'
+    /// diagonal (the intercept's apart) times `1 + shrink / n`, a pull that fades as the
+    /// observations come. Zero: plain least squares.
+    shrink: f64,
+    /// The fit is solved again every this many observations (1: every one); in between the
+    /// last coefficients stand, fitted on earlier observations still.
+    every: u64,
     /// `Σ zzᵀ` and `Σ zy` for `z = [1, x…]`, row-major.
     zz: Vec<f64>,
     zy: Vec<f64>,
@@ -41,6 +50,9 @@ impl OnlineRegression {
         OnlineRegression {
             dims,
             n: 0,
+            warm_up: WARM_UP,
+            shrink: 0.0,
+            every: 1,
             zz: vec![0.0; d * d],
             zy: vec![0.0; d],
             work: vec![0.0; d * (d + 1)],
@@ -49,16 +61,43 @@ impl OnlineRegression {
         }
     }
 
+    /// A regression on `dims` covariates used from `warm_up` observations on, its coefficients
+    /// pulled towards zero by `shrink` pseudo-observations, solved again every `every`
+    /// observations: for many covariates, where a fit on few observations would add noise.
+    pub fn with_prior(dims: usize, warm_up: u64, shrink: f64, every: u64) -> OnlineRegression {
+        OnlineRegression { warm_up, shrink, every: every.max(1), ..OnlineRegression::new(dims) }
+    }
+
     /// Covariates per observation.
     pub fn dims(&self) -> usize {
         self.dims
     }
 
+    /// Adds covariates up to `dims` (zero in every observation before), their coefficients zero
+    /// until the next solve.
+    pub fn grow(&mut self, dims: usize) {
+        if dims <= self.dims {
+            return;
+        }
+        let (old, d) = (self.dims + 1, dims + 1);
+        let mut zz = vec![0.0; d * d];
+        for i in 0..old {
+            zz[i * d..i * d + old].copy_from_slice(&self.zz[i * old..i * old + old]);
+        }
+        self.zz = zz;
+        self.zy.resize(d, 0.0);
+        self.beta.resize(d, 0.0);
+        self.work = vec![0.0; d * (d + 1)];
+        self.dims = dims;
+    }
+
     /// `y − βᵀx` with `β` fitted on the observations pushed so far, then pushes `(x, y)`.
     pub fn adjust(&mut self, x: &[f64], y: f64) -> f64 {
         assert_eq!(x.len(), self.dims, "one value per covariate");
-        let adjusted = if self.n >= WARM_UP {
-            self.solve();
+        let adjusted = if self.n >= self.warm_up {
+            if (self.n - self.warm_up).is_multiple_of(self.every) {
+                self.solve();
+            }
             y - x.iter().zip(&self.beta[1..]).map(|(x, b)| x * b).sum::<f64>()
         } else {
             y
@@ -84,9 +123,13 @@ impl OnlineRegression {
     fn solve(&mut self) {
         let d = self.dims + 1;
         let w = d + 1;
+        let pull = 1.0 + self.shrink / self.n.max(1) as f64;
         for i in 0..d {
             self.work[i * w..i * w + d].copy_from_slice(&self.zz[i * d..i * d + d]);
             self.work[i * w + d] = self.zy[i];
+            if i > 0 {
+                self.work[i * w + i] *= pull;
+            }
         }
         self.pivots.clear();
         let mut row = 0;
@@ -181,6 +224,87 @@ impl StartFit {
     }
 }
 
+/// Deals before the terms' fit is used: with tens of terms, a fit on fewer deals adds noise
+/// (measured offline with scripts/luck-fit.py's fit: hold'em `rr` against `rr-tight`, 58 terms,
+/// has a ratio of 1.87 when the fit starts at 50 deals unpulled, 2.47 from 200 deals pulled by
+/// 30 pseudo-deals; a pull of 1,000 costs 0.08).
+const TERMS_WARM_UP: u64 = 200;
+/// Pseudo-deals pulling the terms' coefficients towards zero (towards the payoff as AIVAT adjusts
+/// it) while the deals are few.
+const TERMS_SHRINK: f64 = 30.0;
+/// The terms' fit is solved again every this many deals: a solve costs the cube of the terms'
+/// number, and the coefficients move little from one deal to the next.
+const TERMS_EVERY: u64 = 25;
+
+/// Bots' deal payoffs, adjusted by AIVAT, with each component of their AIVAT terms weighed by a
+/// coefficient fitted on the deals before (core/luck.rs's `Terms`): per bot, `y − βᵀx`, `y` its
+/// adjusted payoff over the deal and `x` its terms by component over the deal. Each term has
+/// mean zero given what came before it, and `β` depends only on earlier deals, so the mean stays
+/// the payoff's. Components are numbered by the game; a component first seen adds a covariate.
+#[derive(Clone, Debug)]
+pub struct TermFit {
+    bots: Vec<OnlineRegression>,
+    /// The component of each covariate, in order of first appearance.
+    components: Vec<u16>,
+    /// Where each component's covariate is (`usize::MAX`: not yet seen), by component.
+    slot: Vec<usize>,
+    /// This deal's terms of each bot by covariate, weighted as its payoff is.
+    sums: Vec<Vec<f64>>,
+}
+
+impl TermFit {
+    /// A fit for `bots` bots, no deals yet.
+    pub fn new(bots: usize) -> TermFit {
+        TermFit {
+            bots: (0..bots)
+                .map(|_| OnlineRegression::with_prior(0, TERMS_WARM_UP, TERMS_SHRINK, TERMS_EVERY))
+                .collect(),
+            components: Vec::new(),
+            slot: Vec::new(),
+            sums: vec![Vec::new(); bots],
+        }
+    }
+
+    /// Adds a seat's terms (`(component, term)`) to bot `bot`'s this deal, times `weight` (as
+    /// its payoff is weighted).
+    pub fn add(&mut self, bot: usize, terms: &[(u16, f64)], weight: f64) {
+        for &(component, x) in terms {
+            let c = usize::from(component);
+            if c >= self.slot.len() {
+                self.slot.resize(c + 1, usize::MAX);
+            }
+            if self.slot[c] == usize::MAX {
+                self.slot[c] = self.components.len();
+                self.components.push(component);
+                let dims = self.components.len();
+                self.bots.iter_mut().for_each(|fit| fit.grow(dims));
+                self.sums.iter_mut().for_each(|s| s.resize(dims, 0.0));
+            }
+            self.sums[bot][self.slot[c]] += weight * x;
+        }
+    }
+
+    /// Replaces each bot's deal payoff `payoff[bot]` (a mean over the deal's `games`) by its
+    /// adjusted value, adds the deal to the fit, and starts the next deal.
+    pub fn adjust(&mut self, payoff: &mut [f64], games: f64) {
+        for (k, y) in payoff.iter_mut().enumerate() {
+            self.sums[k].iter_mut().for_each(|x| *x /= games);
+            *y = self.bots[k].adjust(&self.sums[k], *y);
+        }
+        self.clear();
+    }
+
+    /// Forgets the deal being collected (complete or cut short).
+    pub fn clear(&mut self) {
+        self.sums.iter_mut().for_each(|s| s.iter_mut().for_each(|x| *x = 0.0));
+    }
+
+    /// Bot `bot`'s coefficients as last fitted, by component in order of first appearance.
+    pub fn coefficients(&self, bot: usize) -> impl Iterator<Item = (u16, f64)> + '_ {
+        self.components.iter().copied().zip(self.bots[bot].coefficients().iter().copied())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,6 +372,83 @@ mod tests {
         let se = (gaps.variance() / gaps.n() as f64).sqrt();
         assert!(gaps.mean().abs() <= 3.0 * se, "gap {} with standard error {se}", gaps.mean());
         assert!(se > 0.0);
+    }
+
+    /// Deals of two bots whose payoff is a few terms of mean zero times weights the fit has to
+    /// find, plus noise: `(payoff of bot 0, its terms)`; bot 1's are their negatives.
+    fn term_deals(rng: &mut ChaCha8Rng, n: usize) -> Vec<(f64, Vec<(u16, f64)>)> {
+        (0..n)
+            .map(|_| {
+                let mut terms = Vec::new();
+                let mut y = 0.0;
+                for (k, weight) in [(3u16, 2.0), (7, -1.0), (40, 0.5)] {
+                    // Heavy-tailed: most deals small, some large, as pots are.
+                    let x = (rng.random::<f64>() - 0.5) * if rng.random::<f64>() < 0.1 { 20.0 } else { 1.0 };
+                    y += weight * x;
+                    terms.push((k, x));
+                }
+                (y + rng.random::<f64>() - 0.5, terms)
+            })
+            .collect()
+    }
+
+    fn fitted(deals: &[(f64, Vec<(u16, f64)>)]) -> Vec<f64> {
+        let mut fit = TermFit::new(2);
+        let negated = |t: &[(u16, f64)]| t.iter().map(|&(k, x)| (k, -x)).collect::<Vec<_>>();
+        deals
+            .iter()
+            .map(|(y, terms)| {
+                fit.add(0, terms, 1.0);
+                fit.add(1, &negated(terms), 1.0);
+                let mut payoff = [*y, -*y];
+                fit.adjust(&mut payoff, 1.0);
+                payoff[0]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_deals_term_weights_come_from_the_deals_before_it_alone() {
+        // The correction of deal i (adjusted − payoff) is the same whatever deal i's own payoff
+        // and whatever the deals after it: a fit that saw deal i would move with it.
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let deals = term_deals(&mut rng, 600);
+        let base = fitted(&deals);
+        for i in [TERMS_WARM_UP as usize, 333, 599] {
+            let mut changed = deals.clone();
+            changed[i].0 += 1.0e4;
+            for later in changed.iter_mut().skip(i + 1) {
+                later.0 = -later.0;
+            }
+            let again = fitted(&changed);
+            assert_eq!(base[..i], again[..i], "deals before {i}");
+            let (was, now) = (base[i] - deals[i].0, again[i] - changed[i].0);
+            assert!((was - now).abs() < 1e-6, "deal {i}: correction {was} became {now}");
+        }
+        // And the fit does its work: past the warm-up the weights are found (pulled a little
+        // towards zero still) and the variance left is a small part of the payoff's.
+        let var = |v: &[f64]| {
+            let m = v.iter().sum::<f64>() / v.len() as f64;
+            v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / v.len() as f64
+        };
+        let late: Vec<f64> = deals[300..].iter().map(|d| d.0).collect();
+        assert!(var(&base[300..]) < var(&late) / 20.0, "{} {}", var(&base[300..]), var(&late));
+    }
+
+    #[test]
+    fn the_term_fit_keeps_the_mean_on_average() {
+        // Over many short runs, each run's adjusted mean minus its plain mean averages to zero
+        // (within three of its standard errors).
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut gaps = crate::stats::Welford::new();
+        for _ in 0..300 {
+            let deals = term_deals(&mut rng, TERMS_WARM_UP as usize + 100);
+            let adjusted = fitted(&deals);
+            let gap: f64 = adjusted.iter().zip(&deals).map(|(a, d)| a - d.0).sum();
+            gaps.push(gap / deals.len() as f64);
+        }
+        let se = (gaps.variance() / gaps.n() as f64).sqrt();
+        assert!(gaps.mean().abs() <= 3.0 * se && se > 0.0, "gap {} with standard error {se}", gaps.mean());
     }
 
     #[test]

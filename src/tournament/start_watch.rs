@@ -143,7 +143,9 @@ mod tests {
     fn game(decisions: &[usize], forfeit: Option<(usize, Fault)>) -> GameRecord {
         let mut record = GameRecord::new();
         record.times = decisions.iter().map(|&seat| (seat, Duration::from_millis(1))).collect();
-        record.seats = (0..2).map(|_| SeatResult { payoff: 0.0, place: 1, adjusted: None, start: None }).collect();
+        record.seats = (0..2)
+            .map(|_| SeatResult { payoff: 0.0, place: 1, adjusted: None, start: None, terms: Default::default() })
+            .collect();
         if let Some((seat, reason)) = forfeit {
             if !reason.is_at_start() {
                 record.times.push((seat, Duration::from_millis(1)));

@@ -222,3 +222,53 @@ fn the_rating_list_carries_the_adjusted_payoff_rating() {
         }
     }
 }
+
+/// `estimator = "aivat"` weighs each component of the AIVAT terms (games.csv's `aivat_terms`) by
+/// a coefficient fitted on the deals before, from 200 deals on: past that, the verdict's adjusted
+/// difference is not the mean of `payoff_aivat` any more; the fit is made in deal order from the
+/// file, so the run is the same bytes on one thread and two, a run resumed to its length is the
+/// run made at once, and `arena stats --run` recomputes the figure written.
+#[test]
+fn the_fitted_aivat_payoff_is_the_same_from_the_file_on_any_threads_and_after_resume() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let config = "game = \"holdem\"\ngames = 1000\nseed = 3\npaired = true\nestimator = \"aivat\"\n\
+                  bots = [\"rr-fast\", \"rr-tight\"]\n[table]\nformat = \"cash\"\nstack = 100\n";
+    let one = same_on_one_and_two_threads(dir.path(), config, "fit");
+    let row = |run: &std::path::Path| {
+        let mut reader = csv::Reader::from_path(run.join("match.csv")).unwrap();
+        reader.deserialize::<BTreeMap<String, String>>().next().unwrap().unwrap()
+    };
+    let written = row(&one);
+    // The mean of the per-game AIVAT payoffs, deal by deal (two games a deal), A minus B.
+    let mut reader = csv::Reader::from_path(one.join("games.csv")).unwrap();
+    let (mut sum, mut terms) = (0.0, 0);
+    for r in reader.deserialize::<BTreeMap<String, String>>() {
+        let r = r.unwrap();
+        let sign = if r["bot"] == written["bot_a"] { 1.0 } else { -1.0 };
+        sum += sign * r["payoff_aivat"].parse::<f64>().unwrap();
+        terms += r["aivat_terms"].split_whitespace().count();
+        let parsed: bot_arena::core::luck::Terms = r["aivat_terms"].parse().unwrap();
+        assert_eq!(parsed.to_string(), r["aivat_terms"], "the terms read back as written");
+    }
+    assert!(terms > 1000, "few terms written: {terms}");
+    let unfitted = 100.0 * sum / 1000.0; // bb/100: a game's mean difference over the 1,000 games' 500 deals
+    let fitted: f64 = written["adjusted_payoff_diff_bb_per_100"].parse().unwrap();
+    assert!((fitted - unfitted).abs() > 0.01, "the fit changed nothing: {fitted} vs {unfitted}");
+    // Resumed: 600 games, then to 1,000.
+    let path = write(dir.path(), "part.toml", &config.replace("games = 1000", "games = 600"));
+    let part = dir.path().join("part");
+    let made = arena().args(["run", path.to_str().unwrap(), "--quiet", "--out"]).arg(&part).output().unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let resumed = arena().arg("resume").arg(&part).args(["--games", "1000", "--quiet"]).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    for file in ["games.csv", "summary.csv", "match.csv"] {
+        let (a, b) = (std::fs::read(one.join(file)).unwrap(), std::fs::read(part.join(file)).unwrap());
+        assert!(a == b, "{file} differs between the run made at once and the one resumed");
+    }
+    // `arena stats --run` recomputes the verdict from games.csv: the figure written.
+    let stats = arena().args(["stats", "--json", "--run"]).arg(&one).output().unwrap();
+    assert!(stats.status.success(), "{}", String::from_utf8_lossy(&stats.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let recomputed = doc["matches"][0]["adjusted_payoff_diff_bb_per_100"].as_f64().unwrap();
+    assert_eq!(format!("{recomputed:.6}"), written["adjusted_payoff_diff_bb_per_100"]);
+}

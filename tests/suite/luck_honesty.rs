@@ -18,12 +18,13 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use bot_arena::stats::{Sprt, SprtDecision, SprtModel, Welford};
+use bot_arena::core::luck::Terms;
+use bot_arena::stats::{Sprt, SprtDecision, SprtModel, TermFit, Welford};
 
 use crate::common::{arena, write};
 
 /// One deal: bot A's mean payoff a game minus bot B's, over the deal's seat rotations (as the
-/// verdicts count it), plain and adjusted.
+/// verdicts count it), plain and adjusted (AIVAT's terms weighed as fitted on the deals before).
 #[derive(Clone, Copy, Debug)]
 struct Deal {
     plain: f64,
@@ -58,8 +59,10 @@ fn read_deals(games: &Path, matches: &Path) -> Vec<Deal> {
     let header = reader.headers().unwrap().clone();
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
     let (game, bot, payoff, aivat) = (col("game"), col("bot"), col("payoff"), col("payoff_aivat"));
-    // (deal) → per bot: (Σ plain, Σ adjusted, seat-games).
+    let terms = col("aivat_terms");
+    // (deal) → per bot: (Σ plain, Σ adjusted, seat-games), and its terms game by game.
     let mut by_deal: BTreeMap<u64, [(f64, f64, f64); 2]> = BTreeMap::new();
+    let mut deal_terms: BTreeMap<u64, [Vec<Terms>; 2]> = BTreeMap::new();
     for row in reader.records() {
         let row = row.unwrap();
         let side = if row[bot] == *a {
@@ -74,8 +77,22 @@ fn read_deals(games: &Path, matches: &Path) -> Vec<Deal> {
         t.0 += row[payoff].parse::<f64>().unwrap();
         t.1 += row[aivat].parse::<f64>().unwrap();
         t.2 += 1.0;
+        deal_terms.entry(deal).or_default()[side].push(row[terms].parse().unwrap());
     }
-    by_deal.values().map(|[a, b]| Deal { plain: a.0 / a.2 - b.0 / b.2, adjusted: a.1 / a.2 - b.1 / b.2 }).collect()
+    // The verdict's aivat payoff: the terms weighed by coefficients fitted on the deals before,
+    // in deal order, as the run's report fits them (TermFit).
+    let mut fit = TermFit::new(2);
+    by_deal
+        .iter()
+        .map(|(deal, [a, b])| {
+            for (side, games) in deal_terms[deal].iter().enumerate() {
+                games.iter().for_each(|t| fit.add(side, &t.0, 1.0));
+            }
+            let mut adjusted = [a.1 / a.2, b.1 / b.2];
+            fit.adjust(&mut adjusted, a.2);
+            Deal { plain: a.0 / a.2 - b.0 / b.2, adjusted: adjusted[0] - adjusted[1] }
+        })
+        .collect()
 }
 
 fn welford(xs: impl Iterator<Item = f64>) -> Welford {

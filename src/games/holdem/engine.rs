@@ -607,6 +607,27 @@ impl Game for Holdem {
         self.check_down_value(s, known, exactness, cache, out)
     }
 
+    /// Street by pot size (luck.rs).
+    fn luck_cells(&self) -> usize {
+        self.betting_cells()
+    }
+
+    fn luck_cell(&self, s: &State) -> usize {
+        self.betting_cell(s)
+    }
+
+    fn stake_value(
+        &self,
+        s: &State,
+        known: usize,
+        exactness: Exactness,
+        cache: &mut LuckCache,
+        out: &mut [f64],
+    ) -> bool {
+        self.all_in_value(s, known, exactness, cache, out);
+        true
+    }
+
     fn columns(&self) -> &'static [&'static str] {
         &["hole", "board", "showdown", "hands"]
     }

@@ -18,7 +18,7 @@
 //! bets handed back, 2.44 with bets called; 4,000 duplicate hands, seed 1).
 
 use crate::cards::{Card, CardSet};
-use crate::core::luck::{Exactness, LuckCache};
+use crate::core::luck::{pot_bucket, Exactness, LuckCache, POT_BUCKETS};
 
 use super::engine::award;
 use super::equity::{enumerate, hand_strength, FastRng};
@@ -43,7 +43,36 @@ impl Holdem {
         cache: &mut LuckCache,
         out: &mut [f64],
     ) {
-        value(self, s, known, exactness, cache, out)
+        value_as(self, s, known, exactness, cache, Bets::Called, out)
+    }
+
+    /// The value if every chip that can still go in went in (`Game::stake_value`): every seat
+    /// still in puts in as much as the deepest of the others can match.
+    pub(super) fn all_in_value(
+        &self,
+        s: &State,
+        known: usize,
+        exactness: Exactness,
+        cache: &mut LuckCache,
+        out: &mut [f64],
+    ) {
+        value_as(self, s, known, exactness, cache, Bets::AllIn, out)
+    }
+
+    /// How many cells [`Holdem::betting_cell`] has (`Game::luck_cells`).
+    pub(super) fn betting_cells(&self) -> usize {
+        LUCK_CELLS
+    }
+
+    /// The cell of a luck term at `s` (`Game::luck_cell`): its street (4 once the hand is
+    /// settled) and its pot's share of the chips the seats dealt in started with
+    /// ([`crate::core::luck::pot_bucket`]), both from the betting alone.
+    pub(super) fn betting_cell(&self, s: &State) -> usize {
+        let (pot, chips) = (0..s.n).filter(|&i| s.live & (1 << i) != 0).fold((0, 0), |(pot, chips), i| {
+            let put = if s.over { s.paid[i] } else { s.committed[i] };
+            (pot + put as u64, chips + s.start[i] as u64)
+        });
+        usize::from(s.street.min(4)) * POT_BUCKETS + pot_bucket(pot as f64 / chips.max(1) as f64)
     }
 
     /// Each seat's starting strength (`Game::covariate`): its hole cards' equity against one
@@ -87,14 +116,40 @@ pub(super) fn preflop_strength(hole: [Card; 2]) -> f64 {
     table[class(hole)]
 }
 
+/// What a value takes each seat still in to put in before the showdown.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bets {
+    /// The bet on the table called, as far as each stack goes (the value).
+    Called,
+    /// Every chip that can still go in (the stake value).
+    AllIn,
+}
+
+/// The luck cells of a hand: five streets (the fifth: settled) times the pot's buckets.
+const LUCK_CELLS: usize = 5 * POT_BUCKETS;
+
 /// Each seat's value at `s` with the first `known` board cards known (see the module's text),
 /// in big blinds, into `out`.
+#[cfg(test)]
 pub(super) fn value(
     game: &Holdem,
     s: &State,
     known: usize,
     exactness: Exactness,
     cache: &mut LuckCache,
+    out: &mut [f64],
+) {
+    value_as(game, s, known, exactness, cache, Bets::Called, out)
+}
+
+/// [`value`] with the seats still in putting in what `bets` says.
+fn value_as(
+    game: &Holdem,
+    s: &State,
+    known: usize,
+    exactness: Exactness,
+    cache: &mut LuckCache,
+    bets: Bets,
     out: &mut [f64],
 ) {
     let n = s.n;
@@ -105,6 +160,16 @@ pub(super) fn value(
     // goes): a bet is worth what it wins called, not the nothing of a bet handed back.
     let committed = if s.over {
         s.paid
+    } else if bets == Bets::AllIn {
+        // Each seat in puts in all it has, as far as the deepest other seat in can match.
+        let total = |i: usize| s.committed[i] + s.stack[i];
+        std::array::from_fn(|i| match contesting & (1 << i) != 0 {
+            true => {
+                let others = (0..n).filter(|&j| j != i && contesting & (1 << j) != 0).map(total).max().unwrap_or(0);
+                total(i).min(others.max(s.committed[i]))
+            }
+            false => s.committed[i],
+        })
     } else {
         let bet = (0..n).filter(|&i| contesting & (1 << i) != 0).map(|i| s.committed[i]).max().unwrap_or(0);
         std::array::from_fn(|i| match contesting & (1 << i) != 0 {

@@ -565,6 +565,28 @@ impl Game for Stud {
         self.check_down_value(s, known, exactness, cache, out);
     }
 
+    /// Street by pot size (luck.rs).
+    fn luck_cells(&self) -> usize {
+        self.betting_cells()
+    }
+
+    fn luck_cell(&self, s: &State) -> usize {
+        self.betting_cell(s)
+    }
+
+    /// Every seat still in all-in as far as the shortest stack goes (luck.rs).
+    fn stake_value(
+        &self,
+        s: &State,
+        known: usize,
+        exactness: crate::core::luck::Exactness,
+        cache: &mut crate::core::luck::LuckCache,
+        out: &mut [f64],
+    ) -> bool {
+        self.all_in_value(s, known, exactness, cache, out);
+        true
+    }
+
     /// Chips won or lost in the hand.
     fn outcome(&self, s: &State) -> Outcome {
         Outcome::from_payoffs((0..self.seats).map(|x| s.won[x] as f64 - s.committed[x] as f64))

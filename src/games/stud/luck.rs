@@ -22,7 +22,7 @@
 use rand::Rng;
 
 use crate::cards::{Card, CardSet};
-use crate::core::luck::{Exactness, LuckCache};
+use crate::core::luck::{pot_bucket, Exactness, LuckCache, POT_BUCKETS};
 use crate::core::Seat;
 
 use super::engine::{State, Stud, MAX_SEATS};
@@ -70,8 +70,44 @@ impl Stud {
         cache: &mut LuckCache,
         out: &mut [f64],
     ) {
-        value(self, s, known, exactness, cache, out)
+        value_as(self, s, known, exactness, cache, Bets::Called, out)
     }
+
+    /// The value if every chip that can still go in went in (`Game::stake_value`): every seat
+    /// still in puts in what the shortest stack in the hand can match.
+    pub(super) fn all_in_value(
+        &self,
+        s: &State,
+        known: usize,
+        exactness: Exactness,
+        cache: &mut LuckCache,
+        out: &mut [f64],
+    ) {
+        value_as(self, s, known, exactness, cache, Bets::AllIn, out)
+    }
+
+    /// How many cells [`Stud::betting_cell`] has (`Game::luck_cells`): five streets (the fifth:
+    /// after the last round) times the pot's buckets.
+    pub(super) fn betting_cells(&self) -> usize {
+        5 * POT_BUCKETS
+    }
+
+    /// The cell of a luck term at `s` (`Game::luck_cell`): its street and its pot's share of
+    /// the chips the table started with ([`crate::core::luck::pot_bucket`]), both from the
+    /// betting alone.
+    pub(super) fn betting_cell(&self, s: &State) -> usize {
+        let chips = f64::from(self.stack) * s.seats() as f64;
+        s.street().min(4) * POT_BUCKETS + pot_bucket(f64::from(s.pot()) / chips)
+    }
+}
+
+/// What a value takes each seat still in to put in before the showdown.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bets {
+    /// The bet on the table called (the value).
+    Called,
+    /// Every chip that can still go in (the stake value).
+    AllIn,
 }
 
 /// The cards dealt so far to the seats, hole and face up (never fewer in a later state: a seat
@@ -106,6 +142,7 @@ fn known_cards(s: &State, known: usize) -> [CardSet; MAX_SEATS] {
 
 /// Each seat's value at `s` with the first `known` cards dealt known (see the module's text), in
 /// chips, into `out`.
+#[cfg(test)]
 pub(super) fn value(
     game: &Stud,
     s: &State,
@@ -114,12 +151,30 @@ pub(super) fn value(
     cache: &mut LuckCache,
     out: &mut [f64],
 ) {
+    value_as(game, s, known, exactness, cache, Bets::Called, out)
+}
+
+/// [`value`] with the seats still in putting in what `bets` says.
+fn value_as(
+    game: &Stud,
+    s: &State,
+    known: usize,
+    exactness: Exactness,
+    cache: &mut LuckCache,
+    bets: Bets,
+    out: &mut [f64],
+) {
     let n = s.seats();
     let contesting: Vec<Seat> = (0..n).filter(|&x| s.in_hand(x)).collect();
     // Every seat still in matches the bet on the table (the engine caps a bet at what the
     // shortest stack in the hand can match, so each can); in a finished hand the seats still
     // in have matched it already.
-    let bet = contesting.iter().map(|&x| s.committed(x)).max().unwrap_or(0);
+    let bet = match bets {
+        Bets::Called => contesting.iter().map(|&x| s.committed(x)).max().unwrap_or(0),
+        // The shortest stack in the hand, all in (nothing more can go in once the hand is over).
+        Bets::AllIn if s.is_over() => contesting.iter().map(|&x| s.committed(x)).max().unwrap_or(0),
+        Bets::AllIn => contesting.iter().map(|&x| s.committed(x) + s.stack(x)).min().unwrap_or(0),
+    };
     let called = |x: Seat| if s.in_hand(x) { bet } else { s.committed(x) };
     let pot: u32 = (0..n).map(called).sum();
     // Chips won, summed over the completions, each with its weight.
