@@ -378,8 +378,7 @@ impl LineReader {
 /// the other side's write only once the scheduler has brought its core back from idle: 50-150 µs
 /// a wake-up on the 2-core development VM when it is otherwise idle (a `cat` round trip took
 /// 110-160 µs there, 2 µs with both sides polling). An answer that comes within this window is
-/// read without that wake-up; a slower one costs at most this much CPU time, and the polling
-/// yields the core to any other thread that is ready.
+/// read without that wake-up; a slower one costs at most this much CPU time.
 pub const SPIN: Duration = Duration::from_micros(100);
 
 /// Reads what `pipe` (non-blocking) holds into `buf`, polling for up to [`SPIN`] and then
@@ -397,7 +396,11 @@ pub fn read_spinning(
             Ok(n) => return Ok(n),
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                 if spinning && Instant::now() < spin_until {
-                    std::thread::yield_now();
+                    // Not `yield_now`: a thread that yields on a busy machine waits a whole slice
+                    // for its core back, and the own clock ([`OwnClock`]) takes the reading
+                    // thread's waits off the program's time as the host's lateness, though the
+                    // program was still thinking: a sleeper of 100 ms was charged 95.
+                    std::hint::spin_loop();
                 } else {
                     spinning = false;
                     wait(pipe.as_raw_fd(), libc::POLLIN, deadline)?;
