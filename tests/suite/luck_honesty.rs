@@ -149,10 +149,9 @@ fn holdem_self_play() -> &'static [Deal] {
     })
 }
 
-#[test]
-#[ignore = "slow: 400,000 hands; cargo test --release --test suite luck_honesty -- --ignored"]
-fn holdem_adjusted_intervals_cover_the_truth() {
-    let deals = holdem_self_play();
+/// How often the 95% intervals of 1,000 blocks of a self-play's deals (true difference zero)
+/// cover zero, printed for plain and aivat; returns aivat's rate.
+fn coverage(name: &str, deals: &[Deal]) -> f64 {
     let blocks = 1000;
     let size = deals.len() / blocks;
     let mut covered = [0usize; 2];
@@ -164,11 +163,19 @@ fn holdem_adjusted_intervals_cover_the_truth() {
     }
     let rate = |n: usize| n as f64 / blocks as f64;
     println!(
-        "holdem self-play: {blocks} blocks of {size} deals: plain intervals cover 0 {:.1}%, aivat {:.1}%",
+        "{name} self-play: {blocks} blocks of {size} deals: plain intervals cover 0 {:.1}%, aivat {:.1}%",
         100.0 * rate(covered[0]),
         100.0 * rate(covered[1])
     );
-    assert!((rate(covered[1]) - 0.95).abs() <= 0.015, "aivat coverage {:.3}", rate(covered[1]));
+    rate(covered[1])
+}
+
+#[test]
+#[ignore = "slow: 400,000 hands; cargo test --release --test suite luck_honesty -- --ignored"]
+fn holdem_adjusted_intervals_cover_the_truth() {
+    let deals = holdem_self_play();
+    let aivat = coverage("holdem", deals);
+    assert!((aivat - 0.95).abs() <= 0.015, "aivat coverage {aivat:.3}");
 }
 
 #[test]
@@ -322,25 +329,11 @@ fn mahjong_adjusted_intervals_cover_the_truth() {
         bot("b")
     );
     let deals = deals("mahjong-self", &config, 40_000);
-    let blocks = 1000;
-    let size = deals.len() / blocks;
-    let mut covered = [0usize; 2];
-    for block in deals.chunks_exact(size).take(blocks) {
-        let plain = welford(block.iter().map(|d| d.plain)).ci(0.95);
-        let adjusted = welford(block.iter().map(|d| d.adjusted)).ci(0.95);
-        covered[0] += usize::from(plain.lo <= 0.0 && 0.0 <= plain.hi);
-        covered[1] += usize::from(adjusted.lo <= 0.0 && 0.0 <= adjusted.hi);
-    }
-    let rate = |n: usize| n as f64 / blocks as f64;
-    println!(
-        "mahjong self-play: {blocks} blocks of {size} deals: plain intervals cover 0 {:.1}%, aivat {:.1}%",
-        100.0 * rate(covered[0]),
-        100.0 * rate(covered[1])
-    );
+    let aivat = coverage("mahjong", &deals);
     assert!(
         deals.iter().any(|d| d.plain != 0.0),
         "every deal's difference is zero: the self-play cannot test coverage"
     );
     unbiased("mahjong pruned self-play", &deals);
-    assert!((rate(covered[1]) - 0.95).abs() <= 0.015, "aivat coverage {:.3}", rate(covered[1]));
+    assert!((aivat - 0.95).abs() <= 0.015, "aivat coverage {aivat:.3}");
 }
