@@ -29,12 +29,15 @@ use super::engine::{State, Stud, MAX_SEATS};
 use super::eval::{value5, HandValue};
 use super::odds::{choose, for_each_subset};
 
-/// Completions are enumerated when there are at most this many (the last card heads-up: 1,892);
-/// more are sampled, unless the value must be exact. Not more than a sample: enumerating 20,000
-/// cost a tenth of an adjusted run for no gain the variance could see.
-const ENUMERATE_UP_TO: u64 = 2_000;
-/// The size of a sample of completions.
+/// The most completions a value averages: it enumerates them when there are at most as many as
+/// its sample would hold ([`samples`]; the last card heads-up: 1,892), else samples, unless the
+/// value must be exact. Not more: enumerating 20,000 cost a tenth of an adjusted run for no gain
+/// the variance could see.
 const SAMPLES: usize = 2_000;
+/// The fewest completions a sampled value averages (a pot of the antes alone).
+const MIN_SAMPLES: usize = 16;
+/// The pot's share of the chips in play from which a value averages [`SAMPLES`] completions.
+const FULL_SAMPLE_SHARE: f64 = 0.2;
 /// An exact value among three or more seats is enumerated up to this many completions (the last
 /// two cards against three: 30 million, seconds); above, it is the average of a sample this big
 /// (still without bias; heads-up is always exact, by counting, see [`heads_up`]).
@@ -177,6 +180,11 @@ fn value_as(
     };
     let called = |x: Seat| if s.in_hand(x) { bet } else { s.committed(x) };
     let pot: u32 = (0..n).map(called).sum();
+    // The sample's size follows the pot with the bet called, whichever value is asked, so that
+    // both values of a situation share one count.
+    let call = contesting.iter().map(|&x| s.committed(x)).max().unwrap_or(0);
+    let pot_called: u32 = (0..n).map(|x| if s.in_hand(x) { call } else { s.committed(x) }).sum();
+    let samples = samples(f64::from(pot_called) / (f64::from(game.stack) * n as f64));
     // Chips won, summed over the completions, each with its weight.
     let mut won_sum = [0.0f64; MAX_SEATS];
     let mut weight = 0.0;
@@ -188,9 +196,9 @@ fn value_as(
         // closes it count the same completions once (the cache is the game's).
         let exact = exactness == Exactness::Exact;
         let mask = contesting.iter().fold(0u64, |m, &x| m | 1 << x);
-        let situation = (known, mask | u64::from(exact) << 32);
+        let situation = (known, mask | u64::from(exact) << 32 | (samples as u64) << 33);
         if cache.counts_key != Some(situation) {
-            cache.counts = count_winners(game, s, known, exact, &contesting, cache);
+            cache.counts = count_winners(game, s, known, exact, samples, &contesting, cache);
             cache.counts_key = Some(situation);
         }
         let mut values = [HandValue::default(); MAX_SEATS];
@@ -212,16 +220,29 @@ fn value_as(
     }
 }
 
+/// How many completions a sampled value averages when the pot with the bet called is `share` of
+/// the chips in play: [`SAMPLES`] × (share ÷ [`FULL_SAMPLE_SHARE`])², at least [`MIN_SAMPLES`],
+/// at most [`SAMPLES`]. A sampled value's error is the pot times the spread of its share over
+/// √samples, so up to the full sample every pot's values carry the same error in chips (about
+/// half a chip at 100 chips a seat), and a pot of antes costs a hundredth of the count. The size
+/// depends on the betting alone, never on a card not yet known: each value stays an unbiased
+/// estimate of its exact average, and each term keeps its mean.
+fn samples(share: f64) -> usize {
+    let scaled = SAMPLES as f64 * (share / FULL_SAMPLE_SHARE).powi(2);
+    (scaled.ceil() as usize).clamp(MIN_SAMPLES, SAMPLES)
+}
+
 /// How many completions of the cards after the first `known` give the pot to each set of the
 /// `contesting` seats (a bit a seat: the seats holding the best hand), as `(set, count)`: every
-/// completion when they are few, heads-up exactly when `exact`, else the hand's sample (a fresh
-/// one of [`EXACT_SAMPLES`] when `exact`). The pot's split depends only on that set, so a value
+/// completion when they are no more than `samples`, heads-up exactly when `exact`, else a
+/// sample of `samples` kept for the hand (a fresh one of [`EXACT_SAMPLES`] when `exact`). The pot's split depends only on that set, so a value
 /// awards each set once. Counts are whole numbers of completions.
 fn count_winners(
     game: &Stud,
     s: &State,
     known: usize,
     exact: bool,
+    samples: usize,
     contesting: &[Seat],
     cache: &mut LuckCache,
 ) -> Vec<(u64, u64)> {
@@ -244,7 +265,8 @@ fn count_winners(
         let winners = contesting.iter().filter(|&&x| values[x] == best).fold(0, |m, &x| m | 1 << x);
         by_winners[winners] += w;
     };
-    if count <= ENUMERATE_UP_TO || (exact && contesting.len() > 2 && count <= EXACT_UP_TO) {
+    let few = if exact { SAMPLES } else { samples };
+    if count <= few as u64 || (exact && contesting.len() > 2 && count <= EXACT_UP_TO) {
         let mut values = [HandValue::default(); MAX_SEATS];
         enumerate(contesting, &cards, pool.0, pool.len(), &mut values, &mut |v| tally(v, 1.0));
     } else if exact && contesting.len() == 2 {
@@ -261,9 +283,11 @@ fn count_winners(
             fresh = draw(s, &cards, pool, EXACT_SAMPLES, cache);
             &fresh
         } else {
-            if cache.key != Some((known, n)) {
-                cache.key = Some((known, n));
-                cache.ranks = draw(s, &cards, pool, SAMPLES, cache);
+            // Keyed by the sample's size too: a bet that grows the pot asks for more.
+            let key = (known, n | samples << 8);
+            if cache.key != Some(key) {
+                cache.key = Some(key);
+                cache.ranks = draw(s, &cards, pool, samples, cache);
             }
             &cache.ranks
         };
@@ -507,22 +531,80 @@ mod tests {
         assert_eq!(heads_up_kept(swap(pool), swap(cards[0]), swap(cards[1])), counts);
     }
 
+    /// [`third_street`] with both seats having put `bet` chips in on the second street (called):
+    /// a pot of 2 + 2 × `bet` chips.
+    fn third_street_after(bet: u32) -> (Stud, State) {
+        let g = Stud::new(2, 1, 100, CardSet::FULL);
+        let mut s = g.deal_cards(&hands(&["AsKd2c9h3d", "7h7dTs4c8s"]), &[100, 100]);
+        g.apply(&mut s, &Action::Bet(bet)).unwrap();
+        g.apply(&mut s, &Action::Call).unwrap();
+        assert_eq!(s.street(), 1);
+        (g, s)
+    }
+
     #[test]
     fn a_sampled_value_estimates_the_exact_one() {
-        let (g, s) = third_street();
+        // A pot of 42 chips (21% of the 200 in play): the full sample of 2,000 completions.
+        let (g, s) = third_street_after(20);
+        assert_eq!(s.pot(), 42);
         let known = revealed(&s);
         assert_eq!(known, 6);
         let exact = values(&g, &s, known, Exactness::Exact, &mut LuckCache::new(1));
-        let sampled = values(&g, &s, known, Exactness::Sampled, &mut LuckCache::new(1));
+        let mut cache = LuckCache::new(1);
+        let sampled = values(&g, &s, known, Exactness::Sampled, &mut cache);
+        assert_eq!(cache.ranks.len(), 2 * SAMPLES, "the full sample");
         let again = values(&g, &s, known, Exactness::Sampled, &mut LuckCache::new(1));
         assert_eq!(sampled, again, "the same deal's luck stream draws the same sample");
-        // The pot is 2 chips: a share's standard error over 2,000 completions is under 1.2%.
-        assert!((exact[0] - sampled[0]).abs() < 4.0 * 0.012 * 2.0, "{exact:?} {sampled:?}");
+        // A share's standard error over 2,000 completions is under 1.2%.
+        assert!((exact[0] - sampled[0]).abs() < 4.0 * 0.012 * 42.0, "{exact:?} {sampled:?}");
         assert!((exact[0] + exact[1]).abs() < 1e-12);
         // At the deal's start (fewer cards known) too: the 2 face-up cards a seat still to come.
         let start = values(&g, &s, 4, Exactness::Exact, &mut LuckCache::new(1));
         let sampled = values(&g, &s, 4, Exactness::Sampled, &mut LuckCache::new(1));
-        assert!((start[0] - sampled[0]).abs() < 4.0 * 0.012 * 2.0, "{start:?} {sampled:?}");
+        assert!((start[0] - sampled[0]).abs() < 4.0 * 0.012 * 42.0, "{start:?} {sampled:?}");
+    }
+
+    #[test]
+    fn the_sample_follows_the_pot() {
+        // From a fifth of the chips in play the full sample; below, in proportion to the pot's
+        // square (the same error in chips); never fewer than the floor.
+        assert_eq!(samples(0.2), SAMPLES);
+        assert_eq!(samples(0.9), SAMPLES);
+        assert_eq!(samples(0.1), SAMPLES / 4);
+        assert_eq!(samples(0.01), MIN_SAMPLES);
+        let sizes: Vec<usize> = (0..=40).map(|i| samples(f64::from(i) / 100.0)).collect();
+        assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
+        // The antes' pot (2 of 200 chips) draws the floor's completions; a bet not yet called
+        // counts as called, so the bettor's value and the caller's share one count.
+        let (g, mut s) = third_street();
+        let mut cache = LuckCache::new(1);
+        values(&g, &s, revealed(&s), Exactness::Sampled, &mut cache);
+        assert_eq!(cache.ranks.len(), 2 * MIN_SAMPLES);
+        g.apply(&mut s, &Action::Bet(40)).unwrap();
+        values(&g, &s, revealed(&s), Exactness::Sampled, &mut cache);
+        assert_eq!(cache.ranks.len(), 2 * samples(82.0 / 200.0));
+    }
+
+    #[test]
+    fn a_small_sample_is_an_unbiased_estimate() {
+        // The antes' pot averages 16 completions: over 2,000 deals' luck streams, the mean of
+        // the sampled values is the exact value within 4 of its standard errors (a share's over
+        // 16 completions is at most 12.5%: 0.125 × 2 chips / √2,000 for the mean).
+        let (g, s) = third_street();
+        let known = revealed(&s);
+        let exact = values(&g, &s, known, Exactness::Exact, &mut LuckCache::new(1));
+        let runs = 2_000;
+        let (mut sum, mut sum2) = (0.0, 0.0);
+        for deal in 0..runs {
+            let v = values(&g, &s, known, Exactness::Sampled, &mut LuckCache::new(deal))[0];
+            sum += v;
+            sum2 += v * v;
+        }
+        let n = runs as f64;
+        let mean = sum / n;
+        let sd = ((sum2 - sum * sum / n) / (n - 1.0)).sqrt();
+        assert!(sd > 0.0 && sd <= 0.125 * 2.0 + 1e-9, "the sample's spread {sd}");
+        assert!((mean - exact[0]).abs() < 4.0 * sd / n.sqrt(), "mean {mean}, exact {}, sd {sd}", exact[0]);
     }
 
     #[test]
@@ -656,20 +738,26 @@ mod tests {
     fn three_seats_all_in_are_enumerated_exactly() {
         // Three seats on the last street, its cards not known: 40 × 39 × 38 completions, enumerated; the same
         // as the sampled value within its error, and summing to zero.
+        // Each seat put 20 chips in on the second street: a pot of 63 of the 300 chips in play,
+        // so the sampled value averages the full sample.
         let g = Stud::new(3, 1, 100, CardSet::FULL);
         let mut s = g.deal_cards(&hands(&["AsKd2c9h3d", "7h7dTs4c8s", "QcQh5d6d9s"]), &[100; 3]);
-        for _ in 0..3 {
+        for action in [Action::Bet(20), Action::Call, Action::Call] {
+            g.apply(&mut s, &action).unwrap();
+        }
+        for _ in 0..2 {
             for _ in 0..3 {
                 g.apply(&mut s, &Action::Check).unwrap();
             }
         }
+        assert_eq!(s.pot(), 63);
         assert_eq!(s.street(), 3);
         let known = revealed(&s);
         let exact = values(&g, &s, known - 3, Exactness::Exact, &mut LuckCache::new(1));
         let sampled = values(&g, &s, known - 3, Exactness::Sampled, &mut LuckCache::new(1));
         assert!(exact.iter().sum::<f64>().abs() < 1e-9);
         for (e, x) in exact.iter().zip(&sampled) {
-            assert!((e - x).abs() < 4.0 * 0.012 * 3.0, "{exact:?} {sampled:?}");
+            assert!((e - x).abs() < 4.0 * 0.012 * 63.0, "{exact:?} {sampled:?}");
         }
     }
 
