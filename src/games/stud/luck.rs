@@ -168,7 +168,14 @@ fn value_as(
     out: &mut [f64],
 ) {
     let n = s.seats();
-    let contesting: Vec<Seat> = (0..n).filter(|&x| s.in_hand(x)).collect();
+    // The seats still in, on the stack: a value is asked several times a step.
+    let mut seats_in = [0 as Seat; MAX_SEATS];
+    let mut count = 0;
+    for x in (0..n).filter(|&x| s.in_hand(x)) {
+        seats_in[count] = x;
+        count += 1;
+    }
+    let contesting = &seats_in[..count];
     // Every seat still in matches the bet on the table (the engine caps a bet at what the
     // shortest stack in the hand can match, so each can); in a finished hand the seats still
     // in have matched it already.
@@ -198,13 +205,13 @@ fn value_as(
         let mask = contesting.iter().fold(0u64, |m, &x| m | 1 << x);
         let situation = (known, mask | u64::from(exact) << 32 | (samples as u64) << 33);
         if cache.counts_key != Some(situation) {
-            cache.counts = count_winners(game, s, known, exact, samples, &contesting, cache);
+            cache.counts = count_winners(game, s, known, exact, samples, contesting, cache);
             cache.counts_key = Some(situation);
         }
         let mut values = [HandValue::default(); MAX_SEATS];
         let mut won = [0; MAX_SEATS];
         for &(winners, w) in &cache.counts {
-            for &x in &contesting {
+            for &x in contesting {
                 values[x] = HandValue(1 + (winners >> x & 1) as u32);
             }
             game.award_pot(s, pot, &values, &mut won);
