@@ -6,7 +6,8 @@
 //! the board is completed, and the pots are awarded as the showdown awards them (side pots and
 //! split pots included, by the same `award`). It is averaged
 //! over the board cards not yet known: all their completions when there are few (the turn and
-//! river after a flop: 990 heads-up), else a sample drawn from the deal's luck stream.
+//! river after a flop: 990 heads-up), else a sample drawn from the deal's luck stream, whose
+//! size follows the pot ([`samples`]).
 //!
 //! Why this one: it is the payoff itself at the end of every hand (a fold leaves one seat in,
 //! whose value is the pot), and before the end it is what the all-in adjustment (equity times
@@ -25,12 +26,17 @@ use super::equity::{enumerate, hand_strength, FastRng};
 use super::eval::{Hand, HandValue};
 use super::state::{Chips, Holdem, State, MAX_SEATS};
 
-/// Completions are enumerated when there are at most this many (the turn and river after the
-/// flop: 990 heads-up; the river: 44); more (the five cards before the flop: 1.7 million) are
-/// sampled, unless the value must be exact.
-const ENUMERATE_UP_TO: u64 = 20_000;
-/// The size of a sample of completions: the average's standard error is about 1% of the pot.
+/// Completions are enumerated when there are at most this many times the sample's size ([`samples`];
+/// at the full sample 20,000: the turn and river after the flop, 990 heads-up, and the river,
+/// 44); more (the five cards before the flop: 1.7 million) are sampled, unless the value must be
+/// exact.
+const ENUMERATE_PER_SAMPLE: u64 = 10;
+/// The size of a full sample of completions: the average's standard error is about 1% of the pot.
 const SAMPLES: usize = 2_000;
+/// The fewest completions a sampled value averages (a pot of the blinds alone).
+const MIN_SAMPLES: usize = 200;
+/// The pot's share of the chips in play from which a value averages [`SAMPLES`] completions.
+const FULL_SAMPLE_SHARE: f64 = 0.2;
 
 impl Holdem {
     /// The value function ([`value`]), as the engine's `Game::value` gives it: this module
@@ -186,9 +192,21 @@ fn value_as(
     } else {
         let known = known.min(5);
         let exact = exactness == Exactness::Exact;
-        let situation = (known, u64::from(contesting) | u64::from(exact) << 32);
+        // The sample follows the pot with the bet called, whichever value is asked, so that both
+        // values of a situation share one count.
+        let call = (0..n).filter(|&i| contesting & (1 << i) != 0).map(|i| s.committed[i]).max().unwrap_or(0);
+        let (pot, chips) = (0..n).filter(|&i| s.live & (1 << i) != 0).fold((0u64, 0u64), |(pot, chips), i| {
+            let put = if contesting & (1 << i) != 0 { call.min(s.committed[i] + s.stack[i]) } else { s.committed[i] };
+            (pot + put as u64, chips + s.start[i] as u64)
+        });
+        // A street's values use every completion drawn for it so far (more than this pot asks
+        // when a bet grew the pot earlier): the counts are then kept until a larger pot draws
+        // more, and the count still depends on the betting alone.
+        let drawn = if cache.key == Some((known.min(5), n)) { cache.ranks.len() / n } else { 0 };
+        let samples = samples(pot as f64 / chips.max(1) as f64).max(drawn);
+        let situation = (known, u64::from(contesting) | u64::from(exact) << 32 | (samples as u64) << 33);
         if cache.counts_key != Some(situation) {
-            let counts = count_orders(s, known, exact, contesting, cache);
+            let counts = count_orders(s, known, exact, samples, contesting, cache);
             cache.counts = counts;
             cache.counts_key = Some(situation);
         }
@@ -216,7 +234,14 @@ fn value_as(
 /// board after its first `known` cards (all of them when `exact` or few, else the sample): the
 /// pots go by that order alone, so a completion costs its hand values and nothing more. An order
 /// is, for each seat in (in seat order, 4 bits each), how many seats in hold a better hand.
-fn count_orders(s: &State, known: usize, exact: bool, contesting: u16, cache: &mut LuckCache) -> Vec<(u64, u64)> {
+fn count_orders(
+    s: &State,
+    known: usize,
+    exact: bool,
+    samples: usize,
+    contesting: u16,
+    cache: &mut LuckCache,
+) -> Vec<(u64, u64)> {
     // Heads-up before the flop, every board: the same counts for every deal of the same two
     // hands up to a renaming of the suits, so they are counted once a process (strong hands go
     // all-in again and again: aces against kings is a few such pairs).
@@ -233,7 +258,19 @@ fn count_orders(s: &State, known: usize, exact: bool, contesting: u16, cache: &m
     if exact {
         return count_every_board(s, known, contesting);
     }
-    count_board_completions(s, known, contesting, cache)
+    count_board_completions(s, known, contesting, samples, cache)
+}
+
+/// How many completions a sampled value averages when the pot with the bet called is `share` of
+/// the chips the seats dealt in started with: [`SAMPLES`] × (share ÷ [`FULL_SAMPLE_SHARE`])², at
+/// least [`MIN_SAMPLES`], at most [`SAMPLES`]. A sampled value's error is the pot times the
+/// spread of its share over √samples, so up to the full sample every pot's values carry the same
+/// error in chips (about half a big blind at 100 big blinds a seat), and the blinds' pot costs a
+/// hundredth of the count. The size depends on the betting alone, never on a card not yet known:
+/// each value stays an unbiased estimate of its exact average, and each term keeps its mean.
+fn samples(share: f64) -> usize {
+    let scaled = SAMPLES as f64 * (share / FULL_SAMPLE_SHARE).powi(2);
+    (scaled.ceil() as usize).clamp(MIN_SAMPLES, SAMPLES)
 }
 
 /// Exact heads-up pre-flop counts by hand pair, up to the suits' names ([`preflop_key`]).
@@ -263,14 +300,26 @@ fn count_every_board(s: &State, known: usize, contesting: u16) -> Vec<(u64, u64)
     count_completions(s, known, contesting, None)
 }
 
-/// [`count_orders`] over every completion when they are few, else over the hand's sample.
-fn count_board_completions(s: &State, known: usize, contesting: u16, cache: &mut LuckCache) -> Vec<(u64, u64)> {
-    count_completions(s, known, contesting, Some(cache))
+/// [`count_orders`] over every completion when they are few, else over the hand's sample of
+/// `samples` completions.
+fn count_board_completions(
+    s: &State,
+    known: usize,
+    contesting: u16,
+    samples: usize,
+    cache: &mut LuckCache,
+) -> Vec<(u64, u64)> {
+    count_completions(s, known, contesting, Some((cache, samples)))
 }
 
-/// The counts of [`count_orders`]: every completion, or with `cache`, the sample when there are
-/// more than [`ENUMERATE_UP_TO`].
-fn count_completions(s: &State, known: usize, contesting: u16, cache: Option<&mut LuckCache>) -> Vec<(u64, u64)> {
+/// The counts of [`count_orders`]: every completion, or with a cache and a sample's size, that
+/// sample when there are more than [`ENUMERATE_PER_SAMPLE`] times its size.
+fn count_completions(
+    s: &State,
+    known: usize,
+    contesting: u16,
+    draw: Option<(&mut LuckCache, usize)>,
+) -> Vec<(u64, u64)> {
     let n = s.n;
     let dead: CardSet = (0..n)
         .filter(|&i| s.live & (1 << i) != 0)
@@ -296,16 +345,16 @@ fn count_completions(s: &State, known: usize, contesting: u16, cache: Option<&mu
             None => orders.push((order, 1)),
         }
     };
-    let few = choose(live.len() as u64, missing as u64) <= ENUMERATE_UP_TO;
-    match cache.filter(|_| !few) {
+    let completions = choose(live.len() as u64, missing as u64);
+    match draw.filter(|&(_, samples)| completions > ENUMERATE_PER_SAMPLE * samples as u64) {
         None => enumerate(&live, missing, base, &mut |board| {
             for &i in &seats_in {
                 values[i] = board.join(holes[i]).value();
             }
             count(&values);
         }),
-        Some(cache) => {
-            let ranks = sample(s, known, &live, base, &holes, cache);
+        Some((cache, samples)) => {
+            let ranks = sample(s, known, samples, &live, base, &holes, cache);
             for ranks in ranks.chunks_exact(n) {
                 for &i in &seats_in {
                     values[i] = ranks[i] as HandValue;
@@ -317,12 +366,15 @@ fn count_completions(s: &State, known: usize, contesting: u16, cache: Option<&mu
     orders
 }
 
-/// The sampled completions of the board after its first `known` cards, as every dealt-in seat's
-/// hand value (completion after completion, `s.n` a completion): drawn once a hand for each
-/// `known` from the deal's luck stream, and kept in `cache` for the other values of the hand.
+/// `samples` completions of the board after its first `known` cards, as every dealt-in seat's
+/// hand value (completion after completion, `s.n` a completion): drawn from the deal's luck
+/// stream once a hand for each `known`, and kept in `cache` for the other values of the hand. A
+/// value that asks for more (a bet grew the pot) extends the sample with fresh draws, so the
+/// values of a street share their completions.
 fn sample<'c>(
     s: &State,
     known: usize,
+    samples: usize,
     live: &[Card],
     base: Hand,
     holes: &[Hand; MAX_SEATS],
@@ -332,11 +384,15 @@ fn sample<'c>(
     if cache.key != Some((known, n)) {
         cache.key = Some((known, n));
         cache.ranks.clear();
+    }
+    let drawn = cache.ranks.len() / n;
+    if drawn < samples {
         let mut deck = live.to_vec();
         let missing = 5 - known;
-        // One draw from the luck stream seeds a quick generator for the sample.
+        // One draw from the luck stream seeds a quick generator for the new completions: each is
+        // a uniform draw whatever the deck's order, so an extension is as good as a fresh sample.
         let mut rng = FastRng::new(rand::RngCore::next_u64(&mut cache.rng));
-        for _ in 0..SAMPLES {
+        for _ in drawn..samples {
             // A partial Fisher-Yates shuffle: the first `missing` cards are a uniform draw.
             let mut board = base;
             for k in 0..missing {
@@ -347,7 +403,7 @@ fn sample<'c>(
             cache.ranks.extend((0..n).map(|i| u32::from(board.join(holes[i]).value())));
         }
     }
-    &cache.ranks
+    &cache.ranks[..samples * n]
 }
 
 /// The number of `k`-subsets of `n` things.
@@ -460,18 +516,89 @@ mod tests {
         assert_eq!(out.to_vec(), g.outcome(&s).payoff.to_vec());
     }
 
+    /// A heads-up deal (seed 3, 100 big blinds a seat) before the flop, the small blind having
+    /// raised to `to`: a pot of 2 × `to` with the raise called.
+    fn pre_flop_after(to: Chips) -> (Holdem, State) {
+        let g = Holdem::new(2, 50, 100, 10_000);
+        let mut s = g.deal(&mut GameSeeds::derive(3, 0, 0, 1).deal_rng());
+        g.apply(&mut s, &Action::RaiseTo(to)).unwrap();
+        assert_eq!(s.street, 0, "the big blind still to act before the flop");
+        (g, s)
+    }
+
     #[test]
     fn a_sampled_value_estimates_the_exact_one() {
-        // Before the flop, heads-up, blinds in: the sampled value is within a few standard
-        // errors of the exact one, and the same for the same deal.
-        let g = Holdem::new(2, 50, 100, 10_000);
-        let s = g.deal(&mut GameSeeds::derive(3, 0, 0, 1).deal_rng());
+        // Before the flop, heads-up, a pot of 40 big blinds (a fifth of the chips: the full
+        // sample): the sampled value is within a few standard errors of the exact one, and the
+        // same for the same deal.
+        let (g, s) = pre_flop_after(2_000);
         let (mut exact, mut sampled, mut again) = ([0.0; 2], [0.0; 2], [0.0; 2]);
         value(&g, &s, 0, Exactness::Exact, &mut LuckCache::new(1), &mut exact);
-        value(&g, &s, 0, Exactness::Sampled, &mut LuckCache::new(1), &mut sampled);
+        let mut cache = LuckCache::new(1);
+        value(&g, &s, 0, Exactness::Sampled, &mut cache, &mut sampled);
+        assert_eq!(cache.ranks.len(), 2 * SAMPLES, "the full sample");
         value(&g, &s, 0, Exactness::Sampled, &mut LuckCache::new(1), &mut again);
         assert_eq!(sampled, again);
-        // The pot is 1.5 big blinds; an equity's standard error over 2,000 boards is under 1.2%.
-        assert!((exact[0] - sampled[0]).abs() < 4.0 * 0.012 * 1.5, "{exact:?} {sampled:?}");
+        // An equity's standard error over 2,000 boards is under 1.2%.
+        assert!((exact[0] - sampled[0]).abs() < 4.0 * 0.012 * 40.0, "{exact:?} {sampled:?}");
+    }
+
+    #[test]
+    fn the_sample_follows_the_pot() {
+        // From a fifth of the chips in play the full sample; below, in proportion to the pot's
+        // square (the same error in chips); never fewer than the floor.
+        assert_eq!(samples(0.2), SAMPLES);
+        assert_eq!(samples(0.9), SAMPLES);
+        assert_eq!(samples(0.1), SAMPLES / 4);
+        assert_eq!(samples(0.01), MIN_SAMPLES);
+        let sizes: Vec<usize> = (0..=40).map(|i| samples(f64::from(i) / 100.0)).collect();
+        assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
+        // The blinds' pot (2 of 200 big blinds, the small blind's call counted) draws the
+        // floor's completions; a raise not yet called counts as called.
+        let g = Holdem::new(2, 50, 100, 10_000);
+        let mut s = g.deal(&mut GameSeeds::derive(3, 0, 0, 1).deal_rng());
+        let mut cache = LuckCache::new(1);
+        value(&g, &s, 0, Exactness::Sampled, &mut cache, &mut [0.0; 2]);
+        assert_eq!(cache.ranks.len(), 2 * MIN_SAMPLES);
+        g.apply(&mut s, &Action::RaiseTo(1_000)).unwrap();
+        value(&g, &s, 0, Exactness::Sampled, &mut cache, &mut [0.0; 2]);
+        assert_eq!(cache.ranks.len(), 2 * samples(2_000.0 / 20_000.0));
+        // A smaller pot after that (the small blind limps) draws nothing new.
+        let before = cache.ranks.clone();
+        let mut limped = g.deal(&mut GameSeeds::derive(3, 0, 0, 1).deal_rng());
+        g.apply(&mut limped, &Action::CheckCall).unwrap();
+        value(&g, &limped, 0, Exactness::Sampled, &mut cache, &mut [0.0; 2]);
+        assert_eq!(cache.ranks, before, "the same completions");
+    }
+
+    #[test]
+    fn a_small_sample_is_an_unbiased_estimate() {
+        // The blinds' pot averages the fewest boards: over 2,000 deals' luck streams, the mean of
+        // the sampled values is the exact value within 4 of its standard errors (a share's over
+        // n boards is at most 0.5 / √n, times 2 big blinds, over √2,000 for the mean).
+        let g = Holdem::new(2, 50, 100, 10_000);
+        let s = g.deal(&mut GameSeeds::derive(3, 0, 0, 1).deal_rng());
+        let mut exact = [0.0; 2];
+        value(&g, &s, 0, Exactness::Exact, &mut LuckCache::new(1), &mut exact);
+        let runs = 2_000;
+        let mean = (0..runs)
+            .map(|deal| {
+                let mut out = [0.0; 2];
+                value(&g, &s, 0, Exactness::Sampled, &mut LuckCache::new(deal), &mut out);
+                out[0]
+            })
+            .sum::<f64>()
+            / runs as f64;
+        let se = 0.5 / (MIN_SAMPLES as f64).sqrt() * 2.0 / (runs as f64).sqrt();
+        assert!((mean - exact[0]).abs() < 4.0 * se, "mean {mean} exact {} se {se}", exact[0]);
+        // Not a tolerance too wide to fail: one stream's value is off by more than the mean's bound.
+        let spread = (0..20)
+            .map(|deal| {
+                let mut out = [0.0; 2];
+                value(&g, &s, 0, Exactness::Sampled, &mut LuckCache::new(deal), &mut out);
+                (out[0] - exact[0]).abs()
+            })
+            .fold(0.0, f64::max);
+        assert!(spread > 4.0 * se, "the 16-board values vary: largest error {spread}");
     }
 }
