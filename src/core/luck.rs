@@ -127,6 +127,23 @@ pub fn pot_bucket(share: f64) -> usize {
     POT_SHARES.iter().filter(|&&edge| share >= edge).count()
 }
 
+/// The most completions a game's sampled value averages ([`sample_size`]).
+pub const FULL_SAMPLE: usize = 2_000;
+/// The pot's share of the chips in play from which a value averages [`FULL_SAMPLE`] completions.
+const FULL_SAMPLE_SHARE: f64 = 0.2;
+
+/// How many completions a sampled value averages when the pot with the bet called is `share` of
+/// the chips in play: [`FULL_SAMPLE`] × (share ÷ a fifth)², at least the game's `floor`, at most
+/// [`FULL_SAMPLE`]. A sampled value's error is the pot times the spread of its share over
+/// √samples, so up to the full sample every pot's values carry the same error in chips, and a pot
+/// of antes or blinds costs a fraction of the count. The size depends on the betting alone, never
+/// on a card not yet known: each value stays an unbiased estimate of its exact average, and each
+/// term keeps its mean.
+pub fn sample_size(share: f64, floor: usize) -> usize {
+    let scaled = FULL_SAMPLE as f64 * (share / FULL_SAMPLE_SHARE).powi(2);
+    (scaled.ceil() as usize).clamp(floor, FULL_SAMPLE)
+}
+
 /// games.csv's column of the all-in adjusted payoff.
 pub const ALLIN_COLUMN: &str = "payoff_allin";
 /// games.csv's column of the AIVAT adjusted payoff.
@@ -420,5 +437,23 @@ impl Luck {
     /// The adjusted payoffs of a game that ended with `payoff` by the rules: (all-in, AIVAT).
     pub fn adjusted(&self, seat: Seat, payoff: f64) -> Adjusted {
         Adjusted { allin: payoff + self.allin[seat], aivat: payoff + self.aivat[seat] }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sample_follows_the_pot() {
+        // From a fifth of the chips in play the full sample; below, in proportion to the pot's
+        // square (the same error in chips); never fewer than the floor.
+        assert_eq!(sample_size(0.2, 16), FULL_SAMPLE);
+        assert_eq!(sample_size(0.9, 16), FULL_SAMPLE);
+        assert_eq!(sample_size(0.1, 16), FULL_SAMPLE / 4);
+        assert_eq!(sample_size(0.01, 16), 16);
+        assert_eq!(sample_size(0.01, 200), 200);
+        let sizes: Vec<usize> = (0..=40).map(|i| sample_size(f64::from(i) / 100.0, 16)).collect();
+        assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
     }
 }

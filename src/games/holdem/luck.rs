@@ -7,7 +7,7 @@
 //! split pots included, by the same `award`). It is averaged
 //! over the board cards not yet known: all their completions when there are few (the turn and
 //! river after a flop: 990 heads-up), else a sample drawn from the deal's luck stream, whose
-//! size follows the pot ([`samples`]).
+//! size follows the pot ([`sample_size`]).
 //!
 //! Why this one: it is the payoff itself at the end of every hand (a fold leaves one seat in,
 //! whose value is the pot), and before the end it is what the all-in adjustment (equity times
@@ -19,24 +19,22 @@
 //! bets handed back, 2.44 with bets called; 4,000 duplicate hands, seed 1).
 
 use crate::cards::{Card, CardSet};
-use crate::core::luck::{pot_bucket, Exactness, LuckCache, POT_BUCKETS};
+use crate::core::luck::{pot_bucket, sample_size, Exactness, LuckCache, POT_BUCKETS};
 
 use super::engine::award;
 use super::equity::{enumerate, hand_strength, FastRng};
 use super::eval::{Hand, HandValue};
 use super::state::{Chips, Holdem, State, MAX_SEATS};
 
-/// Completions are enumerated when there are at most this many times the sample's size ([`samples`];
-/// at the full sample 20,000: the turn and river after the flop, 990 heads-up, and the river,
-/// 44); more (the five cards before the flop: 1.7 million) are sampled, unless the value must be
-/// exact.
+/// Completions are enumerated when there are at most this many times the sample's size
+/// ([`sample_size`]; at the full sample 20,000: the turn and river after the flop, 990 heads-up,
+/// and the river, 44); more (the five cards before the flop: 1.7 million) are sampled, unless the
+/// value must be exact.
 const ENUMERATE_PER_SAMPLE: u64 = 10;
-/// The size of a full sample of completions: the average's standard error is about 1% of the pot.
-const SAMPLES: usize = 2_000;
-/// The fewest completions a sampled value averages (a pot of the blinds alone).
+/// The fewest completions a sampled value averages (a pot of the blinds alone): more than stud's,
+/// since the stake value's terms stake every chip whatever the pot (a floor of 16 took `rr`
+/// against `rr-tight` from 2.48 to 2.32, 64 to 2.42; 200 keeps 2.47).
 const MIN_SAMPLES: usize = 200;
-/// The pot's share of the chips in play from which a value averages [`SAMPLES`] completions.
-const FULL_SAMPLE_SHARE: f64 = 0.2;
 
 impl Holdem {
     /// The value function ([`value`]), as the engine's `Game::value` gives it: this module
@@ -203,7 +201,7 @@ fn value_as(
         // when a bet grew the pot earlier): the counts are then kept until a larger pot draws
         // more, and the count still depends on the betting alone.
         let drawn = if cache.key == Some((known.min(5), n)) { cache.ranks.len() / n } else { 0 };
-        let samples = samples(pot as f64 / chips.max(1) as f64).max(drawn);
+        let samples = sample_size(pot as f64 / chips.max(1) as f64, MIN_SAMPLES).max(drawn);
         let situation = (known, u64::from(contesting) | u64::from(exact) << 32 | (samples as u64) << 33);
         if cache.counts_key != Some(situation) {
             let counts = count_orders(s, known, exact, samples, contesting, cache);
@@ -259,18 +257,6 @@ fn count_orders(
         return count_every_board(s, known, contesting);
     }
     count_board_completions(s, known, contesting, samples, cache)
-}
-
-/// How many completions a sampled value averages when the pot with the bet called is `share` of
-/// the chips the seats dealt in started with: [`SAMPLES`] × (share ÷ [`FULL_SAMPLE_SHARE`])², at
-/// least [`MIN_SAMPLES`], at most [`SAMPLES`]. A sampled value's error is the pot times the
-/// spread of its share over √samples, so up to the full sample every pot's values carry the same
-/// error in chips (about half a big blind at 100 big blinds a seat), and the blinds' pot costs a
-/// hundredth of the count. The size depends on the betting alone, never on a card not yet known:
-/// each value stays an unbiased estimate of its exact average, and each term keeps its mean.
-fn samples(share: f64) -> usize {
-    let scaled = SAMPLES as f64 * (share / FULL_SAMPLE_SHARE).powi(2);
-    (scaled.ceil() as usize).clamp(MIN_SAMPLES, SAMPLES)
 }
 
 /// Exact heads-up pre-flop counts by hand pair, up to the suits' names ([`preflop_key`]).
@@ -415,6 +401,7 @@ fn choose(n: u64, k: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::cards::parse_cards;
+    use crate::core::luck::FULL_SAMPLE;
     use crate::core::luck::{Luck, LuckCache};
     use crate::core::{Game, GameSeeds};
     use crate::games::holdem::equity::exact_heads_up;
@@ -536,7 +523,7 @@ mod tests {
         value(&g, &s, 0, Exactness::Exact, &mut LuckCache::new(1), &mut exact);
         let mut cache = LuckCache::new(1);
         value(&g, &s, 0, Exactness::Sampled, &mut cache, &mut sampled);
-        assert_eq!(cache.ranks.len(), 2 * SAMPLES, "the full sample");
+        assert_eq!(cache.ranks.len(), 2 * FULL_SAMPLE, "the full sample");
         value(&g, &s, 0, Exactness::Sampled, &mut LuckCache::new(1), &mut again);
         assert_eq!(sampled, again);
         // An equity's standard error over 2,000 boards is under 1.2%.
@@ -545,14 +532,6 @@ mod tests {
 
     #[test]
     fn the_sample_follows_the_pot() {
-        // From a fifth of the chips in play the full sample; below, in proportion to the pot's
-        // square (the same error in chips); never fewer than the floor.
-        assert_eq!(samples(0.2), SAMPLES);
-        assert_eq!(samples(0.9), SAMPLES);
-        assert_eq!(samples(0.1), SAMPLES / 4);
-        assert_eq!(samples(0.01), MIN_SAMPLES);
-        let sizes: Vec<usize> = (0..=40).map(|i| samples(f64::from(i) / 100.0)).collect();
-        assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
         // The blinds' pot (2 of 200 big blinds, the small blind's call counted) draws the
         // floor's completions; a raise not yet called counts as called.
         let g = Holdem::new(2, 50, 100, 10_000);
@@ -562,7 +541,7 @@ mod tests {
         assert_eq!(cache.ranks.len(), 2 * MIN_SAMPLES);
         g.apply(&mut s, &Action::RaiseTo(1_000)).unwrap();
         value(&g, &s, 0, Exactness::Sampled, &mut cache, &mut [0.0; 2]);
-        assert_eq!(cache.ranks.len(), 2 * samples(2_000.0 / 20_000.0));
+        assert_eq!(cache.ranks.len(), 2 * sample_size(2_000.0 / 20_000.0, MIN_SAMPLES));
         // A smaller pot after that (the small blind limps) draws nothing new.
         let before = cache.ranks.clone();
         let mut limped = g.deal(&mut GameSeeds::derive(3, 0, 0, 1).deal_rng());

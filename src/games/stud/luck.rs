@@ -22,7 +22,7 @@
 use rand::Rng;
 
 use crate::cards::{Card, CardSet};
-use crate::core::luck::{pot_bucket, Exactness, LuckCache, POT_BUCKETS};
+use crate::core::luck::{pot_bucket, sample_size, Exactness, LuckCache, FULL_SAMPLE, POT_BUCKETS};
 use crate::core::Seat;
 
 use super::engine::{State, Stud, MAX_SEATS};
@@ -30,14 +30,12 @@ use super::eval::{value5, HandValue};
 use super::odds::{choose, for_each_subset};
 
 /// The most completions a value averages: it enumerates them when there are at most as many as
-/// its sample would hold ([`samples`]; the last card heads-up: 1,892), else samples, unless the
-/// value must be exact. Not more: enumerating 20,000 cost a tenth of an adjusted run for no gain
-/// the variance could see.
-const SAMPLES: usize = 2_000;
+/// its sample would hold ([`sample_size`]; the last card heads-up: 1,892), else samples, unless
+/// the value must be exact. Not more: enumerating 20,000 cost a tenth of an adjusted run for no
+/// gain the variance could see.
+const SAMPLES: usize = FULL_SAMPLE;
 /// The fewest completions a sampled value averages (a pot of the antes alone).
 const MIN_SAMPLES: usize = 16;
-/// The pot's share of the chips in play from which a value averages [`SAMPLES`] completions.
-const FULL_SAMPLE_SHARE: f64 = 0.2;
 /// An exact value among three or more seats is enumerated up to this many completions (the last
 /// two cards against three: 30 million, seconds); above, it is the average of a sample this big
 /// (still without bias; heads-up is always exact, by counting, see [`heads_up`]).
@@ -191,7 +189,7 @@ fn value_as(
     // both values of a situation share one count.
     let call = contesting.iter().map(|&x| s.committed(x)).max().unwrap_or(0);
     let pot_called: u32 = (0..n).map(|x| if s.in_hand(x) { call } else { s.committed(x) }).sum();
-    let samples = samples(f64::from(pot_called) / (f64::from(game.stack) * n as f64));
+    let samples = sample_size(f64::from(pot_called) / (f64::from(game.stack) * n as f64), MIN_SAMPLES);
     // Chips won, summed over the completions, each with its weight.
     let mut won_sum = [0.0f64; MAX_SEATS];
     let mut weight = 0.0;
@@ -225,18 +223,6 @@ fn value_as(
     for x in 0..n {
         out[x] = won_sum[x] / weight - f64::from(called(x));
     }
-}
-
-/// How many completions a sampled value averages when the pot with the bet called is `share` of
-/// the chips in play: [`SAMPLES`] × (share ÷ [`FULL_SAMPLE_SHARE`])², at least [`MIN_SAMPLES`],
-/// at most [`SAMPLES`]. A sampled value's error is the pot times the spread of its share over
-/// √samples, so up to the full sample every pot's values carry the same error in chips (about
-/// half a chip at 100 chips a seat), and a pot of antes costs a hundredth of the count. The size
-/// depends on the betting alone, never on a card not yet known: each value stays an unbiased
-/// estimate of its exact average, and each term keeps its mean.
-fn samples(share: f64) -> usize {
-    let scaled = SAMPLES as f64 * (share / FULL_SAMPLE_SHARE).powi(2);
-    (scaled.ceil() as usize).clamp(MIN_SAMPLES, SAMPLES)
 }
 
 /// How many completions of the cards after the first `known` give the pot to each set of the
@@ -573,14 +559,6 @@ mod tests {
 
     #[test]
     fn the_sample_follows_the_pot() {
-        // From a fifth of the chips in play the full sample; below, in proportion to the pot's
-        // square (the same error in chips); never fewer than the floor.
-        assert_eq!(samples(0.2), SAMPLES);
-        assert_eq!(samples(0.9), SAMPLES);
-        assert_eq!(samples(0.1), SAMPLES / 4);
-        assert_eq!(samples(0.01), MIN_SAMPLES);
-        let sizes: Vec<usize> = (0..=40).map(|i| samples(f64::from(i) / 100.0)).collect();
-        assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
         // The antes' pot (2 of 200 chips) draws the floor's completions; a bet not yet called
         // counts as called, so the bettor's value and the caller's share one count.
         let (g, mut s) = third_street();
@@ -589,7 +567,7 @@ mod tests {
         assert_eq!(cache.ranks.len(), 2 * MIN_SAMPLES);
         g.apply(&mut s, &Action::Bet(40)).unwrap();
         values(&g, &s, revealed(&s), Exactness::Sampled, &mut cache);
-        assert_eq!(cache.ranks.len(), 2 * samples(82.0 / 200.0));
+        assert_eq!(cache.ranks.len(), 2 * sample_size(82.0 / 200.0, MIN_SAMPLES));
     }
 
     #[test]
