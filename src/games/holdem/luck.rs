@@ -159,6 +159,7 @@ fn value_as(
     let n = s.n;
     let big = game.blinds.big as f64;
     let contesting = s.contesting();
+    let called = bet_called(s, contesting);
     // A settled hand has moved the pot into the stacks: what each seat put in is kept apart.
     // In a hand under way, every seat still in is taken to match the bet (as far as its stack
     // goes): a bet is worth what it wins called, not the nothing of a bet handed back.
@@ -175,11 +176,7 @@ fn value_as(
             false => s.committed[i],
         })
     } else {
-        let bet = (0..n).filter(|&i| contesting & (1 << i) != 0).map(|i| s.committed[i]).max().unwrap_or(0);
-        std::array::from_fn(|i| match contesting & (1 << i) != 0 {
-            true => bet.min(s.committed[i] + s.stack[i]),
-            false => s.committed[i],
-        })
+        called
     };
     let committed = &committed;
     let mut won_sum = [0u64; MAX_SEATS];
@@ -192,15 +189,13 @@ fn value_as(
         let exact = exactness == Exactness::Exact;
         // The sample follows the pot with the bet called, whichever value is asked, so that both
         // values of a situation share one count.
-        let call = (0..n).filter(|&i| contesting & (1 << i) != 0).map(|i| s.committed[i]).max().unwrap_or(0);
-        let (pot, chips) = (0..n).filter(|&i| s.live & (1 << i) != 0).fold((0u64, 0u64), |(pot, chips), i| {
-            let put = if contesting & (1 << i) != 0 { call.min(s.committed[i] + s.stack[i]) } else { s.committed[i] };
-            (pot + put as u64, chips + s.start[i] as u64)
-        });
+        let (pot, chips) = (0..n)
+            .filter(|&i| s.live & (1 << i) != 0)
+            .fold((0u64, 0u64), |(pot, chips), i| (pot + called[i] as u64, chips + s.start[i] as u64));
         // A street's values use every completion drawn for it so far (more than this pot asks
         // when a bet grew the pot earlier): the counts are then kept until a larger pot draws
         // more, and the count still depends on the betting alone.
-        let drawn = if cache.key == Some((known.min(5), n)) { cache.ranks.len() / n } else { 0 };
+        let drawn = if cache.key == Some((known, n)) { cache.ranks.len() / n } else { 0 };
         let samples = sample_size(pot as f64 / chips.max(1) as f64, MIN_SAMPLES).max(drawn);
         let situation = (known, u64::from(contesting) | u64::from(exact) << 32 | (samples as u64) << 33);
         if cache.counts_key != Some(situation) {
@@ -226,6 +221,16 @@ fn value_as(
         let won = won_sum[i] as f64 / completions as f64;
         out[i] = (won - committed[i] as f64) / big;
     }
+}
+
+/// What each seat has put in with the bet on the table called by every `contesting` seat, as far
+/// as its stack goes.
+fn bet_called(s: &State, contesting: u16) -> [Chips; MAX_SEATS] {
+    let bet = (0..s.n).filter(|&i| contesting & (1 << i) != 0).map(|i| s.committed[i]).max().unwrap_or(0);
+    std::array::from_fn(|i| match contesting & (1 << i) != 0 {
+        true => bet.min(s.committed[i] + s.stack[i]),
+        false => s.committed[i],
+    })
 }
 
 /// How often each order of the `contesting` seats' hands comes up over the completions of the

@@ -177,18 +177,19 @@ fn value_as(
     // Every seat still in matches the bet on the table (the engine caps a bet at what the
     // shortest stack in the hand can match, so each can); in a finished hand the seats still
     // in have matched it already.
+    let call = contesting.iter().map(|&x| s.committed(x)).max().unwrap_or(0);
     let bet = match bets {
-        Bets::Called => contesting.iter().map(|&x| s.committed(x)).max().unwrap_or(0),
+        Bets::Called => call,
         // The shortest stack in the hand, all in (nothing more can go in once the hand is over).
-        Bets::AllIn if s.is_over() => contesting.iter().map(|&x| s.committed(x)).max().unwrap_or(0),
+        Bets::AllIn if s.is_over() => call,
         Bets::AllIn => contesting.iter().map(|&x| s.committed(x) + s.stack(x)).min().unwrap_or(0),
     };
-    let called = |x: Seat| if s.in_hand(x) { bet } else { s.committed(x) };
+    let put_in = |bet: u32| move |x: Seat| if s.in_hand(x) { bet } else { s.committed(x) };
+    let called = put_in(bet);
     let pot: u32 = (0..n).map(called).sum();
     // The sample's size follows the pot with the bet called, whichever value is asked, so that
     // both values of a situation share one count.
-    let call = contesting.iter().map(|&x| s.committed(x)).max().unwrap_or(0);
-    let pot_called: u32 = (0..n).map(|x| if s.in_hand(x) { call } else { s.committed(x) }).sum();
+    let pot_called: u32 = (0..n).map(put_in(call)).sum();
     let samples = sample_size(f64::from(pot_called) / (f64::from(game.stack) * n as f64), MIN_SAMPLES);
     // Chips won, summed over the completions, each with its weight.
     let mut won_sum = [0.0f64; MAX_SEATS];
@@ -228,8 +229,9 @@ fn value_as(
 /// How many completions of the cards after the first `known` give the pot to each set of the
 /// `contesting` seats (a bit a seat: the seats holding the best hand), as `(set, count)`: every
 /// completion when they are no more than `samples`, heads-up exactly when `exact`, else a
-/// sample of `samples` kept for the hand (a fresh one of [`EXACT_SAMPLES`] when `exact`). The pot's split depends only on that set, so a value
-/// awards each set once. Counts are whole numbers of completions.
+/// sample of `samples` kept for the hand (a fresh one of [`EXACT_SAMPLES`] when `exact`). The
+/// pot's split depends only on that set, so a value awards each set once. Counts are whole
+/// numbers of completions.
 fn count_winners(
     game: &Stud,
     s: &State,
